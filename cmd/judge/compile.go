@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botjudge/judge/judge/build"
+)
+
+func (a *app) compileCmd() *cobra.Command {
+	var lang, game string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "compile [--lang L] FILE...",
+		Short: "Build one submission and print the build result",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sub := build.Submission{Lang: lang, Files: map[string][]byte{}}
+			for _, arg := range args {
+				if lang != "" {
+					arg = lang + ":" + arg
+				}
+				s, err := build.Load(arg, int64(a.cfg.Build.SourceLimit))
+				if err != nil {
+					return usageError{err}
+				}
+				if sub.Lang != "" && s.Lang != sub.Lang {
+					return usageError{fmt.Errorf("%s is %s, but the submission is %s", arg, s.Lang, sub.Lang)}
+				}
+				sub.Lang = s.Lang
+				for n, d := range s.Files {
+					sub.Files[n] = d
+				}
+			}
+			b, err := a.builder(cmd.Context())
+			if err != nil {
+				return err
+			}
+			res, err := b.Build(cmd.Context(), sub)
+			if errors.Is(err, build.ErrInvalid) {
+				return usageError{err}
+			}
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return json.NewEncoder(os.Stdout).Encode(res)
+			}
+			state := "ok"
+			if !res.OK {
+				state = "FAILED"
+			}
+			fmt.Printf("build %s (%s, cached=%v, %d ms, image %s)\n", state, sub.Lang, res.Cached, res.MS, shortID(res.Image))
+			if res.Log != "" {
+				fmt.Print(res.Log)
+			}
+			if res.OK {
+				fmt.Println("artifact:", res.Artifact)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&lang, "lang", "", "language (cpp, pascal, java, go); default: from the file extensions")
+	cmd.Flags().StringVar(&game, "game", "", "game the submission is for (makes the game's helper library available)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the build result as JSON")
+	return cmd
+}

@@ -1,0 +1,161 @@
+// Command judge referees programming-contest bot games: it builds submissions in pinned
+// toolchain images, runs them in locked-down containers and judges their matches.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botjudge/judge/config"
+	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/sandbox"
+)
+
+// usageError marks bad command-line arguments (exit status 2).
+type usageError struct{ error }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	root := newRoot()
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return
+	}
+	fmt.Fprintln(os.Stderr, "judge:", err)
+	var ue usageError
+	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown ") || strings.Contains(err.Error(), "flag") {
+		os.Exit(2)
+	}
+	os.Exit(1)
+}
+
+// app is what every command shares: the configuration and, on demand, the engine.
+type app struct {
+	configFile string
+	cfg        config.Config
+	log        *slog.Logger
+	engine     *sandbox.Engine
+}
+
+func newRoot() *cobra.Command {
+	a := &app{}
+	root := &cobra.Command{
+		Use:           "judge",
+		Short:         "Referee for programming-contest bot games",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := config.Load(a.configFile, cmd.Flags())
+			if err != nil {
+				return usageError{err}
+			}
+			a.cfg = cfg
+			a.log = newLogger(cfg.Log)
+			return nil
+		},
+		PersistentPostRun: func(*cobra.Command, []string) {
+			if a.engine != nil {
+				a.engine.Close()
+			}
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.configFile, "config", "", "configuration file (default: ./judge.yaml or /etc/judge/judge.yaml)")
+	pf.String("data-dir", "", "directory for caches and state (key data_dir)")
+	root.AddCommand(a.imagesCmd(), a.compileCmd())
+	return root
+}
+
+func newLogger(c config.Log) *slog.Logger {
+	level := map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}[c.Level]
+	opts := &slog.HandlerOptions{Level: level}
+	if c.Format == "json" {
+		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, opts))
+}
+
+// sandbox connects to the engine once per command and sweeps orphans of dead judges.
+func (a *app) sandbox(ctx context.Context) (*sandbox.Engine, error) {
+	if a.engine != nil {
+		return a.engine, nil
+	}
+	e, err := sandbox.New(ctx, sandbox.Options{Host: a.cfg.Docker.Host, StateDir: a.cfg.DataDir, Logger: a.log})
+	if err != nil {
+		return nil, err
+	}
+	if n, err := e.Sweep(ctx); err != nil {
+		a.log.Warn("sweeping orphan containers", "err", err)
+	} else if n > 0 {
+		a.log.Info("swept orphan containers", "count", n)
+	}
+	a.engine = e
+	return e, nil
+}
+
+func (a *app) catalog() (*images.Catalog, error) { return images.Load(a.cfg.Images.Lock) }
+
+func (a *app) imageBuilder(ctx context.Context) (*images.Builder, error) {
+	e, err := a.sandbox(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := a.catalog()
+	if err != nil {
+		return nil, err
+	}
+	return &images.Builder{
+		Engine: e, Catalog: cat, Prefix: a.cfg.Images.Prefix, Logger: a.log,
+		Sources: images.Sources{
+			DebianMirror:   a.cfg.Images.DebianMirror,
+			SecurityMirror: a.cfg.Images.SecurityMirror,
+			GoProxy:        goProxy(a.cfg.Images.GoProxy),
+			Downloads:      filepath.Join(a.cfg.DataDir, "downloads"),
+		},
+	}, nil
+}
+
+// goProxy picks the configured proxy, else the first URL in GOPROXY, else the public one.
+func goProxy(configured string) string {
+	if configured != "" {
+		return configured
+	}
+	for _, p := range strings.FieldsFunc(os.Getenv("GOPROXY"), func(r rune) bool { return r == ',' || r == '|' }) {
+		if strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://") {
+			return p
+		}
+	}
+	return "https://proxy.golang.org"
+}
+
+func (a *app) builder(ctx context.Context) (*build.Builder, error) {
+	e, err := a.sandbox(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := a.catalog()
+	if err != nil {
+		return nil, err
+	}
+	b := a.cfg.Build
+	return &build.Builder{
+		Sandbox: e, Catalog: cat, Prefix: a.cfg.Images.Prefix,
+		Dir: filepath.Join(a.cfg.DataDir, "artifacts"),
+		Limits: build.Limits{
+			Timeout: b.Timeout, Memory: int64(b.Memory), CPUs: b.CPUs, Pids: b.Pids,
+			Scratch: int64(b.Tmpfs), LogLimit: int64(b.LogLimit), ArtifactLimit: int64(b.ArtifactLimit),
+			SourceLimit: int64(b.SourceLimit),
+		},
+	}, nil
+}

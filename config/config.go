@@ -1,0 +1,296 @@
+// Package config loads the judge's configuration: command-line flags override JUDGE_*
+// environment variables, which override judge.yaml, which overrides the defaults below.
+//
+// Every key is documented in README.md and in judge.example.yaml; a key that is unknown,
+// of the wrong type or out of range is an error that names the key.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/docker/go-units"
+	"github.com/go-viper/mapstructure/v2"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// Bytes is a size in bytes; in configuration it is written like "64KiB", "256m" or "1GiB"
+// (binary units) or as a plain number of bytes.
+type Bytes int64
+
+// String formats b with binary units, the way it is written in configuration.
+func (b Bytes) String() string { return units.BytesSize(float64(b)) }
+
+// Config is the whole configuration. Field tags are the configuration keys.
+type Config struct {
+	// DataDir holds the artifact cache, downloads and the embedded NATS server's storage.
+	DataDir string `mapstructure:"data_dir"`
+	Log     Log     `mapstructure:"log"`
+	Docker  Docker  `mapstructure:"docker"`
+	Images  Images  `mapstructure:"images"`
+	Build   Build   `mapstructure:"build"`
+	Sandbox Sandbox `mapstructure:"sandbox"`
+}
+
+// Log configures the judge's own log lines (on stderr).
+type Log struct {
+	Level  string `mapstructure:"level"`  // debug, info, warn, error
+	Format string `mapstructure:"format"` // text or json
+}
+
+// Docker says which engine runs the sandboxes.
+type Docker struct {
+	// Host is the engine's address; empty means DOCKER_HOST or the local socket.
+	Host string `mapstructure:"host"`
+}
+
+// Images configures where the toolchain images are built from.
+type Images struct {
+	// Lock is a lock file to use instead of the one compiled into the judge.
+	Lock           string `mapstructure:"lock"`
+	Prefix         string `mapstructure:"prefix"`
+	DebianMirror   string `mapstructure:"debian_mirror"`
+	SecurityMirror string `mapstructure:"security_mirror"`
+	// GoProxy serves the pinned Go toolchain; empty means the first entry of GOPROXY.
+	GoProxy string `mapstructure:"go_proxy"`
+}
+
+// Build limits one compilation.
+type Build struct {
+	Timeout       time.Duration `mapstructure:"timeout"`
+	Memory        Bytes         `mapstructure:"memory"`
+	CPUs          float64       `mapstructure:"cpus"`
+	Pids          int64         `mapstructure:"pids"`
+	Tmpfs         Bytes         `mapstructure:"tmpfs"`
+	LogLimit      Bytes         `mapstructure:"log_limit"`
+	ArtifactLimit Bytes         `mapstructure:"artifact_limit"`
+	SourceLimit   Bytes         `mapstructure:"source_limit"`
+}
+
+// Sandbox holds the default limits of a running bot; a game may tighten them.
+type Sandbox struct {
+	Runtime     string `mapstructure:"runtime"`
+	Memory      Bytes  `mapstructure:"memory"`
+	CPUs        float64 `mapstructure:"cpus"`
+	Pids        int64  `mapstructure:"pids"`
+	NoFile      int64  `mapstructure:"nofile"`
+	FileSize    Bytes  `mapstructure:"fsize"`
+	Tmpfs       Bytes  `mapstructure:"tmpfs"`
+	StdoutLimit Bytes  `mapstructure:"stdout_limit"`
+	StderrLimit Bytes  `mapstructure:"stderr_limit"`
+	LineLimit   Bytes  `mapstructure:"line_limit"`
+	Network     bool   `mapstructure:"network"`
+	Seccomp     bool   `mapstructure:"seccomp"`
+	Freeze      bool   `mapstructure:"freeze"`
+}
+
+// Defaults returns the configuration used when nothing is set.
+func Defaults() Config {
+	return Config{
+		DataDir: defaultDataDir(),
+		Log:     Log{Level: "info", Format: "text"},
+		Images: Images{
+			Prefix:         "judge",
+			DebianMirror:   "http://deb.debian.org/debian",
+			SecurityMirror: "http://deb.debian.org/debian-security",
+		},
+		Build: Build{
+			Timeout:       60 * time.Second,
+			Memory:        1 << 30,
+			CPUs:          1,
+			Pids:          256,
+			Tmpfs:         512 << 20,
+			LogLimit:      64 << 10,
+			ArtifactLimit: 64 << 20,
+			SourceLimit:   1 << 20,
+		},
+		Sandbox: Sandbox{
+			Runtime:     "runc",
+			Memory:      256 << 20,
+			CPUs:        1,
+			Pids:        64,
+			NoFile:      64,
+			FileSize:    1 << 20,
+			StdoutLimit: 16 << 20,
+			StderrLimit: 64 << 10,
+			LineLimit:   1 << 20,
+			Seccomp:     true,
+			Freeze:      true,
+		},
+	}
+}
+
+func defaultDataDir() string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "judge")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".local", "share", "judge")
+	}
+	return "judge-data"
+}
+
+// Load reads the configuration. file is an explicit configuration file ("" searches for
+// judge.yaml in the working directory and /etc/judge; none found is fine). flags, when not
+// nil, are bound by their names: a flag named "data-dir" sets the key "data_dir", and a
+// flag only counts when it was given on the command line.
+func Load(file string, flags *pflag.FlagSet) (Config, error) {
+	v := viper.New()
+	setDefaults(v, "", reflect.ValueOf(Defaults()))
+	v.SetEnvPrefix("JUDGE")
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	v.AutomaticEnv()
+	if file != "" {
+		v.SetConfigFile(file)
+	} else {
+		v.SetConfigName("judge")
+		v.SetConfigType("yaml")
+		v.AddConfigPath(".")
+		v.AddConfigPath("/etc/judge")
+	}
+	if err := v.ReadInConfig(); err != nil {
+		var notFound viper.ConfigFileNotFoundError
+		if file != "" || !errors.As(err, &notFound) {
+			return Config{}, fmt.Errorf("config: %w", err)
+		}
+	}
+	if flags != nil {
+		var bindErr error
+		flags.VisitAll(func(f *pflag.Flag) {
+			key := strings.ReplaceAll(f.Name, "-", "_")
+			if v.IsSet(key) || knownKey(key) {
+				if err := v.BindPFlag(key, f); err != nil && bindErr == nil {
+					bindErr = err
+				}
+			}
+		})
+		if bindErr != nil {
+			return Config{}, fmt.Errorf("config: %w", bindErr)
+		}
+	}
+	var c Config
+	err := v.UnmarshalExact(&c, viper.DecodeHook(mapstructure.ComposeDecodeHookFunc(
+		bytesHook, mapstructure.StringToTimeDurationHookFunc())))
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	if err := c.Validate(); err != nil {
+		return Config{}, err
+	}
+	return c, nil
+}
+
+// knownKey reports whether key is a top-level configuration key, so that a flag of the
+// same name overrides it.
+func knownKey(key string) bool {
+	t := reflect.TypeOf(Config{})
+	for i := 0; i < t.NumField(); i++ {
+		if t.Field(i).Tag.Get("mapstructure") == key {
+			return true
+		}
+	}
+	return false
+}
+
+// setDefaults registers every leaf of the defaults under its dotted key. Registering each
+// key (rather than nothing) is what makes JUDGE_* variables visible to Unmarshal.
+func setDefaults(v *viper.Viper, prefix string, val reflect.Value) {
+	t := val.Type()
+	for i := 0; i < t.NumField(); i++ {
+		key := prefix + t.Field(i).Tag.Get("mapstructure")
+		f := val.Field(i)
+		if f.Kind() == reflect.Struct && f.Type() != reflect.TypeOf(time.Duration(0)) {
+			setDefaults(v, key+".", f)
+			continue
+		}
+		switch x := f.Interface().(type) {
+		case Bytes:
+			v.SetDefault(key, int64(x))
+		case time.Duration:
+			v.SetDefault(key, x.String())
+		default:
+			v.SetDefault(key, x)
+		}
+	}
+}
+
+var bytesType = reflect.TypeOf(Bytes(0))
+
+// bytesHook decodes "64KiB", "1g" or 1024 into Bytes.
+func bytesHook(from, to reflect.Type, data any) (any, error) {
+	if to != bytesType {
+		return data, nil
+	}
+	switch x := data.(type) {
+	case string:
+		n, err := units.RAMInBytes(strings.TrimSpace(x))
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a size (use e.g. 64KiB, 256MiB, 1GiB)", x)
+		}
+		return Bytes(n), nil
+	default:
+		return data, nil
+	}
+}
+
+// Validate checks ranges and choices; the error names the offending key.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("config: %s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	if c.DataDir == "" {
+		bad("data_dir", "must not be empty")
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log.level", "must be one of debug, info, warn, error (got %q)", c.Log.Level)
+	}
+	switch c.Log.Format {
+	case "text", "json":
+	default:
+		bad("log.format", "must be text or json (got %q)", c.Log.Format)
+	}
+	if c.Images.Prefix == "" || strings.ContainsAny(c.Images.Prefix, ": @") {
+		bad("images.prefix", "must be a repository name like \"judge\" (got %q)", c.Images.Prefix)
+	}
+	positive := func(key string, ok bool, v any) {
+		if !ok {
+			bad(key, "must be greater than zero (got %v)", v)
+		}
+	}
+	b := c.Build
+	positive("build.timeout", b.Timeout > 0, b.Timeout)
+	positive("build.memory", b.Memory > 0, b.Memory)
+	positive("build.cpus", b.CPUs > 0, b.CPUs)
+	positive("build.pids", b.Pids > 0, b.Pids)
+	positive("build.tmpfs", b.Tmpfs > 0, b.Tmpfs)
+	positive("build.log_limit", b.LogLimit > 0, b.LogLimit)
+	positive("build.artifact_limit", b.ArtifactLimit > 0, b.ArtifactLimit)
+	positive("build.source_limit", b.SourceLimit > 0, b.SourceLimit)
+	s := c.Sandbox
+	if s.Runtime == "" {
+		bad("sandbox.runtime", "must name an engine runtime such as runc or runsc")
+	}
+	positive("sandbox.memory", s.Memory > 0, s.Memory)
+	positive("sandbox.cpus", s.CPUs > 0, s.CPUs)
+	positive("sandbox.pids", s.Pids > 0, s.Pids)
+	positive("sandbox.nofile", s.NoFile > 0, s.NoFile)
+	positive("sandbox.stdout_limit", s.StdoutLimit > 0, s.StdoutLimit)
+	positive("sandbox.stderr_limit", s.StderrLimit > 0, s.StderrLimit)
+	positive("sandbox.line_limit", s.LineLimit > 0, s.LineLimit)
+	if s.FileSize < 0 {
+		bad("sandbox.fsize", "must not be negative (got %v)", s.FileSize)
+	}
+	if s.Tmpfs < 0 {
+		bad("sandbox.tmpfs", "must not be negative (got %v)", s.Tmpfs)
+	}
+	return errors.Join(errs...)
+}

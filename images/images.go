@@ -1,0 +1,312 @@
+// Package images describes the pinned toolchain images: the languages a bot may be written
+// in, how each is compiled and started, and the recipes (Dockerfiles plus the versions pinned
+// in lock.json) that build a compile image and a run image per language without any image
+// registry. It knows nothing of Docker's API: Builder drives an Engine that the sandbox
+// package implements.
+package images
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+//go:embed lock.json recipes
+var embedded embed.FS
+
+// Lock is the content of lock.json: every version an image is built from.
+type Lock struct {
+	Debian struct {
+		Suite   string `json:"suite"`
+		Variant string `json:"variant"`
+	} `json:"debian"`
+	Languages map[string]LangLock `json:"languages"`
+}
+
+// LangLock pins one language's toolchain.
+type LangLock struct {
+	Toolchain       string            `json:"toolchain"`
+	CompilePackages map[string]string `json:"compile_packages,omitempty"`
+	RunPackages     map[string]string `json:"run_packages,omitempty"`
+	Go              *GoPin            `json:"go,omitempty"`
+}
+
+// GoPin pins a Go toolchain by the SHA-256 of its module zip on the Go module proxy.
+type GoPin struct {
+	Version string `json:"version"`
+	SHA256  string `json:"sha256"`
+}
+
+// Lang is one submission language.
+type Lang struct {
+	Name string
+	// Exts are the source file extensions that select this language.
+	Exts []string
+	// Flags are the fixed compiler flags (documented in README.md). They are part of the
+	// artifact cache key.
+	Flags []string
+	// Run is the command that starts the artifact, mounted read-only at /bot, in the run image.
+	Run []string
+	// compile and run name the recipes of the compile and run images.
+	compile, run string
+	// main picks the file the compiler starts from, for languages that need one.
+	main func(files []string, read func(string) []byte) (string, error)
+}
+
+// JavaHome is where the pinned Debian JRE lives in both Java images.
+const JavaHome = "/usr/lib/jvm/java-17-openjdk-amd64"
+
+var langs = []Lang{
+	{
+		Name:    "cpp",
+		Exts:    []string{".cpp", ".cc", ".cxx"},
+		Flags:   []string{"-O2", "-std=c++17", "-static", "-pipe", "-s"},
+		Run:     []string{"/bot/bot"},
+		compile: "cpp-compile", run: "static-run",
+	},
+	{
+		Name:    "pascal",
+		Exts:    []string{".pas", ".pp"},
+		Flags:   []string{"-O2", "-XS", "-Xs", "-viewn"},
+		Run:     []string{"/bot/bot"},
+		compile: "pascal-compile", run: "static-run",
+		main:    pascalMain,
+	},
+	{
+		Name:  "java",
+		Exts:  []string{".java"},
+		Flags: []string{"--release", "17", "-encoding", "UTF-8", "-proc:none", "-nowarn"},
+		Run: []string{JavaHome + "/bin/java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+			"-XX:-UsePerfData", "-XX:+DisableAttachMechanism", "-XX:MaxRAMPercentage=60",
+			"-XX:ReservedCodeCacheSize=32m", "-Xss64m", "-Xshare:auto", "-jar", "/bot/bot.jar"},
+		compile: "java-compile", run: "java-run",
+	},
+	{
+		Name:    "go",
+		Exts:    []string{".go"},
+		Flags:   []string{"-trimpath", "-ldflags=-s -w"},
+		Run:     []string{"/bot/bot"},
+		compile: "go-compile", run: "static-run",
+	},
+}
+
+// Langs returns every language, in a fixed order.
+func Langs() []Lang { return append([]Lang(nil), langs...) }
+
+// LangByName returns the language called name ("cpp", "pascal", "java", "go").
+func LangByName(name string) (Lang, bool) {
+	for _, l := range langs {
+		if l.Name == name {
+			return l, true
+		}
+	}
+	return Lang{}, false
+}
+
+// LangByExt returns the language of a file name by its extension.
+func LangByExt(file string) (Lang, bool) {
+	ext := strings.ToLower(path.Ext(file))
+	for _, l := range langs {
+		for _, e := range l.Exts {
+			if e == ext {
+				return l, true
+			}
+		}
+	}
+	return Lang{}, false
+}
+
+// CompileCmd is the command the compile image runs for a submission made of files (names
+// relative to the submission's root); read returns a file's content.
+func (l Lang) CompileCmd(files []string, read func(string) []byte) ([]string, error) {
+	cmd := []string{"/judge/compile"}
+	if l.main != nil {
+		m, err := l.main(files, read)
+		if err != nil {
+			return nil, err
+		}
+		cmd = append(cmd, m)
+	}
+	return append(cmd, l.Flags...), nil
+}
+
+var pascalProgram = regexp.MustCompile(`(?im)^\s*program\s+[a-z_][a-z0-9_]*\s*(\([^)]*\))?\s*;`)
+
+// pascalMain picks the one Pascal file that is a program (the others are units).
+func pascalMain(files []string, read func(string) []byte) (string, error) {
+	var sources, programs []string
+	for _, f := range files {
+		if ext := strings.ToLower(path.Ext(f)); ext == ".pas" || ext == ".pp" {
+			sources = append(sources, f)
+			if pascalProgram.Match(read(f)) {
+				programs = append(programs, f)
+			}
+		}
+	}
+	switch {
+	case len(sources) == 1:
+		return sources[0], nil
+	case len(programs) == 1:
+		return programs[0], nil
+	case len(sources) == 0:
+		return "", fmt.Errorf("no Pascal source (.pas or .pp) in the submission")
+	default:
+		return "", fmt.Errorf("need exactly one Pascal file starting with 'program', found %d among %s",
+			len(programs), strings.Join(sources, ", "))
+	}
+}
+
+// Recipe is one image to build.
+type Recipe struct {
+	// Name is the image's name under the configured prefix, e.g. "cpp-compile".
+	Name string
+	// Digest identifies everything the image is built from; it is the image's tag.
+	Digest string
+	// dir and dockerfile locate the recipe in recipes/; the base has neither.
+	dir, dockerfile string
+	packages        map[string]string
+	goPin           *GoPin
+	parent          *Recipe
+}
+
+// Ref is the image reference of the recipe under prefix, e.g. "judge/cpp-compile:1a2b3c4d5e6f".
+func (r *Recipe) Ref(prefix string) string { return prefix + "/" + r.Name + ":" + r.Digest[:12] }
+
+// Catalog is the lock file with its recipes resolved.
+type Catalog struct {
+	Lock    Lock
+	Base    *Recipe
+	recipes map[string]*Recipe
+}
+
+// Load reads a lock file; "" means the one compiled into the judge.
+func Load(lockFile string) (*Catalog, error) {
+	var data []byte
+	var err error
+	if lockFile == "" {
+		data, err = embedded.ReadFile("lock.json")
+	} else {
+		data, err = os.ReadFile(lockFile)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("images: reading lock file: %w", err)
+	}
+	var lock Lock
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&lock); err != nil {
+		return nil, fmt.Errorf("images: lock file %s: %w", orEmbedded(lockFile), err)
+	}
+	if lock.Debian.Suite == "" || lock.Debian.Variant == "" {
+		return nil, fmt.Errorf("images: lock file %s: debian.suite and debian.variant are required", orEmbedded(lockFile))
+	}
+	c := &Catalog{Lock: lock, recipes: map[string]*Recipe{}}
+	c.Base = &Recipe{Name: "base"}
+	c.Base.Digest = digest("base", lock.Debian.Suite, lock.Debian.Variant, sourcesList("", ""))
+	for _, l := range langs {
+		ll, ok := lock.Languages[l.Name]
+		if !ok {
+			return nil, fmt.Errorf("images: lock file %s: no entry for language %q", orEmbedded(lockFile), l.Name)
+		}
+		if l.Name == "go" && (ll.Go == nil || ll.Go.Version == "" || len(ll.Go.SHA256) != 64) {
+			return nil, fmt.Errorf("images: lock file %s: languages.go.go needs a version and a sha256", orEmbedded(lockFile))
+		}
+		if err := c.add(&Recipe{Name: l.compile, dir: l.Name, dockerfile: "compile.Dockerfile",
+			packages: ll.CompilePackages, goPin: ll.Go, parent: c.Base}); err != nil {
+			return nil, err
+		}
+		run := &Recipe{Name: l.run, dir: l.Name, dockerfile: "run.Dockerfile", packages: ll.RunPackages, parent: c.Base}
+		if l.run == "static-run" {
+			run = &Recipe{Name: l.run, dir: "static", dockerfile: "run.Dockerfile"}
+		}
+		if err := c.add(run); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func orEmbedded(f string) string {
+	if f == "" {
+		return "(built in)"
+	}
+	return f
+}
+
+func (c *Catalog) add(r *Recipe) error {
+	if _, ok := c.recipes[r.Name]; ok {
+		return nil
+	}
+	parts := []string{r.Name, r.dockerfile}
+	files, err := recipeFiles(r.dir)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		b, _ := embedded.ReadFile(path.Join("recipes", r.dir, f))
+		parts = append(parts, f, string(b))
+	}
+	parts = append(parts, packageArg(r.packages))
+	if r.goPin != nil {
+		parts = append(parts, r.goPin.Version, r.goPin.SHA256)
+	}
+	if r.parent != nil {
+		parts = append(parts, r.parent.Digest)
+	}
+	r.Digest = digest(parts...)
+	c.recipes[r.Name] = r
+	return nil
+}
+
+// Compile and Run return the recipes of a language's images.
+func (c *Catalog) Compile(l Lang) *Recipe { return c.recipes[l.compile] }
+
+// Run returns the recipe of the image a language's bots run in.
+func (c *Catalog) Run(l Lang) *Recipe { return c.recipes[l.run] }
+
+// Toolchain is the pinned toolchain's human-readable version.
+func (c *Catalog) Toolchain(l Lang) string { return c.Lock.Languages[l.Name].Toolchain }
+
+func recipeFiles(dir string) ([]string, error) {
+	if dir == "" {
+		return nil, nil
+	}
+	entries, err := fs.ReadDir(embedded, path.Join("recipes", dir))
+	if err != nil {
+		return nil, fmt.Errorf("images: recipe %s: %w", dir, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// packageArg formats pinned packages as apt-get arguments, "name=version ...", sorted.
+func packageArg(pkgs map[string]string) string {
+	var out []string
+	for name, version := range pkgs {
+		out = append(out, name+"="+version)
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
+
+func digest(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%d:%s;", len(p), p)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,244 @@
+package sandbox
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// CompileSpec describes one compilation. The compile image's command reads the sources as
+// a tar stream on stdin and writes the artifact as a tar stream on stdout; its stderr is the
+// compile log.
+type CompileSpec struct {
+	Image string
+	Cmd   []string
+	// Files are the sources by relative path.
+	Files  map[string][]byte
+	Limits Limits
+	// Timeout bounds the compilation's wall time.
+	Timeout time.Duration
+	// Scratch is the size of each of the writable tmpfs mounts /work and /tmp.
+	Scratch int64
+	// LogLimit bounds the log kept; ArtifactLimit bounds the artifact's tar stream.
+	LogLimit      int64
+	ArtifactLimit int64
+}
+
+// CompileResult is the outcome of a compilation that ran. A compile error is a result with
+// OK false, not a Go error.
+type CompileResult struct {
+	OK bool
+	// Log is the compiler's output, capped at LogLimit, with the reason appended when the
+	// compilation was stopped.
+	Log string
+	// Reason says why a compilation that did not succeed failed: "compile error", "timeout",
+	// "memory", "artifact too large", "bad artifact".
+	Reason string
+	Exit   Exit
+	Wall   time.Duration
+}
+
+// Compile runs a compilation and, when it succeeds, unpacks the artifact into outDir.
+// Only regular files and directories are accepted in the artifact; a link, a device or a
+// path leaving outDir makes the build fail.
+func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (CompileResult, error) {
+	var src bytes.Buffer
+	if err := writeSources(&src, spec.Files); err != nil {
+		return CompileResult{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, spec.Timeout)
+	defer cancel()
+	start := time.Now()
+	a, err := e.create(ctx, containerSpec{
+		image: spec.Image, cmd: spec.Cmd, env: []string{"HOME=/tmp", "TMPDIR=/tmp"}, workDir: "/work",
+		limits: spec.Limits, tmpfs: map[string]int64{"/work": spec.Scratch, "/tmp": spec.Scratch},
+	})
+	if err != nil {
+		return CompileResult{}, err
+	}
+	defer e.remove(a.id)
+	defer a.hj.Close()
+
+	go func() {
+		a.hj.Conn.Write(src.Bytes())
+		a.hj.CloseWrite()
+	}()
+	log := &capped{limit: spec.LogLimit}
+	artifact := &limitedBuffer{limit: spec.ArtifactLimit}
+	copied := make(chan error, 1)
+	go func() { copied <- demuxTo(a.hj.Reader, artifact, log) }()
+
+	res := CompileResult{}
+	x, werr := e.wait(ctx, a.id)
+	res.Wall = time.Since(start)
+	if werr != nil {
+		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			res.Reason = "timeout"
+			res.Log = string(log.bytes()) + fmt.Sprintf("\njudge: compilation stopped after %s\n", spec.Timeout)
+			return res, nil
+		}
+		return res, werr
+	}
+	select {
+	case <-copied:
+	case <-time.After(5 * time.Second):
+		// Output still streaming after exit means the engine hung up; what was read stands.
+	}
+	res.Exit = x
+	res.Log = string(log.bytes())
+	switch {
+	case artifact.over:
+		res.Reason = "artifact too large"
+		res.Log += fmt.Sprintf("\njudge: the compiled program exceeds %d bytes\n", spec.ArtifactLimit)
+	case x.OOM:
+		res.Reason = "memory"
+		res.Log += fmt.Sprintf("\njudge: the compiler ran out of memory (%d MiB)\n", spec.Limits.Memory>>20)
+	case x.Code != 0:
+		res.Reason = "compile error"
+	default:
+		if err := extractArtifact(artifact.Bytes(), outDir); err != nil {
+			res.Reason = "bad artifact"
+			res.Log += "\njudge: " + err.Error() + "\n"
+			return res, nil
+		}
+		res.OK = true
+	}
+	return res, nil
+}
+
+// writeSources packs the submission. Names are checked here, before anything runs.
+func writeSources(w io.Writer, files map[string][]byte) error {
+	if len(files) == 0 {
+		return errors.New("sandbox: no source files")
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		if err := checkName(n); err != nil {
+			return err
+		}
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	tw := tar.NewWriter(w)
+	for _, n := range names {
+		if err := tw.WriteHeader(&tar.Header{Name: n, Mode: 0o644, Size: int64(len(files[n])), Typeflag: tar.TypeReg}); err != nil {
+			return err
+		}
+		if _, err := tw.Write(files[n]); err != nil {
+			return err
+		}
+	}
+	return tw.Close()
+}
+
+// checkName accepts a relative path of plain components.
+func checkName(n string) error {
+	if n == "" || strings.HasPrefix(n, "/") || path.Clean(n) != n || n == "." || strings.HasPrefix(n, "../") ||
+		strings.ContainsAny(n, "\\\x00") || strings.Contains(n, "/../") {
+		return fmt.Errorf("sandbox: bad file name %q: want a relative path without '..'", n)
+	}
+	return nil
+}
+
+// extractArtifact unpacks a tar stream of regular files and directories under dir.
+func extractArtifact(data []byte, dir string) error {
+	tr := tar.NewReader(bytes.NewReader(data))
+	files := 0
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("artifact: %w", err)
+		}
+		name := strings.TrimPrefix(path.Clean(h.Name), "./")
+		if name == "." || name == "" {
+			continue
+		}
+		if err := checkName(name); err != nil {
+			return fmt.Errorf("artifact: %q: the path leaves the artifact", h.Name)
+		}
+		target := filepath.Join(dir, filepath.FromSlash(name))
+		switch h.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(target, 0o755); err != nil {
+				return err
+			}
+		case tar.TypeReg:
+			if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+				return err
+			}
+			mode := os.FileMode(0o644)
+			if h.Mode&0o111 != 0 {
+				mode = 0o755
+			}
+			f, err := os.OpenFile(target, os.O_CREATE|os.O_EXCL|os.O_WRONLY, mode)
+			if err != nil {
+				return fmt.Errorf("artifact: %w", err)
+			}
+			_, err = io.Copy(f, tr)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+			files++
+		default:
+			return fmt.Errorf("artifact: %q is not a regular file or directory (type %q)", h.Name, h.Typeflag)
+		}
+	}
+	if files == 0 {
+		return errors.New("artifact: the compiler produced no file")
+	}
+	return nil
+}
+
+// demuxTo copies Docker's multiplexed stream to stdout and stderr writers.
+func demuxTo(r io.Reader, stdout, stderr io.Writer) error {
+	var hdr [8]byte
+	for {
+		if _, err := io.ReadFull(r, hdr[:]); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		n := int64(uint32(hdr[4])<<24 | uint32(hdr[5])<<16 | uint32(hdr[6])<<8 | uint32(hdr[7]))
+		w := io.Discard
+		switch hdr[0] {
+		case 1:
+			w = stdout
+		case 2:
+			w = stderr
+		}
+		if _, err := io.CopyN(w, r, n); err != nil {
+			return err
+		}
+	}
+}
+
+// limitedBuffer keeps up to limit bytes and notes whether more came.
+type limitedBuffer struct {
+	bytes.Buffer
+	limit int64
+	over  bool
+}
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if b.over || int64(b.Len()+len(p)) > b.limit {
+		b.over = true
+		return len(p), nil
+	}
+	return b.Buffer.Write(p)
+}

@@ -1,0 +1,185 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/docker/docker/api/types"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/mount"
+	"github.com/docker/docker/errdefs"
+)
+
+// User is the unprivileged user every sandboxed program runs as (nobody:nogroup).
+const User = "65534:65534"
+
+// containerSpec is what compiling and running have in common.
+type containerSpec struct {
+	image   string
+	cmd     []string
+	env     []string
+	workDir string
+	limits  Limits
+	// binds are host paths mounted read-only: target -> source.
+	binds map[string]string
+	// tmpfs are extra writable mounts: target -> size in bytes.
+	tmpfs map[string]int64
+}
+
+// attached is a created container with its stdio attached (before start, so that no
+// output is lost).
+type attached struct {
+	id string
+	hj types.HijackedResponse
+}
+
+// create makes the container with every restriction on, attaches to it, and starts it.
+func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error) {
+	l := s.limits
+	hc := &container.HostConfig{
+		NetworkMode:    "none",
+		ReadonlyRootfs: true,
+		CapDrop:        []string{"ALL"},
+		SecurityOpt:    []string{"no-new-privileges"},
+		IpcMode:        "none", // no /dev/shm
+		LogConfig:      container.LogConfig{Type: "none"},
+		Runtime:        l.Runtime,
+		Tmpfs:          map[string]string{},
+		Resources: container.Resources{
+			Memory:     l.Memory,
+			MemorySwap: l.Memory, // memory+swap = memory: no swap
+			NanoCPUs:   int64(l.CPUs * 1e9),
+			CpusetCpus: l.CPUSet,
+			PidsLimit:  &l.Pids,
+			Ulimits: []*container.Ulimit{
+				{Name: "core", Soft: 0, Hard: 0},
+				{Name: "nofile", Soft: l.NoFile, Hard: l.NoFile},
+				{Name: "fsize", Soft: l.FileSize, Hard: l.FileSize},
+			},
+		},
+	}
+	if l.Network {
+		hc.NetworkMode = "bridge"
+	}
+	if l.Seccomp {
+		hc.SecurityOpt = append(hc.SecurityOpt, "seccomp="+e.seccomp)
+	}
+	if l.Tmpfs > 0 {
+		hc.Tmpfs["/tmp"] = tmpfsOpts(l.Tmpfs)
+	}
+	for target, size := range s.tmpfs {
+		hc.Tmpfs[target] = tmpfsOpts(size)
+	}
+	for target, source := range s.binds {
+		hc.Mounts = append(hc.Mounts, mount.Mount{
+			Type: mount.TypeBind, Source: source, Target: target, ReadOnly: true,
+			BindOptions: &mount.BindOptions{NonRecursive: true},
+		})
+	}
+	cfg := &container.Config{
+		Image:           s.image,
+		Cmd:             s.cmd,
+		Entrypoint:      []string{},
+		Env:             s.env,
+		WorkingDir:      s.workDir,
+		User:            User,
+		Hostname:        "sandbox",
+		AttachStdin:     true,
+		AttachStdout:    true,
+		AttachStderr:    true,
+		OpenStdin:       true,
+		StdinOnce:       true,
+		NetworkDisabled: !l.Network,
+		Labels:          e.labels(),
+	}
+	created, err := e.cli.ContainerCreate(ctx, cfg, hc, nil, nil, "")
+	if err != nil {
+		if errdefs.IsNotFound(err) {
+			return nil, fmt.Errorf("sandbox: image %s is missing (run `judge images build`): %w", s.image, err)
+		}
+		return nil, fmt.Errorf("sandbox: creating container: %w", err)
+	}
+	a := &attached{id: created.ID}
+	a.hj, err = e.cli.ContainerAttach(ctx, a.id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+	if err != nil {
+		e.remove(a.id)
+		return nil, fmt.Errorf("sandbox: attaching to container: %w", err)
+	}
+	if err := e.cli.ContainerStart(ctx, a.id, container.StartOptions{}); err != nil {
+		a.hj.Close()
+		e.remove(a.id)
+		return nil, fmt.Errorf("sandbox: starting container: %w", err)
+	}
+	return a, nil
+}
+
+func tmpfsOpts(size int64) string {
+	return "rw,noexec,nosuid,nodev,mode=1777,size=" + strconv.FormatInt(size, 10)
+}
+
+// remove kills and deletes a container. It uses its own context: a container must go even
+// when the caller's context is already cancelled.
+func (e *Engine) remove(id string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := e.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: true, RemoveVolumes: true})
+	if err != nil && !errdefs.IsNotFound(err) {
+		e.log.Error("removing container", "container", id, "err", err)
+		return fmt.Errorf("sandbox: removing container %s: %w", id[:12], err)
+	}
+	return nil
+}
+
+// Exit is how a sandboxed program ended.
+type Exit struct {
+	// Code is the exit status; for a program killed by a signal it is 128 + the signal.
+	Code int
+	// Signal is the signal that killed the program, or 0.
+	Signal int
+	// OOM is true when the kernel killed it for exceeding its memory limit.
+	OOM bool
+}
+
+func (x Exit) String() string {
+	switch {
+	case x.OOM:
+		return "killed: out of memory"
+	case x.Signal != 0:
+		return fmt.Sprintf("killed by signal %d", x.Signal)
+	default:
+		return fmt.Sprintf("exit status %d", x.Code)
+	}
+}
+
+// wait blocks until the container has stopped and reports how it ended.
+func (e *Engine) wait(ctx context.Context, id string) (Exit, error) {
+	okC, errC := e.cli.ContainerWait(ctx, id, container.WaitConditionNotRunning)
+	select {
+	case <-okC:
+	case err := <-errC:
+		return Exit{}, fmt.Errorf("sandbox: waiting for container: %w", err)
+	}
+	info, err := e.cli.ContainerInspect(ctx, id)
+	if err != nil {
+		return Exit{}, fmt.Errorf("sandbox: inspecting container: %w", err)
+	}
+	x := Exit{Code: info.State.ExitCode, OOM: info.State.OOMKilled}
+	if x.Code > 128 && x.Code < 128+65 {
+		x.Signal = x.Code - 128
+	}
+	return x, nil
+}
+
+// pid returns the host PID of the container's first process.
+func (e *Engine) pid(ctx context.Context, id string) (int, error) {
+	info, err := e.cli.ContainerInspect(ctx, id)
+	if err != nil {
+		return 0, fmt.Errorf("sandbox: inspecting container: %w", err)
+	}
+	if info.State == nil || info.State.Pid == 0 {
+		return 0, fmt.Errorf("sandbox: container %s is not running", id[:12])
+	}
+	return info.State.Pid, nil
+}

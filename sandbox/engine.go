@@ -1,0 +1,135 @@
+// Package sandbox runs untrusted programs in locked-down Docker containers: compiling a
+// submission in its toolchain image, and running a bot with its stdin and stdout attached
+// for a line protocol, with exact CPU accounting and freezing through the container's
+// cgroup. It is the only package that talks to the Docker engine, and it knows nothing of
+// games.
+package sandbox
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/docker/docker/client"
+)
+
+// Labels on every container the judge creates; they let a judge find the containers a
+// crashed judge left behind.
+const (
+	LabelManaged  = "judge.managed"
+	LabelInstance = "judge.instance"
+	LabelLock     = "judge.lock"
+	LabelHost     = "judge.host"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// Host is the Docker engine's address; "" uses DOCKER_HOST or the local socket.
+	Host string
+	// StateDir holds this judge's instance lock, which tells other judges it is alive.
+	StateDir string
+	Logger   *slog.Logger
+}
+
+// Engine is a connection to the Docker engine, owned by one judge process.
+type Engine struct {
+	cli      *client.Client
+	instance string
+	lockPath string
+	lockFile *os.File
+	host     string
+	log      *slog.Logger
+	seccomp  string
+}
+
+// ErrNoDocker is returned by New when the engine cannot be reached.
+var ErrNoDocker = errors.New("sandbox: the Docker engine is not reachable")
+
+// New connects to the engine and takes an instance lock under StateDir.
+func New(ctx context.Context, o Options) (*Engine, error) {
+	opts := []client.Opt{client.FromEnv, client.WithAPIVersionNegotiation()}
+	if o.Host != "" {
+		opts = append(opts, client.WithHost(o.Host))
+	}
+	cli, err := client.NewClientWithOpts(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoDocker, err)
+	}
+	if _, err := cli.Ping(ctx); err != nil {
+		cli.Close()
+		return nil, fmt.Errorf("%w: %v", ErrNoDocker, err)
+	}
+	cli.NegotiateAPIVersion(ctx)
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	e := &Engine{cli: cli, log: log}
+	e.host, _ = os.Hostname()
+	if e.seccomp, err = seccompProfile(); err != nil {
+		cli.Close()
+		return nil, err
+	}
+	if err := e.lock(o.StateDir); err != nil {
+		cli.Close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// lock creates and holds this instance's lock file. A judge that finds a container whose
+// lock it can take knows the container's owner is dead.
+func (e *Engine) lock(stateDir string) error {
+	if stateDir == "" {
+		return errors.New("sandbox: Options.StateDir is required")
+	}
+	dir := filepath.Join(stateDir, "instances")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	e.instance = hex.EncodeToString(b)
+	abs, err := filepath.Abs(filepath.Join(dir, e.instance+".lock"))
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(abs, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return fmt.Errorf("sandbox: locking %s: %w", abs, err)
+	}
+	e.lockPath, e.lockFile = abs, f
+	return nil
+}
+
+// Instance is this judge's instance id, as found in its containers' labels.
+func (e *Engine) Instance() string { return e.instance }
+
+// Close releases the instance lock and the connection. Containers are not touched: every
+// Process and compilation removes its own.
+func (e *Engine) Close() error {
+	if e.lockFile != nil {
+		os.Remove(e.lockPath)
+		e.lockFile.Close()
+	}
+	return e.cli.Close()
+}
+
+func (e *Engine) labels() map[string]string {
+	return map[string]string{
+		LabelManaged:  "1",
+		LabelInstance: e.instance,
+		LabelLock:     e.lockPath,
+		LabelHost:     e.host,
+	}
+}

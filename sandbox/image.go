@@ -1,0 +1,122 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/docker/docker/api/types/build"
+	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/errdefs"
+
+	"github.com/botjudge/judge/images"
+)
+
+var _ images.Engine = (*Engine)(nil)
+
+// ImageID returns the ID of ref, or "" when the engine does not have it.
+func (e *Engine) ImageID(ctx context.Context, ref string) (string, error) {
+	info, err := e.cli.ImageInspect(ctx, ref)
+	if errdefs.IsNotFound(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("sandbox: inspecting image %s: %w", ref, err)
+	}
+	return info.ID, nil
+}
+
+// ImportImage creates the image ref from a root file system tar stream.
+func (e *Engine) ImportImage(ctx context.Context, rootfs io.Reader, ref string, labels map[string]string) (string, error) {
+	var changes []string
+	for _, k := range sortedKeys(labels) {
+		changes = append(changes, fmt.Sprintf("LABEL %s=%q", k, labels[k]))
+	}
+	rc, err := e.cli.ImageImport(ctx, image.ImportSource{Source: rootfs, SourceName: "-"}, ref, image.ImportOptions{Changes: changes})
+	if err != nil {
+		return "", fmt.Errorf("sandbox: importing %s: %w", ref, err)
+	}
+	defer rc.Close()
+	if err := readMessages(rc, io.Discard); err != nil {
+		return "", fmt.Errorf("sandbox: importing %s: %w", ref, err)
+	}
+	return e.mustImageID(ctx, ref)
+}
+
+// BuildImage builds a Dockerfile with the classic builder (BuildKit would try to resolve
+// base images on a registry). Nothing is pulled: every FROM is local or scratch.
+func (e *Engine) BuildImage(ctx context.Context, buildContext io.Reader, o images.BuildOptions) (string, error) {
+	args := map[string]*string{}
+	for k, v := range o.Args {
+		args[k] = &v
+	}
+	resp, err := e.cli.ImageBuild(ctx, buildContext, build.ImageBuildOptions{
+		Tags:        []string{o.Ref},
+		Dockerfile:  o.Dockerfile,
+		BuildArgs:   args,
+		Labels:      o.Labels,
+		Remove:      true,
+		ForceRemove: true,
+		Version:     build.BuilderV1,
+	})
+	if err != nil {
+		return "", fmt.Errorf("sandbox: building %s: %w", o.Ref, err)
+	}
+	defer resp.Body.Close()
+	log := o.Log
+	if log == nil {
+		log = io.Discard
+	}
+	if err := readMessages(resp.Body, log); err != nil {
+		return "", fmt.Errorf("sandbox: building %s: %w", o.Ref, err)
+	}
+	return e.mustImageID(ctx, o.Ref)
+}
+
+func (e *Engine) mustImageID(ctx context.Context, ref string) (string, error) {
+	id, err := e.ImageID(ctx, ref)
+	if err == nil && id == "" {
+		err = fmt.Errorf("sandbox: the engine reported success but has no image %s", ref)
+	}
+	return id, err
+}
+
+// readMessages copies the engine's progress stream to log and returns its error, if any.
+func readMessages(r io.Reader, log io.Writer) error {
+	dec := json.NewDecoder(r)
+	for {
+		var m struct {
+			Stream string `json:"stream"`
+			Status string `json:"status"`
+			Error  *struct {
+				Message string `json:"message"`
+			} `json:"errorDetail"`
+		}
+		if err := dec.Decode(&m); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if m.Error != nil {
+			return errors.New(strings.TrimSpace(m.Error.Message))
+		}
+		if m.Stream != "" {
+			io.WriteString(log, m.Stream)
+		} else if m.Status != "" {
+			io.WriteString(log, m.Status+"\n")
+		}
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,211 @@
+package sandbox_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+var normal = sandbox.TurnLimits{CPU: time.Second, Wall: 5 * time.Second}
+
+// probe starts the probe bot with the default limits, changed by adjust.
+func probe(t *testing.T, adjust func(*sandbox.RunSpec)) *sandbox.Process {
+	t.Helper()
+	e := sandboxtest.Engine(t)
+	res := sandboxtest.Build(t, sandboxtest.Builder(t, e), "sandbox/testdata/probe")
+	spec := sandboxtest.Spec(res)
+	if adjust != nil {
+		adjust(&spec)
+	}
+	return sandboxtest.Start(t, e, spec)
+}
+
+// ask sends one command and returns the single answer line.
+func ask(t *testing.T, p *sandbox.Process, cmd string, lim sandbox.TurnLimits) (string, sandbox.Turn, error) {
+	t.Helper()
+	turn, err := p.Exchange([]byte(cmd+"\n"), 1, lim)
+	if len(turn.Lines) == 1 {
+		return string(turn.Lines[0]), turn, err
+	}
+	return "", turn, err
+}
+
+func mustAsk(t *testing.T, p *sandbox.Process, cmd string) string {
+	t.Helper()
+	ans, _, err := ask(t, p, cmd, normal)
+	if err != nil {
+		t.Fatalf("%s: %v (stderr %q)", cmd, err, p.Stderr())
+	}
+	return ans
+}
+
+func waitExit(t *testing.T, p *sandbox.Process) sandbox.Exit {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	x, err := p.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+func TestEchoAndThreads(t *testing.T) {
+	p := probe(t, nil)
+	if got := mustAsk(t, p, "echo hello world"); got != "echo hello world" {
+		t.Errorf("echo: got %q", got)
+	}
+	if got := mustAsk(t, p, "thread"); got != "thread 42" {
+		t.Errorf("threads must be allowed: got %q", got)
+	}
+}
+
+func TestForkKillsTheBot(t *testing.T) {
+	p := probe(t, nil)
+	_, _, err := ask(t, p, "fork", normal)
+	if !errors.Is(err, sandbox.ErrClosed) {
+		t.Fatalf("fork: want the bot gone (stdout closed), got %v", err)
+	}
+	x := waitExit(t, p)
+	if x.Signal != 31 { // SIGSYS: killed by the seccomp profile
+		t.Errorf("fork: want death by SIGSYS (31), got %v", x)
+	}
+}
+
+func TestMemoryBombIsOOM(t *testing.T) {
+	p := probe(t, func(s *sandbox.RunSpec) { s.Limits.Memory = 64 << 20 })
+	_, _, err := ask(t, p, "alloc 512", normal)
+	if !errors.Is(err, sandbox.ErrClosed) {
+		t.Fatalf("alloc 512 MiB in 64 MiB: want the bot killed, got %v", err)
+	}
+	if x := waitExit(t, p); !x.OOM {
+		t.Errorf("want OOM reported, got %v", x)
+	}
+	if peak := p.PeakMemory(); peak < 32<<20 {
+		t.Errorf("peak memory %d bytes: want near the 64 MiB limit", peak)
+	}
+}
+
+func TestNoNetwork(t *testing.T) {
+	p := probe(t, nil)
+	got := mustAsk(t, p, "net")
+	if got != "net ifaces=[] connect=Network is unreachable" {
+		t.Errorf("want no interface but lo and an unreachable network, got %q", got)
+	}
+}
+
+func TestNoFiles(t *testing.T) {
+	p := probe(t, nil)
+	for _, path := range []string{"/work/x", "/tmp/x", "/bot/x", "/x", "/dev/shm/x"} {
+		got := mustAsk(t, p, "write "+path)
+		if strings.HasSuffix(got, "succeeded") {
+			t.Errorf("%s: the bot could write a file: %q", path, got)
+		}
+	}
+}
+
+func TestCPUTimeMatchesTheBotsOwnClock(t *testing.T) {
+	p := probe(t, nil)
+	ans, turn, err := ask(t, p, "burn 800", sandbox.TurnLimits{CPU: 2 * time.Second, Wall: 6 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	us, err := strconv.ParseInt(strings.TrimPrefix(ans, "burned "), 10, 64)
+	if err != nil {
+		t.Fatalf("answer %q", ans)
+	}
+	ref := time.Duration(us) * time.Microsecond
+	if diff := math.Abs(float64(turn.CPU-ref)) / float64(ref); diff > 0.05 {
+		t.Errorf("judge measured %v, the bot %v: %.1f%% apart, want within 5%%", turn.CPU, ref, diff*100)
+	}
+}
+
+func TestCPULimit(t *testing.T) {
+	p := probe(t, nil)
+	start := time.Now()
+	_, turn, err := ask(t, p, "burn 3000", sandbox.TurnLimits{CPU: 500 * time.Millisecond, Wall: 5 * time.Second})
+	if !errors.Is(err, sandbox.ErrCPULimit) {
+		t.Fatalf("want ErrCPULimit, got %v", err)
+	}
+	if turn.CPU < 500*time.Millisecond || time.Since(start) > 2*time.Second {
+		t.Errorf("stopped after %v CPU, %v wall: want just past 500ms", turn.CPU, time.Since(start))
+	}
+}
+
+func TestSleeperHitsWallCap(t *testing.T) {
+	p := probe(t, nil)
+	start := time.Now()
+	_, turn, err := ask(t, p, "sleep 10000", sandbox.TurnLimits{CPU: time.Second, Wall: 2 * time.Second})
+	if !errors.Is(err, sandbox.ErrWallLimit) {
+		t.Fatalf("want ErrWallLimit, got %v", err)
+	}
+	if w := time.Since(start); w < 2*time.Second || w > 3*time.Second {
+		t.Errorf("wall cap of 2s took %v", w)
+	}
+	if turn.CPU > 100*time.Millisecond {
+		t.Errorf("a sleeper used %v CPU", turn.CPU)
+	}
+}
+
+func TestFrozenBotUsesNoCPU(t *testing.T) {
+	p := probe(t, nil)
+	mustAsk(t, p, "spin") // a thread burns CPU from now on; Exchange freezes the bot after it
+	before := p.CPU()
+	time.Sleep(300 * time.Millisecond)
+	if used := p.CPU() - before; used > 5*time.Millisecond {
+		t.Errorf("frozen bot used %v CPU in 300ms", used)
+	}
+	if err := p.Thaw(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if used := p.CPU() - before; used < 100*time.Millisecond {
+		t.Errorf("thawed spinning bot used only %v CPU in 300ms", used)
+	}
+}
+
+func TestOutputFloodIsCapped(t *testing.T) {
+	p := probe(t, func(s *sandbox.RunSpec) { s.StdoutLimit = 1 << 20; s.LineLimit = 1 << 20 })
+	_, _, err := ask(t, p, "flood", normal)
+	if !errors.Is(err, sandbox.ErrLineTooLong) && !errors.Is(err, sandbox.ErrOutputLimit) {
+		t.Fatalf("flood: want ErrLineTooLong or ErrOutputLimit, got %v", err)
+	}
+	p2 := probe(t, func(s *sandbox.RunSpec) { s.StdoutLimit = 1 << 20; s.LineLimit = 100 << 20 })
+	if _, _, err := ask(t, p2, "flood", normal); !errors.Is(err, sandbox.ErrOutputLimit) {
+		t.Fatalf("flood with long lines allowed: want ErrOutputLimit, got %v", err)
+	}
+	p3 := probe(t, func(s *sandbox.RunSpec) { s.StderrLimit = 1000 })
+	if got := mustAsk(t, p3, "errflood"); got != "done" {
+		t.Errorf("errflood: got %q", got)
+	}
+	if n := len(p3.Stderr()); n != 1000 {
+		t.Errorf("stderr kept %d bytes, want the 1000 byte cap", n)
+	}
+}
+
+func TestCrashAndExitAreReported(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want sandbox.Exit
+	}{
+		{"segv", sandbox.Exit{Code: 139, Signal: 11}},
+		{"exit 3", sandbox.Exit{Code: 3}},
+	} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			p := probe(t, nil)
+			if _, _, err := ask(t, p, tc.cmd, normal); !errors.Is(err, sandbox.ErrClosed) {
+				t.Fatalf("want stdout closed, got %v", err)
+			}
+			if x := waitExit(t, p); x != tc.want {
+				t.Errorf("got %+v, want %+v", x, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,66 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+)
+
+// Sweep removes the containers that judges on this host left behind when they died: those
+// whose owner's instance lock is no longer held. Containers of live judges, and of judges
+// on other hosts sharing the engine, are left alone. It returns how many it removed.
+func (e *Engine) Sweep(ctx context.Context) (int, error) {
+	list, err := e.cli.ContainerList(ctx, container.ListOptions{
+		All:     true,
+		Filters: filters.NewArgs(filters.Arg("label", LabelManaged+"=1"), filters.Arg("label", LabelHost+"="+e.host)),
+	})
+	if err != nil {
+		return 0, fmt.Errorf("sandbox: listing containers: %w", err)
+	}
+	removed := 0
+	var errs []error
+	for _, c := range list {
+		lock := c.Labels[LabelLock]
+		if lock == e.lockPath || ownerAlive(lock) {
+			continue
+		}
+		if c.State == "running" || c.State == "paused" {
+			if pid, err := e.pid(ctx, c.ID); err == nil {
+				if cg, err := openCgroup(pid); err == nil {
+					cg.Freeze(false)
+					cg.close()
+				}
+			}
+		}
+		if err := e.remove(c.ID); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		e.log.Info("removed orphan container", "container", c.ID[:12], "owner", c.Labels[LabelInstance])
+		removed++
+		os.Remove(lock)
+	}
+	return removed, errors.Join(errs...)
+}
+
+// ownerAlive reports whether some process holds the lock file at path.
+func ownerAlive(path string) bool {
+	if path == "" {
+		return false
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
