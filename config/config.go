@@ -30,7 +30,7 @@ func (b Bytes) String() string { return units.BytesSize(float64(b)) }
 // Config is the whole configuration. Field tags are the configuration keys.
 type Config struct {
 	// DataDir holds the artifact cache, downloads and the embedded NATS server's storage.
-	DataDir string `mapstructure:"data_dir"`
+	DataDir string  `mapstructure:"data_dir"`
 	Log     Log     `mapstructure:"log"`
 	Docker  Docker  `mapstructure:"docker"`
 	Images  Images  `mapstructure:"images"`
@@ -75,19 +75,19 @@ type Build struct {
 
 // Sandbox holds the default limits of a running bot; a game may tighten them.
 type Sandbox struct {
-	Runtime     string `mapstructure:"runtime"`
-	Memory      Bytes  `mapstructure:"memory"`
+	Runtime     string  `mapstructure:"runtime"`
+	Memory      Bytes   `mapstructure:"memory"`
 	CPUs        float64 `mapstructure:"cpus"`
-	Pids        int64  `mapstructure:"pids"`
-	NoFile      int64  `mapstructure:"nofile"`
-	FileSize    Bytes  `mapstructure:"fsize"`
-	Tmpfs       Bytes  `mapstructure:"tmpfs"`
-	StdoutLimit Bytes  `mapstructure:"stdout_limit"`
-	StderrLimit Bytes  `mapstructure:"stderr_limit"`
-	LineLimit   Bytes  `mapstructure:"line_limit"`
-	Network     bool   `mapstructure:"network"`
-	Seccomp     bool   `mapstructure:"seccomp"`
-	Freeze      bool   `mapstructure:"freeze"`
+	Pids        int64   `mapstructure:"pids"`
+	NoFile      int64   `mapstructure:"nofile"`
+	FileSize    Bytes   `mapstructure:"fsize"`
+	Tmpfs       Bytes   `mapstructure:"tmpfs"`
+	StdoutLimit Bytes   `mapstructure:"stdout_limit"`
+	StderrLimit Bytes   `mapstructure:"stderr_limit"`
+	LineLimit   Bytes   `mapstructure:"line_limit"`
+	Network     bool    `mapstructure:"network"`
+	Seccomp     bool    `mapstructure:"seccomp"`
+	Freeze      bool    `mapstructure:"freeze"`
 }
 
 // Defaults returns the configuration used when nothing is set.

@@ -78,7 +78,7 @@ var langs = []Lang{
 		Flags:   []string{"-O2", "-XS", "-Xs", "-viewn"},
 		Run:     []string{"/bot/bot"},
 		compile: "pascal-compile", run: "static-run",
-		main:    pascalMain,
+		main: pascalMain,
 	},
 	{
 		Name:  "java",
