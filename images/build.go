@@ -229,6 +229,7 @@ func (b *Builder) buildRecipe(ctx context.Context, r *Recipe, ref string) (strin
 	}
 	pr, pw := io.Pipe()
 	go func() { pw.CloseWithError(writeContext(pw, r, goZip)) }()
+	// The pipe's writer ends with the context; BuildImage reads it to the end.
 	args := map[string]string{}
 	if r.parent != nil {
 		args["BASE"] = r.parent.Ref(b.Prefix)
@@ -240,7 +241,7 @@ func (b *Builder) buildRecipe(ctx context.Context, r *Recipe, ref string) (strin
 	id, err := b.Engine.BuildImage(ctx, pr, BuildOptions{
 		Ref: ref, Dockerfile: r.dockerfile, Args: args, Labels: b.labels(r), Log: &logBuf,
 	})
-	pr.CloseWithError(errors.New("build finished"))
+	pr.CloseWithError(errors.New("build finished")) // unblocks the writer if the build failed early
 	if err != nil {
 		return "", fmt.Errorf("%w\n%s", err, tail([]byte(logBuf.String()), 3000))
 	}
@@ -264,7 +265,7 @@ func writeContext(w io.Writer, r *Recipe, goZip string) error {
 		}
 	}
 	if goZip != "" {
-		if err := goRootToTar(tw, goZip); err != nil {
+		if err := goRootToTar(tw, goZip, r.goPin.Version); err != nil {
 			return err
 		}
 	}
@@ -282,15 +283,19 @@ func writeFile(tw *tar.Writer, name string, mode int64, data []byte) error {
 // goRootToTar copies the toolchain module zip into the build context as go/. Module zips
 // keep no file modes, so the executables are marked as the go command itself does when it
 // switches toolchains.
-func goRootToTar(tw *tar.Writer, zipFile string) error {
+func goRootToTar(tw *tar.Writer, zipFile, version string) error {
 	zr, err := zip.OpenReader(zipFile)
 	if err != nil {
 		return err
 	}
 	defer zr.Close()
+	prefix := "golang.org/toolchain@" + goModuleVersion(version) + "/"
 	for _, f := range zr.File {
-		_, rel, ok := strings.Cut(f.Name, "/")
-		if !ok || strings.HasSuffix(f.Name, "/") {
+		rel, ok := strings.CutPrefix(f.Name, prefix)
+		if !ok {
+			return fmt.Errorf("go toolchain zip: %q is outside %s", f.Name, prefix)
+		}
+		if strings.HasSuffix(f.Name, "/") {
 			continue
 		}
 		if rel != path.Clean(rel) || strings.HasPrefix(rel, "../") {
@@ -321,7 +326,7 @@ func goRootToTar(tw *tar.Writer, zipFile string) error {
 // fetchGo returns the path of the pinned toolchain's module zip, downloading it from the
 // Go module proxy when it is not cached, and checking its SHA-256 either way.
 func (b *Builder) fetchGo(ctx context.Context, pin GoPin) (string, error) {
-	name := "v0.0.1-" + pin.Version + ".linux-amd64.zip"
+	name := goModuleVersion(pin.Version) + ".zip"
 	file := filepath.Join(b.Sources.Downloads, "golang.org-toolchain-"+name)
 	if sum, err := fileSHA256(file); err == nil && sum == pin.SHA256 {
 		return file, nil
@@ -361,6 +366,9 @@ func (b *Builder) fetchGo(ctx context.Context, pin GoPin) (string, error) {
 	}
 	return file, os.Rename(tmp.Name(), file)
 }
+
+// goModuleVersion is the module version under which the proxy serves a Go release.
+func goModuleVersion(goVersion string) string { return "v0.0.1-" + goVersion + ".linux-amd64" }
 
 func fileSHA256(file string) (string, error) {
 	f, err := os.Open(file)

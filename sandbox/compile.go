@@ -59,7 +59,7 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 	defer cancel()
 	start := time.Now()
 	a, err := e.create(ctx, containerSpec{
-		image: spec.Image, cmd: spec.Cmd, env: []string{"HOME=/tmp", "TMPDIR=/tmp"}, workDir: "/work",
+		image: spec.Image, cmd: spec.Cmd, env: []string{"HOME=/tmp", "TMPDIR=/tmp"}, workDir: "/", // Docker would drop /work's tmpfs mode
 		limits: spec.Limits, tmpfs: map[string]int64{"/work": spec.Scratch, "/tmp": spec.Scratch},
 	})
 	if err != nil {
@@ -122,7 +122,7 @@ func writeSources(w io.Writer, files map[string][]byte) error {
 	}
 	names := make([]string, 0, len(files))
 	for n := range files {
-		if err := checkName(n); err != nil {
+		if err := CheckFileName(n); err != nil {
 			return err
 		}
 		names = append(names, n)
@@ -140,8 +140,8 @@ func writeSources(w io.Writer, files map[string][]byte) error {
 	return tw.Close()
 }
 
-// checkName accepts a relative path of plain components.
-func checkName(n string) error {
+// CheckFileName accepts a relative path of plain components (no "..", not absolute).
+func CheckFileName(n string) error {
 	if n == "" || strings.HasPrefix(n, "/") || path.Clean(n) != n || n == "." || strings.HasPrefix(n, "../") ||
 		strings.ContainsAny(n, "\\\x00") || strings.Contains(n, "/../") {
 		return fmt.Errorf("sandbox: bad file name %q: want a relative path without '..'", n)
@@ -165,7 +165,7 @@ func extractArtifact(data []byte, dir string) error {
 		if name == "." || name == "" {
 			continue
 		}
-		if err := checkName(name); err != nil {
+		if err := CheckFileName(name); err != nil {
 			return fmt.Errorf("artifact: %q: the path leaves the artifact", h.Name)
 		}
 		target := filepath.Join(dir, filepath.FromSlash(name))

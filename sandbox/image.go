@@ -120,3 +120,19 @@ func sortedKeys(m map[string]string) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// TagImage gives the image src the additional reference dst.
+func (e *Engine) TagImage(ctx context.Context, src, dst string) error {
+	if err := e.cli.ImageTag(ctx, src, dst); err != nil {
+		return fmt.Errorf("sandbox: tagging %s as %s: %w", src, dst, err)
+	}
+	return nil
+}
+
+// RemoveImage deletes the reference ref (and the image, when nothing else refers to it).
+func (e *Engine) RemoveImage(ctx context.Context, ref string) error {
+	if _, err := e.cli.ImageRemove(ctx, ref, image.RemoveOptions{PruneChildren: true}); err != nil && !errdefs.IsNotFound(err) {
+		return fmt.Errorf("sandbox: removing image %s: %w", ref, err)
+	}
+	return nil
+}

@@ -289,6 +289,10 @@ func (p *Process) Wait(ctx context.Context) (Exit, error) {
 	if p.oomSeen {
 		x.OOM = true
 	}
+	if x.OOM && p.peakSeen < p.spec.Limits.Memory {
+		// The cgroup is gone with its figures, but an OOM kill means usage reached the limit.
+		p.peakSeen = p.spec.Limits.Memory
+	}
 	return x, err
 }
 

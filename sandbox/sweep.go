@@ -15,12 +15,9 @@ import (
 // whose owner's instance lock is no longer held. Containers of live judges, and of judges
 // on other hosts sharing the engine, are left alone. It returns how many it removed.
 func (e *Engine) Sweep(ctx context.Context) (int, error) {
-	list, err := e.cli.ContainerList(ctx, container.ListOptions{
-		All:     true,
-		Filters: filters.NewArgs(filters.Arg("label", LabelManaged+"=1"), filters.Arg("label", LabelHost+"="+e.host)),
-	})
+	list, err := e.list(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("sandbox: listing containers: %w", err)
+		return 0, err
 	}
 	removed := 0
 	var errs []error
@@ -63,4 +60,29 @@ func ownerAlive(path string) bool {
 	}
 	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	return false
+}
+
+// Containers lists the IDs of the judge containers on the engine that belong to this host,
+// whoever owns them.
+func (e *Engine) Containers(ctx context.Context) ([]string, error) {
+	list, err := e.list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(list))
+	for i, c := range list {
+		ids[i] = c.ID
+	}
+	return ids, nil
+}
+
+func (e *Engine) list(ctx context.Context) ([]container.Summary, error) {
+	list, err := e.cli.ContainerList(ctx, container.ListOptions{
+		All:     true,
+		Filters: filters.NewArgs(filters.Arg("label", LabelManaged+"=1"), filters.Arg("label", LabelHost+"="+e.host)),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: listing containers: %w", err)
+	}
+	return list, nil
 }

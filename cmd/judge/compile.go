@@ -12,7 +12,7 @@ import (
 )
 
 func (a *app) compileCmd() *cobra.Command {
-	var lang, game string
+	var lang string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "compile [--lang L] FILE...",
@@ -65,7 +65,6 @@ func (a *app) compileCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&lang, "lang", "", "language (cpp, pascal, java, go); default: from the file extensions")
-	cmd.Flags().StringVar(&game, "game", "", "game the submission is for (makes the game's helper library available)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the build result as JSON")
 	return cmd
 }

@@ -1,0 +1,35 @@
+# The two commands of README.md:
+#   make demo   builds the images and judges the samples end to end
+#   make test   builds the images and runs every test against the real Docker engine
+# Both need root (debootstrap builds the Debian base image) and a running Docker engine.
+
+GO      ?= go
+JUDGE   := bin/judge
+export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
+
+.PHONY: judge images demo test bench vet
+
+judge:
+	$(GO) build -o $(JUDGE) ./cmd/judge
+
+# debootstrap comes from Debian's packages when it is missing.
+images: judge
+	@command -v debootstrap >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap)
+	$(JUDGE) images build
+	$(JUDGE) images list
+
+demo: images
+	@for bot in bots/hello/cpp bots/hello/pascal bots/hello/java bots/hello/go; do \
+		echo "== $$bot"; $(JUDGE) compile $$bot || exit 1; \
+	done
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+
+# -p 1: packages run one after another, so timing tests do not share the two cores.
+test: images vet
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -count=1 -p 1 -timeout 25m ./...
+
+bench: images
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench . -benchtime 2000x -p 1 ./sandbox/...

@@ -1,0 +1,129 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+func write(t *testing.T, content string) string {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "judge.yaml")
+	if err := os.WriteFile(f, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestDefaultsAreValid(t *testing.T) {
+	if err := Defaults().Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The example file documents every key with its default: loading it changes nothing.
+func TestExampleFileMatchesDefaults(t *testing.T) {
+	c, err := Load("../judge.example.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := Defaults(); !reflect.DeepEqual(c, want) {
+		t.Errorf("judge.example.yaml differs from the defaults:\n got %+v\nwant %+v", c, want)
+	}
+	data, _ := os.ReadFile("../judge.example.yaml")
+	for _, key := range keys("", reflect.TypeOf(Config{})) {
+		leaf := key[strings.LastIndex(key, ".")+1:]
+		if !strings.Contains(string(data), leaf+":") {
+			t.Errorf("judge.example.yaml does not document %s", key)
+		}
+	}
+}
+
+func keys(prefix string, t reflect.Type) []string {
+	var out []string
+	for i := 0; i < t.NumField(); i++ {
+		k := prefix + t.Field(i).Tag.Get("mapstructure")
+		if f := t.Field(i).Type; f.Kind() == reflect.Struct {
+			out = append(out, keys(k+".", f)...)
+		} else {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func TestPrecedence(t *testing.T) {
+	file := write(t, "build:\n  timeout: 30s\n  memory: 512MiB\nsandbox:\n  memory: 128m\ndata_dir: /from/file\n")
+	t.Setenv("JUDGE_BUILD_TIMEOUT", "45s")
+	t.Setenv("JUDGE_DATA_DIR", "/from/env")
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	fs.String("data-dir", "", "")
+	if err := fs.Parse([]string{"--data-dir", "/from/flag"}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(file, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DataDir != "/from/flag" {
+		t.Errorf("data_dir = %q: flag must win", c.DataDir)
+	}
+	if c.Build.Timeout != 45*time.Second {
+		t.Errorf("build.timeout = %v: env must beat the file", c.Build.Timeout)
+	}
+	if c.Build.Memory != 512<<20 || c.Sandbox.Memory != 128<<20 {
+		t.Errorf("sizes from the file: build.memory=%d sandbox.memory=%d", c.Build.Memory, c.Sandbox.Memory)
+	}
+	if c.Build.LogLimit != 64<<10 {
+		t.Errorf("build.log_limit = %d: the default must fill what nothing set", c.Build.LogLimit)
+	}
+}
+
+func TestUnsetFlagDoesNotOverride(t *testing.T) {
+	t.Setenv("JUDGE_DATA_DIR", "/from/env")
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	fs.String("data-dir", "", "")
+	c, err := Load(write(t, ""), fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.DataDir != "/from/env" {
+		t.Errorf("data_dir = %q, want the environment's", c.DataDir)
+	}
+}
+
+func TestErrorsNameTheKey(t *testing.T) {
+	for _, tc := range []struct{ yaml, env, key string }{
+		{yaml: "build:\n  timeout: soon\n", key: "build.timeout"},
+		{yaml: "build:\n  memory: lots\n", key: "build.memory"},
+		{yaml: "sandbox:\n  cpus: 0\n", key: "sandbox.cpus"},
+		{yaml: "log:\n  format: xml\n", key: "log.format"},
+		{yaml: "buidl:\n  timeout: 1s\n", key: "buidl"},
+		{yaml: "sandbox:\n  memroy: 1g\n", key: "memroy"},
+		{env: "-5s", key: "build.timeout"},
+	} {
+		t.Run(tc.key, func(t *testing.T) {
+			if tc.env != "" {
+				t.Setenv("JUDGE_BUILD_TIMEOUT", tc.env)
+			}
+			_, err := Load(write(t, tc.yaml), nil)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if !strings.Contains(err.Error(), tc.key) {
+				t.Errorf("error does not name %s: %v", tc.key, err)
+			}
+		})
+	}
+}
+
+func TestMissingExplicitFileIsAnError(t *testing.T) {
+	if _, err := Load(filepath.Join(t.TempDir(), "nope.yaml"), nil); err == nil {
+		t.Fatal("a missing --config file was accepted")
+	}
+}

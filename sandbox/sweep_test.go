@@ -1,0 +1,80 @@
+package sandbox_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+// TestMain doubles as the crashing judge of TestOrphansAreSwept.
+func TestMain(m *testing.M) {
+	if os.Getenv("JUDGE_TEST_CRASH") == "1" {
+		crashWithABot()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// crashWithABot starts a bot, prints its container ID, and dies without cleaning up.
+func crashWithABot() {
+	t := &testing.T{}
+	e := sandboxtest.Engine(t)
+	res := sandboxtest.Build(t, sandboxtest.Builder(t, e), "sandbox/testdata/probe")
+	p, err := e.Start(context.Background(), sandboxtest.Spec(res))
+	if err != nil {
+		fmt.Println("error", err)
+		os.Exit(1)
+	}
+	p.Freeze() // the orphan is even frozen, which must not stop its removal
+	fmt.Println("container", p.ID())
+	syscall.Kill(os.Getpid(), syscall.SIGKILL)
+}
+
+func TestOrphansAreSwept(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	sandboxtest.Build(t, sandboxtest.Builder(t, e), "sandbox/testdata/probe") // compile outside the child
+	live := probe(t, nil)                                                     // a live judge's bot must survive the sweep
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "JUDGE_TEST_CRASH=1")
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var orphan string
+	sc := bufio.NewScanner(out)
+	for sc.Scan() {
+		if id, ok := strings.CutPrefix(sc.Text(), "container "); ok {
+			orphan = id
+		}
+	}
+	err := cmd.Wait()
+	if orphan == "" {
+		t.Fatalf("the crashing judge started no bot (%v)", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ids, _ := e.Containers(ctx)
+	if !slices.Contains(ids, orphan) {
+		t.Fatalf("the orphan %s is not there before the sweep", orphan[:12])
+	}
+	if _, err := e.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ids, _ = e.Containers(ctx)
+	if slices.Contains(ids, orphan) {
+		t.Errorf("the orphan %s is still there after the sweep", orphan[:12])
+	}
+	if !slices.Contains(ids, live.ID()) {
+		t.Errorf("the sweep removed a live judge's container")
+	}
+}
