@@ -1,0 +1,158 @@
+package sandbox
+
+import (
+	"archive/tar"
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func tarOf(t *testing.T, headers ...tar.Header) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	for _, h := range headers {
+		h := h
+		body := []byte{}
+		if h.Typeflag == tar.TypeReg {
+			body = []byte("data")
+			h.Size = int64(len(body))
+		}
+		if err := tw.WriteHeader(&h); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write(body)
+	}
+	tw.Close()
+	return buf.Bytes()
+}
+
+func TestExtractArtifactRejectsEscapes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		hdr  tar.Header
+	}{
+		{"symlink", tar.Header{Name: "bot", Typeflag: tar.TypeSymlink, Linkname: "/etc/passwd"}},
+		{"hard link", tar.Header{Name: "bot", Typeflag: tar.TypeLink, Linkname: "/etc/passwd"}},
+		{"dotdot", tar.Header{Name: "../bot", Typeflag: tar.TypeReg, Mode: 0o755}},
+		{"nested dotdot", tar.Header{Name: "a/../../bot", Typeflag: tar.TypeReg, Mode: 0o755}},
+		{"absolute", tar.Header{Name: "/tmp/bot", Typeflag: tar.TypeReg, Mode: 0o755}},
+		{"device", tar.Header{Name: "mem", Typeflag: tar.TypeChar, Devmajor: 1, Devminor: 1}},
+		{"fifo", tar.Header{Name: "fifo", Typeflag: tar.TypeFifo}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			parent := t.TempDir()
+			dir := filepath.Join(parent, "out")
+			os.Mkdir(dir, 0o755)
+			if err := extractArtifact(tarOf(t, tc.hdr), dir); err == nil {
+				t.Fatal("accepted")
+			}
+			entries, _ := os.ReadDir(parent)
+			if len(entries) != 1 {
+				t.Errorf("something was written beside the artifact: %v", entries)
+			}
+		})
+	}
+}
+
+func TestExtractArtifact(t *testing.T) {
+	dir := t.TempDir()
+	data := tarOf(t,
+		tar.Header{Name: "./", Typeflag: tar.TypeDir, Mode: 0o755},
+		tar.Header{Name: "./bot", Typeflag: tar.TypeReg, Mode: 0o755},
+		tar.Header{Name: "./lib/", Typeflag: tar.TypeDir, Mode: 0o755},
+		tar.Header{Name: "./lib/x.jar", Typeflag: tar.TypeReg, Mode: 0o4777},
+	)
+	if err := extractArtifact(data, dir); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(filepath.Join(dir, "bot"))
+	if err != nil || st.Mode().Perm() != 0o755 {
+		t.Errorf("bot: %v %v", st, err)
+	}
+	st, err = os.Stat(filepath.Join(dir, "lib/x.jar"))
+	if err != nil || st.Mode() != 0o755 {
+		t.Errorf("setuid must not survive: %v %v", st.Mode(), err)
+	}
+	if err := extractArtifact(tarOf(t, tar.Header{Name: "./", Typeflag: tar.TypeDir}), t.TempDir()); err == nil {
+		t.Error("an empty artifact was accepted")
+	}
+}
+
+func TestCheckFileName(t *testing.T) {
+	for name, ok := range map[string]bool{
+		"main.cpp": true, "src/a.cpp": true, "a b.java": true,
+		"": false, "/abs.cpp": false, "../x.cpp": false, "a/../../x": false, "a/./b": false,
+		".": false, "a//b": false, "a\\b": false, "a\x00b": false, "a/": false,
+	} {
+		if err := CheckFileName(name); (err == nil) != ok {
+			t.Errorf("CheckFileName(%q) = %v, want ok=%v", name, err, ok)
+		}
+	}
+}
+
+func TestStreamLines(t *testing.T) {
+	var s stream
+	s.init(100)
+	feed := func(b string) {
+		if err := s.fill(strings.NewReader(b), int64(len(b))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	soon := func() time.Time { return time.Now().Add(20 * time.Millisecond) }
+	feed("one\ntw")
+	if l, err := s.readLine(soon(), 10); err != nil || string(l) != "one" {
+		t.Fatalf("got %q %v", l, err)
+	}
+	if _, err := s.readLine(soon(), 10); err != errTimeout {
+		t.Fatalf("partial line: want timeout, got %v", err)
+	}
+	feed("o\n")
+	if l, err := s.readLine(soon(), 10); err != nil || string(l) != "two" {
+		t.Fatalf("got %q %v", l, err)
+	}
+	feed(strings.Repeat("x", 11))
+	if _, err := s.readLine(soon(), 10); !errors.Is(err, ErrLineTooLong) {
+		t.Fatalf("want ErrLineTooLong, got %v", err)
+	}
+	feed(strings.Repeat("y", 90))
+	if _, err := s.readLine(soon(), 1000); !errors.Is(err, ErrOutputLimit) {
+		t.Fatalf("want ErrOutputLimit past 100 bytes, got %v", err)
+	}
+
+	var c stream
+	c.init(100)
+	c.close()
+	if _, err := c.readLine(soon(), 10); !errors.Is(err, ErrClosed) {
+		t.Fatalf("want ErrClosed, got %v", err)
+	}
+}
+
+func TestCgroupField(t *testing.T) {
+	b := []byte("usage_usec 1234\nuser_usec 1000\nsystem_usec 234\n")
+	if v, err := field(b, "usage_usec"); err != nil || v != 1234 {
+		t.Errorf("usage_usec = %d, %v", v, err)
+	}
+	if v, err := field([]byte("oom_kill_disable 0\nunder_oom 0\noom_kill 2\n"), "oom_kill"); err != nil || v != 2 {
+		t.Errorf("oom_kill = %d, %v", v, err)
+	}
+	if _, err := field(b, "nope"); err == nil {
+		t.Error("missing field found")
+	}
+}
+
+func TestSeccompProfileBansProcessesOnly(t *testing.T) {
+	p, err := seccompProfile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"SCMP_ACT_KILL_PROCESS"`, `"fork"`, `"vfork"`, `"clone"`} {
+		if !strings.Contains(p, want) {
+			t.Errorf("profile lacks %s", want)
+		}
+	}
+}
