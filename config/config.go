@@ -87,7 +87,8 @@ type Sandbox struct {
 	LineLimit   Bytes   `mapstructure:"line_limit"`
 	Network     bool    `mapstructure:"network"`
 	Seccomp     bool    `mapstructure:"seccomp"`
-	Freeze      bool    `mapstructure:"freeze"`
+	// Freeze is how bots are held while others move: signal, cgroup or none.
+	Freeze string `mapstructure:"freeze"`
 }
 
 // Defaults returns the configuration used when nothing is set.
@@ -121,7 +122,7 @@ func Defaults() Config {
 			StderrLimit: 64 << 10,
 			LineLimit:   1 << 20,
 			Seccomp:     true,
-			Freeze:      true,
+			Freeze:      "signal",
 		},
 	}
 }
@@ -286,6 +287,11 @@ func (c Config) Validate() error {
 	positive("sandbox.stdout_limit", s.StdoutLimit > 0, s.StdoutLimit)
 	positive("sandbox.stderr_limit", s.StderrLimit > 0, s.StderrLimit)
 	positive("sandbox.line_limit", s.LineLimit > 0, s.LineLimit)
+	switch s.Freeze {
+	case "signal", "cgroup", "none":
+	default:
+		bad("sandbox.freeze", "must be signal, cgroup or none (got %q)", s.Freeze)
+	}
 	if s.FileSize < 0 {
 		bad("sandbox.fsize", "must not be negative (got %v)", s.FileSize)
 	}

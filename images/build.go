@@ -83,19 +83,26 @@ func (c *Catalog) Images(names ...string) ([]*Recipe, error) {
 			names = append(names, l.Name)
 		}
 	}
-	out := []*Recipe{c.Base}
-	seen := map[string]bool{c.Base.Name: true}
+	var out []*Recipe
+	seen := map[string]bool{}
+	var add func(r *Recipe)
+	add = func(r *Recipe) { // dependencies first, each recipe once
+		if r == nil || seen[r.Name] {
+			return
+		}
+		add(r.parent)
+		add(r.builder)
+		seen[r.Name] = true
+		out = append(out, r)
+	}
+	add(c.Base)
 	for _, n := range names {
 		l, ok := LangByName(n)
 		if !ok {
 			return nil, fmt.Errorf("images: unknown language %q (known: %s)", n, langNames())
 		}
-		for _, r := range []*Recipe{c.Compile(l), c.Run(l)} {
-			if !seen[r.Name] {
-				seen[r.Name] = true
-				out = append(out, r)
-			}
-		}
+		add(c.Compile(l))
+		add(c.Run(l))
 	}
 	return out, nil
 }
@@ -237,9 +244,12 @@ func (b *Builder) buildRecipe(ctx context.Context, r *Recipe, ref string) (strin
 	if len(r.packages) > 0 {
 		args["PACKAGES"] = packageArg(r.packages)
 	}
+	if r.builder != nil {
+		args["BUILDER"] = r.builder.Ref(b.Prefix)
+	}
 	var logBuf strings.Builder
 	id, err := b.Engine.BuildImage(ctx, pr, BuildOptions{
-		Ref: ref, Dockerfile: r.dockerfile, Args: args, Labels: b.labels(r), Log: &logBuf,
+		Ref: ref, Dockerfile: "Dockerfile", Args: args, Labels: b.labels(r), Log: &logBuf,
 	})
 	pr.CloseWithError(errors.New("build finished")) // unblocks the writer if the build failed early
 	if err != nil {
@@ -251,16 +261,25 @@ func (b *Builder) buildRecipe(ctx context.Context, r *Recipe, ref string) (strin
 
 func writeContext(w io.Writer, r *Recipe, goZip string) error {
 	tw := tar.NewWriter(w)
-	files, err := recipeFiles(r.dir)
+	files, err := recipeFiles(r.Name)
 	if err != nil {
 		return err
 	}
 	for _, f := range files {
-		data, err := embedded.ReadFile(path.Join("recipes", r.dir, f))
+		data, err := embedded.ReadFile(path.Join("recipes", r.Name, f))
 		if err != nil {
 			return err
 		}
 		if err := writeFile(tw, f, 0o644, data); err != nil {
+			return err
+		}
+	}
+	if r.builder != nil {
+		data, err := embedded.ReadFile(path.Join("recipes", launcherSource))
+		if err != nil {
+			return err
+		}
+		if err := writeFile(tw, path.Base(launcherSource), 0o644, data); err != nil {
 			return err
 		}
 	}

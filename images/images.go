@@ -170,12 +170,20 @@ type Recipe struct {
 	Name string
 	// Digest identifies everything the image is built from; it is the image's tag.
 	Digest string
-	// dir and dockerfile locate the recipe in recipes/; the base has neither.
-	dir, dockerfile string
-	packages        map[string]string
+	// packages are the pinned Debian packages the Dockerfile installs (PACKAGES).
+	packages map[string]string
 	goPin           *GoPin
 	parent          *Recipe
+	// builder is the image that compiles the launcher (/judge/init) of a run image.
+	builder *Recipe
 }
+
+// Launcher is the first program of every run image: it connects the bot's stdin and stdout
+// to the named pipes the sandbox mounts at /judge/io, then executes the bot.
+const Launcher = "/judge/init"
+
+// launcherSource is recipes/launcher/init.c, added to the build context of run images.
+const launcherSource = "launcher/init.c"
 
 // Ref is the image reference of the recipe under prefix, e.g. "judge/cpp-compile:1a2b3c4d5e6f".
 func (r *Recipe) Ref(prefix string) string { return prefix + "/" + r.Name + ":" + r.Digest[:12] }
@@ -219,13 +227,16 @@ func Load(lockFile string) (*Catalog, error) {
 		if l.Name == "go" && (ll.Go == nil || ll.Go.Version == "" || len(ll.Go.SHA256) != 64) {
 			return nil, fmt.Errorf("images: lock file %s: languages.go.go needs a version and a sha256", orEmbedded(lockFile))
 		}
-		if err := c.add(&Recipe{Name: l.compile, dir: l.Name, dockerfile: "compile.Dockerfile",
-			packages: ll.CompilePackages, goPin: ll.Go, parent: c.Base}); err != nil {
+		if err := c.add(&Recipe{Name: l.compile, packages: ll.CompilePackages, goPin: ll.Go, parent: c.Base}); err != nil {
 			return nil, err
 		}
-		run := &Recipe{Name: l.run, dir: l.Name, dockerfile: "run.Dockerfile", packages: ll.RunPackages, parent: c.Base}
+	}
+	cpp, _ := LangByName("cpp")
+	builder := c.recipes[cpp.compile]
+	for _, l := range langs {
+		run := &Recipe{Name: l.run, packages: c.Lock.Languages[l.Name].RunPackages, parent: c.Base, builder: builder}
 		if l.run == "static-run" {
-			run = &Recipe{Name: l.run, dir: "static", dockerfile: "run.Dockerfile"}
+			run = &Recipe{Name: l.run, builder: builder}
 		}
 		if err := c.add(run); err != nil {
 			return nil, err
@@ -245,14 +256,21 @@ func (c *Catalog) add(r *Recipe) error {
 	if _, ok := c.recipes[r.Name]; ok {
 		return nil
 	}
-	parts := []string{r.Name, r.dockerfile}
-	files, err := recipeFiles(r.dir)
+	parts := []string{r.Name}
+	files, err := recipeFiles(r.Name)
 	if err != nil {
 		return err
 	}
 	for _, f := range files {
-		b, _ := embedded.ReadFile(path.Join("recipes", r.dir, f))
+		b, _ := embedded.ReadFile(path.Join("recipes", r.Name, f))
 		parts = append(parts, f, string(b))
+	}
+	if r.builder != nil {
+		b, err := embedded.ReadFile(path.Join("recipes", launcherSource))
+		if err != nil {
+			return err
+		}
+		parts = append(parts, launcherSource, string(b), r.builder.Digest)
 	}
 	parts = append(parts, packageArg(r.packages))
 	if r.goPin != nil {
@@ -275,10 +293,8 @@ func (c *Catalog) Run(l Lang) *Recipe { return c.recipes[l.run] }
 // Toolchain is the pinned toolchain's human-readable version.
 func (c *Catalog) Toolchain(l Lang) string { return c.Lock.Languages[l.Name].Toolchain }
 
+// recipeFiles lists recipes/<name>/: its Dockerfile and what the Dockerfile copies.
 func recipeFiles(dir string) ([]string, error) {
-	if dir == "" {
-		return nil, nil
-	}
 	entries, err := fs.ReadDir(embedded, path.Join("recipes", dir))
 	if err != nil {
 		return nil, fmt.Errorf("images: recipe %s: %w", dir, err)

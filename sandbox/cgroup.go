@@ -29,11 +29,15 @@ type cgroup struct {
 	buf       [4096]byte
 }
 
-// openCgroup finds the cgroups of process pid (the container's init) and opens their files.
-func openCgroup(pid int) (*cgroup, error) {
+// openCgroup finds the cgroups of process pid, the first process of container id, and opens
+// their files. It fails when pid's cgroups do not name the container (the PID was reused).
+func openCgroup(pid int, id string) (*cgroup, error) {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: finding the container's cgroup: %w", err)
+	}
+	if !bytes.Contains(data, []byte(id)) {
+		return nil, fmt.Errorf("sandbox: process %d is not in container %.12s", pid, id)
 	}
 	paths := map[string]string{} // controller -> path; "" for the unified hierarchy
 	sc := bufio.NewScanner(bytes.NewReader(data))

@@ -26,6 +26,8 @@ type containerSpec struct {
 	binds map[string]string
 	// tmpfs are extra writable mounts: target -> size in bytes.
 	tmpfs map[string]int64
+	// noStdin leaves stdin unattached (/dev/null): the bot's stdin is a named pipe instead.
+	noStdin bool
 }
 
 // attached is a created container with its stdio attached (before start, so that no
@@ -86,11 +88,11 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 		WorkingDir:      s.workDir,
 		User:            User,
 		Hostname:        "sandbox",
-		AttachStdin:     true,
+		AttachStdin:     !s.noStdin,
 		AttachStdout:    true,
 		AttachStderr:    true,
-		OpenStdin:       true,
-		StdinOnce:       true,
+		OpenStdin:       !s.noStdin,
+		StdinOnce:       !s.noStdin,
 		NetworkDisabled: !l.Network,
 		Labels:          e.labels(),
 	}
@@ -102,7 +104,7 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 		return nil, fmt.Errorf("sandbox: creating container: %w", err)
 	}
 	a := &attached{id: created.ID}
-	a.hj, err = e.cli.ContainerAttach(ctx, a.id, container.AttachOptions{Stream: true, Stdin: true, Stdout: true, Stderr: true})
+	a.hj, err = e.cli.ContainerAttach(ctx, a.id, container.AttachOptions{Stream: true, Stdin: !s.noStdin, Stdout: true, Stderr: true})
 	if err != nil {
 		e.remove(a.id)
 		return nil, fmt.Errorf("sandbox: attaching to container: %w", err)

@@ -43,6 +43,8 @@ type Engine struct {
 	instance string
 	lockPath string
 	lockFile *os.File
+	stateDir string
+	runDir   string // holds each bot's named pipes: <state>/run/<instance>
 	host     string
 	log      *slog.Logger
 	seccomp  string
@@ -109,6 +111,11 @@ func (e *Engine) lock(stateDir string) error {
 		return fmt.Errorf("sandbox: locking %s: %w", abs, err)
 	}
 	e.lockPath, e.lockFile = abs, f
+	e.stateDir = stateDir
+	e.runDir = filepath.Join(stateDir, "run", e.instance)
+	if err := os.MkdirAll(e.runDir, 0o711); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
 	return nil
 }
 
@@ -119,6 +126,7 @@ func (e *Engine) Instance() string { return e.instance }
 // Process and compilation removes its own.
 func (e *Engine) Close() error {
 	if e.lockFile != nil {
+		os.RemoveAll(e.runDir)
 		os.Remove(e.lockPath)
 		e.lockFile.Close()
 	}

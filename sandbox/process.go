@@ -3,7 +3,6 @@ package sandbox
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -12,10 +11,29 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"golang.org/x/sys/unix"
+)
+
+// Freeze is how a bot is stopped while it is not on move.
+type Freeze string
+
+const (
+	// FreezeSignal stops the bot with SIGSTOP and resumes it with SIGCONT, through a pidfd.
+	// It stops everything because a bot is one process: the seccomp profile kills any
+	// attempt at a second. A transition costs microseconds.
+	FreezeSignal Freeze = "signal"
+	// FreezeCgroup uses the cgroup freezer, which also holds processes the bot could not
+	// have created; on cgroup v1 a transition costs ~130us.
+	FreezeCgroup Freeze = "cgroup"
+	// FreezeNone never stops the bot.
+	FreezeNone Freeze = "none"
 )
 
 // RunSpec describes a bot to run.
 type RunSpec struct {
+	// Image must hold the launcher at /judge/init (every judge run image does).
 	Image string
 	Cmd   []string
 	Env   []string
@@ -24,6 +42,8 @@ type RunSpec struct {
 	// Files are host files placed read-only in the working directory /work, by name.
 	Files  map[string]string
 	Limits Limits
+	// Freeze is how the bot is held between turns; "" means FreezeSignal.
+	Freeze Freeze
 	// StdoutLimit bounds everything the bot may write to stdout; past it, reads fail with
 	// ErrOutputLimit. StderrLimit bounds what is kept of stderr (the rest is discarded).
 	StdoutLimit int64
@@ -41,13 +61,18 @@ var (
 	ErrClosed      = errors.New("stdout closed")
 )
 
-// Process is a running bot. Its methods are not safe for concurrent use, except Kill.
+// Process is a running bot. The bot's stdin and stdout are named pipes between the judge
+// and the launcher in the container, so a line costs what a pipe costs; stderr comes
+// through the engine's attach stream. Methods are not safe for concurrent use, except Kill.
 type Process struct {
 	e      *Engine
 	a      *attached
 	cg     *cgroup
+	pidfd  int
 	spec   RunSpec
-	out    stream
+	ioDir  string
+	in     *os.File // write end of the bot's stdin
+	out    lineReader
 	errBuf capped
 	frozen bool
 
@@ -59,7 +84,10 @@ type Process struct {
 	closeErr  error
 }
 
-// Start runs a bot. Its stdin and stdout are attached before it starts; it runs unfrozen.
+// connectTimeout bounds the launcher's start, up to its opening of the pipes.
+const connectTimeout = 30 * time.Second
+
+// Start runs a bot. It runs unfrozen until the first Freeze or Exchange.
 func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 	if spec.LineLimit <= 0 {
 		spec.LineLimit = 1 << 20
@@ -69,6 +97,9 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 	}
 	if spec.StderrLimit <= 0 {
 		spec.StderrLimit = 64 << 10
+	}
+	if spec.Freeze == "" {
+		spec.Freeze = FreezeSignal
 	}
 	binds := map[string]string{}
 	if spec.Artifact != "" {
@@ -87,71 +118,147 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 		}
 		binds["/work/"+name] = abs
 	}
-	a, err := e.create(ctx, containerSpec{
-		image: spec.Image, cmd: spec.Cmd, env: spec.Env, workDir: "/work",
-		limits: spec.Limits, binds: binds,
-	})
-	if err != nil {
+	p := &Process{e: e, spec: spec, pidfd: -1}
+	p.errBuf.limit = spec.StderrLimit
+	p.out.limit, p.out.max = spec.StdoutLimit, spec.LineLimit
+	var err error
+	if p.ioDir, p.in, err = e.makePipes(); err != nil {
 		return nil, err
 	}
-	p := &Process{e: e, a: a, spec: spec}
-	p.out.init(spec.StdoutLimit)
-	p.errBuf.limit = spec.StderrLimit
-	go p.demux()
-	if pid, err := e.pid(ctx, a.id); err == nil {
-		if p.cg, err = openCgroup(pid); err != nil {
-			p.Close()
-			return nil, err
+	binds["/judge/io"] = p.ioDir
+	p.a, err = e.create(ctx, containerSpec{
+		image: spec.Image, cmd: append([]string{"/judge/init"}, spec.Cmd...), env: spec.Env,
+		workDir: "/work", limits: spec.Limits, binds: binds, noStdin: true,
+	})
+	if err != nil {
+		p.in.Close()
+		os.RemoveAll(p.ioDir)
+		return nil, err
+	}
+	go demuxTo(p.a.hj.Reader, io.Discard, &p.errBuf)
+	if err := p.connect(ctx); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// makePipes creates the directory mounted at /judge/io with the bot's two named pipes, and
+// opens the judge's end of "in". Opening it read-write never blocks and lets the launcher's
+// open of its read end return at once.
+func (e *Engine) makePipes() (string, *os.File, error) {
+	dir, err := os.MkdirTemp(e.runDir, "io-")
+	if err != nil {
+		return "", nil, fmt.Errorf("sandbox: %w", err)
+	}
+	fail := func(err error) (string, *os.File, error) {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("sandbox: making the bot's pipes: %w", err)
+	}
+	if err := os.Chmod(dir, 0o711); err != nil {
+		return fail(err)
+	}
+	for name, mode := range map[string]uint32{"in": 0o400, "out": 0o200} {
+		f := filepath.Join(dir, name)
+		if err := unix.Mkfifo(f, mode); err != nil {
+			return fail(err)
+		}
+		// Only the bot's user may open its ends; a judge that may not chown (not root)
+		// falls back to a mode that lets it, in a directory nobody can list.
+		if err := os.Chown(f, 65534, 65534); err != nil {
+			if err := os.Chmod(f, 0o666); err != nil {
+				return fail(err)
+			}
 		}
 	}
-	// A pid error means the bot has already exited: its first read reports that.
-	return p, nil
+	in, err := os.OpenFile(filepath.Join(dir, "in"), os.O_RDWR, 0)
+	if err != nil {
+		return fail(err)
+	}
+	return dir, in, nil
+}
+
+// connect waits for the launcher to open the bot's stdout, then finds the bot's process.
+func (p *Process) connect(ctx context.Context) error {
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	outPath := filepath.Join(p.ioDir, "out")
+	go func() {
+		f, err := os.OpenFile(outPath, os.O_RDONLY, 0) // blocks until the launcher opens it
+		done <- opened{f, err}
+	}()
+	exited, errC := p.e.cli.ContainerWait(ctx, p.a.id, container.WaitConditionNotRunning)
+	timer := time.NewTimer(connectTimeout)
+	defer timer.Stop()
+	select {
+	case o := <-done:
+		if o.err != nil {
+			return fmt.Errorf("sandbox: opening the bot's stdout: %w", o.err)
+		}
+		p.out.f = o.f
+	case <-exited:
+	case <-errC:
+	case <-timer.C:
+	}
+	if p.out.f == nil {
+		// The launcher never connected: release the blocked open with a writer of our own;
+		// the bot then reads as closed, and Wait tells why.
+		if w, err := os.OpenFile(outPath, os.O_WRONLY|unix.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		o := <-done
+		if o.err != nil {
+			return fmt.Errorf("sandbox: opening the bot's stdout: %w", o.err)
+		}
+		p.out.f = o.f
+		return nil
+	}
+	pid, err := p.e.pid(ctx, p.a.id)
+	if err != nil {
+		return nil // exited already: the first read reports it
+	}
+	if p.spec.Freeze == FreezeSignal {
+		if p.pidfd, err = unix.PidfdOpen(pid, 0); err != nil {
+			return fmt.Errorf("sandbox: pidfd_open (freeze=signal needs Linux 5.3): %w", err)
+		}
+	}
+	// Reading the cgroup after pidfd_open also proves the pidfd is the container's process
+	// and not a reused PID: the cgroup path names the container.
+	if p.cg, err = openCgroup(pid, p.a.id); err != nil {
+		if _, gone := p.e.pid(ctx, p.a.id); gone != nil {
+			return nil
+		}
+		return err
+	}
+	return nil
 }
 
 // ID is the container's ID.
 func (p *Process) ID() string { return p.a.id }
 
-// demux splits Docker's multiplexed attach stream into stdout and stderr.
-func (p *Process) demux() {
-	r := p.a.hj.Reader
-	var hdr [8]byte
-	var err error
-	for {
-		if _, err = io.ReadFull(r, hdr[:]); err != nil {
-			break
-		}
-		n := int64(binary.BigEndian.Uint32(hdr[4:]))
-		switch hdr[0] {
-		case 1:
-			err = p.out.fill(r, n)
-		case 2:
-			_, err = io.CopyN(&p.errBuf, r, n)
-		default:
-			_, err = io.CopyN(io.Discard, r, n)
-		}
-		if err != nil {
-			break
-		}
-	}
-	p.out.close()
-}
-
 // Send writes data to the bot's stdin. It fails when the bot does not read it in time.
 func (p *Process) Send(data []byte, deadline time.Time) error {
-	p.a.hj.Conn.SetWriteDeadline(deadline)
-	_, err := p.a.hj.Conn.Write(data)
-	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+	p.in.SetWriteDeadline(deadline)
+	_, err := p.in.Write(data)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return ErrWallLimit
 	}
 	return err
 }
 
 // CloseStdin closes the bot's stdin: it reads end of file.
-func (p *Process) CloseStdin() error { return p.a.hj.CloseWrite() }
+func (p *Process) CloseStdin() error { return p.in.Close() }
 
 // ReadLine returns the next line of stdout without its "\n", waiting until deadline.
 func (p *Process) ReadLine(deadline time.Time) ([]byte, error) {
-	return p.out.readLine(deadline, p.spec.LineLimit)
+	line, err := p.out.readLine(deadline)
+	if err == errTimeout {
+		return nil, ErrWallLimit
+	}
+	return line, err
 }
 
 // CPU is the CPU time the bot has used so far, all threads together.
@@ -166,11 +273,11 @@ func (p *Process) CPU() time.Duration {
 
 // Freeze stops every thread of the bot until Thaw.
 func (p *Process) Freeze() error {
-	if p.cg == nil || p.frozen {
+	if p.frozen {
 		return nil
 	}
 	p.sample()
-	if err := p.cg.Freeze(true); err != nil {
+	if err := p.hold(true); err != nil {
 		return fmt.Errorf("sandbox: freezing: %w", err)
 	}
 	p.frozen = true
@@ -179,13 +286,35 @@ func (p *Process) Freeze() error {
 
 // Thaw resumes a frozen bot.
 func (p *Process) Thaw() error {
-	if p.cg == nil || !p.frozen {
+	if !p.frozen {
 		return nil
 	}
-	if err := p.cg.Freeze(false); err != nil {
+	if err := p.hold(false); err != nil {
 		return fmt.Errorf("sandbox: thawing: %w", err)
 	}
 	p.frozen = false
+	return nil
+}
+
+func (p *Process) hold(stop bool) error {
+	switch {
+	case p.spec.Freeze == FreezeSignal && p.pidfd >= 0:
+		sig := unix.SIGCONT
+		if stop {
+			sig = unix.SIGSTOP
+		}
+		err := unix.PidfdSendSignal(p.pidfd, sig, nil, 0)
+		if errors.Is(err, unix.ESRCH) {
+			return nil // exited: nothing left to hold
+		}
+		return err
+	case p.spec.Freeze == FreezeCgroup && p.cg != nil:
+		err := p.cg.Freeze(stop)
+		if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENODEV) {
+			return nil
+		}
+		return err
+	}
 	return nil
 }
 
@@ -267,7 +396,7 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 				check = c
 			}
 		}
-		line, err := p.ReadLine(check)
+		line, err := p.out.readLine(check)
 		if err == errTimeout {
 			if time.Now().Before(wallEnd) {
 				continue
@@ -298,122 +427,95 @@ func (p *Process) Wait(ctx context.Context) (Exit, error) {
 
 // Kill stops the bot at once. Safe to call from any goroutine.
 func (p *Process) Kill() error {
-	if p.cg != nil {
-		p.cg.Freeze(false)
-	}
-	p.frozen = false
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	if p.cg != nil && p.spec.Freeze == FreezeCgroup {
+		p.cg.Freeze(false) // a task frozen by the cgroup would not even die
+	}
 	return p.e.cli.ContainerKill(ctx, p.a.id, "KILL")
 }
 
-// Close kills the bot if it still runs and removes its container. It is always safe to call,
-// more than once.
+// Close kills the bot if it still runs and removes its container and pipes. It is always
+// safe to call, more than once.
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
 		p.sample()
 		if p.cg != nil {
-			p.cg.Freeze(false) // a frozen task would not even die
+			if p.spec.Freeze == FreezeCgroup {
+				p.cg.Freeze(false)
+			}
 			p.cg.close()
 		}
-		p.a.hj.Close()
 		p.closeErr = p.e.remove(p.a.id)
+		p.a.hj.Close()
+		if p.pidfd >= 0 {
+			unix.Close(p.pidfd)
+		}
+		p.in.Close()
+		if p.out.f != nil {
+			p.out.f.Close()
+		}
+		os.RemoveAll(p.ioDir)
 	})
 	return p.closeErr
 }
 
 var errTimeout = errors.New("timeout")
 
-// stream is a bot's stdout as lines, filled by the demultiplexer.
-type stream struct {
-	mu       sync.Mutex
-	buf      []byte
-	total    int64
-	limit    int64
-	overflow bool
-	eof      bool
-	notify   chan struct{}
-	frame    []byte // the demultiplexer's read buffer
+// lineReader reads a bot's stdout line by line, straight from the pipe with a deadline.
+type lineReader struct {
+	f     *os.File
+	buf   []byte // read but not yet returned
+	total int64  // bytes read from the pipe
+	limit int64  // at most this many bytes in all
+	max   int    // at most this many bytes in a line
+	err   error  // sticky: end of file or the output limit
 }
 
-func (s *stream) init(limit int64) {
-	s.limit = limit
-	s.notify = make(chan struct{}, 1)
-}
-
-func (s *stream) fill(r io.Reader, n int64) error {
-	if cap(s.frame) < int(n) {
-		s.frame = make([]byte, n)
-	}
-	frame := s.frame[:n]
-	if _, err := io.ReadFull(r, frame); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	if s.overflow || s.total+n > s.limit {
-		s.overflow = true
-	} else {
-		s.total += n
-		s.buf = append(s.buf, frame...)
-	}
-	s.mu.Unlock()
-	s.signal()
-	return nil
-}
-
-func (s *stream) close() {
-	s.mu.Lock()
-	s.eof = true
-	s.mu.Unlock()
-	s.signal()
-}
-
-func (s *stream) signal() {
-	select {
-	case s.notify <- struct{}{}:
-	default:
-	}
-}
-
-func (s *stream) readLine(deadline time.Time, max int) ([]byte, error) {
-	var timer *time.Timer
+func (r *lineReader) readLine(deadline time.Time) ([]byte, error) {
+	scanned := 0
 	for {
-		s.mu.Lock()
-		if i := bytes.IndexByte(s.buf, '\n'); i >= 0 && i <= max {
-			line := append([]byte(nil), s.buf[:i]...)
-			s.buf = s.buf[i+1:]
-			s.mu.Unlock()
-			if timer != nil {
-				timer.Stop()
-			}
+		if i := bytes.IndexByte(r.buf[scanned:], '\n'); i >= 0 && scanned+i <= r.max {
+			i += scanned
+			line := append([]byte(nil), r.buf[:i]...)
+			r.buf = r.buf[i+1:]
 			return line, nil
 		}
-		var err error
+		scanned = len(r.buf)
+		if len(r.buf) > r.max {
+			return nil, ErrLineTooLong
+		}
+		if r.err != nil {
+			return nil, r.err
+		}
+		if r.total > r.limit {
+			r.err = ErrOutputLimit
+			return nil, r.err
+		}
+		// Read no further than the line limit needs and one byte past the output limit.
+		want := r.max + 1 - len(r.buf)
+		if left := r.limit - r.total + 1; int64(want) > left {
+			want = int(left)
+		}
+		if want > 64<<10 {
+			want = 64 << 10
+		}
+		if cap(r.buf)-len(r.buf) < want {
+			nb := make([]byte, len(r.buf), len(r.buf)+want+4096)
+			copy(nb, r.buf)
+			r.buf = nb
+		}
+		r.f.SetReadDeadline(deadline)
+		n, err := r.f.Read(r.buf[len(r.buf) : len(r.buf)+want])
+		r.buf = r.buf[:len(r.buf)+n]
+		r.total += int64(n)
 		switch {
-		case len(s.buf) > max:
-			err = ErrLineTooLong
-		case s.overflow:
-			err = ErrOutputLimit
-		case s.eof:
-			err = ErrClosed
-		}
-		s.mu.Unlock()
-		if err != nil {
-			return nil, err
-		}
-		wait := time.Until(deadline)
-		if wait <= 0 {
+		case errors.Is(err, os.ErrDeadlineExceeded):
 			return nil, errTimeout
-		}
-		if timer == nil {
-			timer = time.NewTimer(wait)
-			defer timer.Stop()
-		} else {
-			timer.Reset(wait)
-		}
-		select {
-		case <-s.notify:
-		case <-timer.C:
+		case err == io.EOF:
+			r.err = ErrClosed
+		case err != nil:
+			r.err = fmt.Errorf("%w: %v", ErrClosed, err)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -162,19 +164,49 @@ func TestSleeperHitsWallCap(t *testing.T) {
 }
 
 func TestFrozenBotUsesNoCPU(t *testing.T) {
+	for _, mode := range []sandbox.Freeze{sandbox.FreezeSignal, sandbox.FreezeCgroup} {
+		t.Run(string(mode), func(t *testing.T) {
+			p := probe(t, func(s *sandbox.RunSpec) { s.Freeze = mode })
+			mustAsk(t, p, "spin") // a thread burns CPU from now on; Exchange freezes the bot after it
+			time.Sleep(20 * time.Millisecond)
+			before := p.CPU()
+			time.Sleep(300 * time.Millisecond)
+			if used := p.CPU() - before; used > 5*time.Millisecond {
+				t.Errorf("frozen bot used %v CPU in 300ms", used)
+			}
+			if err := p.Thaw(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(300 * time.Millisecond)
+			if used := p.CPU() - before; used < 100*time.Millisecond {
+				t.Errorf("thawed spinning bot used only %v CPU in 300ms", used)
+			}
+			if got := mustAsk(t, p, "echo still alive"); got != "echo still alive" {
+				t.Errorf("after freezing: %q", got)
+			}
+		})
+	}
+}
+
+func TestInputFileIsReadOnlyInWorkingDir(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "connect.txt")
+	os.WriteFile(file, []byte("1 2 C\nEND\n"), 0o644)
+	p := probe(t, func(s *sandbox.RunSpec) { s.Files = map[string]string{"connect.txt": file} })
+	if got := mustAsk(t, p, "cat connect.txt"); got != "cat 1 2 C" {
+		t.Errorf("reading connect.txt from the working directory: %q", got)
+	}
+	if got := mustAsk(t, p, "write connect.txt"); strings.HasSuffix(got, "succeeded") {
+		t.Errorf("the bot could write its input file: %q", got)
+	}
+	if data, _ := os.ReadFile(file); string(data) != "1 2 C\nEND\n" {
+		t.Errorf("the input file changed: %q", data)
+	}
+}
+
+func TestEarlyExitAndClosedStdout(t *testing.T) {
 	p := probe(t, nil)
-	mustAsk(t, p, "spin") // a thread burns CPU from now on; Exchange freezes the bot after it
-	before := p.CPU()
-	time.Sleep(300 * time.Millisecond)
-	if used := p.CPU() - before; used > 5*time.Millisecond {
-		t.Errorf("frozen bot used %v CPU in 300ms", used)
-	}
-	if err := p.Thaw(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
-	if used := p.CPU() - before; used < 100*time.Millisecond {
-		t.Errorf("thawed spinning bot used only %v CPU in 300ms", used)
+	if _, _, err := ask(t, p, "close", normal); !errors.Is(err, sandbox.ErrClosed) {
+		t.Errorf("close(stdout): want ErrClosed at once, got %v", err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"syscall"
 
 	"github.com/docker/docker/api/types/container"
@@ -28,7 +29,7 @@ func (e *Engine) Sweep(ctx context.Context) (int, error) {
 		}
 		if c.State == "running" || c.State == "paused" {
 			if pid, err := e.pid(ctx, c.ID); err == nil {
-				if cg, err := openCgroup(pid); err == nil {
+				if cg, err := openCgroup(pid, c.ID); err == nil {
 					cg.Freeze(false)
 					cg.close()
 				}
@@ -41,6 +42,15 @@ func (e *Engine) Sweep(ctx context.Context) (int, error) {
 		e.log.Info("removed orphan container", "container", c.ID[:12], "owner", c.Labels[LabelInstance])
 		removed++
 		os.Remove(lock)
+	}
+	// Pipe directories of dead judges, whether or not they left a container.
+	dirs, _ := os.ReadDir(filepath.Join(e.stateDir, "run"))
+	for _, d := range dirs {
+		lock := filepath.Join(e.stateDir, "instances", d.Name()+".lock")
+		if d.Name() != e.instance && !ownerAlive(lock) {
+			os.RemoveAll(filepath.Join(e.stateDir, "run", d.Name()))
+			os.Remove(lock)
+		}
 	}
 	return removed, errors.Join(errs...)
 }

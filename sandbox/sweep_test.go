@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -35,6 +36,7 @@ func crashWithABot() {
 		os.Exit(1)
 	}
 	p.Freeze() // the orphan is even frozen, which must not stop its removal
+	fmt.Println("instance", e.Instance())
 	fmt.Println("container", p.ID())
 	syscall.Kill(os.Getpid(), syscall.SIGKILL)
 }
@@ -50,11 +52,14 @@ func TestOrphansAreSwept(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var orphan string
+	var orphan, crashed string
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
 		if id, ok := strings.CutPrefix(sc.Text(), "container "); ok {
 			orphan = id
+		}
+		if id, ok := strings.CutPrefix(sc.Text(), "instance "); ok {
+			crashed = id
 		}
 	}
 	err := cmd.Wait()
@@ -76,5 +81,11 @@ func TestOrphansAreSwept(t *testing.T) {
 	}
 	if !slices.Contains(ids, live.ID()) {
 		t.Errorf("the sweep removed a live judge's container")
+	}
+	runs, _ := os.ReadDir(filepath.Join(sandboxtest.DataDir(), "run"))
+	for _, d := range runs {
+		if d.Name() == crashed {
+			t.Errorf("the dead judge's pipe directory run/%s is still there", crashed)
+		}
 	}
 }

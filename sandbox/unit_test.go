@@ -95,40 +95,50 @@ func TestCheckFileName(t *testing.T) {
 	}
 }
 
-func TestStreamLines(t *testing.T) {
-	var s stream
-	s.init(100)
-	feed := func(b string) {
-		if err := s.fill(strings.NewReader(b), int64(len(b))); err != nil {
-			t.Fatal(err)
-		}
+func TestLineReader(t *testing.T) {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer pr.Close()
+	r := lineReader{f: pr, limit: 100, max: 10}
 	soon := func() time.Time { return time.Now().Add(20 * time.Millisecond) }
-	feed("one\ntw")
-	if l, err := s.readLine(soon(), 10); err != nil || string(l) != "one" {
+	pw.WriteString("one\ntw")
+	if l, err := r.readLine(soon()); err != nil || string(l) != "one" {
 		t.Fatalf("got %q %v", l, err)
 	}
-	if _, err := s.readLine(soon(), 10); err != errTimeout {
+	if _, err := r.readLine(soon()); err != errTimeout {
 		t.Fatalf("partial line: want timeout, got %v", err)
 	}
-	feed("o\n")
-	if l, err := s.readLine(soon(), 10); err != nil || string(l) != "two" {
+	pw.WriteString("o\n")
+	if l, err := r.readLine(soon()); err != nil || string(l) != "two" {
 		t.Fatalf("got %q %v", l, err)
 	}
-	feed(strings.Repeat("x", 11))
-	if _, err := s.readLine(soon(), 10); !errors.Is(err, ErrLineTooLong) {
+	pw.WriteString("0123456789\n")
+	if l, err := r.readLine(soon()); err != nil || string(l) != "0123456789" {
+		t.Fatalf("a line of exactly the limit: got %q %v", l, err)
+	}
+	pw.WriteString(strings.Repeat("x", 11))
+	if _, err := r.readLine(soon()); !errors.Is(err, ErrLineTooLong) {
 		t.Fatalf("want ErrLineTooLong, got %v", err)
 	}
-	feed(strings.Repeat("y", 90))
-	if _, err := s.readLine(soon(), 1000); !errors.Is(err, ErrOutputLimit) {
-		t.Fatalf("want ErrOutputLimit past 100 bytes, got %v", err)
+
+	r = lineReader{f: pr, limit: 30, max: 1000}
+	pw.WriteString(strings.Repeat("y", 40))
+	if _, err := r.readLine(soon()); !errors.Is(err, ErrOutputLimit) {
+		t.Fatalf("want ErrOutputLimit past 30 bytes, got %v", err)
 	}
 
-	var c stream
-	c.init(100)
-	c.close()
-	if _, err := c.readLine(soon(), 10); !errors.Is(err, ErrClosed) {
-		t.Fatalf("want ErrClosed, got %v", err)
+	pr2, pw2, _ := os.Pipe()
+	defer pr2.Close()
+	pw2.WriteString("last\npartial")
+	pw2.Close()
+	r = lineReader{f: pr2, limit: 100, max: 100}
+	if l, err := r.readLine(soon()); err != nil || string(l) != "last" {
+		t.Fatalf("got %q %v", l, err)
+	}
+	if _, err := r.readLine(soon()); !errors.Is(err, ErrClosed) {
+		t.Fatalf("want ErrClosed at end of file, got %v", err)
 	}
 }
 

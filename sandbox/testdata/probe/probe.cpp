@@ -103,6 +103,15 @@ int main() {
             inet_pton(AF_INET, "192.0.2.1", &a.sin_addr);  // TEST-NET-1: never routed anywhere
             int r = s < 0 ? -1 : connect(s, (sockaddr*)&a, sizeof a);
             std::cout << "net ifaces=[" << ifaces << "] connect=" << (r < 0 ? strerror(errno) : "succeeded") << std::endl;
+        } else if (cmd == "cat") {  // the first line of a file
+            std::string path, first;
+            in >> path;
+            FILE* f = fopen(path.c_str(), "r");
+            char buf[256] = "";
+            if (f && fgets(buf, sizeof buf, f)) first = buf;
+            if (!first.empty() && first.back() == '\n') first.pop_back();
+            std::cout << "cat " << (f ? first : strerror(errno)) << std::endl;
+            if (f) fclose(f);
         } else if (cmd == "flood") {  // stdout without end
             std::string chunk(65536, 'x');
             for (;;) std::cout << chunk << '\n';
