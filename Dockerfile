@@ -1,10 +1,7 @@
 # The judge daemon's own image. No registry is needed: it starts from the judge's Debian base
-# image, which `judge images build` makes (pass its reference as BASE):
+# image, which `judge images build` makes. `make daemon-image` builds the binary and runs
 #
-#   make images
-#   docker build --build-arg BASE=$(bin/judge images list --json | ...) -t judge .
-#
-# or simply: docker build --build-arg BASE=judge/base:<tag shown by `judge images list`> -t judge .
+#   docker build --build-arg BASE=judge/base:<tag> -t judge:latest .
 #
 # The binary is built on the host (CGO_ENABLED=0) and copied in. Run it with the host's engine
 # socket, cgroups and PID namespace (the sandbox reads and freezes bots' cgroups), and the

@@ -7,7 +7,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: judge images demo test bench vet
+.PHONY: judge images demo test bench vet daemon-image
 
 judge:
 	$(GO) build -o $(JUDGE) ./cmd/judge
@@ -31,5 +31,13 @@ vet:
 test: images vet
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -count=1 -p 1 -timeout 25m ./...
 
+# The figures of BENCHMARKS.md.
 bench: images
-	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench . -benchtime 2000x -p 1 ./sandbox/...
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench RoundTrip -benchtime 5000x -count 3 ./sandbox/
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench StartToFirstAnswer -benchtime 10x ./sandbox/
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench Compile -benchtime 3x ./judge/build/
+
+# The daemon's own image (Dockerfile), from the judge's Debian base image: no registry.
+daemon-image: images
+	CGO_ENABLED=0 $(GO) build -o $(JUDGE) ./cmd/judge
+	docker build --build-arg BASE=$$(docker images judge/base --format '{{.Repository}}:{{.Tag}}' | head -n 1) -t judge:latest .

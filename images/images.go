@@ -84,7 +84,7 @@ var langs = []Lang{
 		Name:  "java",
 		Exts:  []string{".java"},
 		Flags: []string{"--release", "17", "-encoding", "UTF-8", "-proc:none", "-nowarn"},
-		Run: []string{JavaHome + "/bin/java", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+		Run: []string{JavaHome + "/bin/java", "-XX:+UseSerialGC",
 			"-XX:-UsePerfData", "-XX:+DisableAttachMechanism", "-XX:MaxRAMPercentage=60",
 			"-XX:ReservedCodeCacheSize=32m", "-Xss64m", "-Xshare:auto", "-jar", "/bot/bot.jar"},
 		compile: "java-compile", run: "java-run",

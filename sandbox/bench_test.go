@@ -13,49 +13,28 @@ import (
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
-// reportLatency adds the median and 99th percentile of the per-move times.
-func reportLatency(b *testing.B, times []time.Duration) {
-	slices.Sort(times)
-	b.ReportMetric(float64(times[len(times)/2].Nanoseconds())/1e3, "median-us")
-	b.ReportMetric(float64(times[len(times)*99/100].Nanoseconds())/1e3, "p99-us")
-}
-
-// BenchmarkRoundTrip compares one move (write a line, the bot echoes it) through the
-// sandbox with the same static binary on a plain OS pipe outside Docker.
+// BenchmarkRoundTrip is one move (write a line, the bot echoes it) through the sandbox, the
+// bot thawed before and frozen after as in a match, against the same static binary on a plain
+// OS pipe outside Docker. The two alternate move by move so that both see the same machine;
+// "added" is the median of the per-move differences. /nofreeze leaves the bot running.
 func BenchmarkRoundTrip(b *testing.B) {
 	e := sandboxtest.Engine(b)
 	res := sandboxtest.Build(b, sandboxtest.Builder(b, e), "sandbox/testdata/probe")
 	msg := []byte("echo 0123456789\n")
-
-	b.Run("pipe", func(b *testing.B) {
-		cmd := exec.Command(filepath.Join(res.Artifact, "bot"))
-		in, _ := cmd.StdinPipe()
-		outPipe, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		defer cmd.Process.Kill()
-		out := bufio.NewReader(outPipe)
-		times := make([]time.Duration, 0, b.N)
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			start := time.Now()
-			in.Write(msg)
-			if _, err := out.ReadSlice('\n'); err != nil {
+	for _, freeze := range []sandbox.Freeze{sandbox.FreezeSignal, sandbox.FreezeCgroup, sandbox.FreezeNone} {
+		b.Run("freeze="+string(freeze), func(b *testing.B) {
+			cmd := exec.Command(filepath.Join(res.Artifact, "bot"))
+			in, _ := cmd.StdinPipe()
+			outPipe, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
 				b.Fatal(err)
 			}
-			times = append(times, time.Since(start))
-		}
-		reportLatency(b, times)
-	})
+			defer cmd.Process.Kill()
+			out := bufio.NewReader(outPipe)
 
-	for _, freeze := range []bool{false, true} {
-		name := "sandbox"
-		if freeze {
-			name = "sandbox-freeze"
-		}
-		b.Run(name, func(b *testing.B) {
-			p, err := e.Start(context.Background(), sandboxtest.Spec(res))
+			spec := sandboxtest.Spec(res)
+			spec.Freeze = freeze
+			p, err := e.Start(context.Background(), spec)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -64,25 +43,36 @@ func BenchmarkRoundTrip(b *testing.B) {
 			if _, err := p.Exchange(msg, 1, lim); err != nil { // warm up
 				b.Fatal(err)
 			}
-			if !freeze {
-				p.Thaw()
-			}
-			times := make([]time.Duration, 0, b.N)
+			pipe := make([]time.Duration, 0, b.N)
+			box := make([]time.Duration, 0, b.N)
+			added := make([]time.Duration, 0, b.N)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				start := time.Now()
-				if freeze {
-					_, err = p.Exchange(msg, 1, lim)
-				} else {
-					p.Send(msg, start.Add(lim.Wall))
-					_, err = p.ReadLine(start.Add(lim.Wall))
-				}
-				if err != nil {
+				in.Write(msg)
+				if _, err := out.ReadSlice('\n'); err != nil {
 					b.Fatal(err)
 				}
-				times = append(times, time.Since(start))
+				mid := time.Now()
+				if _, err := p.Exchange(msg, 1, lim); err != nil {
+					b.Fatal(err)
+				}
+				end := time.Now()
+				pipe = append(pipe, mid.Sub(start))
+				box = append(box, end.Sub(mid))
+				added = append(added, end.Sub(mid)-mid.Sub(start))
 			}
-			reportLatency(b, times)
+			b.StopTimer()
+			us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
+			for _, x := range [][]time.Duration{pipe, box, added} {
+				slices.Sort(x)
+			}
+			b.ReportMetric(us(pipe[len(pipe)/2]), "pipe-median-us")
+			b.ReportMetric(us(pipe[len(pipe)*99/100]), "pipe-p99-us")
+			b.ReportMetric(us(box[len(box)/2]), "sandbox-median-us")
+			b.ReportMetric(us(box[len(box)*99/100]), "sandbox-p99-us")
+			b.ReportMetric(us(added[len(added)/2]), "added-median-us")
+			b.ReportMetric(float64(box[len(box)/2])/float64(pipe[len(pipe)/2]), "median-ratio")
 		})
 	}
 }
@@ -92,6 +82,28 @@ func BenchmarkRoundTrip(b *testing.B) {
 func BenchmarkStartToFirstAnswer(b *testing.B) {
 	e := sandboxtest.Engine(b)
 	builder := sandboxtest.Builder(b, e)
+	// Baseline: the same static C++ binary started as a plain process.
+	native := sandboxtest.Build(b, builder, "bots/hello/cpp")
+	b.Run("process", func(b *testing.B) {
+		var first time.Duration
+		for i := 0; i < b.N; i++ {
+			start := time.Now()
+			cmd := exec.Command(filepath.Join(native.Artifact, "bot"))
+			in, _ := cmd.StdinPipe()
+			out, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				b.Fatal(err)
+			}
+			in.Write([]byte("hi\n"))
+			if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
+				b.Fatal(err)
+			}
+			first += time.Since(start)
+			in.Close()
+			cmd.Wait()
+		}
+		b.ReportMetric(float64(first.Microseconds())/1000/float64(b.N), "ms-to-first-answer")
+	})
 	for _, lang := range []string{"cpp", "pascal", "java", "go"} {
 		res := sandboxtest.Build(b, builder, filepath.Join("bots/hello", lang))
 		b.Run(lang, func(b *testing.B) {
@@ -110,8 +122,8 @@ func BenchmarkStartToFirstAnswer(b *testing.B) {
 				p.Close()
 				remove += time.Since(t)
 			}
-			b.ReportMetric(float64(first.Milliseconds())/float64(b.N), "ms-to-first-answer")
-			b.ReportMetric(float64(remove.Milliseconds())/float64(b.N), "ms-to-remove")
+			b.ReportMetric(float64(first.Microseconds())/1000/float64(b.N), "ms-to-first-answer")
+			b.ReportMetric(float64(remove.Microseconds())/1000/float64(b.N), "ms-to-remove")
 		})
 	}
 }

@@ -6,6 +6,7 @@ set -eu
 exec 3>&1 1>&2
 mkdir -p /work/src /work/out && cd /work/src && tar -x --no-same-owner --no-same-permissions -f -
 [ -f go.mod ] || printf 'module bot\n\ngo 1.21\n' > go.mod
-cp -r /opt/gocache /tmp/gocache
+# The warm cache is read-only: link to its entries; Go only ever adds new ones.
+cp -rs /opt/gocache /tmp/gocache
 HOME=/tmp GOCACHE=/tmp/gocache go build "$@" -o /work/out/bot .
 tar -c -C /work/out --owner=0 --group=0 . >&3
