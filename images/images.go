@@ -172,8 +172,8 @@ type Recipe struct {
 	Digest string
 	// packages are the pinned Debian packages the Dockerfile installs (PACKAGES).
 	packages map[string]string
-	goPin           *GoPin
-	parent          *Recipe
+	goPin    *GoPin
+	parent   *Recipe
 	// builder is the image that compiles the launcher (/judge/init) of a run image.
 	builder *Recipe
 }
