@@ -1,0 +1,150 @@
+package build_test
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+func TestHelloBotsCompileAndRoundTrip(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	b := sandboxtest.Builder(t, e)
+	for _, lang := range []string{"cpp", "pascal", "java", "go"} {
+		t.Run(lang, func(t *testing.T) {
+			res := sandboxtest.Build(t, b, filepath.Join("bots/hello", lang))
+			p := sandboxtest.Start(t, e, sandboxtest.Spec(res))
+			// The first answer includes the runtime's start-up (a JVM's), hence its larger budget.
+			lim := sandbox.TurnLimits{CPU: 5 * time.Second, Wall: 15 * time.Second}
+			for _, msg := range []string{"hello", "second line", "3"} {
+				turn, err := p.Exchange([]byte(msg+"\n"), 1, lim)
+				if err != nil {
+					t.Fatalf("%q: %v (stderr %q)", msg, err, p.Stderr())
+				}
+				if got := string(turn.Lines[0]); got != msg {
+					t.Errorf("sent %q, got %q", msg, got)
+				}
+			}
+		})
+	}
+}
+
+func TestCompileErrorIsAResultWithTheLog(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	b := sandboxtest.Builder(t, e)
+	for _, tc := range []struct {
+		lang, file, src, want string
+	}{
+		{"cpp", "bad.cpp", "int main() { return undefined_name; }\n", "undefined_name"},
+		{"pascal", "bad.pas", "program bad;\nbegin\n  undefinedproc;\nend.\n", `Identifier not found "undefinedproc"`},
+		{"java", "Bad.java", "public class Bad { public static void main(String[] a) { int x = \"s\"; } }\n", "incompatible types"},
+		{"go", "bad.go", "package main\n\nfunc main() { undefinedName() }\n", "undefinedName"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			res, err := b.Build(context.Background(), build.Submission{Lang: tc.lang, Files: map[string][]byte{tc.file: []byte(tc.src)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.OK {
+				t.Fatal("a broken program built")
+			}
+			if !strings.Contains(res.Log, tc.want) {
+				t.Errorf("log does not mention %q:\n%s", tc.want, res.Log)
+			}
+		})
+	}
+}
+
+func TestCompileLogIsCapped(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	b := sandboxtest.Builder(t, e)
+	b.Limits.LogLimit = 4096
+	var src strings.Builder
+	for i := 0; i < 2000; i++ {
+		src.WriteString("int f" + strings.Repeat("x", 5) + "() { return nope; }\n")
+	}
+	res, err := b.Build(context.Background(), build.Submission{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte(src.String())}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.OK || len(res.Log) > 4096 || len(res.Log) < 1000 {
+		t.Errorf("ok=%v, log of %d bytes: want a failed build with a log capped at 4096", res.OK, len(res.Log))
+	}
+}
+
+func TestCacheHitThenMissWhenToolchainChanges(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	b := sandboxtest.Builder(t, e)
+	ctx := context.Background()
+	// A private prefix and cache, so that the toolchain "change" touches no other test.
+	b.Prefix = "judgetest-" + e.Instance()
+	b.Dir = t.TempDir()
+	lang, _ := images.LangByName("cpp")
+	real := b.Catalog.Compile(lang).Ref("judge")
+	ours := b.Catalog.Compile(lang).Ref(b.Prefix)
+	if err := e.TagImage(ctx, real, ours); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.RemoveImage(context.Background(), ours) })
+
+	sub := build.Submission{Lang: "cpp", Files: map[string][]byte{"m.cpp": []byte("int main() { return 0; }\n")}}
+	first, err := b.Build(ctx, sub)
+	if err != nil || !first.OK || first.Cached {
+		t.Fatalf("first build: ok=%v cached=%v err=%v\n%s", first.OK, first.Cached, err, first.Log)
+	}
+	second, err := b.Build(ctx, sub)
+	if err != nil || !second.OK || !second.Cached || second.Artifact != first.Artifact {
+		t.Fatalf("second build: want a cache hit, got ok=%v cached=%v err=%v", second.OK, second.Cached, err)
+	}
+	// The toolchain image changes (same reference, new image ID): the cache must miss.
+	var dockerfile bytes.Buffer
+	tw := tar.NewWriter(&dockerfile)
+	df := []byte("FROM " + real + "\nLABEL judge.test.changed=" + e.Instance() + "\n")
+	tw.WriteHeader(&tar.Header{Name: "Dockerfile", Mode: 0o644, Size: int64(len(df))})
+	tw.Write(df)
+	tw.Close()
+	newID, err := e.BuildImage(ctx, &dockerfile, images.BuildOptions{Ref: ours, Dockerfile: "Dockerfile"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if newID == first.Image {
+		t.Fatal("the changed toolchain image has the old ID")
+	}
+	third, err := b.Build(ctx, sub)
+	if err != nil || !third.OK || third.Cached || third.Image != newID {
+		t.Fatalf("after the toolchain changed: want a fresh build with image %s, got cached=%v image=%s err=%v",
+			newID, third.Cached, third.Image, err)
+	}
+}
+
+func TestInvalidSubmissions(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	b := sandboxtest.Builder(t, e)
+	for name, sub := range map[string]build.Submission{
+		"unknown language": {Lang: "cobol", Files: map[string][]byte{"a.cob": []byte("x")}},
+		"no files":         {Lang: "cpp", Files: map[string][]byte{}},
+		"too large":        {Lang: "cpp", Files: map[string][]byte{"a.cpp": bytes.Repeat([]byte("x"), 2<<20)}},
+		"dotdot path":      {Lang: "cpp", Files: map[string][]byte{"../a.cpp": []byte("int main(){}")}},
+		"absolute path":    {Lang: "cpp", Files: map[string][]byte{"/etc/a.cpp": []byte("int main(){}")}},
+		"two programs":     {Lang: "pascal", Files: map[string][]byte{"a.pas": []byte("program a; begin end."), "b.pas": []byte("program b; begin end.")}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := b.Build(context.Background(), sub)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if !errors.Is(err, build.ErrInvalid) {
+				t.Errorf("want ErrInvalid, got %v", err)
+			}
+		})
+	}
+}
