@@ -11,6 +11,15 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// cleanEnv hides the caller's JUDGE_* variables (viper treats empty ones as unset).
+func cleanEnv(t *testing.T) {
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "JUDGE_") {
+			t.Setenv(k, "")
+		}
+	}
+}
+
 func write(t *testing.T, content string) string {
 	t.Helper()
 	f := filepath.Join(t.TempDir(), "judge.yaml")
@@ -28,6 +37,7 @@ func TestDefaultsAreValid(t *testing.T) {
 
 // The example file documents every key with its default: loading it changes nothing.
 func TestExampleFileMatchesDefaults(t *testing.T) {
+	cleanEnv(t)
 	c, err := Load("../judge.example.yaml", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -58,6 +68,7 @@ func keys(prefix string, t reflect.Type) []string {
 }
 
 func TestPrecedence(t *testing.T) {
+	cleanEnv(t)
 	file := write(t, "build:\n  timeout: 30s\n  memory: 512MiB\nsandbox:\n  memory: 128m\ndata_dir: /from/file\n")
 	t.Setenv("JUDGE_BUILD_TIMEOUT", "45s")
 	t.Setenv("JUDGE_DATA_DIR", "/from/env")
@@ -85,6 +96,7 @@ func TestPrecedence(t *testing.T) {
 }
 
 func TestUnsetFlagDoesNotOverride(t *testing.T) {
+	cleanEnv(t)
 	t.Setenv("JUDGE_DATA_DIR", "/from/env")
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	fs.String("data-dir", "", "")
@@ -108,6 +120,7 @@ func TestErrorsNameTheKey(t *testing.T) {
 		{env: "-5s", key: "build.timeout"},
 	} {
 		t.Run(tc.key, func(t *testing.T) {
+			cleanEnv(t)
 			if tc.env != "" {
 				t.Setenv("JUDGE_BUILD_TIMEOUT", tc.env)
 			}
@@ -123,6 +136,7 @@ func TestErrorsNameTheKey(t *testing.T) {
 }
 
 func TestMissingExplicitFileIsAnError(t *testing.T) {
+	cleanEnv(t)
 	if _, err := Load(filepath.Join(t.TempDir(), "nope.yaml"), nil); err == nil {
 		t.Fatal("a missing --config file was accepted")
 	}
