@@ -129,6 +129,7 @@ int main() {
         } else if (cmd == "close") {  // close stdout and keep running
             close(1);
             sleep(60);
+        } else if (cmd == "silent") {  // a notice: no answer
         } else {
             std::cout << "unknown " << cmd << std::endl;
         }

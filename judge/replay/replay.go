@@ -1,0 +1,218 @@
+// Package replay writes and re-judges replays. A replay is a JSON Lines file: a header
+// (game, seed, options, players, images, the generated world), one line per exchange (who,
+// what was sent, what came back, the CPU time, any fault), and the result. Verify re-runs the
+// game's rules on the recorded answers, with no bot, and checks that it asks the same
+// questions and reaches the same result: the proof that a judgement is deterministic.
+package replay
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"time"
+
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/result"
+)
+
+// Header is the replay's first line.
+type Header struct {
+	Type    string            `json:"type"` // "header"
+	Version int               `json:"version"`
+	Game    string            `json:"game"`
+	Seed    uint64            `json:"seed"`
+	Options map[string]string `json:"options"`
+	Players []Player          `json:"players"`
+	World   any               `json:"world,omitempty"`
+}
+
+// Player identifies a player and the images that built and ran it.
+type Player struct {
+	Name         string `json:"name"`
+	Lang         string `json:"lang"`
+	CompileImage string `json:"compile_image,omitempty"`
+	RunImage     string `json:"run_image,omitempty"`
+}
+
+// Exchange is one request and what came of it.
+type Exchange struct {
+	Type     string   `json:"type"` // "move"
+	Turn     int      `json:"turn"`
+	Player   int      `json:"player"`
+	Sent     string   `json:"sent"`
+	Expect   int      `json:"expect"`
+	Ready    string   `json:"ready,omitempty"`
+	LimitUS  int64    `json:"limit_us"`
+	Received []string `json:"received"`
+	CPUms    int64    `json:"cpu_ms"`
+	// CPUus is the exact CPU time fed to the game (its time budgets depend on it).
+	CPUus int64 `json:"cpu_us"`
+	// Fault is what the referee saw happen (a timeout, a crash); Verdict is the game's
+	// judgement of the exchange.
+	Fault   *game.Fault `json:"fault,omitempty"`
+	Verdict *game.Fault `json:"verdict,omitempty"`
+}
+
+type footer struct {
+	Type   string        `json:"type"` // "result"
+	Result result.Result `json:"result"`
+}
+
+// Writer writes a replay. A nil *Writer writes nothing.
+type Writer struct {
+	enc *json.Encoder
+	err error
+}
+
+// NewWriter starts a replay on w.
+func NewWriter(w io.Writer) *Writer { return &Writer{enc: json.NewEncoder(w)} }
+
+func (w *Writer) write(v any) {
+	if w == nil || w.err != nil {
+		return
+	}
+	w.err = w.enc.Encode(v)
+}
+
+// Header writes the header.
+func (w *Writer) Header(h Header) {
+	h.Type, h.Version = "header", 1
+	w.write(h)
+}
+
+// Exchange writes one exchange.
+func (w *Writer) Exchange(x Exchange) {
+	x.Type = "move"
+	w.write(x)
+}
+
+// Result writes the result, the last line.
+func (w *Writer) Result(r result.Result) { w.write(footer{Type: "result", Result: r}) }
+
+// Err is the first write error.
+func (w *Writer) Err() error {
+	if w == nil {
+		return nil
+	}
+	return w.err
+}
+
+// Verify re-judges a replay: it starts the game from the header, answers every request
+// with the recorded answer, and checks requests, verdicts and the result against the
+// record. lookup finds a game by name.
+func Verify(r io.Reader, lookup func(string) (game.Game, bool)) (result.Result, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 1<<30)
+	var h Header
+	if !sc.Scan() {
+		return result.Result{}, errors.New("replay: empty file")
+	}
+	if err := json.Unmarshal(sc.Bytes(), &h); err != nil || h.Type != "header" {
+		return result.Result{}, fmt.Errorf("replay: line 1 is not a header: %v", err)
+	}
+	g, ok := lookup(h.Game)
+	if !ok {
+		return result.Result{}, fmt.Errorf("replay: unknown game %q", h.Game)
+	}
+	m, err := g.New(game.Config{Seed: h.Seed, Players: len(h.Players), Options: h.Options})
+	if err != nil {
+		return result.Result{}, fmt.Errorf("replay: starting the game: %w", err)
+	}
+	line := 1
+	var recorded *result.Result
+	next := func() (json.RawMessage, string, error) {
+		if !sc.Scan() {
+			if err := sc.Err(); err != nil {
+				return nil, "", err
+			}
+			return nil, "", io.EOF
+		}
+		line++
+		var t struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &t); err != nil {
+			return nil, "", fmt.Errorf("replay: line %d: %w", line, err)
+		}
+		return append(json.RawMessage(nil), sc.Bytes()...), t.Type, nil
+	}
+	for {
+		req, done := m.Next()
+		raw, typ, err := next()
+		if err == io.EOF {
+			if !done {
+				return result.Result{}, fmt.Errorf("replay: ends at line %d, but the game asks player %d at turn %d", line, req.Player, req.Turn)
+			}
+			return result.Result{}, errors.New("replay: no result line")
+		}
+		if err != nil {
+			return result.Result{}, err
+		}
+		if done {
+			if typ != "result" {
+				return result.Result{}, fmt.Errorf("replay: line %d: the game is over, but the replay goes on (%s)", line, typ)
+			}
+			var f footer
+			if err := json.Unmarshal(raw, &f); err != nil {
+				return result.Result{}, fmt.Errorf("replay: line %d: %w", line, err)
+			}
+			recorded = &f.Result
+			break
+		}
+		if typ != "move" {
+			return result.Result{}, fmt.Errorf("replay: line %d: want the exchange with player %d at turn %d, found %q", line, req.Player, req.Turn, typ)
+		}
+		var x Exchange
+		if err := json.Unmarshal(raw, &x); err != nil {
+			return result.Result{}, fmt.Errorf("replay: line %d: %w", line, err)
+		}
+		if x.Player != req.Player || x.Turn != req.Turn || x.Sent != req.Send || x.Expect != req.Expect ||
+			x.Ready != req.Ready || x.LimitUS != req.Limit.Microseconds() {
+			return result.Result{}, fmt.Errorf("replay: line %d: the game asks player %d at turn %d (expect %d, limit %v) %q, the replay recorded player %d at turn %d (expect %d, limit %v) %q",
+				line, req.Player, req.Turn, req.Expect, req.Limit, req.Send, x.Player, x.Turn, x.Expect,
+				time.Duration(x.LimitUS)*time.Microsecond, x.Sent)
+		}
+		if req.Expect == 0 && req.Ready == "" {
+			continue
+		}
+		verdict := m.Reply(game.Reply{Lines: x.Received, Fault: x.Fault, CPU: time.Duration(x.CPUus) * time.Microsecond})
+		if !reflect.DeepEqual(verdict, x.Verdict) {
+			return result.Result{}, fmt.Errorf("replay: line %d: the game's verdict is %v, the replay recorded %v", line, verdict, x.Verdict)
+		}
+	}
+	got := m.Result()
+	for i, p := range recorded.Players {
+		if i >= len(got.Scores) || p.Score != got.Scores[i] || p.Rank != got.Ranks[i] || !reflect.DeepEqual(p.Fault, faultOrNil(got.Faults, i)) {
+			return *recorded, fmt.Errorf("replay: player %d: re-judged score %v rank %v fault %v, recorded score %v rank %v fault %v",
+				i, at(got.Scores, i), at(got.Ranks, i), faultOrNil(got.Faults, i), p.Score, p.Rank, p.Fault)
+		}
+	}
+	if !reflect.DeepEqual(got.Winner, recorded.Winner) {
+		return *recorded, fmt.Errorf("replay: re-judged winner %v, recorded %v", ptr(got.Winner), ptr(recorded.Winner))
+	}
+	return *recorded, nil
+}
+
+func faultOrNil(f []*game.Fault, i int) *game.Fault {
+	if i < len(f) {
+		return f[i]
+	}
+	return nil
+}
+
+func at[T any](s []T, i int) any {
+	if i < len(s) {
+		return s[i]
+	}
+	return "none"
+}
+
+func ptr(p *int) any {
+	if p == nil {
+		return "draw"
+	}
+	return *p
+}
