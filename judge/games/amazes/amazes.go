@@ -1,0 +1,105 @@
+// Package amazes is the game Amazes (CodeCup 2010): two players explore an unknown
+// 25 x 25 maze, scoring for the squares they discover and paying for every step.
+//
+// The rules are the CodeCup page (seeds/amazes.txt) with the decisions of rules.md.
+// The jury keeps each player's knowledge of the maze and applies the page's discovery
+// and inference rules for it; see vision.go. Where the page and rules.md are silent,
+// the choices are documented where they are made (vision.go, match.go).
+package amazes
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/botjudge/judge/judge/game"
+)
+
+// New returns the game Amazes.
+func New() game.Game { return amazes{} }
+
+type amazes struct{}
+
+// Name is the game's identifier.
+func (amazes) Name() string { return "amazes" }
+
+// Players is always two: Red (players[0]) and Blue.
+func (amazes) Players() (min, max, def int) { return 2, 2, 2 }
+
+// The options' defaults and bounds. The page fixes 150 turns; fewer make short test
+// matches, more would break the page's promise.
+const (
+	defTurns  = 150
+	defTime   = 30 * time.Second
+	minTime   = time.Millisecond
+	maxTime   = time.Hour
+	defMemory = 256
+	minMemory = 16
+	maxMemory = 4096
+)
+
+// Options are turns, time, memory and maze.
+func (amazes) Options() []game.Option {
+	return []game.Option{
+		{Name: "turns", Default: fmt.Sprint(defTurns), Help: "turns per player, 1..150"},
+		{Name: "time", Default: defTime.String(), Help: "CPU time per player for the whole game"},
+		{Name: "memory", Default: fmt.Sprint(defMemory), Help: "memory per player in MiB, 16..4096"},
+		{Name: "maze", Default: "", Help: "a maze in CodeCup's file layout (starts, then 51 lines of wall flags); empty: generated from the seed"},
+	}
+}
+
+// New starts a match on the maze option's maze, or on one generated from the seed.
+func (amazes) New(c game.Config) (game.Match, error) {
+	if c.Players != 0 && c.Players != 2 {
+		return nil, fmt.Errorf("amazes is played by 2 players, not %d", c.Players)
+	}
+	opts := game.NewOptions(c.Options)
+	turns := opts.Int("turns", defTurns, 1, defTurns)
+	budget := opts.Duration("time", defTime, minTime, maxTime)
+	memory := opts.Int("memory", defMemory, minMemory, maxMemory)
+	text := opts.String("maze", "")
+	var maze *Maze
+	if text != "" {
+		var err error
+		if maze, err = ParseMaze(text); err != nil {
+			opts.Fail("maze", "%v", err)
+		}
+	}
+	if err := opts.Err(); err != nil {
+		return nil, err
+	}
+	if maze == nil {
+		maze = generate(game.NewRand(c.Seed))
+	}
+	return newMatch(maze, turns, budget, game.Setup{
+		Options: opts.Values,
+		Memory:  int64(memory) << 20,
+		World:   worldOf(maze),
+	}), nil
+}
+
+// World is Setup.World: the maze as the maze option writes it, and the starts spelled
+// out for renderers.
+type World struct {
+	// Size is the number of rows and of columns.
+	Size int `json:"size"`
+	// Maze is the maze in the maze option's layout, starts included.
+	Maze string `json:"maze"`
+	// Starts are Red's and Blue's start places.
+	Starts []Start `json:"starts"`
+}
+
+// Start is a start place: row and column from 1 (row 1 is the top), and the
+// direction faced, one of N E S W.
+type Start struct {
+	Row int    `json:"row"`
+	Col int    `json:"col"`
+	Dir string `json:"dir"`
+}
+
+func worldOf(m *Maze) World {
+	w := World{Size: size, Maze: m.String()}
+	for _, p := range m.starts {
+		w.Starts = append(w.Starts, Start{Row: p.sq/size + 1, Col: p.sq%size + 1, Dir: p.dir.String()})
+	}
+	return w
+}

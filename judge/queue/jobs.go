@@ -1,0 +1,197 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+const (
+	// fetchWait is the life of one pull request. Next loops over short pulls rather than one
+	// long one so that a pull lost to a server restart is replaced within seconds, and so
+	// that a pull never outlives its caller's interest by much.
+	fetchWait = 2 * time.Second
+	// ackTimeout bounds the double ack's round trip.
+	ackTimeout = 10 * time.Second
+)
+
+// Submit queues a job under id, which doubles as its de-duplication id: a second Submit of
+// the same id within the dedup window stores nothing and reports duplicate. A publish that
+// fails for want of a connection or of an acknowledgement is retried until ctx is done, so
+// give ctx a deadline when the caller cannot wait for a server to come back. When an earlier
+// attempt's acknowledgement was lost, the retry that succeeds reports duplicate even though
+// it was this call that stored the job.
+func (q *Queue) Submit(ctx context.Context, id string, job []byte) (duplicate bool, err error) {
+	if err := ValidID(id); err != nil {
+		return false, err
+	}
+	ack, err := q.publish(ctx, "submit job "+id, q.jobsSubject, job,
+		jetstream.WithMsgID(id), jetstream.WithExpectStream(q.jobsStream))
+	if err != nil {
+		return false, err
+	}
+	return ack.Duplicate, nil
+}
+
+// Delivery is one delivery of a job to this daemon. Exactly one of Ack, Nak or Term should
+// end it; until then, call InProgress more often than AckWait while working on it.
+type Delivery struct {
+	// ID is the id the job was submitted under (its de-duplication id), so a job whose
+	// bytes cannot be parsed can still be answered with an error result.
+	ID string
+	// Data is the job as submitted.
+	Data []byte
+	// Subject is the subject it was published to.
+	Subject string
+	// Seq is its sequence number in the jobs stream.
+	Seq uint64
+	// NumDelivered counts deliveries of this job, this one included: above 1, an earlier
+	// attempt crashed, timed out or was Nak'ed.
+	NumDelivered uint64
+	// Pending is the queue's lag: jobs waiting that no daemon has taken yet.
+	Pending uint64
+	// Published is when the job was stored in the stream.
+	Published time.Time
+
+	msg        jetstream.Msg
+	maxDeliver int
+}
+
+// LastAttempt reports that this is the final delivery (NumDelivered has reached MaxDeliver as
+// this Queue configured it): a Nak now would leave the job undelivered forever, so a daemon
+// that cannot judge it should publish an error result and Term it instead.
+func (d *Delivery) LastAttempt() bool { return d.NumDelivered >= uint64(d.maxDeliver) }
+
+// InProgress tells the server the job is still being worked on, which restarts its AckWait.
+func (d *Delivery) InProgress() error {
+	if err := d.msg.InProgress(); err != nil {
+		return fmt.Errorf("queue: job %s (seq %d): in progress: %w", d.ID, d.Seq, err)
+	}
+	return nil
+}
+
+// Ack ends the job: the server removes it from the work queue. It waits for the server to
+// confirm, so that a nil error means the job will not come back; an error means it may (after
+// AckWait), which the result's de-duplication makes harmless.
+func (d *Delivery) Ack() error {
+	ctx, cancel := context.WithTimeout(context.Background(), ackTimeout)
+	defer cancel()
+	if err := d.msg.DoubleAck(ctx); err != nil {
+		return fmt.Errorf("queue: job %s (seq %d): ack: %w", d.ID, d.Seq, err)
+	}
+	return nil
+}
+
+// Nak gives the job back, to be delivered again (to any daemon) after delay, or at once when
+// delay <= 0. It counts as a delivery against MaxDeliver.
+func (d *Delivery) Nak(delay time.Duration) error {
+	var err error
+	if delay > 0 {
+		err = d.msg.NakWithDelay(delay)
+	} else {
+		err = d.msg.Nak()
+	}
+	if err != nil {
+		return fmt.Errorf("queue: job %s (seq %d): nak: %w", d.ID, d.Seq, err)
+	}
+	return nil
+}
+
+// Term ends the job without success: it is never delivered again.
+func (d *Delivery) Term() error {
+	if err := d.msg.Term(); err != nil {
+		return fmt.Errorf("queue: job %s (seq %d): term: %w", d.ID, d.Seq, err)
+	}
+	return nil
+}
+
+// Next waits for one job and returns it; it returns ctx.Err() when ctx is done and ErrClosed
+// after Close. It takes one job at a time (no prefetch), so a busy daemon leaves the waiting
+// jobs to idle ones. Connection loss and server restarts are waited out, not returned.
+func (q *Queue) Next(ctx context.Context) (*Delivery, error) {
+	wait := retryMin
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := q.closedErr(); err != nil {
+			return nil, err
+		}
+		q.mu.Lock()
+		cons := q.consumer
+		q.mu.Unlock()
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(fetchWait))
+		if err != nil {
+			// Mostly "not connected": the pull cannot be sent until the reconnect.
+			if err := q.closedErr(); err != nil {
+				return nil, err
+			}
+			q.log.Debug("queue: fetch failed, retrying", "err", err, "retry_in", wait)
+			if err := sleep(ctx, wait); err != nil {
+				return nil, err
+			}
+			wait = min(2*wait, retryMax)
+			continue
+		}
+		select {
+		case m, ok := <-batch.Messages():
+			if ok {
+				return q.delivery(m)
+			}
+		case <-ctx.Done():
+			// The pull is still open on the server and may yet deliver a job to us; hand
+			// it straight back rather than leave it held until AckWait.
+			go func() {
+				for m := range batch.Messages() {
+					_ = m.Nak()
+				}
+			}()
+			return nil, ctx.Err()
+		}
+		err = batch.Error()
+		if err == nil {
+			wait = retryMin // the pull expired with nothing to do
+			continue
+		}
+		if err := q.closedErr(); err != nil {
+			return nil, err
+		}
+		if errors.Is(err, jetstream.ErrConsumerDeleted) || errors.Is(err, nats.ErrNoResponders) {
+			// The consumer (or the whole stream) is gone: deleted by hand, or a server
+			// that came back with an empty store. Recreate it rather than wait forever.
+			q.log.Warn("queue: jobs consumer missing, recreating", "consumer", ConsumerName, "err", err)
+			if serr := q.setup(ctx); serr != nil {
+				q.log.Warn("queue: recreating the jobs consumer failed", "err", serr)
+			}
+		} else {
+			q.log.Debug("queue: fetch failed, retrying", "err", err, "retry_in", wait)
+		}
+		if err := sleep(ctx, wait); err != nil {
+			return nil, err
+		}
+		wait = min(2*wait, retryMax)
+	}
+}
+
+func (q *Queue) delivery(m jetstream.Msg) (*Delivery, error) {
+	meta, err := m.Metadata()
+	if err != nil {
+		// Not a JetStream message: nothing to ack, and nothing sensible to hand out.
+		return nil, fmt.Errorf("queue: next: %w", err)
+	}
+	return &Delivery{
+		ID:           m.Headers().Get(jetstream.MsgIDHeader),
+		Data:         m.Data(),
+		Subject:      m.Subject(),
+		Seq:          meta.Sequence.Stream,
+		NumDelivered: meta.NumDelivered,
+		Pending:      meta.NumPending,
+		Published:    meta.Timestamp,
+		msg:          m,
+		maxDeliver:   q.o.MaxDeliver,
+	}, nil
+}

@@ -1,0 +1,59 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// PutObject stores what r yields under key in bucket (BucketArtifacts or BucketReplays),
+// replacing any object of that key. Keys are any non-empty string: the object store encodes
+// them, so paths like "replays/round3-m17.jsonl" are fine.
+func (q *Queue) PutObject(ctx context.Context, bucket, key string, r io.Reader) error {
+	obs, err := q.objectStore(bucket, key)
+	if err != nil {
+		return err
+	}
+	if _, err := obs.Put(ctx, jetstream.ObjectMeta{Name: key}, r); err != nil {
+		return fmt.Errorf("queue: put %s/%s: %w", bucket, key, err)
+	}
+	return nil
+}
+
+// GetObject writes the object key of bucket to w and reports false when there is no such
+// key. The object's digest is checked as it is read, so an error after some bytes were
+// written means w holds a partial or corrupt copy.
+func (q *Queue) GetObject(ctx context.Context, bucket, key string, w io.Writer) (bool, error) {
+	obs, err := q.objectStore(bucket, key)
+	if err != nil {
+		return false, err
+	}
+	res, err := obs.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrObjectNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("queue: get %s/%s: %w", bucket, key, err)
+	}
+	defer res.Close()
+	if _, err := io.Copy(w, res); err != nil {
+		return true, fmt.Errorf("queue: get %s/%s: %w", bucket, key, err)
+	}
+	return true, nil
+}
+
+func (q *Queue) objectStore(bucket, key string) (jetstream.ObjectStore, error) {
+	if key == "" {
+		return nil, fmt.Errorf("queue: object store %s: empty key", bucket)
+	}
+	q.mu.Lock()
+	obs, ok := q.objects[bucket]
+	q.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("queue: unknown object store %q (want %q or %q)", bucket, BucketArtifacts, BucketReplays)
+	}
+	return obs, nil
+}

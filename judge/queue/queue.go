@@ -1,0 +1,429 @@
+// Package queue is the judge's transport: a JetStream work queue of jobs shared by every
+// daemon, a results stream that keeps the last result of each job, and two object stores
+// (build artifacts, replays). It moves bytes: jobs and results are opaque to it, named by the
+// id the caller gives.
+//
+// Delivery is at least once. A job goes to one daemon at a time; one that is not acked within
+// AckWait (a crashed daemon, a lost connection) is delivered again, up to MaxDeliver times.
+// Both jobs and results carry a de-duplication id, so a publish retried after a lost
+// acknowledgement, or a result published again by a redelivered job, is stored once.
+//
+// With no URL the queue embeds a NATS server with JetStream in the process, so a single
+// machine needs nothing else; other processes (more daemons, the submit and results
+// commands) connect to it by its URL.
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Options configure the queue. Zero values get the defaults noted.
+type Options struct {
+	// URL is the NATS server to connect to; "" starts an embedded server.
+	URL string
+	// Listen is the embedded server's host:port, default "127.0.0.1:4222"; port -1 (or 0)
+	// picks a free port, which URL then reports.
+	Listen string
+	// StoreDir is the embedded server's JetStream storage directory; required when embedded,
+	// and what survives a restart.
+	StoreDir string
+	// Prefix names everything the queue creates, default "judge": streams JUDGE_JOBS and
+	// JUDGE_RESULTS, subjects judge.jobs and judge.results.<id>, object stores
+	// judge-artifacts and judge-replays. Letters, digits, '-' and '_' only, since it is part
+	// of stream, subject and bucket names. The consumer is "judges" whatever the prefix.
+	Prefix string
+	// AckWait is how long a delivered job may go without Ack or InProgress before it is
+	// delivered again, default 60s. It is a setting of the shared consumer: the last Open
+	// wins, so every daemon should use the same value.
+	AckWait time.Duration
+	// MaxDeliver is how many times a job is delivered at most, default 5. Like AckWait, it
+	// is set on the shared consumer.
+	MaxDeliver int
+	// DedupWindow is the jobs stream's duplicate window, default 24h: a job id submitted
+	// again within it is dropped. It also de-duplicates results (capped at ResultsMaxAge).
+	DedupWindow time.Duration
+	// ResultsMaxAge is how long results are kept; 0 (the default) keeps them forever.
+	ResultsMaxAge time.Duration
+	// Logger receives connection events and the embedded server's log, default
+	// slog.Default().
+	Logger *slog.Logger
+}
+
+// Object store buckets, as PutObject and GetObject name them.
+const (
+	BucketArtifacts = "artifacts"
+	BucketReplays   = "replays"
+)
+
+// ConsumerName is the durable pull consumer every daemon shares, so that each job goes to
+// one of them.
+const ConsumerName = "judges"
+
+// ErrClosed is returned by calls on a Queue after Close.
+var ErrClosed = errors.New("queue: closed")
+
+const (
+	defaultListen      = "127.0.0.1:4222"
+	defaultPrefix      = "judge"
+	defaultAckWait     = 60 * time.Second
+	defaultMaxDeliver  = 5
+	defaultDedupWindow = 24 * time.Hour
+
+	// maxAckPending caps jobs out at once across all daemons. Each daemon holds one job at
+	// a time, so this is a ceiling on daemons (plus jobs in flight to a cancelled Next), not
+	// a batch size; it only needs to be comfortably large.
+	maxAckPending = 1024
+
+	// reconnectWait is short because the usual server is on the same machine or network:
+	// a restarted server should see its clients back within a second, not the client's
+	// default two.
+	reconnectWait = time.Second
+	// pingInterval detects a half-open connection (a server host that vanished without a
+	// reset) in about a minute instead of the client's default several minutes, after which
+	// the reconnect loop takes over.
+	pingInterval = 20 * time.Second
+	// drainTimeout bounds Close: draining only flushes what is already in flight.
+	drainTimeout = 10 * time.Second
+	// setupTimeout bounds creating the streams, consumer and buckets when the caller's
+	// context has no deadline.
+	setupTimeout = 30 * time.Second
+)
+
+var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// Queue is a connection to the judge's streams and object stores. It is safe for concurrent
+// use.
+type Queue struct {
+	o   Options
+	log *slog.Logger
+	url string
+	srv *server.Server // the embedded server, when this Queue started one
+	nc  *nats.Conn
+	js  jetstream.JetStream
+
+	jobsStream    string
+	resultsStream string
+	jobsSubject   string
+	resultsPrefix string // subject prefix of results, "judge.results."
+	buckets       map[string]string
+
+	// mu guards the handles setup replaces when it runs again from Next.
+	mu       sync.Mutex
+	consumer jetstream.Consumer
+	results  jetstream.Stream
+	objects  map[string]jetstream.ObjectStore
+
+	closing   atomic.Bool
+	closed    chan struct{} // closed by the connection's closed handler
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Open connects to the NATS server (starting an embedded one when o.URL is empty) and
+// creates or updates the streams, the shared consumer and the object stores, so a fresh
+// server and one left by an older version both end up as this version expects. The
+// connection then reconnects forever: a daemon outlives server restarts.
+func Open(ctx context.Context, o Options) (*Queue, error) {
+	if o.Listen == "" {
+		o.Listen = defaultListen
+	}
+	if o.Prefix == "" {
+		o.Prefix = defaultPrefix
+	}
+	if o.AckWait <= 0 {
+		o.AckWait = defaultAckWait
+	}
+	if o.MaxDeliver <= 0 {
+		o.MaxDeliver = defaultMaxDeliver
+	}
+	if o.DedupWindow <= 0 {
+		o.DedupWindow = defaultDedupWindow
+	}
+	if o.ResultsMaxAge < 0 {
+		o.ResultsMaxAge = 0
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if !prefixRE.MatchString(o.Prefix) {
+		return nil, fmt.Errorf("queue: prefix %q: only letters, digits, '-' and '_' are allowed", o.Prefix)
+	}
+	q := &Queue{
+		o:             o,
+		log:           o.Logger,
+		url:           o.URL,
+		jobsStream:    strings.ToUpper(o.Prefix) + "_JOBS",
+		resultsStream: strings.ToUpper(o.Prefix) + "_RESULTS",
+		jobsSubject:   o.Prefix + ".jobs",
+		resultsPrefix: o.Prefix + ".results.",
+		buckets: map[string]string{
+			BucketArtifacts: o.Prefix + "-" + BucketArtifacts,
+			BucketReplays:   o.Prefix + "-" + BucketReplays,
+		},
+		objects: map[string]jetstream.ObjectStore{},
+		closed:  make(chan struct{}),
+	}
+	if q.url == "" {
+		srv, err := startServer(o, q.log)
+		if err != nil {
+			return nil, err
+		}
+		q.srv = srv
+		q.url = srv.ClientURL()
+	}
+	if err := q.connect(); err != nil {
+		q.shutdownServer()
+		return nil, err
+	}
+	if err := q.setup(ctx); err != nil {
+		q.nc.Close()
+		q.shutdownServer()
+		return nil, err
+	}
+	return q, nil
+}
+
+func (q *Queue) connect() error {
+	nc, err := nats.Connect(q.url,
+		nats.Name("judge"),
+		nats.MaxReconnects(-1),
+		nats.ReconnectWait(reconnectWait),
+		nats.PingInterval(pingInterval),
+		nats.DrainTimeout(drainTimeout),
+		// No buffering while disconnected: a publish or pull request then fails at once
+		// instead of being sent late, after its caller gave up on it. A late pull request
+		// would hand a job to an inbox nobody reads (held until AckWait); a late publish
+		// would make the caller's timeout a lie. Callers retry instead (see publish).
+		nats.ReconnectBufSize(-1),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if q.closing.Load() {
+				return
+			}
+			q.log.Warn("queue: disconnected from NATS, reconnecting", "url", q.url, "err", err)
+		}),
+		nats.ReconnectHandler(func(nc *nats.Conn) {
+			q.log.Info("queue: reconnected to NATS", "url", nc.ConnectedUrl())
+		}),
+		nats.ClosedHandler(func(*nats.Conn) { close(q.closed) }),
+		nats.ErrorHandler(func(_ *nats.Conn, sub *nats.Subscription, err error) {
+			subject := ""
+			if sub != nil {
+				subject = sub.Subject
+			}
+			q.log.Error("queue: NATS error", "subject", subject, "err", err)
+		}),
+	)
+	if err != nil {
+		return fmt.Errorf("queue: connect to %s: %w", q.url, err)
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		nc.Close()
+		return fmt.Errorf("queue: jetstream: %w", err)
+	}
+	q.nc, q.js = nc, js
+	return nil
+}
+
+// setup creates or updates everything the queue uses. It is idempotent, so it runs on every
+// Open (several daemons may race here; identical configurations make that harmless) and again
+// when the consumer turns out to be gone.
+func (q *Queue) setup(ctx context.Context) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, setupTimeout)
+		defer cancel()
+	}
+	_, err := q.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:        q.jobsStream,
+		Description: "judge jobs: a work queue, each job taken by one daemon",
+		Subjects:    []string{q.jobsSubject},
+		Retention:   jetstream.WorkQueuePolicy,
+		Storage:     jetstream.FileStorage,
+		Duplicates:  q.o.DedupWindow,
+	})
+	if err != nil {
+		return fmt.Errorf("queue: stream %s: %w", q.jobsStream, err)
+	}
+	// The server rejects a duplicate window longer than the stream's max age.
+	resultsDup := q.o.DedupWindow
+	if q.o.ResultsMaxAge > 0 && resultsDup > q.o.ResultsMaxAge {
+		resultsDup = q.o.ResultsMaxAge
+	}
+	results, err := q.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name:              q.resultsStream,
+		Description:       "judge results: the last result of each job id",
+		Subjects:          []string{q.resultsPrefix + ">"},
+		Retention:         jetstream.LimitsPolicy,
+		Storage:           jetstream.FileStorage,
+		MaxMsgsPerSubject: 1,
+		MaxAge:            q.o.ResultsMaxAge,
+		Duplicates:        resultsDup,
+	})
+	if err != nil {
+		return fmt.Errorf("queue: stream %s: %w", q.resultsStream, err)
+	}
+	cons, err := q.js.CreateOrUpdateConsumer(ctx, q.jobsStream, jetstream.ConsumerConfig{
+		Durable:       ConsumerName,
+		Description:   "judge daemons; each pulls one job at a time",
+		DeliverPolicy: jetstream.DeliverAllPolicy,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       q.o.AckWait,
+		MaxDeliver:    q.o.MaxDeliver,
+		MaxAckPending: maxAckPending,
+		FilterSubject: q.jobsSubject,
+	})
+	if err != nil {
+		return fmt.Errorf("queue: consumer %s on %s: %w", ConsumerName, q.jobsStream, err)
+	}
+	objects := map[string]jetstream.ObjectStore{}
+	for name, bucket := range q.buckets {
+		obs, err := q.js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
+			Bucket:  bucket,
+			Storage: jetstream.FileStorage,
+		})
+		if err != nil {
+			return fmt.Errorf("queue: object store %s: %w", bucket, err)
+		}
+		objects[name] = obs
+	}
+	q.mu.Lock()
+	q.consumer = cons
+	q.results = results
+	q.objects = objects
+	q.mu.Unlock()
+	return nil
+}
+
+// Close drains the connection (what is in flight is flushed; a job delivered and not acked
+// goes back to the queue after AckWait) and shuts the embedded server down if this Queue
+// started one. Calling it again returns the first call's result.
+func (q *Queue) Close() error {
+	q.closeOnce.Do(func() {
+		q.closing.Store(true)
+		if err := q.nc.Drain(); err != nil {
+			// Draining needs a live connection; a disconnected one has nothing to flush.
+			q.nc.Close()
+		}
+		select {
+		case <-q.closed:
+		case <-time.After(drainTimeout + time.Second):
+			q.nc.Close()
+			q.closeErr = fmt.Errorf("queue: close: drain did not finish in %s", drainTimeout)
+		}
+		q.shutdownServer()
+	})
+	return q.closeErr
+}
+
+func (q *Queue) shutdownServer() {
+	if q.srv == nil {
+		return
+	}
+	q.srv.Shutdown()
+	q.srv.WaitForShutdown()
+	q.log.Info("queue: embedded NATS server stopped", "url", q.url)
+}
+
+// URL is the server URL in use: Options.URL, or the embedded server's client URL, which is
+// what other processes pass as their URL.
+func (q *Queue) URL() string { return q.url }
+
+// closedErr reports ErrClosed once Close has started, so callers looping on the queue stop
+// instead of retrying against a connection that will not come back.
+func (q *Queue) closedErr() error {
+	if q.closing.Load() || q.nc.IsClosed() {
+		return ErrClosed
+	}
+	return nil
+}
+
+// publish sends one message to a stream and returns its acknowledgement, retrying failures
+// that leave the message possibly unsent (no connection, no stream leader yet, a lost
+// acknowledgement) until ctx is done. The retry is safe only because every message the queue
+// publishes carries a de-duplication id: a retried message that was in fact stored is
+// acknowledged as a duplicate instead of stored twice.
+func (q *Queue) publish(ctx context.Context, what, subject string, data []byte, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	wait := retryMin
+	for attempt := 1; ; attempt++ {
+		if err := q.closedErr(); err != nil {
+			return nil, err
+		}
+		actx, cancel := context.WithTimeout(ctx, publishAttemptTimeout)
+		ack, err := q.js.PublishMsg(actx, &nats.Msg{Subject: subject, Data: data}, opts...)
+		cancel()
+		if err == nil {
+			return ack, nil
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("queue: %s: %w (last error: %v)", what, ctx.Err(), err)
+		}
+		if !transient(err) {
+			return nil, fmt.Errorf("queue: %s: %w", what, err)
+		}
+		// One warning per publish: an outage is already logged as a disconnect, and the
+		// retries until it ends say nothing new.
+		level := slog.LevelDebug
+		if attempt == 1 {
+			level = slog.LevelWarn
+		}
+		q.log.Log(ctx, level, "queue: publish failed, retrying until it goes through", "what", what, "err", err, "retry_in", wait)
+		if serr := sleep(ctx, wait); serr != nil {
+			return nil, fmt.Errorf("queue: %s: %w (last error: %v)", what, serr, err)
+		}
+		wait = min(2*wait, retryMax)
+	}
+}
+
+const (
+	// publishAttemptTimeout bounds one publish attempt: long enough for a loaded server's
+	// acknowledgement, short enough that a lost one is retried promptly.
+	publishAttemptTimeout = 5 * time.Second
+	retryMin              = 100 * time.Millisecond
+	retryMax              = 2 * time.Second
+)
+
+// transient reports errors after which the same request may succeed later: the connection
+// is down or coming back, or the server has not (re)loaded the stream yet.
+func transient(err error) bool {
+	for _, t := range []error{
+		nats.ErrTimeout,
+		context.DeadlineExceeded,
+		nats.ErrNoResponders,
+		jetstream.ErrNoStreamResponse,
+		nats.ErrReconnectBufExceeded,
+		nats.ErrConnectionReconnecting,
+		nats.ErrDisconnected,
+		nats.ErrNoServers,
+		jetstream.ErrJetStreamNotEnabled,
+	} {
+		if errors.Is(err, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// sleep waits d or until ctx is done, whichever is first.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

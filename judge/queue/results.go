@@ -1,0 +1,108 @@
+package queue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// resultsIdleCheck is how long Results without follow waits for the next stored result
+// before asking the server whether any is left. The count of results left comes with each
+// one, but a result replaced meanwhile (one per id is kept) never arrives, and this keeps
+// that from hanging the listing.
+const resultsIdleCheck = 2 * time.Second
+
+// PublishResult stores the result of job id on judge.results.<id>. Its de-duplication id is
+// "result-"+id, so a job judged twice (redelivered after a daemon lost its connection before
+// acking) keeps its first result within the dedup window. Retries like Submit.
+func (q *Queue) PublishResult(ctx context.Context, id string, result []byte) error {
+	if err := ValidID(id); err != nil {
+		return err
+	}
+	_, err := q.publish(ctx, "publish result "+id, q.resultsPrefix+id, result,
+		jetstream.WithMsgID("result-"+id), jetstream.WithExpectStream(q.resultsStream))
+	return err
+}
+
+// Result returns the stored result of job id, and false when there is none (not judged yet,
+// or expired after ResultsMaxAge).
+func (q *Queue) Result(ctx context.Context, id string) ([]byte, bool, error) {
+	if err := ValidID(id); err != nil {
+		return nil, false, err
+	}
+	q.mu.Lock()
+	results := q.results
+	q.mu.Unlock()
+	m, err := results.GetLastMsgForSubject(ctx, q.resultsPrefix+id)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("queue: result %s: %w", id, err)
+	}
+	return m.Data, true, nil
+}
+
+// Results calls fn with every stored result, oldest first: of every job when id is "", else
+// of that one job. Without follow it returns once the stored ones are done; with follow it
+// goes on with results published later until ctx is done, and then returns ctx.Err(). An
+// error from fn stops it and is returned as is.
+func (q *Queue) Results(ctx context.Context, id string, follow bool, fn func(id string, result []byte) error) error {
+	filter := q.resultsPrefix + ">"
+	if id != "" {
+		if err := ValidID(id); err != nil {
+			return err
+		}
+		filter = q.resultsPrefix + id
+	}
+	// An ordered consumer is ephemeral and recreated by the client after a reconnect, so a
+	// reader leaves nothing behind on the server and follows across server restarts.
+	oc, err := q.js.OrderedConsumer(ctx, q.resultsStream, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{filter},
+		DeliverPolicy:  jetstream.DeliverAllPolicy,
+	})
+	if err != nil {
+		return fmt.Errorf("queue: results: %w", err)
+	}
+	if info := oc.CachedInfo(); !follow && info != nil && info.NumPending == 0 {
+		return nil
+	}
+	it, err := oc.Messages()
+	if err != nil {
+		return fmt.Errorf("queue: results: %w", err)
+	}
+	defer it.Stop()
+	for {
+		nctx, cancel := ctx, context.CancelFunc(func() {})
+		if !follow {
+			nctx, cancel = context.WithTimeout(ctx, resultsIdleCheck)
+		}
+		m, err := it.Next(jetstream.NextContext(nctx))
+		cancel()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			if !follow && errors.Is(err, context.DeadlineExceeded) {
+				info, ierr := oc.Info(ctx)
+				if ierr == nil && info.NumPending == 0 {
+					return nil
+				}
+				continue
+			}
+			return fmt.Errorf("queue: results: %w", err)
+		}
+		if err := fn(strings.TrimPrefix(m.Subject(), q.resultsPrefix), m.Data()); err != nil {
+			return err
+		}
+		if !follow {
+			if meta, err := m.Metadata(); err == nil && meta.NumPending == 0 {
+				return nil
+			}
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package queue
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// serverReadyTimeout bounds the embedded server's start: recovering a large JetStream store
+// takes a while, but a server that is not up by then is not coming up (a port in use, a
+// locked store).
+const serverReadyTimeout = 30 * time.Second
+
+// startServer starts the embedded NATS server with JetStream storing in o.StoreDir and
+// returns it once it accepts clients.
+func startServer(o Options, log *slog.Logger) (*server.Server, error) {
+	if o.StoreDir == "" {
+		return nil, fmt.Errorf("queue: embedded server: StoreDir is required")
+	}
+	host, portText, err := net.SplitHostPort(o.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("queue: embedded server: listen address %q: %w", o.Listen, err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil || port < -1 || port > 65535 {
+		return nil, fmt.Errorf("queue: embedded server: listen address %q: bad port", o.Listen)
+	}
+	if port == 0 {
+		// The server reads 0 as "the default port"; callers asking for 0 mean "any port",
+		// which the server spells -1.
+		port = server.RANDOM_PORT
+	}
+	srv, err := server.NewServer(&server.Options{
+		Host:      host,
+		Port:      port,
+		JetStream: true,
+		StoreDir:  o.StoreDir,
+		// The daemon owns the process's signals; the server must not exit or reload on them.
+		NoSigs:                 true,
+		DisableJetStreamBanner: true,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("queue: embedded server: %w", err)
+	}
+	sl := &serverLogger{log: log.With("component", "nats-server")}
+	srv.SetLoggerV2(sl, false, false, false)
+	srv.Start()
+	// Wait in short steps: a server that failed fatally (a port in use) never becomes ready,
+	// and its fatal message is the answer, not a timeout.
+	deadline := time.Now().Add(serverReadyTimeout)
+	for !srv.ReadyForConnections(100 * time.Millisecond) {
+		msg := sl.lastFatal()
+		if msg == "" && time.Now().Before(deadline) {
+			continue
+		}
+		srv.Shutdown()
+		srv.WaitForShutdown()
+		if msg == "" {
+			msg = fmt.Sprintf("not ready after %s", serverReadyTimeout)
+		}
+		return nil, fmt.Errorf("queue: embedded server on %s: %s", o.Listen, msg)
+	}
+	log.Info("queue: embedded NATS server started", "url", srv.ClientURL(), "store_dir", o.StoreDir)
+	return srv, nil
+}
+
+// serverLogger routes the embedded server's log through slog. The server's notices (its
+// start-up banner, JetStream recovery) are routine, so they go to Debug; the queue logs its
+// own one-line summary at Info.
+type serverLogger struct {
+	log   *slog.Logger
+	mu    sync.Mutex
+	fatal string
+}
+
+// lastFatal is the server's last fatal message: with a logger that does not exit, a failed
+// listen shows up only here, and it is the best explanation for a server that never got ready.
+func (l *serverLogger) lastFatal() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.fatal
+}
+
+func (l *serverLogger) Noticef(format string, v ...any) { l.log.Debug(fmt.Sprintf(format, v...)) }
+func (l *serverLogger) Warnf(format string, v ...any)   { l.log.Warn(fmt.Sprintf(format, v...)) }
+func (l *serverLogger) Errorf(format string, v ...any)  { l.log.Error(fmt.Sprintf(format, v...)) }
+func (l *serverLogger) Debugf(format string, v ...any)  { l.log.Debug(fmt.Sprintf(format, v...)) }
+func (l *serverLogger) Tracef(format string, v ...any)  {}
+
+// Fatalf logs and remembers the message but does not exit: an embedded server must not take
+// the daemon down with it.
+func (l *serverLogger) Fatalf(format string, v ...any) {
+	msg := fmt.Sprintf(format, v...)
+	l.mu.Lock()
+	l.fatal = msg
+	l.mu.Unlock()
+	l.log.Error(msg)
+}
