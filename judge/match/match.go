@@ -118,8 +118,9 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 
 	hdr := replay.Header{Game: j.Game.Name(), Seed: j.Seed, Options: setup.Options, World: setup.World}
 	for i, e := range j.Players {
+		runID, _ := r.Sandbox.ImageID(ctx, bots[i].build.RunImage)
 		hdr.Players = append(hdr.Players, replay.Player{Name: e.Name, Lang: e.Submission.Lang,
-			CompileImage: bots[i].build.Image, RunImage: bots[i].build.RunImage})
+			CompileImage: bots[i].build.Image, RunImage: runID})
 	}
 	j.Replay.Header(hdr)
 
@@ -143,6 +144,9 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 			continue
 		}
 		reply := r.ask(ctx, b, req)
+		// The game sees the CPU time exactly as the replay records it, so that re-judging the
+		// replay computes the same time budgets.
+		reply.CPU = reply.CPU.Truncate(time.Microsecond)
 		verdict := m.Reply(reply)
 		if verdict != nil && b.dead == nil {
 			b.dead = verdict
