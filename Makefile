@@ -19,9 +19,9 @@ images: judge
 	$(JUDGE) images list
 
 demo: images
-	@for bot in bots/hello/cpp bots/hello/pascal bots/hello/java bots/hello/go; do \
-		echo "== $$bot"; $(JUDGE) compile $$bot || exit 1; \
-	done
+	$(JUDGE) games
+	$(JUDGE) play --game amazes --seed 42 bots/amazes/cpp bots/amazes/java
+	$(JUDGE) play --game ontherun --seed 1 bots/ontherun/go bots/ontherun/pascal
 
 vet:
 	$(GO) vet ./...
@@ -36,6 +36,7 @@ bench: images
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench RoundTrip -benchtime 5000x -count 3 ./sandbox/
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench StartToFirstAnswer -benchtime 10x ./sandbox/
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench Compile -benchtime 3x ./judge/build/
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench Match -benchtime 20x -count 2 ./judge/games/
 
 # The daemon's own image (Dockerfile), from the judge's Debian base image: no registry.
 daemon-image: images

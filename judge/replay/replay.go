@@ -100,79 +100,88 @@ func (w *Writer) Err() error {
 	return w.err
 }
 
-// Verify re-judges a replay: it starts the game from the header, answers every request
-// with the recorded answer, and checks requests, verdicts and the result against the
-// record. lookup finds a game by name.
-func Verify(r io.Reader, lookup func(string) (game.Game, bool)) (result.Result, error) {
+// Replay is a parsed replay.
+type Replay struct {
+	Header    Header
+	Exchanges []Exchange
+	Result    result.Result
+}
+
+// Read parses a replay.
+func Read(r io.Reader) (*Replay, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	var h Header
-	if !sc.Scan() {
-		return result.Result{}, errors.New("replay: empty file")
-	}
-	if err := json.Unmarshal(sc.Bytes(), &h); err != nil || h.Type != "header" {
-		return result.Result{}, fmt.Errorf("replay: line 1 is not a header: %v", err)
-	}
-	g, ok := lookup(h.Game)
-	if !ok {
-		return result.Result{}, fmt.Errorf("replay: unknown game %q", h.Game)
-	}
-	m, err := g.New(game.Config{Seed: h.Seed, Players: len(h.Players), Options: h.Options})
-	if err != nil {
-		return result.Result{}, fmt.Errorf("replay: starting the game: %w", err)
-	}
-	line := 1
-	var recorded *result.Result
-	next := func() (json.RawMessage, string, error) {
-		if !sc.Scan() {
-			if err := sc.Err(); err != nil {
-				return nil, "", err
-			}
-			return nil, "", io.EOF
-		}
+	rp := &Replay{}
+	line, done := 0, false
+	for sc.Scan() {
 		line++
+		if done {
+			return nil, fmt.Errorf("replay: line %d: data after the result", line)
+		}
 		var t struct {
 			Type string `json:"type"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &t); err != nil {
-			return nil, "", fmt.Errorf("replay: line %d: %w", line, err)
+			return nil, fmt.Errorf("replay: line %d: %w", line, err)
 		}
-		return append(json.RawMessage(nil), sc.Bytes()...), t.Type, nil
-	}
-	for {
-		req, done := m.Next()
-		raw, typ, err := next()
-		if err == io.EOF {
-			if !done {
-				return result.Result{}, fmt.Errorf("replay: ends at line %d, but the game asks player %d at turn %d", line, req.Player, req.Turn)
-			}
-			return result.Result{}, errors.New("replay: no result line")
+		var err error
+		switch {
+		case line == 1 && t.Type == "header":
+			err = json.Unmarshal(sc.Bytes(), &rp.Header)
+		case line == 1:
+			return nil, errors.New("replay: line 1 is not a header")
+		case t.Type == "move":
+			var x Exchange
+			err = json.Unmarshal(sc.Bytes(), &x)
+			rp.Exchanges = append(rp.Exchanges, x)
+		case t.Type == "result":
+			var f footer
+			err = json.Unmarshal(sc.Bytes(), &f)
+			rp.Result, done = f.Result, true
+		default:
+			return nil, fmt.Errorf("replay: line %d: unknown record %q", line, t.Type)
 		}
 		if err != nil {
-			return result.Result{}, err
+			return nil, fmt.Errorf("replay: line %d: %w", line, err)
 		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("replay: %w", err)
+	}
+	if line == 0 {
+		return nil, errors.New("replay: empty file")
+	}
+	if !done {
+		return nil, errors.New("replay: no result line (the match did not finish)")
+	}
+	return rp, nil
+}
+
+// Rejudge plays the game again from the header, answering every request with the recorded
+// answer, and checks that the game asks what was recorded and gives the recorded verdicts.
+// It returns the game's result.
+func (rp *Replay) Rejudge(g game.Game) (game.Result, error) {
+	h := rp.Header
+	m, err := g.New(game.Config{Seed: h.Seed, Players: len(h.Players), Options: h.Options})
+	if err != nil {
+		return game.Result{}, fmt.Errorf("replay: starting the game: %w", err)
+	}
+	for i := 0; ; i++ {
+		req, done := m.Next()
 		if done {
-			if typ != "result" {
-				return result.Result{}, fmt.Errorf("replay: line %d: the game is over, but the replay goes on (%s)", line, typ)
+			if i < len(rp.Exchanges) {
+				return game.Result{}, fmt.Errorf("replay: exchange %d: the game is over, but the replay goes on", i+1)
 			}
-			var f footer
-			if err := json.Unmarshal(raw, &f); err != nil {
-				return result.Result{}, fmt.Errorf("replay: line %d: %w", line, err)
-			}
-			recorded = &f.Result
-			break
+			return m.Result(), nil
 		}
-		if typ != "move" {
-			return result.Result{}, fmt.Errorf("replay: line %d: want the exchange with player %d at turn %d, found %q", line, req.Player, req.Turn, typ)
+		if i >= len(rp.Exchanges) {
+			return game.Result{}, fmt.Errorf("replay: the replay ends, but the game asks player %d at turn %d", req.Player, req.Turn)
 		}
-		var x Exchange
-		if err := json.Unmarshal(raw, &x); err != nil {
-			return result.Result{}, fmt.Errorf("replay: line %d: %w", line, err)
-		}
+		x := &rp.Exchanges[i]
 		if x.Player != req.Player || x.Turn != req.Turn || x.Sent != req.Send || x.Expect != req.Expect ||
 			x.Ready != req.Ready || x.LimitUS != req.Limit.Microseconds() {
-			return result.Result{}, fmt.Errorf("replay: line %d: the game asks player %d at turn %d (expect %d, limit %v) %q, the replay recorded player %d at turn %d (expect %d, limit %v) %q",
-				line, req.Player, req.Turn, req.Expect, req.Limit, req.Send, x.Player, x.Turn, x.Expect,
+			return game.Result{}, fmt.Errorf("replay: exchange %d: the game asks player %d at turn %d (expect %d, limit %v) %q, the replay recorded player %d at turn %d (expect %d, limit %v) %q",
+				i+1, req.Player, req.Turn, req.Expect, req.Limit, req.Send, x.Player, x.Turn, x.Expect,
 				time.Duration(x.LimitUS)*time.Microsecond, x.Sent)
 		}
 		if req.Expect == 0 && req.Ready == "" {
@@ -180,20 +189,40 @@ func Verify(r io.Reader, lookup func(string) (game.Game, bool)) (result.Result, 
 		}
 		verdict := m.Reply(game.Reply{Lines: x.Received, Fault: x.Fault, CPU: time.Duration(x.CPUus) * time.Microsecond})
 		if !reflect.DeepEqual(verdict, x.Verdict) {
-			return result.Result{}, fmt.Errorf("replay: line %d: the game's verdict is %v, the replay recorded %v", line, verdict, x.Verdict)
+			return game.Result{}, fmt.Errorf("replay: exchange %d: the game's verdict is %v, the replay recorded %v", i+1, verdict, x.Verdict)
 		}
 	}
-	got := m.Result()
+}
+
+// Verify re-judges a replay: it reads it, finds its game with lookup, re-runs the rules on
+// the recorded answers (Rejudge), and checks the result against the recorded one.
+func Verify(r io.Reader, lookup func(string) (game.Game, bool)) (result.Result, error) {
+	rp, err := Read(r)
+	if err != nil {
+		return result.Result{}, err
+	}
+	g, ok := lookup(rp.Header.Game)
+	if !ok {
+		return result.Result{}, fmt.Errorf("replay: unknown game %q", rp.Header.Game)
+	}
+	got, err := rp.Rejudge(g)
+	if err != nil {
+		return result.Result{}, err
+	}
+	recorded := rp.Result
+	if len(recorded.Players) != len(got.Scores) {
+		return recorded, fmt.Errorf("replay: re-judged %d players, recorded %d", len(got.Scores), len(recorded.Players))
+	}
 	for i, p := range recorded.Players {
-		if i >= len(got.Scores) || p.Score != got.Scores[i] || p.Rank != got.Ranks[i] || !reflect.DeepEqual(p.Fault, faultOrNil(got.Faults, i)) {
-			return *recorded, fmt.Errorf("replay: player %d: re-judged score %v rank %v fault %v, recorded score %v rank %v fault %v",
-				i, at(got.Scores, i), at(got.Ranks, i), faultOrNil(got.Faults, i), p.Score, p.Rank, p.Fault)
+		if p.Score != got.Scores[i] || p.Rank != got.Ranks[i] || !reflect.DeepEqual(p.Fault, faultOrNil(got.Faults, i)) {
+			return recorded, fmt.Errorf("replay: player %d: re-judged score %v rank %v fault %v, recorded score %v rank %v fault %v",
+				i, got.Scores[i], got.Ranks[i], faultOrNil(got.Faults, i), p.Score, p.Rank, p.Fault)
 		}
 	}
 	if !reflect.DeepEqual(got.Winner, recorded.Winner) {
-		return *recorded, fmt.Errorf("replay: re-judged winner %v, recorded %v", ptr(got.Winner), ptr(recorded.Winner))
+		return recorded, fmt.Errorf("replay: re-judged winner %v, recorded %v", ptr(got.Winner), ptr(recorded.Winner))
 	}
-	return *recorded, nil
+	return recorded, nil
 }
 
 func faultOrNil(f []*game.Fault, i int) *game.Fault {
@@ -201,13 +230,6 @@ func faultOrNil(f []*game.Fault, i int) *game.Fault {
 		return f[i]
 	}
 	return nil
-}
-
-func at[T any](s []T, i int) any {
-	if i < len(s) {
-		return s[i]
-	}
-	return "none"
 }
 
 func ptr(p *int) any {

@@ -1,0 +1,131 @@
+package games_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+var langs = []string{"cpp", "pascal", "java", "go"}
+
+func runner(t testing.TB) *match.Runner {
+	e := sandboxtest.Engine(t)
+	return &match.Runner{
+		Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandbox.NewLimits(), Freeze: sandbox.FreezeSignal,
+		StdoutLimit: 16 << 20, StderrLimit: 64 << 10, LineLimit: 1 << 20, WorkDir: t.TempDir(),
+	}
+}
+
+func load(t testing.TB, dir string) build.Submission {
+	t.Helper()
+	s, err := build.Load(filepath.Join(sandboxtest.Root(), dir), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// playAndVerify plays a match and re-judges its replay.
+func playAndVerify(t *testing.T, r *match.Runner, name string, seed uint64, bots ...string) result.Result {
+	t.Helper()
+	g, ok := games.Lookup(name)
+	if !ok {
+		t.Fatalf("no game %s", name)
+	}
+	var buf bytes.Buffer
+	j := match.Job{ID: t.Name(), Game: g, Seed: seed, Replay: replay.NewWriter(&buf)}
+	for _, b := range bots {
+		j.Players = append(j.Players, match.Entrant{Name: b, Submission: load(t, b)})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := r.Play(ctx, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := replay.Verify(&buf, games.Lookup); err != nil {
+		t.Errorf("the replay does not re-judge to the same result: %v", err)
+	}
+	return res
+}
+
+// TestEveryLanguagePair plays a full game of each two-player game for every ordered pair of
+// languages: no sample bot may fault.
+func TestEveryLanguagePair(t *testing.T) {
+	r := runner(t)
+	for _, name := range []string{"amazes", "ontherun"} {
+		for i, a := range langs {
+			for j, b := range langs {
+				t.Run(fmt.Sprintf("%s/%s-%s", name, a, b), func(t *testing.T) {
+					res := playAndVerify(t, r, name, uint64(100+4*i+j),
+						"bots/"+name+"/"+a, "bots/"+name+"/"+b)
+					for k, p := range res.Players {
+						if p.Fault != nil {
+							t.Errorf("player %d (%s) faulted: %+v", k, p.Name, *p.Fault)
+						}
+						if p.Moves == 0 {
+							t.Errorf("player %d (%s) made no move", k, p.Name)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestBrokenBotIsFaulted: the broken bot's fault is reported while the other bot finishes.
+func TestBrokenBotIsFaulted(t *testing.T) {
+	r := runner(t)
+	for _, tc := range []struct {
+		game, broken string
+		kinds        []string
+	}{
+		{"amazes", "bots/amazes/broken", []string{game.Protocol, game.IllegalMove}},
+		{"ontherun", "bots/ontherun/broken", []string{game.Protocol, game.IllegalMove, game.Timeout}},
+	} {
+		for _, order := range []string{"broken-first", "broken-second"} {
+			t.Run(tc.game+"/"+order, func(t *testing.T) {
+				bots := []string{tc.broken, "bots/" + tc.game + "/cpp"}
+				if order == "broken-second" {
+					bots[0], bots[1] = bots[1], bots[0]
+				}
+				res := playAndVerify(t, r, tc.game, 42, bots...)
+				bi := 0
+				if order == "broken-second" {
+					bi = 1
+				}
+				broken, other := res.Players[bi], res.Players[1-bi]
+				if broken.Fault == nil || !contains(tc.kinds, broken.Fault.Kind) {
+					t.Errorf("broken bot: fault %+v, want one of %v", broken.Fault, tc.kinds)
+				}
+				if other.Fault != nil {
+					t.Errorf("the other bot faulted: %+v", *other.Fault)
+				}
+				if broken.Score != 0 {
+					t.Errorf("the broken bot scored %v", broken.Score)
+				}
+			})
+		}
+	}
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}

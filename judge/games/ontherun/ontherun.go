@@ -1,0 +1,121 @@
+// Package ontherun is the referee's rules of On The Run (CodeCup 2007): a Fugitive travels a
+// map of cities by car, train and plane while four Detectives, told only the Fugitive's
+// transport (and every fifth turn its city), try to catch it within 50 turns.
+//
+// players[0] plays the Fugitive, players[1] the Detectives. The protocol is the page's
+// (seeds/ontherun.txt) with the decisions of rules.md; where both are silent:
+//   - The Detectives receive the Fugitive's start city as a notice right after the Fugitive
+//     chose it, so their stream is exactly the page's: role, (their 4 lines), start city,
+//     then one transport line per turn.
+//   - A line that is not in the expected shape at all (not a number, wrong number of fields)
+//     is a protocol fault; a well-formed move the rules forbid is an illegal move.
+package ontherun
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/botjudge/judge/judge/game"
+)
+
+// New returns the game On The Run.
+func New() game.Game { return onTheRun{} }
+
+type onTheRun struct{}
+
+// Option defaults and ranges.
+const (
+	defCities  = 200
+	defTime    = 5 * time.Second
+	defMemory  = 64
+	minOptCity = 10
+)
+
+// Name is the game's identifier.
+func (onTheRun) Name() string { return "ontherun" }
+
+// Players is exactly two: the Fugitive and the Detectives.
+func (onTheRun) Players() (min, max, def int) { return 2, 2, 2 }
+
+// Options are the map, the time budget and the memory limit.
+func (onTheRun) Options() []game.Option {
+	return []game.Option{
+		{Name: "cities", Default: fmt.Sprint(defCities), Help: "cities of a generated map (10..200); ignored when map is given"},
+		{Name: "time", Default: defTime.String(), Help: "CPU time per player for the whole game (10ms..1h)"},
+		{Name: "memory", Default: fmt.Sprint(defMemory), Help: "memory per player in MiB (16..4096)"},
+		{Name: "map", Default: "", Help: "a map in connect.txt format (text after END is ignored); empty: generated from the seed"},
+	}
+}
+
+// New starts a match on the supplied map, or on one generated from the seed.
+func (onTheRun) New(cfg game.Config) (game.Match, error) {
+	if cfg.Players != 0 && cfg.Players != 2 {
+		return nil, fmt.Errorf("ontherun is played by 2 players, not %d", cfg.Players)
+	}
+	opts := game.NewOptions(cfg.Options)
+	cities := opts.Int("cities", defCities, minOptCity, maxCities)
+	budget := opts.Duration("time", defTime, 10*time.Millisecond, time.Hour)
+	memory := opts.Int("memory", defMemory, 16, 4096)
+	text := opts.String("map", "")
+	var m *worldMap
+	if text != "" {
+		var err error
+		if m, err = parseMap(text); err != nil {
+			opts.Fail("map", "%v", err)
+		}
+	}
+	if err := opts.Err(); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		var err error
+		if m, err = generateMap(game.NewRand(cfg.Seed), cities); err != nil {
+			return nil, err
+		}
+	}
+	return newMatch(m, game.Setup{
+		Options: opts.Values,
+		Memory:  int64(memory) << 20,
+	}, budget), nil
+}
+
+// World is the map as replays and renderers see it (Setup.World).
+type World struct {
+	// Cities is the number of cities, labelled 1..Cities.
+	Cities int `json:"cities"`
+	// Size is the side of the square the coordinates lie in; 0 for a supplied map.
+	Size int `json:"size,omitempty"`
+	// Positions are the generated cities' coordinates; absent for a supplied map, whose
+	// geometry is unknown.
+	Positions []City `json:"positions,omitempty"`
+	// Connections are the map's connections in connect.txt order.
+	Connections []Connection `json:"connections"`
+}
+
+// City is a generated city's place, x to the right and y downwards.
+type City struct {
+	ID int `json:"id"`
+	X  int `json:"x"`
+	Y  int `json:"y"`
+}
+
+// Connection is one undirected connection; Type is C (car), T (train) or P (plane).
+type Connection struct {
+	Type string `json:"type"`
+	A    int    `json:"a"`
+	B    int    `json:"b"`
+}
+
+func (m *worldMap) world() World {
+	w := World{Cities: m.n, Connections: make([]Connection, len(m.conns))}
+	for k, c := range m.conns {
+		w.Connections[k] = Connection{Type: c.kind.letter(), A: c.a, B: c.b}
+	}
+	if m.xy != nil {
+		w.Size = mapSize
+		for k, p := range m.xy {
+			w.Positions = append(w.Positions, City{ID: k + 1, X: p[0], Y: p[1]})
+		}
+	}
+	return w
+}
