@@ -8,6 +8,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -36,6 +37,31 @@ type Config struct {
 	Images  Images  `mapstructure:"images"`
 	Build   Build   `mapstructure:"build"`
 	Sandbox Sandbox `mapstructure:"sandbox"`
+	NATS    NATS    `mapstructure:"nats"`
+	Serve   Serve   `mapstructure:"serve"`
+}
+
+// NATS says where the queue is.
+type NATS struct {
+	// URL is a NATS server or cluster; empty makes `judge serve` embed a server.
+	URL string `mapstructure:"url"`
+	// Listen is the embedded server's address, where submit and results look by default.
+	Listen string `mapstructure:"listen"`
+}
+
+// Serve configures the daemon.
+type Serve struct {
+	// Workers is how many matches run at once; 0 picks one per two cores (a match's bots
+	// take one core at a time, the judge and compilations need the rest).
+	Workers int `mapstructure:"workers"`
+	// Grace is how long running matches may finish after SIGTERM before they are handed back.
+	Grace time.Duration `mapstructure:"grace"`
+	// HTTP is the address of /healthz and /metrics; empty turns them off.
+	HTTP string `mapstructure:"http"`
+	// AckWait is how long a daemon may go silent on a job before it is redelivered.
+	AckWait time.Duration `mapstructure:"ack_wait"`
+	// MaxDeliver bounds the attempts at a job that meets infrastructure failures.
+	MaxDeliver int `mapstructure:"max_deliver"`
 }
 
 // Log configures the judge's own log lines (on stderr).
@@ -124,6 +150,8 @@ func Defaults() Config {
 			Seccomp:     true,
 			Freeze:      "signal",
 		},
+		NATS:  NATS{Listen: "127.0.0.1:4222"},
+		Serve: Serve{Grace: 2 * time.Minute, HTTP: "127.0.0.1:9464", AckWait: time.Minute, MaxDeliver: 5},
 	}
 }
 
@@ -298,5 +326,14 @@ func (c Config) Validate() error {
 	if s.Tmpfs < 0 {
 		bad("sandbox.tmpfs", "must not be negative (got %v)", s.Tmpfs)
 	}
+	if _, _, err := net.SplitHostPort(c.NATS.Listen); err != nil {
+		bad("nats.listen", "want host:port (got %q)", c.NATS.Listen)
+	}
+	if c.Serve.Workers < 0 {
+		bad("serve.workers", "must not be negative (got %d)", c.Serve.Workers)
+	}
+	positive("serve.grace", c.Serve.Grace > 0, c.Serve.Grace)
+	positive("serve.ack_wait", c.Serve.AckWait >= time.Second, c.Serve.AckWait)
+	positive("serve.max_deliver", c.Serve.MaxDeliver > 0, c.Serve.MaxDeliver)
 	return errors.Join(errs...)
 }

@@ -18,6 +18,9 @@ const serverReadyTimeout = 30 * time.Second
 
 // startServer starts the embedded NATS server with JetStream storing in o.StoreDir and
 // returns it once it accepts clients.
+// maxPayload is the embedded server's largest message: 64 MiB, NATS's own ceiling.
+const maxPayload = 64 << 20
+
 func startServer(o Options, log *slog.Logger) (*server.Server, error) {
 	if o.StoreDir == "" {
 		return nil, fmt.Errorf("queue: embedded server: StoreDir is required")
@@ -43,6 +46,9 @@ func startServer(o Options, log *slog.Logger) (*server.Server, error) {
 		// The daemon owns the process's signals; the server must not exit or reload on them.
 		NoSigs:                 true,
 		DisableJetStreamBanner: true,
+		// Jobs inline their sources: allow large ones through, so that the daemon can judge
+		// an oversized job (and say why) instead of the publisher failing obscurely.
+		MaxPayload: maxPayload,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("queue: embedded server: %w", err)

@@ -1,0 +1,276 @@
+// Package daemon is `judge serve`: it takes match jobs from the queue one at a time per
+// worker, judges them, publishes each result, and only then acknowledges the job, so a job is
+// never lost and never judged twice:
+//
+//   - a job that cannot be judged as given (bad JSON, unknown game, bad option, ...) gets an
+//     error result naming the problem and is terminated, never redelivered;
+//   - a job whose result is already stored (its earlier judge died after publishing) is
+//     acknowledged without judging it again;
+//   - an infrastructure failure (engine down, image missing) is retried with back-off, and on
+//     the last attempt answered with an infrastructure error result;
+//   - on shutdown, running matches get a grace period, then are handed back (nak) for another
+//     daemon; their containers are removed either way.
+package daemon
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/job"
+	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/judge/result"
+)
+
+// Options configure a daemon.
+type Options struct {
+	Queue  *queue.Queue
+	Runner *match.Runner
+	Games  func(string) (game.Game, bool)
+	// Workers is how many matches run at once.
+	Workers int
+	// Grace is how long running matches may go on after shutdown begins.
+	Grace time.Duration
+	// Heartbeat is how often a running job is reported in progress; it must be well below
+	// the queue's ack wait.
+	Heartbeat time.Duration
+	// Backoff is the wait before retrying after an infrastructure failure, by attempt.
+	Backoff []time.Duration
+	// MaxSource bounds each player's sources in a job.
+	MaxSource int64
+	Metrics   *Metrics
+	Log       *slog.Logger
+}
+
+// Daemon judges jobs from the queue.
+type Daemon struct {
+	o Options
+}
+
+// New checks the options and makes a daemon.
+func New(o Options) (*Daemon, error) {
+	if o.Queue == nil || o.Runner == nil || o.Games == nil {
+		return nil, errors.New("daemon: Queue, Runner and Games are required")
+	}
+	if o.Workers <= 0 {
+		o.Workers = 1
+	}
+	if o.Heartbeat <= 0 {
+		o.Heartbeat = 10 * time.Second
+	}
+	if len(o.Backoff) == 0 {
+		o.Backoff = []time.Duration{5 * time.Second, 30 * time.Second, 2 * time.Minute}
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Metrics == nil {
+		o.Metrics = NewMetrics()
+	}
+	return &Daemon{o: o}, nil
+}
+
+// Run serves until ctx is cancelled, then waits for the running matches (up to the grace
+// period) and returns.
+func (d *Daemon) Run(ctx context.Context) error {
+	// Matches run on their own context: shutdown stops taking jobs at once, but lets the
+	// running ones finish within the grace period.
+	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelWork()
+	var wg sync.WaitGroup
+	for i := 0; i < d.o.Workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d.worker(ctx, work)
+		}()
+	}
+	d.o.Log.Info("daemon: serving", "workers", d.o.Workers, "queue", d.o.Queue.URL())
+	<-ctx.Done()
+	d.o.Log.Info("daemon: stopping: no new jobs; waiting for running matches", "grace", d.o.Grace)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d.o.Grace):
+		d.o.Log.Warn("daemon: grace period over: handing running jobs back")
+		cancelWork()
+		<-done
+	}
+	return nil
+}
+
+func (d *Daemon) worker(ctx, work context.Context) {
+	for {
+		dl, err := d.o.Queue.Next(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			d.o.Log.Error("daemon: taking a job", "err", err)
+			time.Sleep(time.Second)
+			continue
+		}
+		d.o.Metrics.QueueLag.Set(float64(dl.Pending))
+		d.o.Metrics.Wait.Observe(time.Since(dl.Published).Seconds())
+		d.handle(work, dl)
+	}
+}
+
+// handle judges one delivery and settles it: ack, nak or term.
+func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery) {
+	log := d.o.Log.With("job", dl.ID, "attempt", dl.NumDelivered)
+	j, err := job.Parse(dl.Data, d.o.Games, d.o.MaxSource)
+	if err != nil {
+		id := j.ID
+		if queue.ValidID(id) != nil {
+			id = dl.ID // the id it was submitted under
+		}
+		if queue.ValidID(id) != nil {
+			id = fmt.Sprintf("invalid-%d", dl.Seq)
+		}
+		log.Warn("daemon: invalid job", "id", id, "err", err)
+		d.answer(ctx, log, dl, result.Failed(id, j.Game, 0, job.Code(err), err.(*job.Error).Message), false)
+		return
+	}
+	log = log.With("game", j.Game)
+	if _, found, err := d.o.Queue.Result(ctx, j.ID); err == nil && found {
+		log.Info("daemon: already judged: acknowledging without judging again")
+		d.o.Metrics.Jobs.WithLabelValues("duplicate").Inc()
+		d.settle(log, dl.Ack)
+		return
+	}
+
+	stop := d.heartbeat(ctx, dl, log)
+	res, err := d.judge(ctx, j)
+	stop()
+	if err == nil {
+		log.Info("daemon: judged", "winner", res.Winner, "ms", res.Judge.Finished.Sub(res.Judge.Started).Milliseconds())
+		d.answer(ctx, log, dl, res, true)
+		return
+	}
+	code := job.Code(err)
+	switch {
+	case code != result.Infrastructure:
+		log.Warn("daemon: job cannot be judged", "code", code, "err", err)
+		d.answer(ctx, log, dl, result.Failed(j.ID, j.Game, seedOf(j), code, err.Error()), false)
+	case ctx.Err() != nil:
+		log.Warn("daemon: shutting down: handing the job back", "err", err)
+		d.o.Metrics.Jobs.WithLabelValues("handed_back").Inc()
+		d.settle(log, func() error { return dl.Nak(0) })
+	case dl.LastAttempt():
+		log.Error("daemon: infrastructure failure on the last attempt: giving up", "err", err)
+		d.answer(ctx, log, dl, result.Failed(j.ID, j.Game, seedOf(j), code, err.Error()), false)
+	default:
+		wait := d.o.Backoff[min(int(dl.NumDelivered)-1, len(d.o.Backoff)-1)]
+		log.Error("daemon: infrastructure failure: will retry", "err", err, "retry_in", wait)
+		d.o.Metrics.Jobs.WithLabelValues("retried").Inc()
+		d.settle(log, func() error { return dl.Nak(wait) })
+	}
+}
+
+// judge plays the job's match and stores its replay.
+func (d *Daemon) judge(ctx context.Context, j job.Job) (result.Result, error) {
+	seed := randomSeed()
+	mj, err := j.Match(d.o.Games, seed)
+	if err != nil {
+		return result.Result{}, err
+	}
+	var rep bytes.Buffer
+	mj.Replay = replay.NewWriter(&rep)
+	start := time.Now()
+	res, err := d.o.Runner.Play(ctx, mj)
+	if err != nil {
+		return res, err
+	}
+	d.o.Metrics.MatchSeconds.WithLabelValues(j.Game).Observe(time.Since(start).Seconds())
+	for _, p := range res.Players {
+		if !p.Build.Cached {
+			d.o.Metrics.BuildSeconds.WithLabelValues(p.Lang).Observe(float64(p.Build.MS) / 1000)
+		}
+		if p.Fault != nil {
+			d.o.Metrics.Faults.WithLabelValues(p.Fault.Kind).Inc()
+		}
+	}
+	key := j.ID + ".jsonl"
+	if err := d.o.Queue.PutObject(ctx, queue.BucketReplays, key, &rep); err != nil {
+		return res, fmt.Errorf("storing the replay: %w", err)
+	}
+	res.Replay = queue.BucketReplays + "/" + key
+	return res, nil
+}
+
+// answer publishes a result, then acknowledges (judged) or terminates (not judgeable) the
+// job. A result that cannot be published leaves the job to be redelivered: nothing is lost.
+func (d *Daemon) answer(ctx context.Context, log *slog.Logger, dl *queue.Delivery, res result.Result, judged bool) {
+	data, err := json.Marshal(res)
+	if err == nil {
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		err = d.o.Queue.PublishResult(pctx, res.ID, data)
+		cancel()
+	}
+	if err != nil {
+		log.Error("daemon: publishing the result failed: the job will be redelivered", "err", err)
+		d.settle(log, func() error { return dl.Nak(time.Second) })
+		return
+	}
+	if judged {
+		d.o.Metrics.Jobs.WithLabelValues("ok").Inc()
+		d.settle(log, dl.Ack)
+		return
+	}
+	d.o.Metrics.Jobs.WithLabelValues(res.Error.Code).Inc()
+	d.settle(log, dl.Term)
+}
+
+func (d *Daemon) settle(log *slog.Logger, f func() error) {
+	if err := f(); err != nil {
+		log.Error("daemon: settling the job with the queue failed (it will be redelivered and found judged)", "err", err)
+	}
+}
+
+// heartbeat keeps a long match from being redelivered while it runs.
+func (d *Daemon) heartbeat(ctx context.Context, dl *queue.Delivery, log *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(d.o.Heartbeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := dl.InProgress(); err != nil {
+					log.Warn("daemon: reporting progress failed", "err", err)
+				}
+			}
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+func seedOf(j job.Job) uint64 {
+	if j.Seed != nil {
+		return *j.Seed
+	}
+	return 0
+}
+
+// randomSeed draws a seed below 2^53, so that it survives JSON readers that use doubles.
+func randomSeed() uint64 {
+	var b [8]byte
+	rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:]) >> 11
+}

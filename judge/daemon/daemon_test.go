@@ -1,0 +1,395 @@
+package daemon_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/daemon"
+	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/job"
+	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+// ackWait is short so that a dead daemon's job comes back quickly; every queue in a test
+// must use the same value (it is a setting of the shared consumer).
+const ackWait = 3 * time.Second
+
+// server starts an embedded NATS server with JetStream on addr ("127.0.0.1:-1" for any
+// port) and returns the queue that owns it.
+func server(t *testing.T, addr, dir string) *queue.Queue {
+	t.Helper()
+	q, err := queue.Open(context.Background(), queue.Options{Listen: addr, StoreDir: dir, AckWait: ackWait, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+var quiet = slog.New(slog.DiscardHandler)
+
+func client(t *testing.T, url string) *queue.Queue {
+	t.Helper()
+	q, err := queue.Open(context.Background(), queue.Options{URL: url, AckWait: ackWait, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	return q
+}
+
+// startDaemon runs an in-process daemon on its own connection; it stops with the test.
+func startDaemon(t *testing.T, url string) *daemon.Metrics {
+	t.Helper()
+	e := sandboxtest.Engine(t)
+	m := daemon.NewMetrics()
+	d, err := daemon.New(daemon.Options{
+		Queue: client(t, url), Games: games.Lookup, Workers: 1, Grace: 30 * time.Second,
+		Heartbeat: ackWait / 3, MaxSource: 1 << 20, Metrics: m, Backoff: []time.Duration{time.Second},
+		Runner: &match.Runner{
+			Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandbox.NewLimits(), Freeze: sandbox.FreezeSignal,
+			StdoutLimit: 1 << 20, StderrLimit: 4096, LineLimit: 1 << 20, WorkDir: t.TempDir(),
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { d.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return m
+}
+
+// jobJSON makes a job of the sample bots.
+func jobJSON(t *testing.T, id, gameName string, opts map[string]string, bots ...string) []byte {
+	t.Helper()
+	var subs []build.Submission
+	for _, b := range bots {
+		s, err := build.Load(filepath.Join(sandboxtest.Root(), b), 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		subs = append(subs, s)
+	}
+	seed := uint64(1)
+	data, err := json.Marshal(job.FromSubmissions(id, gameName, &seed, opts, bots, subs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func submit(t *testing.T, q *queue.Queue, id string, data []byte) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := q.Submit(ctx, id, data); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// results waits until ids all have results (or the timeout) and returns them by id.
+func results(t *testing.T, q *queue.Queue, timeout time.Duration, ids ...string) map[string]result.Result {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	out := map[string]result.Result{}
+	for time.Now().Before(deadline) {
+		for _, id := range ids {
+			if _, ok := out[id]; ok {
+				continue
+			}
+			data, found, err := q.Result(context.Background(), id)
+			if err != nil || !found {
+				continue
+			}
+			var r result.Result
+			if err := json.Unmarshal(data, &r); err != nil {
+				t.Fatalf("result of %s: %v", id, err)
+			}
+			out[id] = r
+		}
+		if len(out) == len(ids) {
+			return out
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	var missing []string
+	for _, id := range ids {
+		if _, ok := out[id]; !ok {
+			missing = append(missing, id)
+		}
+	}
+	t.Fatalf("no result after %v for %d jobs: %v", timeout, len(missing), missing)
+	return nil
+}
+
+func counter(m *daemon.Metrics, outcome string) float64 {
+	var total float64
+	mf, _ := m.Registry.Gather()
+	for _, f := range mf {
+		if f.GetName() != "judge_jobs_total" {
+			continue
+		}
+		for _, c := range f.GetMetric() {
+			for _, l := range c.GetLabel() {
+				if l.GetName() == "outcome" && l.GetValue() == outcome {
+					total += c.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return total
+}
+
+func noContainersLeft(t *testing.T, before []string) {
+	t.Helper()
+	e := sandboxtest.Engine(t)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ids, _ := e.Containers(context.Background())
+		var extra []string
+		for _, id := range ids {
+			if !slices.Contains(before, id) {
+				extra = append(extra, id[:12])
+			}
+		}
+		if len(extra) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("containers left behind: %v", extra)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func containers(t *testing.T) []string {
+	ids, err := sandboxtest.Engine(t).Containers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// Three daemons on one server share 60 jobs: each job gets exactly one result and is judged
+// exactly once.
+func TestThreeDaemonsSixtyJobs(t *testing.T) {
+	before := containers(t)
+	srv := server(t, "127.0.0.1:-1", t.TempDir())
+	defer srv.Close()
+	var metrics []*daemon.Metrics
+	for i := 0; i < 3; i++ {
+		metrics = append(metrics, startDaemon(t, srv.URL()))
+	}
+	var ids []string
+	for i := 0; i < 60; i++ {
+		id := fmt.Sprintf("many-%02d", i)
+		ids = append(ids, id)
+		submit(t, srv, id, jobJSON(t, id, "amazes", map[string]string{"turns": "5"}, "bots/amazes/cpp", "bots/amazes/go"))
+	}
+	res := results(t, srv, 5*time.Minute, ids...)
+	for id, r := range res {
+		if r.Status != result.StatusOK || r.ID != id || len(r.Players) != 2 {
+			t.Errorf("%s: %+v", id, r)
+		}
+	}
+	judged := 0.0
+	for i, m := range metrics {
+		n := counter(m, "ok")
+		t.Logf("daemon %d judged %v jobs", i, n)
+		judged += n
+	}
+	if judged != 60 {
+		t.Errorf("%v judgements for 60 jobs", judged)
+	}
+	noContainersLeft(t, before)
+}
+
+// Poison jobs get an error result naming the problem, and the daemon keeps serving.
+func TestPoisonJobs(t *testing.T) {
+	srv := server(t, "127.0.0.1:-1", t.TempDir())
+	defer srv.Close()
+	startDaemon(t, srv.URL())
+	good := func(id string) []byte {
+		return jobJSON(t, id, "amazes", map[string]string{"turns": "2"}, "bots/amazes/cpp", "bots/amazes/go")
+	}
+	edit := func(id string, f func(*job.Job)) []byte {
+		var j job.Job
+		json.Unmarshal(good(id), &j)
+		f(&j)
+		data, _ := json.Marshal(j)
+		return data
+	}
+	huge := strings.Repeat("x", 20<<20) // 20 MiB, twenty times the source limit
+	cases := []struct {
+		id, code, mention string
+		data              []byte
+	}{
+		{"poison-json", result.InvalidJob, "not a job", []byte(`{"version": 1, "id": "poison-json", "game": `)},
+		{"poison-game", result.UnknownGame, "chess", edit("poison-game", func(j *job.Job) { j.Game = "chess" })},
+		{"poison-option", result.BadOption, "turns", edit("poison-option", func(j *job.Job) { j.Options = map[string]any{"turns": "many"} })},
+		{"poison-unknown-option", result.BadOption, "colour", edit("poison-unknown-option", func(j *job.Job) { j.Options = map[string]any{"colour": "red"} })},
+		{"poison-players", result.InvalidJob, "players", edit("poison-players", func(j *job.Job) { j.Players = j.Players[:1] })},
+		{"poison-huge", result.InvalidJob, "bytes", edit("poison-huge", func(j *job.Job) { j.Players[0].Files["big.cpp"] = huge })},
+		{"poison-lang", result.InvalidJob, "cobol", edit("poison-lang", func(j *job.Job) { j.Players[1].Lang = "cobol" })},
+		{"poison-path", result.InvalidJob, "..", edit("poison-path", func(j *job.Job) { j.Players[0].Files["../x.cpp"] = "int main(){}" })},
+		{"poison-version", result.InvalidJob, "version", edit("poison-version", func(j *job.Job) { j.Version = 7 })},
+	}
+	var ids []string
+	for _, c := range cases {
+		submit(t, srv, c.id, c.data)
+		ids = append(ids, c.id)
+	}
+	// A 50 MB job does not even get into the stream (JetStream refuses messages that large
+	// here): the submitter is told so, and the daemon is untouched.
+	fifty := edit("poison-50mb", func(j *job.Job) { j.Players[0].Files["big.cpp"] = strings.Repeat("x", 50<<20) })
+	if _, err := srv.Submit(context.Background(), "poison-50mb", fifty); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("submitting 50 MB: want a 'too large' error, got %v", err)
+	}
+	submit(t, srv, "after-poison", good("after-poison"))
+	res := results(t, srv, 3*time.Minute, append(ids, "after-poison")...)
+	for _, c := range cases {
+		r := res[c.id]
+		if r.Status != result.StatusError || r.Error == nil || r.Error.Code != c.code || !strings.Contains(r.Error.Message, c.mention) {
+			t.Errorf("%s: got status %s error %+v, want %s mentioning %q", c.id, r.Status, r.Error, c.code, c.mention)
+		}
+	}
+	if r := res["after-poison"]; r.Status != result.StatusOK {
+		t.Errorf("the daemon did not judge a good job after the poison: %+v", r)
+	}
+}
+
+// The same job id is judged once: a duplicate publish is dropped by the queue, and a job
+// whose result already exists is acknowledged without judging it again.
+func TestDuplicateJudgedOnce(t *testing.T) {
+	srv := server(t, "127.0.0.1:-1", t.TempDir())
+	defer srv.Close()
+	m := startDaemon(t, srv.URL())
+	data := jobJSON(t, "dup", "amazes", map[string]string{"turns": "2"}, "bots/amazes/cpp", "bots/amazes/go")
+	submit(t, srv, "dup", data)
+	dup, err := srv.Submit(context.Background(), "dup", data)
+	if err != nil || !dup {
+		t.Fatalf("second submit: duplicate=%v err=%v", dup, err)
+	}
+	first := results(t, srv, time.Minute, "dup")["dup"]
+	// The same job again under another message id (past the queue's de-duplication).
+	submit(t, srv, "dup-again", data)
+	deadline := time.Now().Add(time.Minute)
+	for counter(m, "duplicate") < 1 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n := counter(m, "ok"); n != 1 {
+		t.Errorf("judged %v times", n)
+	}
+	if n := counter(m, "duplicate"); n != 1 {
+		t.Errorf("%v jobs recognised as already judged, want 1", n)
+	}
+	if again := results(t, srv, time.Second, "dup")["dup"]; again.Judge.Started != first.Judge.Started {
+		t.Error("the stored result was replaced")
+	}
+}
+
+// A NATS server restarted under running daemons: they reconnect and nothing is lost.
+func TestServerRestart(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	dir := t.TempDir()
+	srv := server(t, addr, dir)
+	startDaemon(t, "nats://"+addr)
+	startDaemon(t, "nats://"+addr)
+	var ids []string
+	for i := 0; i < 6; i++ {
+		id := fmt.Sprintf("restart-%d", i)
+		ids = append(ids, id)
+		submit(t, srv, id, jobJSON(t, id, "amazes", map[string]string{"turns": "5"}, "bots/amazes/cpp", "bots/amazes/go"))
+	}
+	time.Sleep(500 * time.Millisecond) // some jobs are running now
+	srv.Close()
+	time.Sleep(time.Second)
+	srv = server(t, addr, dir)
+	defer srv.Close()
+	for i := 6; i < 12; i++ {
+		id := fmt.Sprintf("restart-%d", i)
+		ids = append(ids, id)
+		submit(t, srv, id, jobJSON(t, id, "amazes", map[string]string{"turns": "5"}, "bots/amazes/cpp", "bots/amazes/go"))
+	}
+	res := results(t, srv, 3*time.Minute, ids...)
+	for id, r := range res {
+		if r.Status != result.StatusOK {
+			t.Errorf("%s: %+v", id, r.Error)
+		}
+	}
+}
+
+// A daemon killed (SIGKILL) in the middle of a match: the job is judged by another daemon,
+// exactly one result is published, and no container is left behind.
+func TestKilledDaemon(t *testing.T) {
+	before := containers(t)
+	srv := server(t, "127.0.0.1:-1", t.TempDir())
+	defer srv.Close()
+	bin := filepath.Join(t.TempDir(), "judge")
+	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(sandboxtest.Root(), "cmd/judge")).CombinedOutput(); err != nil {
+		t.Fatalf("building the judge: %v\n%s", err, out)
+	}
+	dataDir := t.TempDir()
+	cmd := exec.Command(bin, "serve")
+	cmd.Env = append(os.Environ(), "JUDGE_NATS_URL="+srv.URL(), "JUDGE_DATA_DIR="+dataDir,
+		"JUDGE_SERVE_ACK_WAIT="+ackWait.String(), "JUDGE_SERVE_HTTP=", "JUDGE_LOG_LEVEL=warn")
+	var logs strings.Builder
+	cmd.Stderr = &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var once sync.Once
+	kill := func() { once.Do(func() { cmd.Process.Signal(syscall.SIGKILL); cmd.Wait() }) }
+	defer kill()
+	// The broken fugitive sleeps at its second move: the match runs ~15 s (the wall cap).
+	submit(t, srv, "killed", jobJSON(t, "killed", "ontherun", nil, "bots/ontherun/broken", "bots/ontherun/cpp"))
+	deadline := time.Now().Add(2 * time.Minute)
+	for len(containers(t)) < len(before)+2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the daemon never started the match\n%s", logs.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	kill()
+	if _, found, _ := srv.Result(context.Background(), "killed"); found {
+		t.Fatal("a result before the match could finish")
+	}
+	// A second judge starts: it sweeps the dead one's containers, and gets the job once the
+	// dead daemon's ack wait runs out.
+	if _, err := sandboxtest.Engine(t).Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	m := startDaemon(t, srv.URL())
+	r := results(t, srv, 3*time.Minute, "killed")["killed"]
+	if r.Status != result.StatusOK || r.Players[0].Fault == nil || r.Players[0].Fault.Kind != "timeout" {
+		t.Errorf("result: %+v", r)
+	}
+	time.Sleep(ackWait + time.Second) // a second delivery, if any, would be judged by now
+	if n := counter(m, "ok"); n != 1 {
+		t.Errorf("judged %v times", n)
+	}
+	noContainersLeft(t, before)
+}

@@ -1,0 +1,83 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics are the daemon's Prometheus metrics.
+type Metrics struct {
+	Registry     *prometheus.Registry
+	Jobs         *prometheus.CounterVec
+	QueueLag     prometheus.Gauge
+	Wait         prometheus.Histogram
+	MatchSeconds *prometheus.HistogramVec
+	BuildSeconds *prometheus.HistogramVec
+	Faults       *prometheus.CounterVec
+}
+
+// NewMetrics registers the metrics in a registry of their own.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		Registry: prometheus.NewRegistry(),
+		Jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "judge_jobs_total", Help: "Jobs settled, by outcome (ok, an error code, duplicate, retried, handed_back).",
+		}, []string{"outcome"}),
+		QueueLag: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "judge_queue_lag_jobs", Help: "Jobs waiting in the queue when this daemon last took one.",
+		}),
+		Wait: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "judge_job_wait_seconds", Help: "Time from a job's publication to a daemon taking it.",
+			Buckets: prometheus.ExponentialBuckets(0.001, 4, 10),
+		}),
+		MatchSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "judge_match_duration_seconds", Help: "Wall time of judged matches, building included.",
+			Buckets: prometheus.ExponentialBuckets(0.1, 2, 12),
+		}, []string{"game"}),
+		BuildSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "judge_build_duration_seconds", Help: "Wall time of compilations that missed the cache.",
+			Buckets: prometheus.ExponentialBuckets(0.1, 2, 10),
+		}, []string{"lang"}),
+		Faults: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "judge_sandbox_faults_total", Help: "Player faults in judged matches, by kind.",
+		}, []string{"kind"}),
+	}
+	m.Registry.MustRegister(m.Jobs, m.QueueLag, m.Wait, m.MatchSeconds, m.BuildSeconds, m.Faults,
+		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
+	return m
+}
+
+// Serve answers /metrics and /healthz on addr until ctx is done. healthy reports whether the
+// daemon can work (queue connected, engine reachable).
+func (m *Metrics) Serve(ctx context.Context, addr string, healthy func(context.Context) error) error {
+	mux := http.NewServeMux()
+	mux.Handle("/metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 5*time.Second)
+		defer cancel()
+		if err := healthy(ctx); err != nil {
+			http.Error(w, "unhealthy: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		w.Write([]byte("ok\n"))
+	})
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		srv.Close()
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
