@@ -1,5 +1,6 @@
 # The two commands of README.md:
-#   make demo   builds the images and judges the samples end to end
+#   make demo   builds the images, starts the daemon on an embedded NATS server, judges a
+#               sample match of each game through the queue and prints the results
 #   make test   builds the images and runs every test against the real Docker engine
 # Both need root (debootstrap builds the Debian base image) and a running Docker engine.
 
@@ -18,10 +19,16 @@ images: judge
 	$(JUDGE) images build
 	$(JUDGE) images list
 
+# The main job end to end: the daemon on the embedded NATS server judges a sample match of
+# each game, submitted through the queue; the results are printed; the daemon is stopped.
 demo: images
 	$(JUDGE) games
-	$(JUDGE) play --game amazes --seed 42 bots/amazes/cpp bots/amazes/java
-	$(JUDGE) play --game ontherun --seed 1 bots/ontherun/go bots/ontherun/pascal
+	@set -e; \
+	$(JUDGE) serve & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null' EXIT; \
+	for i in $$(seq 100); do $(JUDGE) results >/dev/null 2>&1 && break; sleep 0.2; done; \
+	$(JUDGE) submit --game amazes --seed 42 --wait bots/amazes/cpp bots/amazes/java; \
+	$(JUDGE) submit --game ontherun --seed 1 --wait bots/ontherun/go bots/ontherun/pascal
 
 vet:
 	$(GO) vet ./...
@@ -37,6 +44,8 @@ bench: images
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench StartToFirstAnswer -benchtime 10x ./sandbox/
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench Compile -benchtime 3x ./judge/build/
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench Match -benchtime 20x -count 2 ./judge/games/
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench Throughput -benchtime 40x ./judge/daemon/
+	$(GO) test -run '^$$' -bench Overhead -benchtime 2000x ./judge/queue/
 
 # The daemon's own image (Dockerfile), from the judge's Debian base image: no registry.
 daemon-image: images

@@ -155,7 +155,11 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery) {
 	res, err := d.judge(ctx, j)
 	stop()
 	if err == nil {
-		log.Info("daemon: judged", "winner", res.Winner, "ms", res.Judge.Finished.Sub(res.Judge.Started).Milliseconds())
+		winner := "draw"
+		if res.Winner != nil {
+			winner = fmt.Sprint(*res.Winner)
+		}
+		log.Info("daemon: judged", "winner", winner, "ms", res.Judge.Finished.Sub(res.Judge.Started).Milliseconds())
 		d.answer(ctx, log, dl, res, true)
 		return
 	}

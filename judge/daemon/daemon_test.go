@@ -33,7 +33,7 @@ const ackWait = 3 * time.Second
 
 // server starts an embedded NATS server with JetStream on addr ("127.0.0.1:-1" for any
 // port) and returns the queue that owns it.
-func server(t *testing.T, addr, dir string) *queue.Queue {
+func server(t testing.TB, addr, dir string) *queue.Queue {
 	t.Helper()
 	q, err := queue.Open(context.Background(), queue.Options{Listen: addr, StoreDir: dir, AckWait: ackWait, Logger: quiet})
 	if err != nil {
@@ -44,7 +44,7 @@ func server(t *testing.T, addr, dir string) *queue.Queue {
 
 var quiet = slog.New(slog.DiscardHandler)
 
-func client(t *testing.T, url string) *queue.Queue {
+func client(t testing.TB, url string) *queue.Queue {
 	t.Helper()
 	q, err := queue.Open(context.Background(), queue.Options{URL: url, AckWait: ackWait, Logger: quiet})
 	if err != nil {
@@ -55,7 +55,7 @@ func client(t *testing.T, url string) *queue.Queue {
 }
 
 // startDaemon runs an in-process daemon on its own connection; it stops with the test.
-func startDaemon(t *testing.T, url string) *daemon.Metrics {
+func startDaemon(t testing.TB, url string) *daemon.Metrics {
 	t.Helper()
 	e := sandboxtest.Engine(t)
 	m := daemon.NewMetrics()
@@ -78,7 +78,7 @@ func startDaemon(t *testing.T, url string) *daemon.Metrics {
 }
 
 // jobJSON makes a job of the sample bots.
-func jobJSON(t *testing.T, id, gameName string, opts map[string]string, bots ...string) []byte {
+func jobJSON(t testing.TB, id, gameName string, opts map[string]string, bots ...string) []byte {
 	t.Helper()
 	var subs []build.Submission
 	for _, b := range bots {
@@ -96,7 +96,7 @@ func jobJSON(t *testing.T, id, gameName string, opts map[string]string, bots ...
 	return data
 }
 
-func submit(t *testing.T, q *queue.Queue, id string, data []byte) {
+func submit(t testing.TB, q *queue.Queue, id string, data []byte) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -106,7 +106,7 @@ func submit(t *testing.T, q *queue.Queue, id string, data []byte) {
 }
 
 // results waits until ids all have results (or the timeout) and returns them by id.
-func results(t *testing.T, q *queue.Queue, timeout time.Duration, ids ...string) map[string]result.Result {
+func results(t testing.TB, q *queue.Queue, timeout time.Duration, ids ...string) map[string]result.Result {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	out := map[string]result.Result{}
