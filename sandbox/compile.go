@@ -105,7 +105,7 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 	case x.Code != 0:
 		res.Reason = "compile error"
 	default:
-		if err := extractArtifact(artifact.Bytes(), outDir); err != nil {
+		if err := ExtractArtifact(artifact.Bytes(), outDir); err != nil {
 			res.Reason = "bad artifact"
 			res.Log += "\njudge: " + err.Error() + "\n"
 			return res, nil
@@ -149,8 +149,9 @@ func CheckFileName(n string) error {
 	return nil
 }
 
-// extractArtifact unpacks a tar stream of regular files and directories under dir.
-func extractArtifact(data []byte, dir string) error {
+// ExtractArtifact unpacks a tar stream of regular files and directories under dir. A link, a
+// device or a path leaving dir is an error, and so is an archive with no file.
+func ExtractArtifact(data []byte, dir string) error {
 	tr := tar.NewReader(bytes.NewReader(data))
 	files := 0
 	for {

@@ -48,7 +48,7 @@ func TestExtractArtifactRejectsEscapes(t *testing.T) {
 			parent := t.TempDir()
 			dir := filepath.Join(parent, "out")
 			os.Mkdir(dir, 0o755)
-			if err := extractArtifact(tarOf(t, tc.hdr), dir); err == nil {
+			if err := ExtractArtifact(tarOf(t, tc.hdr), dir); err == nil {
 				t.Fatal("accepted")
 			}
 			entries, _ := os.ReadDir(parent)
@@ -67,7 +67,7 @@ func TestExtractArtifact(t *testing.T) {
 		tar.Header{Name: "./lib/", Typeflag: tar.TypeDir, Mode: 0o755},
 		tar.Header{Name: "./lib/x.jar", Typeflag: tar.TypeReg, Mode: 0o4777},
 	)
-	if err := extractArtifact(data, dir); err != nil {
+	if err := ExtractArtifact(data, dir); err != nil {
 		t.Fatal(err)
 	}
 	st, err := os.Stat(filepath.Join(dir, "bot"))
@@ -78,7 +78,7 @@ func TestExtractArtifact(t *testing.T) {
 	if err != nil || st.Mode() != 0o755 {
 		t.Errorf("setuid must not survive: %v %v", st.Mode(), err)
 	}
-	if err := extractArtifact(tarOf(t, tar.Header{Name: "./", Typeflag: tar.TypeDir}), t.TempDir()); err == nil {
+	if err := ExtractArtifact(tarOf(t, tar.Header{Name: "./", Typeflag: tar.TypeDir}), t.TempDir()); err == nil {
 		t.Error("an empty artifact was accepted")
 	}
 }

@@ -42,6 +42,7 @@ func (a *app) serveCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			r.Builder.Remote, r.Builder.Log = q.Cache(queue.BucketArtifacts), a.log
 			workers := a.cfg.Serve.Workers
 			if workers == 0 {
 				workers = max(1, runtime.NumCPU()/2)

@@ -5,12 +5,17 @@
 package build
 
 import (
+	"archive/tar"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -60,6 +65,13 @@ type Compiler interface {
 	Compile(ctx context.Context, spec sandbox.CompileSpec, outDir string) (sandbox.CompileResult, error)
 }
 
+// Remote is a cache shared between judges (the queue's object store): a judge that misses
+// its own cache looks there before compiling, and shares what it compiles.
+type Remote interface {
+	Get(ctx context.Context, key string, w io.Writer) (bool, error)
+	Put(ctx context.Context, key string, r io.Reader) error
+}
+
 // Builder compiles submissions through a cache directory.
 type Builder struct {
 	Sandbox Compiler
@@ -68,6 +80,10 @@ type Builder struct {
 	// Dir is the cache directory: one subdirectory per key.
 	Dir    string
 	Limits Limits
+	// Remote, when set, is consulted on a miss and receives every fresh build.
+	Remote Remote
+	// Log reports problems with the remote cache, which never fail a build.
+	Log *slog.Logger
 }
 
 // ErrInvalid marks a submission that cannot be built as given (unknown language, bad file
@@ -119,12 +135,22 @@ func (b *Builder) Build(ctx context.Context, s Submission) (Result, error) {
 	key := cacheKey(s.Lang, imageID, cmd, s.Files, names)
 	dir := filepath.Join(b.Dir, key[:2], key)
 	res := Result{RunImage: runRef, Run: lang.Run, Artifact: filepath.Join(dir, "artifact"), Key: key}
-	if data, err := os.ReadFile(filepath.Join(dir, "result.json")); err == nil {
+	cached := func() (Result, bool) {
+		data, err := os.ReadFile(filepath.Join(dir, "result.json"))
 		var e entry
-		if json.Unmarshal(data, &e) == nil {
-			r := e.Result
-			r.Cached, r.MS = true, 0
-			r.Artifact, r.RunImage, r.Run, r.Key = res.Artifact, runRef, lang.Run, key
+		if err != nil || json.Unmarshal(data, &e) != nil {
+			return Result{}, false
+		}
+		r := e.Result
+		r.Cached, r.MS = true, 0
+		r.Artifact, r.RunImage, r.Run, r.Key = res.Artifact, runRef, lang.Run, key
+		return r, true
+	}
+	if r, ok := cached(); ok {
+		return r, nil
+	}
+	if b.fetch(ctx, key, dir) {
+		if r, ok := cached(); ok {
 			return r, nil
 		}
 	}
@@ -174,6 +200,7 @@ func (b *Builder) Build(ctx context.Context, s Submission) (Result, error) {
 				return Result{}, err
 			}
 		}
+		b.share(ctx, key, dir)
 	} else {
 		res.Artifact = ""
 	}
@@ -188,4 +215,91 @@ func cacheKey(lang, imageID string, cmd []string, files map[string][]byte, names
 		fmt.Fprintf(h, "file %q %s\n", n, hex.EncodeToString(sum[:]))
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// fetch copies an entry from the remote cache into dir; false when there is none (or the
+// remote fails: then the submission is simply compiled here).
+func (b *Builder) fetch(ctx context.Context, key, dir string) bool {
+	if b.Remote == nil {
+		return false
+	}
+	var buf bytes.Buffer
+	found, err := b.Remote.Get(ctx, key, &buf)
+	if err != nil {
+		b.log().Warn("build: reading the shared cache", "key", key, "err", err)
+	}
+	if err != nil || !found {
+		return false
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		b.log().Warn("build: caching a shared build", "err", err)
+		return false
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), "tmp-")
+	if err != nil {
+		b.log().Warn("build: caching a shared build", "err", err)
+		return false
+	}
+	defer os.RemoveAll(tmp)
+	// The entry is checked like a compiler's artifact: files and directories only, no link,
+	// nothing outside the entry.
+	if err := sandbox.ExtractArtifact(buf.Bytes(), tmp); err != nil {
+		b.log().Warn("build: bad entry in the shared cache", "key", key, "err", err)
+		return false
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		_, statErr := os.Stat(filepath.Join(dir, "result.json"))
+		return statErr == nil
+	}
+	return true
+}
+
+// share puts a fresh cache entry (result.json and artifact/) into the remote cache.
+func (b *Builder) share(ctx context.Context, key, dir string) {
+	if b.Remote == nil {
+		return
+	}
+	var buf bytes.Buffer
+	tw := tar.NewWriter(&buf)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return tw.WriteHeader(&tar.Header{Name: rel + "/", Typeflag: tar.TypeDir, Mode: 0o755})
+		}
+		if !info.Mode().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := tw.WriteHeader(&tar.Header{Name: rel, Typeflag: tar.TypeReg, Mode: int64(info.Mode().Perm()), Size: int64(len(data))}); err != nil {
+			return err
+		}
+		_, err = tw.Write(data)
+		return err
+	})
+	if err == nil {
+		err = tw.Close()
+	}
+	if err == nil {
+		err = b.Remote.Put(ctx, key, &buf)
+	}
+	if err != nil {
+		b.log().Warn("build: sharing a build", "key", key, "err", err)
+	}
+}
+
+func (b *Builder) log() *slog.Logger {
+	if b.Log != nil {
+		return b.Log
+	}
+	return slog.New(slog.DiscardHandler)
 }

@@ -54,27 +54,42 @@ func client(t testing.TB, url string) *queue.Queue {
 	return q
 }
 
-// startDaemon runs an in-process daemon on its own connection; it stops with the test.
-func startDaemon(t testing.TB, url string) *daemon.Metrics {
+// startDaemon runs an in-process daemon on its own connection, sharing artifacts through the
+// queue as judge serve does; adjust may change its options. It stops with the test.
+func startDaemon(t testing.TB, url string, adjust ...func(*daemon.Options)) *daemon.Metrics {
+	t.Helper()
+	m, stop := runDaemon(t, url, adjust...)
+	t.Cleanup(stop)
+	return m
+}
+
+// runDaemon starts a daemon like startDaemon and returns the function that stops it.
+func runDaemon(t testing.TB, url string, adjust ...func(*daemon.Options)) (*daemon.Metrics, func()) {
 	t.Helper()
 	e := sandboxtest.Engine(t)
 	m := daemon.NewMetrics()
-	d, err := daemon.New(daemon.Options{
-		Queue: client(t, url), Games: games.Lookup, Workers: 1, Grace: 30 * time.Second,
+	q := client(t, url)
+	o := daemon.Options{
+		Queue: q, Games: games.Lookup, Workers: 1, Grace: 30 * time.Second,
 		Heartbeat: ackWait / 3, MaxSource: 1 << 20, Metrics: m, Backoff: []time.Duration{time.Second},
 		Runner: &match.Runner{
 			Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandbox.NewLimits(), Freeze: sandbox.FreezeSignal,
 			StdoutLimit: 1 << 20, StderrLimit: 4096, LineLimit: 1 << 20, WorkDir: t.TempDir(),
 		},
-	})
+	}
+	o.Runner.Builder.Remote = q.Cache(queue.BucketArtifacts)
+	for _, f := range adjust {
+		f(&o)
+	}
+	d, err := daemon.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { d.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return m
+	var once sync.Once
+	return m, func() { once.Do(func() { cancel(); <-done }) }
 }
 
 // jobJSON makes a job of the sample bots.
@@ -392,4 +407,39 @@ func TestKilledDaemon(t *testing.T) {
 		t.Errorf("judged %v times", n)
 	}
 	noContainersLeft(t, before)
+}
+
+// A second daemon does not rebuild what the first built: artifacts are shared through the
+// queue's object store, even between daemons with separate caches.
+func TestArtifactsShared(t *testing.T) {
+	srv := server(t, "127.0.0.1:-1", t.TempDir())
+	defer srv.Close()
+	ownCache := func(o *daemon.Options) { o.Runner.Builder.Dir = t.TempDir() }
+	// Sources nobody has compiled yet: the hello bot with a comment unique to this run.
+	hello, err := os.ReadFile(filepath.Join(sandboxtest.Root(), "bots/amazes/cpp/bot.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unique := append([]byte(fmt.Sprintf("// %s %d\n", t.Name(), time.Now().UnixNano())), hello...)
+	mkjob := func(id string) []byte {
+		var j job.Job
+		json.Unmarshal(jobJSON(t, id, "amazes", map[string]string{"turns": "2"}, "bots/amazes/cpp", "bots/amazes/go"), &j)
+		j.Players[0].Files = map[string]string{"bot.cpp": string(unique)}
+		data, _ := json.Marshal(j)
+		return data
+	}
+	_, stopA := runDaemon(t, srv.URL(), ownCache)
+	defer stopA()
+	submit(t, srv, "shared-1", mkjob("shared-1"))
+	first := results(t, srv, 2*time.Minute, "shared-1")["shared-1"]
+	stopA()
+	if first.Status != result.StatusOK || first.Players[0].Build.Cached {
+		t.Fatalf("first build: status %s, cached %v", first.Status, first.Players[0].Build.Cached)
+	}
+	startDaemon(t, srv.URL(), ownCache) // a fresh cache: only the object store has the build
+	submit(t, srv, "shared-2", mkjob("shared-2"))
+	second := results(t, srv, 2*time.Minute, "shared-2")["shared-2"]
+	if second.Status != result.StatusOK || !second.Players[0].Build.Cached {
+		t.Errorf("second build: status %s, cached %v: want a hit from the shared store", second.Status, second.Players[0].Build.Cached)
+	}
 }

@@ -57,3 +57,23 @@ func (q *Queue) objectStore(bucket, key string) (jetstream.ObjectStore, error) {
 	}
 	return obs, nil
 }
+
+// ObjectCache is one bucket of the object store seen as a cache of blobs by key; judges
+// share build artifacts through it.
+type ObjectCache struct {
+	q      *Queue
+	bucket string
+}
+
+// Cache returns the bucket as a cache.
+func (q *Queue) Cache(bucket string) *ObjectCache { return &ObjectCache{q: q, bucket: bucket} }
+
+// Get copies the blob key to w; false when there is none.
+func (c *ObjectCache) Get(ctx context.Context, key string, w io.Writer) (bool, error) {
+	return c.q.GetObject(ctx, c.bucket, key, w)
+}
+
+// Put stores the blob key.
+func (c *ObjectCache) Put(ctx context.Context, key string, r io.Reader) error {
+	return c.q.PutObject(ctx, c.bucket, key, r)
+}
