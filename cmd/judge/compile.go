@@ -9,13 +9,15 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/games"
 )
 
 func (a *app) compileCmd() *cobra.Command {
-	var lang string
+	var lang, gameName string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "compile [--lang L] FILE...",
+		Use:   "compile [--lang L] [--game G] [--json] FILE...",
 		Short: "Build one submission and print the build result",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -35,6 +37,13 @@ func (a *app) compileCmd() *cobra.Command {
 				for n, d := range s.Files {
 					sub.Files[n] = d
 				}
+			}
+			if gameName != "" {
+				g, ok := games.Lookup(gameName)
+				if !ok {
+					return usageError{fmt.Errorf("unknown game %q (known: %s)", gameName, gameNames())}
+				}
+				sub.Files = game.WithLibrary(g, sub.Lang, sub.Files)
 			}
 			b, err := a.builder(cmd.Context())
 			if err != nil {
@@ -65,6 +74,7 @@ func (a *app) compileCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&lang, "lang", "", "language (cpp, pascal, java, go); default: from the file extensions")
+	cmd.Flags().StringVar(&gameName, "game", "", "the game it is for: adds the game's helper library, if it has one")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the build result as JSON")
 	return cmd
 }

@@ -259,3 +259,31 @@ func (e *OptionError) Error() string { return strings.Join(e.Problems, "; ") }
 func NewRand(seed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 }
+
+// Library is implemented by a game that supplies helper code to its bots at compile time
+// (SnakeCore's parsers). Its files are added to every submission in that language before it
+// is built, replacing a submission's files of the same path; a bot may also ignore them.
+type Library interface {
+	// Library returns the files for a language (relative paths), or none.
+	Library(lang string) map[string][]byte
+}
+
+// WithLibrary returns files plus g's library for lang, when g has one.
+func WithLibrary(g Game, lang string, files map[string][]byte) map[string][]byte {
+	lib, ok := g.(Library)
+	if !ok {
+		return files
+	}
+	extra := lib.Library(lang)
+	if len(extra) == 0 {
+		return files
+	}
+	out := make(map[string][]byte, len(files)+len(extra))
+	for k, v := range files {
+		out[k] = v
+	}
+	for k, v := range extra {
+		out[k] = v
+	}
+	return out
+}

@@ -95,7 +95,9 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 	// Build every player (cached). A failed build plays as a bot that crashed at once.
 	bots := make([]*bot, len(j.Players))
 	for i, e := range j.Players {
-		b, err := r.Builder.Build(ctx, e.Submission)
+		sub := e.Submission
+		sub.Files = game.WithLibrary(j.Game, sub.Lang, sub.Files)
+		b, err := r.Builder.Build(ctx, sub)
 		if errors.Is(err, build.ErrInvalid) {
 			return res, &Error{result.InvalidJob, fmt.Errorf("player %d (%s): %w", i, e.Name, err)}
 		}
