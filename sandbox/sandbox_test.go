@@ -81,6 +81,22 @@ func TestForkKillsTheBot(t *testing.T) {
 	}
 }
 
+func TestExecKillsTheBot(t *testing.T) {
+	// The run image holds the launcher and the bot: executing either again is running a
+	// program all the same.
+	for _, path := range []string{"/bot/bot", "/judge/init"} {
+		t.Run(path, func(t *testing.T) {
+			p := probe(t, nil)
+			if _, _, err := ask(t, p, "exec "+path, normal); !errors.Is(err, sandbox.ErrClosed) {
+				t.Fatalf("exec: want the bot gone (stdout closed), got %v", err)
+			}
+			if x := waitExit(t, p); x.Signal != 31 {
+				t.Errorf("exec: want death by SIGSYS (31), got %v", x)
+			}
+		})
+	}
+}
+
 func TestMemoryBombIsOOM(t *testing.T) {
 	p := probe(t, func(s *sandbox.RunSpec) { s.Limits.Memory = 64 << 20 })
 	_, _, err := ask(t, p, "alloc 512", normal)

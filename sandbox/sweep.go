@@ -86,6 +86,21 @@ func (e *Engine) Containers(ctx context.Context) ([]string, error) {
 	return ids, nil
 }
 
+// OwnContainers lists the IDs of this judge's own containers (this Engine's instance).
+func (e *Engine) OwnContainers(ctx context.Context) ([]string, error) {
+	list, err := e.list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, c := range list {
+		if c.Labels[LabelInstance] == e.instance {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids, nil
+}
+
 func (e *Engine) list(ctx context.Context) ([]container.Summary, error) {
 	list, err := e.cli.ContainerList(ctx, container.ListOptions{
 		All:     true,

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -125,7 +124,7 @@ func probe(t *testing.T) build.Submission {
 // replay verifies.
 func play(t *testing.T, r *match.Runner, opts map[string]string, players ...build.Submission) []result.Player {
 	t.Helper()
-	before, _ := r.Sandbox.Containers(context.Background())
+
 	var buf bytes.Buffer
 	j := match.Job{ID: t.Name(), Game: script{}, Seed: 7, Options: opts, Replay: replay.NewWriter(&buf)}
 	for i, s := range players {
@@ -137,11 +136,12 @@ func play(t *testing.T, r *match.Runner, opts map[string]string, players ...buil
 	if err != nil {
 		t.Fatal(err)
 	}
-	after, _ := r.Sandbox.Containers(context.Background())
-	for _, id := range after {
-		if !slices.Contains(before, id) {
-			t.Errorf("container %.12s outlived the match", id)
-		}
+	left, err := r.Sandbox.OwnContainers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range left {
+		t.Errorf("container %.12s outlived the match", id)
 	}
 	if got, err := replay.Verify(bytes.NewReader(buf.Bytes()), lookup); err != nil {
 		t.Errorf("replay does not verify: %v\n%s", err, buf.String())

@@ -129,6 +129,11 @@ int main() {
         } else if (cmd == "close") {  // close stdout and keep running
             close(1);
             sleep(60);
+        } else if (cmd == "exec") {  // run another program in place of this one
+            std::string path;
+            in >> path;
+            execl(path.c_str(), path.c_str(), (char*)nullptr);
+            std::cout << "exec " << strerror(errno) << std::endl;
         } else if (cmd == "silent") {  // a notice: no answer
         } else {
             std::cout << "unknown " << cmd << std::endl;
