@@ -343,7 +343,7 @@ func (r *Runner) fault(ctx context.Context, b *bot, err error, req game.Request,
 			case x.OOM:
 				f.Kind, f.Detail = game.Memory, "killed: out of memory"
 			case x.Signal == 31:
-				f.Kind, f.Detail = game.Forbidden, "killed by the sandbox: tried to create a process (SIGSYS)"
+				f.Kind, f.Detail = game.Forbidden, "killed by the sandbox (SIGSYS): tried to create a process or run a program"
 			}
 		}
 	}
