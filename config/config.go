@@ -175,18 +175,21 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 	v.SetEnvPrefix("JUDGE")
 	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
 	v.AutomaticEnv()
+	if file == "" {
+		// Exactly these names: viper's own search would also take a file called "judge"
+		// (the binary itself, run from its directory) for a configuration.
+		for _, f := range []string{"judge.yaml", "/etc/judge/judge.yaml"} {
+			if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
+				file = f
+				break
+			}
+		}
+	}
 	if file != "" {
 		v.SetConfigFile(file)
-	} else {
-		v.SetConfigName("judge")
 		v.SetConfigType("yaml")
-		v.AddConfigPath(".")
-		v.AddConfigPath("/etc/judge")
-	}
-	if err := v.ReadInConfig(); err != nil {
-		var notFound viper.ConfigFileNotFoundError
-		if file != "" || !errors.As(err, &notFound) {
-			return Config{}, fmt.Errorf("config: %w", err)
+		if err := v.ReadInConfig(); err != nil {
+			return Config{}, fmt.Errorf("config: %s: %w", file, err)
 		}
 	}
 	if flags != nil {

@@ -141,3 +141,22 @@ func TestMissingExplicitFileIsAnError(t *testing.T) {
 		t.Fatal("a missing --config file was accepted")
 	}
 }
+
+// A file called "judge" (the binary, run from its own directory) is not a configuration;
+// ./judge.yaml is.
+func TestFindsOnlyJudgeYAML(t *testing.T) {
+	cleanEnv(t)
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	t.Cleanup(func() { os.Chdir(wd) })
+	os.Chdir(dir)
+	os.WriteFile("judge", []byte("\x7fELF\x00\x01binary"), 0o755)
+	if _, err := Load("", nil); err != nil {
+		t.Fatalf("a file named judge was read as configuration: %v", err)
+	}
+	os.WriteFile("judge.yaml", []byte("log:\n  level: debug\n"), 0o644)
+	c, err := Load("", nil)
+	if err != nil || c.Log.Level != "debug" {
+		t.Fatalf("./judge.yaml not used: %v %v", c.Log.Level, err)
+	}
+}

@@ -2,6 +2,10 @@
 // It tries the things the sandbox must stop and reports what happened.
 #include <arpa/inet.h>
 #include <cerrno>
+#include <chrono>
+#include <fstream>
+#include <functional>
+#include <pthread.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,6 +21,37 @@
 #include <thread>
 #include <unistd.h>
 #include <vector>
+#include <dirent.h>
+#include <linux/bpf.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+extern char** environ;
+
+// attempt reports how a system call the sandbox should refuse ended.
+static std::string attempt(const std::string& what) {
+    long r = -1;
+    if (what == "unshare") r = unshare(CLONE_NEWUSER | CLONE_NEWNS);
+    else if (what == "mount") r = mount("none", "/work", "tmpfs", 0, nullptr);
+    else if (what == "bpf") { union bpf_attr a{}; r = syscall(SYS_bpf, BPF_MAP_CREATE, &a, sizeof a); }
+    else if (what == "io_uring") { char p[120] = {}; r = syscall(425 /* io_uring_setup */, 8, p); }
+    else if (what == "userfaultfd") r = syscall(SYS_userfaultfd, 0);
+    else if (what == "perf") { perf_event_attr a{}; a.size = sizeof a; r = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0); }
+    else if (what == "keyctl") r = syscall(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, -3, 0);
+    else if (what == "vsock") r = socket(40 /* AF_VSOCK */, SOCK_STREAM, 0);
+    else if (what == "ptrace") r = ptrace(PTRACE_TRACEME, 0, nullptr, nullptr);
+    else if (what == "setuid") r = setuid(0);
+    else if (what == "chroot") r = chroot("/work");
+    else if (what == "memfd") r = syscall(SYS_memfd_create, "x", 0);
+    else return "unknown";
+    return r < 0 ? strerror(errno) : "succeeded";
+}
 
 static double cpu_seconds() {
     timespec ts;
@@ -134,6 +169,64 @@ int main() {
             in >> path;
             execl(path.c_str(), path.c_str(), (char*)nullptr);
             std::cout << "exec " << strerror(errno) << std::endl;
+        } else if (cmd == "try") {  // a system call of the kernel surface
+            std::string what;
+            in >> what;
+            std::cout << "try " << what << " " << attempt(what) << std::endl;
+        } else if (cmd == "threads") {  // create N threads that wait, report how many started
+            int n, ok = 0;
+            in >> n;
+            for (int i = 0; i < n; i++) {
+                pthread_t t;
+                if (pthread_create(&t, nullptr, [](void*) -> void* { pause(); return nullptr; }, nullptr) != 0) break;
+                ok++;
+            }
+            std::cout << "threads " << ok << std::endl;
+        } else if (cmd == "files") {  // open files until refused
+            int n = 0;
+            while (open("/proc/self/status", O_RDONLY) >= 0) n++;
+            std::cout << "files " << n << std::endl;
+        } else if (cmd == "ls") {  // the entries of a directory
+            std::string path, out;
+            in >> path;
+            DIR* d = opendir(path.c_str());
+            for (dirent* e; d && (e = readdir(d));) {
+                if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) out += std::string(e->d_name) + ",";
+            }
+            if (d) closedir(d);
+            std::cout << "ls " << (d ? out : strerror(errno)) << std::endl;
+        } else if (cmd == "env") {
+            std::string out;
+            for (char** e = environ; *e; e++) out += std::string(*e) + ",";
+            std::cout << "env " << out << std::endl;
+        } else if (cmd == "caps") {  // effective capabilities and user
+            std::string l, eff;
+            std::ifstream f("/proc/self/status");
+            while (std::getline(f, l)) if (l.rfind("CapEff:", 0) == 0) eff = l.substr(7);
+            std::istringstream e(eff);
+            e >> eff;
+            std::cout << "caps " << eff << " uid " << getuid() << std::endl;
+        } else if (cmd == "burnmt") {  // N threads burn CPU for MS ms of wall time
+            int n, ms;
+            in >> n >> ms;
+            std::vector<std::thread> ts;
+            auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+            for (int i = 0; i < n; i++) ts.emplace_back([end] { while (std::chrono::steady_clock::now() < end) sink++; });
+            for (auto& t : ts) t.join();
+            std::cout << "burned" << std::endl;
+        } else if (cmd == "recurse") {  // unbounded recursion
+            std::function<int(int)> f = [&](int d) { volatile char pad[4096]; pad[0] = d; return f(d + 1) + pad[0]; };
+            std::cout << "recurse " << f(0) << std::endl;
+        } else if (cmd == "noline") {  // an answer without its newline, then silence
+            std::cout << "no newline" << std::flush;
+            sleep(60);
+        } else if (cmd == "nul") {  // a line with a NUL byte and invalid UTF-8
+            std::cout << std::string("a\0b\xff\xfe", 5) << std::endl;
+        } else if (cmd == "deaf") {  // stops reading stdin for good
+            sleep(3600);
+        } else if (cmd == "selfstop") {  // SIGSTOP to itself
+            kill(getpid(), SIGSTOP);
+            std::cout << "selfstop survived" << std::endl;
         } else if (cmd == "silent") {  // a notice: no answer
         } else {
             std::cout << "unknown " << cmd << std::endl;

@@ -1,0 +1,219 @@
+package sandbox_test
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+// The red-team suite: what a hostile bot tries at run time, and what it gets. Each case names
+// the attack class of SECURITY.md.
+
+func TestKernelSurfaceIsRefused(t *testing.T) {
+	p := probe(t, nil)
+	for _, call := range []string{"unshare", "mount", "bpf", "userfaultfd", "perf", "keyctl", "setuid", "chroot", "vsock", "io_uring"} {
+		got := mustAsk(t, p, "try "+call)
+		if strings.HasSuffix(got, "succeeded") || strings.HasSuffix(got, "unknown") {
+			t.Errorf("%s: %q", call, got)
+		}
+	}
+}
+
+func TestNoPrivileges(t *testing.T) {
+	p := probe(t, nil)
+	if got := mustAsk(t, p, "caps"); got != "caps 0000000000000000 uid 65534" {
+		t.Errorf("want no capabilities as nobody, got %q", got)
+	}
+}
+
+func TestNothingToSee(t *testing.T) {
+	p := probe(t, nil)
+	for _, tc := range []struct{ cmd, want string }{
+		// The root holds the bot, the launcher, its pipes and the kernel's views; no Docker
+		// socket, no host mount, no other bot's code.
+		{"ls /", "ls bot,dev,etc,judge,proc,sys,work,"},
+		{"ls /judge", "ls init,io,"},
+		{"ls /work", "ls "},
+		{"ls /run", "ls No such file or directory"},
+		{"ls /var/run", "ls No such file or directory"},
+		{"ls /dev/shm", "ls No such file or directory"},
+	} {
+		got := mustAsk(t, p, tc.cmd)
+		if strings.HasSuffix(got, ",") {
+			got = sortedList(got)
+		}
+		if got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+	env := strings.Split(strings.TrimPrefix(mustAsk(t, p, "env"), "env "), ",")
+	for _, kv := range env {
+		if kv != "" && !strings.HasPrefix(kv, "PATH=") && !strings.HasPrefix(kv, "HOSTNAME=") && !strings.HasPrefix(kv, "HOME=") {
+			t.Errorf("the bot's environment has %q", kv)
+		}
+	}
+	// Its own PID namespace: the only process it can see is itself.
+	var pids []string
+	for _, e := range strings.Split(strings.TrimPrefix(mustAsk(t, p, "ls /proc"), "ls "), ",") {
+		if _, err := strconv.Atoi(e); err == nil {
+			pids = append(pids, e)
+		}
+	}
+	if strings.Join(pids, ",") != "1" {
+		t.Errorf("processes visible: %v, want only 1 (itself)", pids)
+	}
+}
+
+func sortedList(s string) string {
+	items := strings.Split(strings.TrimSuffix(strings.TrimPrefix(s, "ls "), ","), ",")
+	var keep []string
+	for _, i := range items {
+		if i != ".dockerenv" { // the engine's marker file, empty
+			keep = append(keep, i)
+		}
+	}
+	for i := range keep {
+		for j := i + 1; j < len(keep); j++ {
+			if keep[j] < keep[i] {
+				keep[i], keep[j] = keep[j], keep[i]
+			}
+		}
+	}
+	return "ls " + strings.Join(keep, ",") + ","
+}
+
+func TestThreadAndFileExhaustion(t *testing.T) {
+	p := probe(t, nil)
+	n, _ := strconv.Atoi(strings.TrimPrefix(mustAsk(t, p, "threads 10000"), "threads "))
+	if n >= 64 || n < 10 {
+		t.Errorf("started %d threads: want some, but fewer than the pids limit of 64", n)
+	}
+	f, _ := strconv.Atoi(strings.TrimPrefix(mustAsk(t, p, "files"), "files "))
+	if f >= 64 {
+		t.Errorf("opened %d files: want fewer than the nofile limit of 64", f)
+	}
+	if got := mustAsk(t, p, "echo still here"); got != "echo still here" {
+		t.Errorf("after exhausting its limits the bot answers %q", got)
+	}
+}
+
+func TestMultiThreadedBurnIsChargedAndCapped(t *testing.T) {
+	p := probe(t, nil)
+	start := time.Now()
+	_, turn, err := ask(t, p, "burnmt 4 600", sandbox.TurnLimits{CPU: 5 * time.Second, Wall: 10 * time.Second})
+	wall := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Four threads for 600 ms of wall time: the quota of one core caps them at ~600 ms of CPU
+	// in all, and all of it is charged.
+	if turn.CPU < 450*time.Millisecond || turn.CPU > wall+100*time.Millisecond {
+		t.Errorf("4 threads burning for %v of wall time were charged %v of CPU", wall, turn.CPU)
+	}
+}
+
+func TestProtocolAbuse(t *testing.T) {
+	t.Run("no newline", func(t *testing.T) {
+		p := probe(t, nil)
+		if _, _, err := ask(t, p, "noline", sandbox.TurnLimits{CPU: time.Second, Wall: 2 * time.Second}); !errors.Is(err, sandbox.ErrWallLimit) {
+			t.Errorf("want ErrWallLimit, got %v", err)
+		}
+	})
+	t.Run("NUL and invalid UTF-8 pass through unchanged", func(t *testing.T) {
+		p := probe(t, nil)
+		got, _, err := ask(t, p, "nul", normal)
+		if err != nil || got != "a\x00b\xff\xfe" {
+			t.Errorf("got %q, %v", got, err)
+		}
+	})
+	t.Run("never reads its input", func(t *testing.T) {
+		p := probe(t, nil)
+		mustAsk(t, p, "echo x")
+		p.Thaw()
+		if err := p.Send([]byte("deaf\n"), time.Now().Add(time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		big := []byte(strings.Repeat("x", 1<<20) + "\n")
+		start := time.Now()
+		if err := p.Send(big, time.Now().Add(time.Second)); !errors.Is(err, sandbox.ErrWallLimit) {
+			t.Errorf("writing 1 MiB to a bot that does not read: want ErrWallLimit, got %v", err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("the write took %v", d)
+		}
+	})
+	t.Run("SIGSTOP to itself", func(t *testing.T) {
+		p := probe(t, nil)
+		got, _, err := ask(t, p, "selfstop", sandbox.TurnLimits{CPU: time.Second, Wall: 2 * time.Second})
+		// Either the kernel ignores it (the bot is its PID namespace's init) or the bot
+		// stops and runs out of time; it never hangs the match.
+		if err != nil && !errors.Is(err, sandbox.ErrWallLimit) || err == nil && got != "selfstop survived" {
+			t.Errorf("got %q, %v", got, err)
+		}
+	})
+}
+
+func TestStackBombCrashes(t *testing.T) {
+	p := probe(t, nil)
+	if _, _, err := ask(t, p, "recurse", normal); !errors.Is(err, sandbox.ErrClosed) {
+		t.Fatalf("want the bot gone, got %v", err)
+	}
+	if x := waitExit(t, p); x.Signal != 11 && !x.OOM {
+		t.Errorf("unbounded recursion: want SIGSEGV or OOM, got %v", x)
+	}
+}
+
+// Compile-time attacks: the compiler runs in its own sandbox, so what it can reach is its
+// own image; what it can do is bounded by the build limits.
+func TestCompileTimeAttacks(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	b := sandboxtest.Builder(t, e)
+	b.Limits.Timeout = 10 * time.Second
+	for _, tc := range []struct {
+		name, file, src, reason string
+	}{
+		// The preprocessor reads /dev/random until the compiler's memory limit kills it.
+		{"include /dev/random", "a.cpp", "#include \"/dev/random\"\nint main(){}\n", "out of memory"},
+		// The compiler runs as nobody in its own image: even its own /etc/shadow is closed.
+		{"incbin of a root-only file", "a.cpp", "__asm__(\".incbin \\\"/etc/shadow\\\"\");\nint main(){}\n", "/etc/shadow"},
+		{"Go module download", "main.go", "package main\nimport _ \"github.com/x/y\"\nfunc main(){}\n", "github.com/x/y"},
+		{"cgo", "main.go", "package main\n// #include <stdio.h>\nimport \"C\"\nfunc main(){}\n", "build constraints exclude all Go files"},
+		{"planted fpc.cfg is ignored", "fpc.cfg", "-Fu/nonexistent\n#INCLUDE /etc/shadow\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files := map[string][]byte{tc.file: []byte(tc.src)}
+			lang := "cpp"
+			switch {
+			case strings.HasSuffix(tc.file, ".go"):
+				lang = "go"
+			case tc.file == "fpc.cfg":
+				lang = "pascal"
+				files["p.pas"] = []byte("program p; begin writeln('ok') end.\n")
+			}
+			start := time.Now()
+			res, err := b.Build(context.Background(), build.Submission{Lang: lang, Files: files})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if time.Since(start) > 15*time.Second {
+				t.Errorf("the build took %v", time.Since(start))
+			}
+			if tc.reason == "" {
+				if !res.OK {
+					t.Errorf("want the planted file ignored and the build fine:\n%s", res.Log)
+				}
+				return
+			}
+			if res.OK || !strings.Contains(res.Log, tc.reason) {
+				t.Errorf("want a failed build mentioning %q, got ok=%v:\n%s", tc.reason, res.OK, res.Log)
+			}
+		})
+	}
+}
