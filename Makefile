@@ -28,7 +28,8 @@ demo: images
 	trap 'kill $$pid 2>/dev/null; wait $$pid 2>/dev/null' EXIT; \
 	for i in $$(seq 100); do $(JUDGE) results >/dev/null 2>&1 && break; sleep 0.2; done; \
 	$(JUDGE) submit --game amazes --seed 42 --wait bots/amazes/cpp bots/amazes/java; \
-	$(JUDGE) submit --game ontherun --seed 1 --wait bots/ontherun/go bots/ontherun/pascal
+	$(JUDGE) submit --game ontherun --seed 1 --wait bots/ontherun/go bots/ontherun/pascal; \
+	$(JUDGE) submit --game langwars --seed 7 --wait bots/langwars/cpp bots/langwars/java bots/langwars/go bots/langwars/pascal
 
 vet:
 	$(GO) vet ./...

@@ -1,0 +1,115 @@
+// Package langwars is the game Lang Wars (JavaChallenge 2014): four programmers propagate
+// eight programming languages for ten turns; whoever gathered the most believers of a
+// language gains its attention degree in victory points, whoever gathered the fewest loses it.
+//
+// The rules are the page (seeds/langwars-javachallenge2014.txt, which is also the protocol)
+// with the decisions of rules.md:
+//   - Each player first prints READY within the ready time (5 s CPU; case-insensitive, lines
+//     before it are ignored). Then it is sent the settings `T P N` (`10 4 8` with the default
+//     turns) and the eight attention degrees, uniform in 3..6 from the match's seed.
+//   - Every turn each player in id order is sent `T D`, 8 rows of the revealed (workday)
+//     believers, column 0 its own and then the others in ascending id, its own real
+//     believers, and on workday turns the P line: how often each language was propagated by
+//     all players in the previous holiday turn (zeros on turn 1). It answers with one line
+//     of picks (5 on a workday, 2 on a holiday) within the time limit (1 s CPU).
+//   - A pick that is not an integer 0..7, and a missing pick, counts as language 0; extra
+//     picks are ignored. None of this is a fault.
+//   - A player that times out or crashes (or never printed READY) is stopped and picks
+//     language 0 on every later pick, and on the turn it failed.
+//   - Victory points are exact: kept as integers times 12 (every share a/1..a/4 of an
+//     attention degree a is a multiple of 1/12); the result's scores are those divided by 12.
+//     The winner is the unique top scorer, otherwise the game is a draw.
+//
+// Where both are silent (decided here):
+//   - The page writes the picks on one line, so the answer is exactly one line; picks are
+//     separated by spaces or tabs. A bot that writes them on several lines has its first
+//     line read (missing picks are language 0) and the rest read as its later answers.
+//   - The settings are a notice right after every player printed READY (all four READYs
+//     are asked for first, in id order); a stopped player is sent nothing more.
+//   - After the last turn the bots are sent nothing more; their input is closed.
+package langwars
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/botjudge/judge/judge/game"
+)
+
+// New returns the game Lang Wars.
+func New() game.Game { return langWars{} }
+
+type langWars struct{}
+
+// The page's numbers: 4 players, 8 languages, 10 turns, 5 picks on a workday and 2 on a
+// holiday, attention degrees 3..6.
+const (
+	numPlayers   = 4
+	numLangs     = 8
+	defTurns     = 10
+	maxTurns     = 100
+	workdayPicks = 5
+	holidayPicks = 2
+	minAttention = 3
+	maxAttention = 6
+	// vpScale: victory points are kept as integers times this (the least common multiple
+	// of the possible sharer counts 1..4).
+	vpScale = 12
+)
+
+// Option defaults and bounds.
+const (
+	defTime   = time.Second
+	defReady  = 5 * time.Second
+	minTime   = 10 * time.Millisecond
+	maxTime   = time.Minute
+	defMemory = 256
+	minMemory = 16
+	maxMemory = 4096
+)
+
+// Name is the game's identifier.
+func (langWars) Name() string { return "langwars" }
+
+// Players is exactly four.
+func (langWars) Players() (min, max, def int) { return numPlayers, numPlayers, numPlayers }
+
+// Options are the number of turns, the time per answer, the time to READY and the memory.
+func (langWars) Options() []game.Option {
+	return []game.Option{
+		{Name: "turns", Default: fmt.Sprint(defTurns), Help: fmt.Sprintf("turns of the game, 1..%d (the page: always 10); odd turns are workdays", maxTurns)},
+		{Name: "time", Default: defTime.String(), Help: "CPU time for each answer (10ms..1m)"},
+		{Name: "ready", Default: defReady.String(), Help: "CPU time to print READY (10ms..1m)"},
+		{Name: "memory", Default: fmt.Sprint(defMemory), Help: fmt.Sprintf("memory per player in MiB (%d..%d)", minMemory, maxMemory)},
+	}
+}
+
+// New starts a match with attention degrees drawn from the seed.
+func (langWars) New(c game.Config) (game.Match, error) {
+	if c.Players != 0 && c.Players != numPlayers {
+		return nil, fmt.Errorf("langwars is played by %d players, not %d", numPlayers, c.Players)
+	}
+	opts := game.NewOptions(c.Options)
+	turns := opts.Int("turns", defTurns, 1, maxTurns)
+	limit := opts.Duration("time", defTime, minTime, maxTime)
+	ready := opts.Duration("ready", defReady, minTime, maxTime)
+	memory := opts.Int("memory", defMemory, minMemory, maxMemory)
+	if err := opts.Err(); err != nil {
+		return nil, err
+	}
+	r := game.NewRand(c.Seed)
+	var attention [numLangs]int
+	for l := range attention {
+		attention[l] = minAttention + r.IntN(maxAttention-minAttention+1)
+	}
+	return newMatch(attention, turns, limit, ready, game.Setup{
+		Options: opts.Values,
+		Memory:  int64(memory) << 20,
+		World:   World{Attention: attention[:]},
+	}), nil
+}
+
+// World is Setup.World: the attention degree of each language, 0..7.
+type World struct {
+	Attention []int `json:"attention"`
+}
