@@ -29,6 +29,7 @@ demo: images
 	for i in $$(seq 100); do $(JUDGE) results >/dev/null 2>&1 && break; sleep 0.2; done; \
 	$(JUDGE) submit --game amazes --seed 42 --wait bots/amazes/cpp bots/amazes/java; \
 	$(JUDGE) submit --game ontherun --seed 1 --wait bots/ontherun/go bots/ontherun/pascal; \
+	$(JUDGE) submit --game dropblock --seed 7 --wait bots/dropblock/cpp bots/dropblock/java bots/dropblock/go bots/dropblock/pascal; \
 	$(JUDGE) submit --game langwars --seed 7 --wait bots/langwars/cpp bots/langwars/java bots/langwars/go bots/langwars/pascal
 
 vet:

@@ -4,11 +4,12 @@ package games
 import (
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games/amazes"
+	"github.com/botjudge/judge/judge/games/dropblock"
 	"github.com/botjudge/judge/judge/games/langwars"
 	"github.com/botjudge/judge/judge/games/ontherun"
 )
 
-var all = []game.Game{amazes.New(), ontherun.New(), langwars.New()}
+var all = []game.Game{amazes.New(), ontherun.New(), dropblock.New(), langwars.New()}
 
 // All returns every game, in a fixed order.
 func All() []game.Game { return append([]game.Game(nil), all...) }

@@ -1,0 +1,118 @@
+// Package dropblock is the game Drop the Block (JavaChallenge 2015): four players walk an
+// 18 x 18 board of 6 x 6 blocks, drop the blocks ahead of them and, with the blocks, the
+// players standing on them. The last player on the board wins.
+//
+// The protocol is the page's (seeds/dropblock-javachallenge2015.txt) with the decisions of
+// rules.md. Where both are silent, decided here:
+//   - Turns: T runs 0, 1, ..., turns-1 (1000 global turns by default, 250 per player); the
+//     game ends after global turn turns-1, or as soon as a global turn leaves at most one
+//     player on the board.
+//   - Every player is asked for READY (in id order, Request.Turn 0) before global turn 0;
+//     there is no other message outside the turns, and none at the end (stdin is closed).
+//   - A player whose turn it is always gets the turn's input and answers one line, even
+//     while its wait S is positive or after it fell (rules.md: fallen players still receive
+//     input); such an answer is read and ignored. A fallen player's line is "-1 -1 D 0", D
+//     the direction it faced when it fell.
+//   - An action is the line's one letter U R D L A N after trimming spaces; anything else
+//     (lower case, empty, several letters) is an unknown action and counts as N: never a
+//     fault.
+//   - Every fault the referee reports (time out, crash, memory, a line too long, too much
+//     output, a READY not given in time) is treated as rules.md treats time outs and crashes:
+//     the program is stopped and the player stays on the board doing N (its wait still counts
+//     down, and it can still fall). A fault costs nothing else: the ranking is by survival
+//     alone. A fault in a fallen player's turn is reported the same way.
+//   - An attack always sets the wait, even when no block changes (facing the board edge).
+//   - Scores: each player scores the number of players it outlasted: a player still on the
+//     board at the end scores the number of fallen players, a fallen player the number of
+//     players that fell in an earlier turn. So a lone survivor scores 3 and the first to fall
+//     0; players still standing at the end share rank 1 (and a draw), players that fell in the
+//     same turn share a rank, and game.RankByScore gives the ranks of rules.md.
+package dropblock
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/botjudge/judge/judge/game"
+)
+
+// New returns the game Drop the Block.
+func New() game.Game { return dropBlock{} }
+
+type dropBlock struct{}
+
+// The options' defaults and bounds.
+const (
+	defTurns  = 1000
+	maxTurns  = 100000
+	defTime   = time.Second
+	defReady  = time.Second
+	minTime   = time.Millisecond
+	maxTime   = time.Minute
+	defMemory = 256
+	minMemory = 16
+	maxMemory = 4096
+)
+
+// Name is the game's identifier.
+func (dropBlock) Name() string { return "dropblock" }
+
+// Players is always four.
+func (dropBlock) Players() (min, max, def int) { return numPlayers, numPlayers, numPlayers }
+
+// Options are turns, time, ready and memory.
+func (dropBlock) Options() []game.Option {
+	return []game.Option{
+		{Name: "turns", Default: fmt.Sprint(defTurns), Help: fmt.Sprintf("global turns (one player's move each), 1..%d", maxTurns)},
+		{Name: "time", Default: defTime.String(), Help: "CPU time per action (1ms..1m)"},
+		{Name: "ready", Default: defReady.String(), Help: "CPU time to print READY at the start (1ms..1m)"},
+		{Name: "memory", Default: fmt.Sprint(defMemory), Help: fmt.Sprintf("memory per player in MiB, %d..%d", minMemory, maxMemory)},
+	}
+}
+
+// New starts a match; the start positions and directions come from the seed.
+func (dropBlock) New(c game.Config) (game.Match, error) {
+	if c.Players != 0 && c.Players != numPlayers {
+		return nil, fmt.Errorf("dropblock is played by %d players, not %d", numPlayers, c.Players)
+	}
+	opts := game.NewOptions(c.Options)
+	turns := opts.Int("turns", defTurns, 1, maxTurns)
+	limit := opts.Duration("time", defTime, minTime, maxTime)
+	ready := opts.Duration("ready", defReady, minTime, maxTime)
+	memory := opts.Int("memory", defMemory, minMemory, maxMemory)
+	if err := opts.Err(); err != nil {
+		return nil, err
+	}
+	starts := place(game.NewRand(c.Seed))
+	return newMatch(starts, turns, limit, ready, game.Setup{
+		Options: opts.Values,
+		Memory:  int64(memory) << 20,
+		World:   worldOf(starts),
+	}), nil
+}
+
+// World is Setup.World: the board's size and the players' start places.
+type World struct {
+	// Size is the number of rows and of columns of squares (18).
+	Size int `json:"size"`
+	// Block is the side of a block in squares (3): the board has Size/Block blocks a side.
+	Block int `json:"block"`
+	// Players are the start places in player order.
+	Players []Start `json:"players"`
+}
+
+// Start is a player's start: row and column from 0 (row 0 is the top), and the direction
+// faced, one of U R D L.
+type Start struct {
+	Row int    `json:"row"`
+	Col int    `json:"col"`
+	Dir string `json:"dir"`
+}
+
+func worldOf(starts [numPlayers]player) World {
+	w := World{Size: size, Block: blockSide}
+	for _, p := range starts {
+		w.Players = append(w.Players, Start{Row: p.row, Col: p.col, Dir: string(dirLetters[p.dir])})
+	}
+	return w
+}

@@ -1,0 +1,124 @@
+package dropblock_test
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/games/dropblock"
+	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+func runner(t testing.TB) *match.Runner {
+	e := sandboxtest.Engine(t)
+	return &match.Runner{
+		Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandbox.NewLimits(), Freeze: sandbox.FreezeSignal,
+		StdoutLimit: 16 << 20, StderrLimit: 64 << 10, LineLimit: 1 << 20, WorkDir: t.TempDir(),
+	}
+}
+
+func lookup(name string) (game.Game, bool) {
+	if g := dropblock.New(); name == g.Name() {
+		return g, true
+	}
+	return nil, false
+}
+
+// play plays a match of the bots (directories from the repository root), checks that its
+// replay re-judges to the same result, and returns the result and the replay.
+func play(t *testing.T, r *match.Runner, seed uint64, bots ...string) (result.Result, *replay.Replay) {
+	t.Helper()
+	var buf bytes.Buffer
+	j := match.Job{ID: t.Name(), Game: dropblock.New(), Seed: seed, Replay: replay.NewWriter(&buf)}
+	for _, b := range bots {
+		s, err := build.Load(filepath.Join(sandboxtest.Root(), b), 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.Players = append(j.Players, match.Entrant{Name: b, Submission: s})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := r.Play(ctx, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := buf.Bytes()
+	if _, err := replay.Verify(bytes.NewReader(rec), lookup); err != nil {
+		t.Errorf("the replay does not re-judge to the same result: %v", err)
+	}
+	rp, err := replay.Read(bytes.NewReader(rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, rp
+}
+
+// TestFourLanguages: a sample bot of each language at one table. None faults, all answer,
+// and every answer is the sample strategy's.
+func TestFourLanguages(t *testing.T) {
+	r := runner(t)
+	bots := []string{"bots/dropblock/cpp", "bots/dropblock/pascal", "bots/dropblock/java", "bots/dropblock/go"}
+	res, rp := play(t, r, 2015, bots...)
+	for k, p := range res.Players {
+		if p.Fault != nil {
+			t.Errorf("player %d (%s) faulted: %+v", k, p.Name, *p.Fault)
+		}
+		if p.Moves < 2 {
+			t.Errorf("player %d (%s) made %d moves", k, p.Name, p.Moves)
+		}
+		if !p.Build.OK {
+			t.Errorf("player %d (%s) did not build: %s", k, p.Name, p.Build.Log)
+		}
+	}
+	for _, x := range rp.Exchanges {
+		want := dropblock.SimpleBot(x.Sent)
+		if x.Ready != "" {
+			want = "READY"
+		}
+		if len(x.Received) != 1 || x.Received[0] != want {
+			t.Errorf("turn %d: player %d (%s) answered %q, the sample strategy %q", x.Turn, x.Player, bots[x.Player], x.Received, want)
+		}
+	}
+	t.Logf("%d exchanges; scores %v %v %v %v, winner %v", len(rp.Exchanges),
+		res.Players[0].Score, res.Players[1].Score, res.Players[2].Score, res.Players[3].Score, res.Winner)
+}
+
+// TestBrokenBot: the broken bot times out at its third turn (global turn 8 + its seat); it is
+// never asked again while its player stays on the board, and the others finish cleanly.
+func TestBrokenBot(t *testing.T) {
+	r := runner(t)
+	const seat = 1
+	bots := []string{"bots/dropblock/cpp", "bots/dropblock/broken", "bots/dropblock/go", "bots/dropblock/pascal"}
+	res, rp := play(t, r, 42, bots...)
+	broken := res.Players[seat]
+	if broken.Fault == nil || broken.Fault.Kind != game.Timeout || broken.Fault.Turn != 8+seat {
+		t.Fatalf("broken bot: fault %+v, want a timeout at turn %d", broken.Fault, 8+seat)
+	}
+	if broken.Moves != 3 {
+		t.Errorf("broken bot: %d moves, want 3 (READY and two turns)", broken.Moves)
+	}
+	for k, p := range res.Players {
+		if k != seat && p.Fault != nil {
+			t.Errorf("player %d (%s) faulted: %+v", k, p.Name, *p.Fault)
+		}
+	}
+	last := 0
+	for _, x := range rp.Exchanges {
+		if x.Player == seat && x.Turn > 8+seat {
+			t.Errorf("the stopped bot was asked at turn %d", x.Turn)
+		}
+		last = max(last, x.Turn)
+	}
+	if last <= 8+seat {
+		t.Errorf("the game stopped at turn %d", last)
+	}
+}
