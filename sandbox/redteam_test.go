@@ -217,3 +217,74 @@ func TestCompileTimeAttacks(t *testing.T) {
 		})
 	}
 }
+
+func TestFilelessExecKillsTheBot(t *testing.T) {
+	p := probe(t, nil)
+	if _, _, err := ask(t, p, "fileless", normal); !errors.Is(err, sandbox.ErrClosed) {
+		t.Fatalf("want the bot gone, got %v", err)
+	}
+	if x := waitExit(t, p); x.Signal != 31 {
+		t.Errorf("fexecve of a memfd: want SIGSYS, got %v", x)
+	}
+}
+
+func TestThirtyTwoBitCallsKillTheBot(t *testing.T) {
+	p := probe(t, nil)
+	if _, _, err := ask(t, p, "int80", normal); !errors.Is(err, sandbox.ErrClosed) {
+		t.Fatalf("want the bot gone, got %v", err)
+	}
+	if x := waitExit(t, p); x.Signal != 31 {
+		t.Errorf("int 0x80: want SIGSYS, got %v", x)
+	}
+}
+
+func TestNoDevicesToAbuse(t *testing.T) {
+	p := probe(t, nil)
+	devs := strings.Split(strings.TrimPrefix(mustAsk(t, p, "ls /dev"), "ls "), ",")
+	for _, d := range devs {
+		switch d {
+		case "mem", "kmem", "port", "kmsg", "sda", "vda", "fuse", "kvm", "net", "loop0":
+			t.Errorf("/dev/%s is there", d)
+		}
+	}
+	for _, d := range []string{"mem", "kmsg"} {
+		if got := mustAsk(t, p, "cat /dev/"+d); !strings.Contains(got, "No such file") {
+			t.Errorf("reading /dev/%s: %q", d, got)
+		}
+	}
+}
+
+// Two bots of one match cannot reach each other: each has its own network namespace, so an
+// abstract unix socket one binds is not there for the other.
+func TestBotsCannotTalkToEachOther(t *testing.T) {
+	a, b := probe(t, nil), probe(t, nil)
+	if got := mustAsk(t, a, "listen judge-redteam"); got != "listen ok" {
+		t.Fatalf("bot a: %q", got)
+	}
+	if got := mustAsk(t, b, "dial judge-redteam"); got != "dial Connection refused" {
+		t.Errorf("bot b reached bot a's socket: %q", got)
+	}
+	if got := mustAsk(t, a, "dial judge-redteam"); got != "dial connected" {
+		t.Errorf("bot a cannot reach its own socket (the test would prove nothing): %q", got)
+	}
+}
+
+// Creating a process the way each language's library does it (Java's Runtime.exec, Go's
+// os/exec, Free Pascal's ExecuteProcess) is killed by the sandbox like a plain fork.
+func TestEachLanguagesSpawnIsForbidden(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	b := sandboxtest.Builder(t, e)
+	for _, lang := range []string{"java", "go", "pascal"} {
+		t.Run(lang, func(t *testing.T) {
+			res := sandboxtest.Build(t, b, "sandbox/testdata/spawn/"+lang)
+			p := sandboxtest.Start(t, e, sandboxtest.Spec(res))
+			turn, err := p.Exchange([]byte("go\n"), 1, sandbox.TurnLimits{CPU: 5 * time.Second, Wall: 15 * time.Second})
+			if !errors.Is(err, sandbox.ErrClosed) {
+				t.Fatalf("want the bot killed, got %v, answer %q", err, turn.Lines)
+			}
+			if x := waitExit(t, p); x.Signal != 31 {
+				t.Errorf("want SIGSYS, got %v (stderr %q)", x, p.Stderr())
+			}
+		})
+	}
+}

@@ -31,6 +31,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
+#include <cstddef>
 
 extern char** environ;
 
@@ -227,6 +229,36 @@ int main() {
         } else if (cmd == "selfstop") {  // SIGSTOP to itself
             kill(getpid(), SIGSTOP);
             std::cout << "selfstop survived" << std::endl;
+        } else if (cmd == "fileless") {  // copy itself into a memfd and execute that
+            int fd = syscall(SYS_memfd_create, "x", 0), self = open("/proc/self/exe", O_RDONLY);
+            char buf[65536];
+            for (ssize_t n; fd >= 0 && self >= 0 && (n = read(self, buf, sizeof buf)) > 0;) write(fd, buf, n);
+            char* argv[] = {(char*)"x", nullptr};
+            if (fd >= 0) fexecve(fd, argv, environ);
+            std::cout << "fileless " << strerror(errno) << std::endl;
+        } else if (cmd == "int80") {  // a system call through the 32-bit ABI (getpid)
+            long r;
+            __asm__ volatile("int $0x80" : "=a"(r) : "a"(20L) : "memory");
+            std::cout << "int80 " << r << std::endl;
+        } else if (cmd == "listen") {  // bind an abstract unix socket and wait for a peer
+            std::string name;
+            in >> name;
+            int s = socket(AF_UNIX, SOCK_STREAM, 0);
+            sockaddr_un a{};
+            a.sun_family = AF_UNIX;
+            memcpy(a.sun_path + 1, name.data(), name.size());
+            socklen_t len = offsetof(sockaddr_un, sun_path) + 1 + name.size();
+            int r = bind(s, (sockaddr*)&a, len) == 0 ? listen(s, 1) : -1;
+            std::cout << "listen " << (r < 0 ? strerror(errno) : "ok") << std::endl;
+        } else if (cmd == "dial") {  // connect to another's abstract unix socket
+            std::string name;
+            in >> name;
+            int s = socket(AF_UNIX, SOCK_STREAM, 0);
+            sockaddr_un a{};
+            a.sun_family = AF_UNIX;
+            memcpy(a.sun_path + 1, name.data(), name.size());
+            socklen_t len = offsetof(sockaddr_un, sun_path) + 1 + name.size();
+            std::cout << "dial " << (connect(s, (sockaddr*)&a, len) < 0 ? strerror(errno) : "connected") << std::endl;
         } else if (cmd == "silent") {  // a notice: no answer
         } else {
             std::cout << "unknown " << cmd << std::endl;
