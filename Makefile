@@ -30,7 +30,8 @@ demo: images
 	$(JUDGE) submit --game amazes --seed 42 --wait bots/amazes/cpp bots/amazes/java; \
 	$(JUDGE) submit --game ontherun --seed 1 --wait bots/ontherun/go bots/ontherun/pascal; \
 	$(JUDGE) submit --game dropblock --seed 7 --wait bots/dropblock/cpp bots/dropblock/java bots/dropblock/go bots/dropblock/pascal; \
-	$(JUDGE) submit --game langwars --seed 7 --wait bots/langwars/cpp bots/langwars/java bots/langwars/go bots/langwars/pascal
+	$(JUDGE) submit --game langwars --seed 7 --wait bots/langwars/cpp bots/langwars/java bots/langwars/go bots/langwars/pascal; \
+	$(JUDGE) submit --game snakecore --seed 7 --wait bots/snakecore/cpp bots/snakecore/java bots/snakecore/go bots/snakecore/pascal
 
 vet:
 	$(GO) vet ./...

@@ -24,6 +24,10 @@ type containerSpec struct {
 	limits  Limits
 	// binds are host paths mounted read-only: target -> source.
 	binds map[string]string
+	// pipes are host named pipes mounted read-write (target -> source): a pipe mount lets
+	// the bot open that pipe and create nothing, and gVisor will not open a pipe for writing
+	// on a read-only mount.
+	pipes map[string]string
 	// tmpfs are extra writable mounts: target -> size in bytes.
 	tmpfs map[string]int64
 	// noStdin leaves stdin unattached (/dev/null): the bot's stdin is a named pipe instead.
@@ -77,6 +81,12 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 	for target, source := range s.binds {
 		hc.Mounts = append(hc.Mounts, mount.Mount{
 			Type: mount.TypeBind, Source: source, Target: target, ReadOnly: true,
+			BindOptions: &mount.BindOptions{NonRecursive: true},
+		})
+	}
+	for target, source := range s.pipes {
+		hc.Mounts = append(hc.Mounts, mount.Mount{
+			Type: mount.TypeBind, Source: source, Target: target,
 			BindOptions: &mount.BindOptions{NonRecursive: true},
 		})
 	}

@@ -125,10 +125,10 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 	if p.ioDir, p.in, err = e.makePipes(); err != nil {
 		return nil, err
 	}
-	binds["/judge/io"] = p.ioDir
 	p.a, err = e.create(ctx, containerSpec{
 		image: spec.Image, cmd: append([]string{"/judge/init"}, spec.Cmd...), env: spec.Env,
 		workDir: "/work", limits: spec.Limits, binds: binds, noStdin: true,
+		pipes: map[string]string{"/judge/io/in": filepath.Join(p.ioDir, "in"), "/judge/io/out": filepath.Join(p.ioDir, "out")},
 	})
 	if err != nil {
 		p.in.Close()

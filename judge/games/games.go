@@ -7,9 +7,10 @@ import (
 	"github.com/botjudge/judge/judge/games/dropblock"
 	"github.com/botjudge/judge/judge/games/langwars"
 	"github.com/botjudge/judge/judge/games/ontherun"
+	"github.com/botjudge/judge/judge/games/snakecore"
 )
 
-var all = []game.Game{amazes.New(), ontherun.New(), dropblock.New(), langwars.New()}
+var all = []game.Game{amazes.New(), ontherun.New(), dropblock.New(), langwars.New(), snakecore.New()}
 
 // All returns every game, in a fixed order.
 func All() []game.Game { return append([]game.Game(nil), all...) }

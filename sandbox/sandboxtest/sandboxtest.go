@@ -87,10 +87,26 @@ func Build(t testing.TB, b *build.Builder, path string) build.Result {
 	return res
 }
 
+// Runtime is the engine runtime bots run under in tests: JUDGE_TEST_RUNTIME (e.g. runsc for
+// gVisor), else runc.
+func Runtime() string {
+	if r := os.Getenv("JUDGE_TEST_RUNTIME"); r != "" {
+		return r
+	}
+	return "runc"
+}
+
+// Limits are the default bot limits under the test runtime.
+func Limits() sandbox.Limits {
+	l := sandbox.NewLimits()
+	l.Runtime = Runtime()
+	return l
+}
+
 // Spec is a RunSpec for a built bot with the default bot limits.
 func Spec(res build.Result) sandbox.RunSpec {
 	return sandbox.RunSpec{
-		Image: res.RunImage, Cmd: res.Run, Artifact: res.Artifact, Limits: sandbox.NewLimits(),
+		Image: res.RunImage, Cmd: res.Run, Artifact: res.Artifact, Limits: Limits(),
 	}
 }
 

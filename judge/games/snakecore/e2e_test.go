@@ -1,0 +1,144 @@
+package snakecore_test
+
+import (
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/games/snakecore"
+	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+// The end-to-end tests play real matches: every bot is compiled in its language's pinned
+// image with the game's helper library merged in by the match runner, and runs in its own
+// sandbox. They need Docker (JUDGE_REQUIRE_DOCKER=1 makes a missing engine a failure).
+
+func runner(t testing.TB) *match.Runner {
+	e := sandboxtest.Engine(t)
+	return &match.Runner{
+		Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandbox.NewLimits(), Freeze: sandbox.FreezeSignal,
+		StdoutLimit: 16 << 20, StderrLimit: 64 << 10, LineLimit: 1 << 20, WorkDir: t.TempDir(),
+	}
+}
+
+func load(t testing.TB, dir string) build.Submission {
+	t.Helper()
+	s, err := build.Load(filepath.Join(sandboxtest.Root(), dir), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func lookup(name string) (game.Game, bool) {
+	if name == "snakecore" {
+		return snakecore.New(), true
+	}
+	return nil, false
+}
+
+// play plays a match of the bots (directories under the repository root) and re-judges its
+// replay without bots.
+func play(t *testing.T, r *match.Runner, seed uint64, opts map[string]string, bots ...string) result.Result {
+	t.Helper()
+	var buf bytes.Buffer
+	j := match.Job{ID: strings.ReplaceAll(t.Name(), "/", "-"), Game: snakecore.New(), Seed: seed, Options: opts, Replay: replay.NewWriter(&buf)}
+	for _, b := range bots {
+		j.Players = append(j.Players, match.Entrant{Name: b, Submission: load(t, b)})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := r.Play(ctx, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Players {
+		if !p.Build.OK {
+			t.Fatalf("%s did not compile:\n%s", p.Name, p.Build.Log)
+		}
+	}
+	if _, err := replay.Verify(&buf, lookup); err != nil {
+		t.Errorf("the replay does not re-judge to the same result: %v", err)
+	}
+	return res
+}
+
+// TestFourLanguages plays a full default game (500 moves each) of the C++, Pascal, Java and
+// Go sample bots, all written through the helper libraries.
+func TestFourLanguages(t *testing.T) {
+	r := runner(t)
+	res := play(t, r, 2008, nil, "bots/snakecore/cpp", "bots/snakecore/pascal", "bots/snakecore/java", "bots/snakecore/go")
+	total := 0.0
+	for i, p := range res.Players {
+		if p.Fault != nil {
+			t.Errorf("player %d (%s) faulted: %+v", i, p.Name, *p.Fault)
+		}
+		if p.Moves != 501 { // getName and 500 actions
+			t.Errorf("player %d (%s) answered %d requests, want 501", i, p.Name, p.Moves)
+		}
+		total += p.Score
+		t.Logf("%-22s score %5.0f rank %d, cpu %d ms, %d KiB", p.Name, p.Score, p.Rank, p.CPUms, p.MaxRSSKiB)
+	}
+	if total == 0 {
+		t.Error("nobody scored in 500 moves")
+	}
+}
+
+// TestBrokenBot: the broken bot's protocol fault at turn 3 disqualifies it; the three good
+// bots play the whole game without a fault.
+func TestBrokenBot(t *testing.T) {
+	r := runner(t)
+	res := play(t, r, 7, map[string]string{"moves": "200"},
+		"bots/snakecore/go", "bots/snakecore/broken", "bots/snakecore/java", "bots/snakecore/cpp")
+	for i, p := range res.Players {
+		if i == 1 {
+			if p.Fault == nil || p.Fault.Kind != game.Protocol || p.Fault.Turn != 3 {
+				t.Errorf("the broken bot's fault is %+v, want a protocol fault at turn 3", p.Fault)
+			}
+			continue
+		}
+		if p.Fault != nil {
+			t.Errorf("player %d (%s) faulted: %+v", i, p.Name, *p.Fault)
+		}
+		if p.Moves != 201 {
+			t.Errorf("player %d (%s) answered %d requests, want 201", i, p.Name, p.Moves)
+		}
+	}
+}
+
+// TestPascalLibrary builds the Pascal dump program (written in Free Pascal's default mode)
+// with Snake.pas in the real compile image, and checks that it reads every request as the
+// game wrote it. The artifact is a static Linux binary; it runs here directly.
+func TestPascalLibrary(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	b := sandboxtest.Builder(t, e)
+	sub := load(t, "judge/games/snakecore/testdata/dump/pascal")
+	sub.Files = game.WithLibrary(snakecore.New(), "pascal", sub.Files)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := b.Build(ctx, sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK {
+		t.Fatalf("the Pascal dump does not compile with Snake.pas:\n%s", res.Log)
+	}
+	input, want := snakecore.DumpCase(t)
+	cmd := exec.Command(filepath.Join(res.Artifact, "bot"))
+	cmd.Stdin = strings.NewReader(input)
+	got, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	snakecore.CompareDump(t, string(got), want)
+}

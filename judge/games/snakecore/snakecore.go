@@ -1,0 +1,173 @@
+// Package snakecore is the game SnakeCore (2008): every player steers a python, a head
+// dragging a chain of blocks, over a square field with walls, reactors and free blocks. A
+// python grows by eating free blocks, bites other pythons' chains for points, spends energy
+// blocks on protection and scores n(n+1)/2 for delivering a body of n blocks to a reactor.
+//
+// The rules are the page's (seeds/snakecore.txt, in Russian) with the decisions of rules.md.
+// Where both are silent, this package decides (each is also noted where it is made):
+//   - An attack scores the number of blocks the victim loses: the attacked block and every
+//     block after it to the tail (the part "bitten off"; the attacked block joins the
+//     attacker, the others become free where they lie).
+//   - Delivering to a reactor with no body (a head alone) is a skipped move.
+//   - Blocks that reappear (delivered ones, in order from the head to the tail, then a spent
+//     energy block) each go to a uniformly random empty cell, drawn after the move has
+//     emptied the cells it empties; a block keeps its kind.
+//   - The protection counter counts own moves: `A` adds 10, and each move of the python
+//     (whatever its action, a skip too) takes 1 off as it begins, before the request is
+//     built. So the activating move and the next nine are protected, the protection ends
+//     just before the eleventh, the python's next request shows 9, and a python is
+//     protected exactly while its counter (as every request shows it) is above 0.
+//   - A disqualified python stays on the field; its turns pass as skips (its protection
+//     runs out), its blocks can be attacked, and it keeps the points it scored.
+//   - Every player is sent `getName` (turn 0, in id order) before the first round; then
+//     each round asks every player still in the game for an action, in id order.
+//   - An answer is trimmed of surrounding spaces; anything other than exactly one of
+//     U L D R N A, and a name longer than 32 bytes or holding a character below 0x20, is
+//     a protocol fault (the player is disqualified).
+//   - Each answer's CPU limit is the per-answer limit (`first` for getName, `time` for
+//     each getAction) or what is left of `total`, whichever is less (at least 1 ns). The
+//     game ends after `moves` rounds with no message: the bots see the end of their input.
+//   - The field: walls are round(n*n*walls/100) random cells, then the 4 reactors random
+//     cells, each placed only where the cells that are neither wall nor reactor stay
+//     connected (a reactor is an obstacle) and every reactor keeps an open neighbour; then
+//     the blocks and the heads go to uniformly random empty cells. The number of blocks is
+//     60 + 12 whatever the size.
+//   - The player count comes from the referee (the number of bots); a `players` option, if
+//     given, must agree with it.
+//
+// The field as the players see it, the pythons and the moves are in state.go; the
+// requests and answers are in match.go; the helper libraries for bots are in lib/.
+package snakecore
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/botjudge/judge/judge/game"
+)
+
+// New returns the game SnakeCore.
+func New() game.Game { return snakeCore{} }
+
+type snakeCore struct{}
+
+// The options' defaults and bounds, and the game's fixed numbers (rules.md).
+const (
+	minPlayers = 2
+	maxPlayers = 8
+	defPlayers = 4
+
+	defSize  = 30
+	minSize  = 10
+	maxSize  = 100
+	defWalls = 6
+	maxWalls = 30
+	defMoves = 500
+	maxMoves = 10000
+
+	defFirst  = 15 * time.Second
+	defTime   = time.Second
+	defTotal  = 2 * time.Minute
+	minTime   = time.Millisecond
+	maxTime   = time.Hour
+	defMemory = 256
+	minMemory = 16
+	maxMemory = 4096
+
+	numReactors   = 4
+	numOrdinary   = 60
+	numEnergy     = 12
+	protectPerUse = 10
+	maxName       = 32
+)
+
+// Name is the game's identifier.
+func (snakeCore) Name() string { return "snakecore" }
+
+// Players is 2 to 8, 4 by default.
+func (snakeCore) Players() (min, max, def int) { return minPlayers, maxPlayers, defPlayers }
+
+// Options are the field, the length of the game and the limits.
+func (snakeCore) Options() []game.Option {
+	return []game.Option{
+		{Name: "size", Default: fmt.Sprint(defSize), Help: fmt.Sprintf("side of the square field, %d..%d", minSize, maxSize)},
+		{Name: "walls", Default: fmt.Sprint(defWalls), Help: fmt.Sprintf("walls in percent of the cells, 0..%d", maxWalls)},
+		{Name: "moves", Default: fmt.Sprint(defMoves), Help: fmt.Sprintf("moves per player, 1..%d", maxMoves)},
+		{Name: "players", Default: fmt.Sprint(defPlayers), Help: "the number of players, 2..8: the referee passes the number of bots; a value given must agree"},
+		{Name: "first", Default: defFirst.String(), Help: "CPU time for a player's first answer (getName)"},
+		{Name: "time", Default: defTime.String(), Help: "CPU time for each later answer"},
+		{Name: "total", Default: defTotal.String(), Help: "CPU time per player for the whole game"},
+		{Name: "memory", Default: fmt.Sprint(defMemory), Help: fmt.Sprintf("memory per player in MiB, %d..%d", minMemory, maxMemory)},
+	}
+}
+
+// config is a match's options, read and checked.
+type config struct {
+	players, size, walls, moves int
+	first, time, total          time.Duration
+}
+
+// New starts a match on a field generated from the seed.
+func (snakeCore) New(c game.Config) (game.Match, error) {
+	if c.Players != 0 && (c.Players < minPlayers || c.Players > maxPlayers) {
+		return nil, fmt.Errorf("snakecore is played by %d to %d players, not %d", minPlayers, maxPlayers, c.Players)
+	}
+	opts := game.NewOptions(c.Options)
+	var cfg config
+	players := c.Players
+	if players == 0 {
+		players = defPlayers
+	}
+	cfg.players = opts.Int("players", players, minPlayers, maxPlayers)
+	if c.Players != 0 && cfg.players != c.Players {
+		opts.Fail("players", "%d, but the match has %d players", cfg.players, c.Players)
+	}
+	cfg.size = opts.Int("size", defSize, minSize, maxSize)
+	cfg.walls = opts.Int("walls", defWalls, 0, maxWalls)
+	cfg.moves = opts.Int("moves", defMoves, 1, maxMoves)
+	cfg.first = opts.Duration("first", defFirst, minTime, maxTime)
+	cfg.time = opts.Duration("time", defTime, minTime, maxTime)
+	cfg.total = opts.Duration("total", defTotal, minTime, maxTime)
+	memory := opts.Int("memory", defMemory, minMemory, maxMemory)
+	if need := wallCount(cfg.size, cfg.walls) + numReactors + numOrdinary + numEnergy + cfg.players; need > cfg.size*cfg.size {
+		opts.Fail("size", "a %dx%d field has no room for %d walls, %d reactors, %d blocks and %d pythons",
+			cfg.size, cfg.size, wallCount(cfg.size, cfg.walls), numReactors, numOrdinary+numEnergy, cfg.players)
+	}
+	if err := opts.Err(); err != nil {
+		return nil, err
+	}
+	rng := game.NewRand(c.Seed)
+	st, err := generate(rng, cfg.size, cfg.walls, cfg.players)
+	if err != nil {
+		return nil, err
+	}
+	return newMatch(st, cfg, game.Setup{
+		Options: opts.Values,
+		Memory:  int64(memory) << 20,
+		World:   st.world(),
+	}), nil
+}
+
+// World is Setup.World: the field at the start, as the first getAction shows it.
+type World struct {
+	// Size is the side of the field.
+	Size int `json:"size"`
+	// Rows are the field's rows from the top, one character per cell (see the package doc).
+	Rows []string `json:"rows"`
+	// Starts are the pythons' heads at the start, by player id.
+	Starts []Point `json:"starts"`
+}
+
+// Point is a cell: X is the column, Y the row, both from 0 at the top left.
+type Point struct {
+	X int `json:"x"`
+	Y int `json:"y"`
+}
+
+func (s *state) world() World {
+	w := World{Size: s.n, Rows: s.rows()}
+	for _, p := range s.pythons {
+		w.Starts = append(w.Starts, s.point(p.head))
+	}
+	return w
+}
