@@ -3,6 +3,7 @@ package games_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -11,23 +12,26 @@ import (
 	"github.com/botjudge/judge/judge/replay"
 )
 
-// BenchmarkMatch plays a full match of two C++ sample bots through real sandboxes per
-// iteration, then re-judges its replay with no bots at all (the referee alone). It reports
+// BenchmarkMatch plays a full match of every game, its default number of C++ sample bots,
+// through real sandboxes per iteration, then re-judges its replay with no bots at all (the referee alone). It reports
 // the match's wall time, the referee's time, and the judge's share of the match: the part of
 // the wall time the bots were not answering (container start and removal, building from the
 // cache, the referee, the pipes).
 func BenchmarkMatch(b *testing.B) {
-	for _, name := range []string{"amazes", "ontherun"} {
+	for _, g := range games.All() {
+		name := g.Name()
 		b.Run(name, func(b *testing.B) {
 			r := runner(b)
-			g, _ := games.Lookup(name)
 			bot := load(b, "bots/"+name+"/cpp")
+			_, _, players := g.Players()
 			var matchTime, botTime, refereeTime time.Duration
 			var moves int
 			for i := 0; i < b.N; i++ {
 				var buf bytes.Buffer
-				j := match.Job{Game: g, Seed: uint64(i + 1), Replay: replay.NewWriter(&buf),
-					Players: []match.Entrant{{Name: "a", Submission: bot}, {Name: "b", Submission: bot}}}
+				j := match.Job{Game: g, Seed: uint64(i + 1), Replay: replay.NewWriter(&buf)}
+				for k := 0; k < players; k++ {
+					j.Players = append(j.Players, match.Entrant{Name: fmt.Sprint(k), Submission: bot})
+				}
 				start := time.Now()
 				res, err := r.Play(context.Background(), j)
 				if err != nil {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games"
-	"github.com/botjudge/judge/judge/games/langwars"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
@@ -169,46 +168,4 @@ func TestLangWarsBrokenBot(t *testing.T) {
 			}
 		})
 	}
-}
-
-// BenchmarkLangWarsMatch plays a full Lang Wars match of four C++ sample bots through real
-// sandboxes per iteration, then re-judges its replay with no bots (the referee alone). Its
-// figures are those of BenchmarkMatch.
-func BenchmarkLangWarsMatch(b *testing.B) {
-	r := runner(b)
-	g := langwars.New()
-	bot := load(b, "bots/langwars/cpp")
-	var matchTime, botTime, refereeTime time.Duration
-	var moves int
-	for i := 0; i < b.N; i++ {
-		var buf bytes.Buffer
-		j := match.Job{Game: g, Seed: uint64(i + 1), Replay: replay.NewWriter(&buf)}
-		for k := range 4 {
-			j.Players = append(j.Players, match.Entrant{Name: fmt.Sprint(k), Submission: bot})
-		}
-		start := time.Now()
-		res, err := r.Play(context.Background(), j)
-		if err != nil {
-			b.Fatal(err)
-		}
-		matchTime += time.Since(start)
-		for _, p := range res.Players {
-			botTime += time.Duration(p.WallMs) * time.Millisecond
-			moves += p.Moves
-		}
-		rp, err := replay.Read(&buf)
-		if err != nil {
-			b.Fatal(err)
-		}
-		start = time.Now()
-		if _, err := rp.Rejudge(g); err != nil {
-			b.Fatal(err)
-		}
-		refereeTime += time.Since(start)
-	}
-	n := float64(b.N)
-	b.ReportMetric(float64(matchTime.Milliseconds())/n, "match-ms")
-	b.ReportMetric(float64(refereeTime.Microseconds())/n, "referee-us")
-	b.ReportMetric(float64(moves)/n, "moves")
-	b.ReportMetric(100*(1-float64(botTime)/float64(matchTime)), "judge-share-%")
 }
