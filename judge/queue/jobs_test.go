@@ -135,7 +135,9 @@ func TestDeliveryFields(t *testing.T) {
 		submit(t, q, id, "job "+id)
 	}
 	d := next(t, q, 5*time.Second)
-	if d.ID != "a" || string(d.Data) != "job a" || d.Subject != "judge.jobs" || d.Seq != 1 || d.NumDelivered != 1 || d.Pending != 2 {
+	// Pending is the server's estimate of the backlog when it delivered: at most the two jobs
+	// behind this one (it can lag the stream, so it is not asserted exactly).
+	if d.ID != "a" || string(d.Data) != "job a" || d.Subject != "judge.jobs" || d.Seq != 1 || d.NumDelivered != 1 || d.Pending > 2 {
 		t.Errorf("delivery %+v", d)
 	}
 	if d.Published.Before(before) || d.Published.After(time.Now()) {
