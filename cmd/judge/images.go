@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -82,7 +83,11 @@ func (a *app) imagesCmd() *cobra.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Lang, r.Toolchain, r.Compile, shortID(r.CompileID),
 					r.Run, shortID(r.RunID), strings.Join(r.Flags, " "))
 			}
-			return tw.Flush()
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			fmt.Println()
+			return a.writeSecurity(os.Stdout)
 		},
 	}
 	listCmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -99,4 +104,47 @@ func shortID(id string) string {
 		id = id[:12]
 	}
 	return id
+}
+
+// writeSecurity prints the restrictions every bot and compilation runs under, with the values
+// of the configuration in force (SECURITY.md says what each stops).
+func (a *app) writeSecurity(w io.Writer) error {
+	s, b := a.cfg.Sandbox, a.cfg.Build
+	onOff := func(on bool, yes, no string) string {
+		if on {
+			return yes
+		}
+		return no
+	}
+	tmp := "none"
+	if s.Tmpfs > 0 {
+		tmp = s.Tmpfs.String() + " (noexec)"
+	}
+	rows := [][2]string{
+		{"runtime", s.Runtime},
+		{"network", onOff(s.Network, "BRIDGE (sandbox.network is on)", "none (loopback only)")},
+		{"root file system", "read-only; artifact read-only at /bot; input files read-only in /work"},
+		{"writable /tmp", tmp},
+		{"/dev/shm, IPC", "none (IPC mode none)"},
+		{"user, capabilities", "65534 (nobody), all capabilities dropped, no-new-privileges"},
+		{"seccomp", onOff(s.Seccomp, "Docker's default; creating a process kills with SIGSYS", "Docker's default only (sandbox.seccomp is off)")},
+		{"exec", "the launcher's filter: the exec that starts the bot is the last; 32-bit ABIs killed"},
+		{"memory", s.Memory.String() + " (a game may set its own), no swap"},
+		{"CPU", fmt.Sprintf("%g core(s) of quota; time per move from the cgroup", s.CPUs)},
+		{"processes and threads", fmt.Sprint(s.Pids)},
+		{"open files", fmt.Sprint(s.NoFile)},
+		{"file size", s.FileSize.String()},
+		{"core dumps", "none"},
+		{"stdout", fmt.Sprintf("%s in all, %s per line", s.StdoutLimit, s.LineLimit)},
+		{"stderr kept", s.StderrLimit.String()},
+		{"frozen between turns", s.Freeze},
+		{"compilation", fmt.Sprintf("no network, %s, %g core(s), %d tasks, %v wall, log %s, artifact %s, source %s",
+			b.Memory, b.CPUs, b.Pids, b.Timeout, b.LogLimit, b.ArtifactLimit, b.SourceLimit)},
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "BOT SANDBOX\tSETTING")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])
+	}
+	return tw.Flush()
 }
