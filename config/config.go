@@ -115,6 +115,9 @@ type Sandbox struct {
 	Seccomp     bool    `mapstructure:"seccomp"`
 	// Freeze is how bots are held while others move: signal, cgroup or none.
 	Freeze string `mapstructure:"freeze"`
+	// Pin gives each worker's bots a core of their own (core 0 stays for the judge) when the
+	// machine has at least two.
+	Pin bool `mapstructure:"pin"`
 }
 
 // Defaults returns the configuration used when nothing is set.
@@ -149,6 +152,7 @@ func Defaults() Config {
 			LineLimit:   1 << 20,
 			Seccomp:     true,
 			Freeze:      "signal",
+			Pin:         true,
 		},
 		NATS:  NATS{Listen: "127.0.0.1:4222"},
 		Serve: Serve{Grace: 2 * time.Minute, HTTP: "127.0.0.1:9464", AckWait: time.Minute, MaxDeliver: 5},

@@ -288,3 +288,10 @@ func TestEachLanguagesSpawnIsForbidden(t *testing.T) {
 		})
 	}
 }
+
+func TestPinnedToItsCore(t *testing.T) {
+	p := probe(t, func(s *sandbox.RunSpec) { s.Limits.CPUSet = "1" })
+	if got := mustAsk(t, p, "cpus"); got != "cpus 1" {
+		t.Errorf("pinned to core 1: %q", got)
+	}
+}

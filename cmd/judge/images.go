@@ -130,7 +130,7 @@ func (a *app) writeSecurity(w io.Writer) error {
 		{"seccomp", onOff(s.Seccomp, "Docker's default; creating a process kills with SIGSYS", "Docker's default only (sandbox.seccomp is off)")},
 		{"exec", "the launcher's filter: the exec that starts the bot is the last; 32-bit ABIs killed"},
 		{"memory", s.Memory.String() + " (a game may set its own), no swap"},
-		{"CPU", fmt.Sprintf("%g core(s) of quota; time per move from the cgroup", s.CPUs)},
+		{"CPU", fmt.Sprintf("%g core(s) of quota; time per move from the cgroup; pinned to a core per worker: %v", s.CPUs, s.Pin)},
 		{"processes and threads", fmt.Sprint(s.Pids)},
 		{"open files", fmt.Sprint(s.NoFile)},
 		{"file size", s.FileSize.String()},

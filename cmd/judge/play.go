@@ -109,11 +109,16 @@ func (a *app) runner(cmd *cobra.Command) (*match.Runner, error) {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, err
 	}
+	cpuset := ""
+	if cores := botCores(s.Pin, 1); len(cores) > 0 {
+		cpuset = cores[0]
+	}
 	return &match.Runner{
 		Sandbox: a.engine, Builder: b, WorkDir: work, Version: version, Log: a.log,
 		Limits: sandbox.Limits{
-			Memory: int64(s.Memory), CPUs: s.CPUs, Pids: s.Pids, NoFile: s.NoFile, FileSize: int64(s.FileSize),
-			Tmpfs: int64(s.Tmpfs), Network: s.Network, Seccomp: s.Seccomp, Runtime: s.Runtime,
+			Memory: int64(s.Memory), CPUs: s.CPUs, CPUSet: cpuset, Pids: s.Pids, NoFile: s.NoFile,
+			FileSize: int64(s.FileSize), Tmpfs: int64(s.Tmpfs), Network: s.Network, Seccomp: s.Seccomp,
+			Runtime: s.Runtime,
 		},
 		Freeze:      sandbox.Freeze(s.Freeze),
 		StdoutLimit: int64(s.StdoutLimit), StderrLimit: int64(s.StderrLimit), LineLimit: int(s.LineLimit),

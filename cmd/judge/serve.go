@@ -49,7 +49,8 @@ func (a *app) serveCmd() *cobra.Command {
 			}
 			metrics := daemon.NewMetrics()
 			d, err := daemon.New(daemon.Options{
-				Queue: q, Runner: r, Games: games.Lookup, Workers: workers, Grace: a.cfg.Serve.Grace,
+				Queue: q, Runner: r, Games: games.Lookup, Workers: workers, CPUSets: botCores(a.cfg.Sandbox.Pin, workers),
+				Grace:     a.cfg.Serve.Grace,
 				Heartbeat: a.cfg.Serve.AckWait / 3, MaxSource: int64(a.cfg.Build.SourceLimit),
 				Metrics: metrics, Log: a.log,
 			})
@@ -240,4 +241,18 @@ func newID() string {
 	b := make([]byte, 4)
 	rand.Read(b)
 	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b)
+}
+
+// botCores gives each worker a core of its own for its bots, keeping core 0 for the judge and
+// the engine, when the machine has enough cores; otherwise bots are not pinned.
+func botCores(pin bool, workers int) []string {
+	n := runtime.NumCPU()
+	if !pin || n < 2 {
+		return nil
+	}
+	var sets []string
+	for i := 0; i < workers && i < n-1; i++ {
+		sets = append(sets, fmt.Sprint(n-1-i))
+	}
+	return sets
 }

@@ -39,6 +39,9 @@ type Options struct {
 	Games  func(string) (game.Game, bool)
 	// Workers is how many matches run at once.
 	Workers int
+	// CPUSets, when set, pins the bots of worker i's matches to CPUSets[i % len(CPUSets)]:
+	// only the bot on move runs, so one core per worker gives each its own core.
+	CPUSets []string
 	// Grace is how long running matches may go on after shutdown begins.
 	Grace time.Duration
 	// Heartbeat is how often a running job is reported in progress; it must be well below
@@ -89,10 +92,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 	defer cancelWork()
 	var wg sync.WaitGroup
 	for i := 0; i < d.o.Workers; i++ {
+		runner := *d.o.Runner
+		if len(d.o.CPUSets) > 0 {
+			runner.Limits.CPUSet = d.o.CPUSets[i%len(d.o.CPUSets)]
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d.worker(ctx, work)
+			d.worker(ctx, work, &runner)
 		}()
 	}
 	d.o.Log.Info("daemon: serving", "workers", d.o.Workers, "queue", d.o.Queue.URL())
@@ -110,7 +117,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	return nil
 }
 
-func (d *Daemon) worker(ctx, work context.Context) {
+func (d *Daemon) worker(ctx, work context.Context, runner *match.Runner) {
 	for {
 		dl, err := d.o.Queue.Next(ctx)
 		if err != nil {
@@ -123,12 +130,12 @@ func (d *Daemon) worker(ctx, work context.Context) {
 		}
 		d.o.Metrics.QueueLag.Set(float64(dl.Pending))
 		d.o.Metrics.Wait.Observe(time.Since(dl.Published).Seconds())
-		d.handle(work, dl)
+		d.handle(work, dl, runner)
 	}
 }
 
 // handle judges one delivery and settles it: ack, nak or term.
-func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery) {
+func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner *match.Runner) {
 	log := d.o.Log.With("job", dl.ID, "attempt", dl.NumDelivered)
 	j, err := job.Parse(dl.Data, d.o.Games, d.o.MaxSource)
 	if err != nil {
@@ -152,7 +159,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery) {
 	}
 
 	stop := d.heartbeat(ctx, dl, log)
-	res, err := d.judge(ctx, j)
+	res, err := d.judge(ctx, j, runner)
 	stop()
 	if err == nil {
 		winner := "draw"
@@ -184,7 +191,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery) {
 }
 
 // judge plays the job's match and stores its replay.
-func (d *Daemon) judge(ctx context.Context, j job.Job) (result.Result, error) {
+func (d *Daemon) judge(ctx context.Context, j job.Job, runner *match.Runner) (result.Result, error) {
 	seed := randomSeed()
 	mj, err := j.Match(d.o.Games, seed)
 	if err != nil {
@@ -193,7 +200,7 @@ func (d *Daemon) judge(ctx context.Context, j job.Job) (result.Result, error) {
 	var rep bytes.Buffer
 	mj.Replay = replay.NewWriter(&rep)
 	start := time.Now()
-	res, err := d.o.Runner.Play(ctx, mj)
+	res, err := runner.Play(ctx, mj)
 	if err != nil {
 		return res, err
 	}

@@ -259,6 +259,13 @@ int main() {
             memcpy(a.sun_path + 1, name.data(), name.size());
             socklen_t len = offsetof(sockaddr_un, sun_path) + 1 + name.size();
             std::cout << "dial " << (connect(s, (sockaddr*)&a, len) < 0 ? strerror(errno) : "connected") << std::endl;
+        } else if (cmd == "cpus") {  // the cores it may run on
+            std::string l, cpus;
+            std::ifstream f("/proc/self/status");
+            while (std::getline(f, l)) if (l.rfind("Cpus_allowed_list:", 0) == 0) cpus = l.substr(18);
+            std::istringstream c(cpus);
+            c >> cpus;
+            std::cout << "cpus " << cpus << std::endl;
         } else if (cmd == "silent") {  // a notice: no answer
         } else {
             std::cout << "unknown " << cmd << std::endl;
