@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"context"
 	"errors"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -186,6 +187,12 @@ func TestCompileTimeAttacks(t *testing.T) {
 		{"Go module download", "main.go", "package main\nimport _ \"github.com/x/y\"\nfunc main(){}\n", "github.com/x/y"},
 		{"cgo", "main.go", "package main\n// #include <stdio.h>\nimport \"C\"\nfunc main(){}\n", "build constraints exclude all Go files"},
 		{"planted fpc.cfg is ignored", "fpc.cfg", "-Fu/nonexistent\n#INCLUDE /etc/shadow\n", ""},
+		// A constexpr loop of 2^40 steps: stopped by the compiler's own operation limit or by
+		// the build's wall limit, whichever comes first.
+		{"constexpr bomb", "a.cpp", "constexpr long f(){long s=0;for(long i=0;i<(1L<<40);i++)s+=i;return s;}\nconstexpr long x=f();\nint main(){return x!=0;}\n", "constexpr"},
+		// A 1 GiB initialised array: the assembler is stopped by the compile container's file
+		// size limit (the artifact limit, 64 MiB) before it can fill the scratch space.
+		{"gigantic object file", "a.cpp", "char big[1<<30]={1};\nint main(){return big[7];}\n", "File size limit exceeded"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := map[string][]byte{tc.file: []byte(tc.src)}
@@ -293,5 +300,43 @@ func TestPinnedToItsCore(t *testing.T) {
 	p := probe(t, func(s *sandbox.RunSpec) { s.Limits.CPUSet = "1" })
 	if got := mustAsk(t, p, "cpus"); got != "cpus 1" {
 		t.Errorf("pinned to core 1: %q", got)
+	}
+}
+
+// What a Pascal program includes at compile time ({$I file}, {$I %VAR%}) comes from the
+// compile container: its own files and its own environment, never the host's.
+func TestPascalIncludesSeeOnlyTheCompileContainer(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	b := sandboxtest.Builder(t, e)
+	src := "program p;\nconst home = {$I %HOME%}; host = '{$I /etc/hostname}';\nvar s: string;\nbegin\n  readln(s);\n  writeln(home, ' ', host);\nend.\n"
+	res, err := b.Build(context.Background(), build.Submission{Lang: "pascal", Files: map[string][]byte{"p.pas": []byte(src)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK {
+		// An include of a file that is not there fails the build: nothing of the host leaks.
+		if !strings.Contains(res.Log, "hostname") {
+			t.Fatalf("build failed for another reason:\n%s", res.Log)
+		}
+		return
+	}
+	p := sandboxtest.Start(t, e, sandboxtest.Spec(res))
+	got, _, err := ask(t, p, "go", normal)
+	host, _ := os.Hostname()
+	if err != nil || !strings.HasPrefix(got, "/tmp ") || (host != "" && strings.Contains(got, host)) {
+		t.Errorf("compiled in: %q (%v); want the compile container's HOME (/tmp) and not this host's name %q", got, err, host)
+	}
+}
+
+func TestJavaGUIIsHeadless(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	res := sandboxtest.Build(t, sandboxtest.Builder(t, e), "sandbox/testdata/awt")
+	p := sandboxtest.Start(t, e, sandboxtest.Spec(res))
+	turn, err := p.Exchange([]byte("go\n"), 1, sandbox.TurnLimits{CPU: 10 * time.Second, Wall: 20 * time.Second})
+	if err != nil {
+		t.Fatalf("%v (stderr %q)", err, p.Stderr())
+	}
+	if got := string(turn.Lines[0]); !strings.HasPrefix(got, "no window: java.awt.HeadlessException") {
+		t.Errorf("got %q", got)
 	}
 }
