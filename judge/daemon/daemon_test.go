@@ -20,10 +20,9 @@ import (
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
-	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
-	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
@@ -66,16 +65,12 @@ func startDaemon(t testing.TB, url string, adjust ...func(*daemon.Options)) *dae
 // runDaemon starts a daemon like startDaemon and returns the function that stops it.
 func runDaemon(t testing.TB, url string, adjust ...func(*daemon.Options)) (*daemon.Metrics, func()) {
 	t.Helper()
-	e := sandboxtest.Engine(t)
 	m := daemon.NewMetrics()
 	q := client(t, url)
 	o := daemon.Options{
 		Queue: q, Games: games.Lookup, Workers: 1, Grace: 30 * time.Second,
 		Heartbeat: ackWait / 3, MaxSource: 1 << 20, Metrics: m, Backoff: []time.Duration{time.Second},
-		Runner: &match.Runner{
-			Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandbox.NewLimits(), Freeze: sandbox.FreezeSignal,
-			StdoutLimit: 1 << 20, StderrLimit: 4096, LineLimit: 1 << 20, WorkDir: t.TempDir(),
-		},
+		Runner: matchtest.Runner(t),
 	}
 	o.Runner.Builder.Remote = q.Cache(queue.BucketArtifacts)
 	for _, f := range adjust {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/replay"
 )
 
@@ -21,8 +22,8 @@ func BenchmarkMatch(b *testing.B) {
 	for _, g := range games.All() {
 		name := g.Name()
 		b.Run(name, func(b *testing.B) {
-			r := runner(b)
-			bot := load(b, "bots/"+name+"/cpp")
+			r := matchtest.Runner(b)
+			bot := matchtest.Load(b, "bots/"+name+"/cpp")
 			_, _, players := g.Players()
 			var matchTime, botTime, refereeTime time.Duration
 			var moves int

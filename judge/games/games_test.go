@@ -1,70 +1,33 @@
 package games_test
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
-	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/result"
-	"github.com/botjudge/judge/sandbox"
-	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
 var langs = []string{"cpp", "pascal", "java", "go"}
 
-func runner(t testing.TB) *match.Runner {
-	e := sandboxtest.Engine(t)
-	return &match.Runner{
-		Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandbox.NewLimits(), Freeze: sandbox.FreezeSignal,
-		StdoutLimit: 16 << 20, StderrLimit: 64 << 10, LineLimit: 1 << 20, WorkDir: t.TempDir(),
-	}
-}
-
-func load(t testing.TB, dir string) build.Submission {
-	t.Helper()
-	s, err := build.Load(filepath.Join(sandboxtest.Root(), dir), 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// playAndVerify plays a match and re-judges its replay.
+// playAndVerify plays a match of a registered game (its replay re-judged by matchtest.Play).
 func playAndVerify(t *testing.T, r *match.Runner, name string, seed uint64, bots ...string) result.Result {
 	t.Helper()
 	g, ok := games.Lookup(name)
 	if !ok {
 		t.Fatalf("no game %s", name)
 	}
-	var buf bytes.Buffer
-	j := match.Job{ID: t.Name(), Game: g, Seed: seed, Replay: replay.NewWriter(&buf)}
-	for _, b := range bots {
-		j.Players = append(j.Players, match.Entrant{Name: b, Submission: load(t, b)})
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	res, err := r.Play(ctx, j)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := replay.Verify(&buf, games.Lookup); err != nil {
-		t.Errorf("the replay does not re-judge to the same result: %v", err)
-	}
+	res, _ := matchtest.Play(t, r, g, seed, nil, bots...)
 	return res
 }
 
 // TestEveryLanguagePair plays a full game of each two-player game for every ordered pair of
 // languages: no sample bot may fault.
 func TestEveryLanguagePair(t *testing.T) {
-	r := runner(t)
+	r := matchtest.Runner(t)
 	for _, name := range []string{"amazes", "ontherun"} {
 		for i, a := range langs {
 			for j, b := range langs {
@@ -87,7 +50,7 @@ func TestEveryLanguagePair(t *testing.T) {
 
 // TestBrokenBotIsFaulted: the broken bot's fault is reported while the other bot finishes.
 func TestBrokenBotIsFaulted(t *testing.T) {
-	r := runner(t)
+	r := matchtest.Runner(t)
 	for _, tc := range []struct {
 		game, broken string
 		kinds        []string

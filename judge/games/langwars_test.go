@@ -1,16 +1,14 @@
 package games_test
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
 )
@@ -20,25 +18,7 @@ import (
 func playLangWars(t *testing.T, r *match.Runner, seed uint64, bots ...string) (result.Result, *replay.Replay) {
 	t.Helper()
 	g, _ := games.Lookup("langwars")
-	var buf bytes.Buffer
-	j := match.Job{ID: t.Name(), Game: g, Seed: seed, Replay: replay.NewWriter(&buf)}
-	for _, b := range bots {
-		j.Players = append(j.Players, match.Entrant{Name: b, Submission: load(t, b)})
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	res, err := r.Play(ctx, j)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw := buf.Bytes()
-	if _, err := replay.Verify(bytes.NewReader(raw), games.Lookup); err != nil {
-		t.Errorf("the replay does not re-judge to the same result: %v", err)
-	}
-	rp, err := replay.Read(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
+	res, rp := matchtest.Play(t, r, g, seed, nil, bots...)
 	var sum float64
 	for _, p := range res.Players {
 		sum += p.Score
@@ -65,7 +45,7 @@ func answers(rp *replay.Replay) map[[2]int]string {
 // all four must answer the same picks (a check that the four implementations agree), nobody
 // faults, and the game is an all-zero draw.
 func TestLangWarsEveryLanguage(t *testing.T) {
-	r := runner(t)
+	r := matchtest.Runner(t)
 	for rot := range langs {
 		var bots []string
 		for k := range langs {
@@ -118,7 +98,7 @@ func TestLangWarsEveryLanguage(t *testing.T) {
 // is accepted, its sloppy picks count as language 0 without a fault, and it is stopped for
 // spinning on turn 4; from then on it picks language 0 while the others play on.
 func TestLangWarsBrokenBot(t *testing.T) {
-	r := runner(t)
+	r := matchtest.Runner(t)
 	for _, seat := range []int{0, 3} {
 		t.Run(fmt.Sprintf("seat-%d", seat), func(t *testing.T) {
 			bots := []string{"bots/langwars/cpp", "bots/langwars/go", "bots/langwars/pascal"}

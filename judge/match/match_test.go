@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,10 +11,9 @@ import (
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
-	"github.com/botjudge/judge/sandbox"
-	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
 // script is a test game: player p is sent the commands of option "p<p>" (comma-separated)
@@ -104,21 +102,9 @@ func maxLen(c [][]string) int {
 
 func lookup(name string) (game.Game, bool) { return script{}, name == "script" }
 
-func runner(t *testing.T) *match.Runner {
-	e := sandboxtest.Engine(t)
-	return &match.Runner{
-		Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandbox.NewLimits(), Freeze: sandbox.FreezeSignal,
-		StdoutLimit: 1 << 20, StderrLimit: 4096, LineLimit: 4096, WorkDir: t.TempDir(),
-	}
-}
+func runner(t *testing.T) *match.Runner { return matchtest.Runner(t) }
 
-func probe(t *testing.T) build.Submission {
-	s, err := build.Load(filepath.Join(sandboxtest.Root(), "sandbox/testdata/probe"), 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
+func probe(t *testing.T) build.Submission { return matchtest.Load(t, "sandbox/testdata/probe") }
 
 // play runs the script game, and checks that no container outlives the match and that the
 // replay verifies.

@@ -1,73 +1,19 @@
 package dropblock_test
 
 import (
-	"bytes"
-	"context"
-	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games/dropblock"
-	"github.com/botjudge/judge/judge/match"
-	"github.com/botjudge/judge/judge/replay"
-	"github.com/botjudge/judge/judge/result"
-	"github.com/botjudge/judge/sandbox"
-	"github.com/botjudge/judge/sandbox/sandboxtest"
+	"github.com/botjudge/judge/judge/match/matchtest"
 )
-
-func runner(t testing.TB) *match.Runner {
-	e := sandboxtest.Engine(t)
-	return &match.Runner{
-		Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandbox.NewLimits(), Freeze: sandbox.FreezeSignal,
-		StdoutLimit: 16 << 20, StderrLimit: 64 << 10, LineLimit: 1 << 20, WorkDir: t.TempDir(),
-	}
-}
-
-func lookup(name string) (game.Game, bool) {
-	if g := dropblock.New(); name == g.Name() {
-		return g, true
-	}
-	return nil, false
-}
-
-// play plays a match of the bots (directories from the repository root), checks that its
-// replay re-judges to the same result, and returns the result and the replay.
-func play(t *testing.T, r *match.Runner, seed uint64, bots ...string) (result.Result, *replay.Replay) {
-	t.Helper()
-	var buf bytes.Buffer
-	j := match.Job{ID: t.Name(), Game: dropblock.New(), Seed: seed, Replay: replay.NewWriter(&buf)}
-	for _, b := range bots {
-		s, err := build.Load(filepath.Join(sandboxtest.Root(), b), 1<<20)
-		if err != nil {
-			t.Fatal(err)
-		}
-		j.Players = append(j.Players, match.Entrant{Name: b, Submission: s})
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	res, err := r.Play(ctx, j)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec := buf.Bytes()
-	if _, err := replay.Verify(bytes.NewReader(rec), lookup); err != nil {
-		t.Errorf("the replay does not re-judge to the same result: %v", err)
-	}
-	rp, err := replay.Read(bytes.NewReader(rec))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, rp
-}
 
 // TestFourLanguages: a sample bot of each language at one table. None faults, all answer,
 // and every answer is the sample strategy's.
 func TestFourLanguages(t *testing.T) {
-	r := runner(t)
+	r := matchtest.Runner(t)
 	bots := []string{"bots/dropblock/cpp", "bots/dropblock/pascal", "bots/dropblock/java", "bots/dropblock/go"}
-	res, rp := play(t, r, 2015, bots...)
+	res, rp := matchtest.Play(t, r, dropblock.New(), 2015, nil, bots...)
 	for k, p := range res.Players {
 		if p.Fault != nil {
 			t.Errorf("player %d (%s) faulted: %+v", k, p.Name, *p.Fault)
@@ -95,10 +41,10 @@ func TestFourLanguages(t *testing.T) {
 // TestBrokenBot: the broken bot times out at its third turn (global turn 8 + its seat); it is
 // never asked again while its player stays on the board, and the others finish cleanly.
 func TestBrokenBot(t *testing.T) {
-	r := runner(t)
+	r := matchtest.Runner(t)
 	const seat = 1
 	bots := []string{"bots/dropblock/cpp", "bots/dropblock/broken", "bots/dropblock/go", "bots/dropblock/pascal"}
-	res, rp := play(t, r, 42, bots...)
+	res, rp := matchtest.Play(t, r, dropblock.New(), 42, nil, bots...)
 	broken := res.Players[seat]
 	if broken.Fault == nil || broken.Fault.Kind != game.Timeout || broken.Fault.Turn != 8+seat {
 		t.Fatalf("broken bot: fault %+v, want a timeout at turn %d", broken.Fault, 8+seat)

@@ -1,7 +1,6 @@
 package snakecore_test
 
 import (
-	"bytes"
 	"context"
 	"os/exec"
 	"path/filepath"
@@ -9,13 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games/snakecore"
 	"github.com/botjudge/judge/judge/match"
-	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/result"
-	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
@@ -23,60 +20,18 @@ import (
 // image with the game's helper library merged in by the match runner, and runs in its own
 // sandbox. They need Docker (JUDGE_REQUIRE_DOCKER=1 makes a missing engine a failure).
 
-func runner(t testing.TB) *match.Runner {
-	e := sandboxtest.Engine(t)
-	return &match.Runner{
-		Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandbox.NewLimits(), Freeze: sandbox.FreezeSignal,
-		StdoutLimit: 16 << 20, StderrLimit: 64 << 10, LineLimit: 1 << 20, WorkDir: t.TempDir(),
-	}
-}
-
-func load(t testing.TB, dir string) build.Submission {
-	t.Helper()
-	s, err := build.Load(filepath.Join(sandboxtest.Root(), dir), 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-func lookup(name string) (game.Game, bool) {
-	if name == "snakecore" {
-		return snakecore.New(), true
-	}
-	return nil, false
-}
-
-// play plays a match of the bots (directories under the repository root) and re-judges its
-// replay without bots.
+// play plays a match of the bots (directories under the repository root); matchtest
+// re-judges its replay.
 func play(t *testing.T, r *match.Runner, seed uint64, opts map[string]string, bots ...string) result.Result {
 	t.Helper()
-	var buf bytes.Buffer
-	j := match.Job{ID: strings.ReplaceAll(t.Name(), "/", "-"), Game: snakecore.New(), Seed: seed, Options: opts, Replay: replay.NewWriter(&buf)}
-	for _, b := range bots {
-		j.Players = append(j.Players, match.Entrant{Name: b, Submission: load(t, b)})
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	res, err := r.Play(ctx, j)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range res.Players {
-		if !p.Build.OK {
-			t.Fatalf("%s did not compile:\n%s", p.Name, p.Build.Log)
-		}
-	}
-	if _, err := replay.Verify(&buf, lookup); err != nil {
-		t.Errorf("the replay does not re-judge to the same result: %v", err)
-	}
+	res, _ := matchtest.Play(t, r, snakecore.New(), seed, opts, bots...)
 	return res
 }
 
 // TestFourLanguages plays a full default game (500 moves each) of the C++, Pascal, Java and
 // Go sample bots, all written through the helper libraries.
 func TestFourLanguages(t *testing.T) {
-	r := runner(t)
+	r := matchtest.Runner(t)
 	res := play(t, r, 2008, nil, "bots/snakecore/cpp", "bots/snakecore/pascal", "bots/snakecore/java", "bots/snakecore/go")
 	total := 0.0
 	for i, p := range res.Players {
@@ -97,7 +52,7 @@ func TestFourLanguages(t *testing.T) {
 // TestBrokenBot: the broken bot's protocol fault at turn 3 disqualifies it; the three good
 // bots play the whole game without a fault.
 func TestBrokenBot(t *testing.T) {
-	r := runner(t)
+	r := matchtest.Runner(t)
 	res := play(t, r, 7, map[string]string{"moves": "200"},
 		"bots/snakecore/go", "bots/snakecore/broken", "bots/snakecore/java", "bots/snakecore/cpp")
 	for i, p := range res.Players {
@@ -122,7 +77,7 @@ func TestBrokenBot(t *testing.T) {
 func TestPascalLibrary(t *testing.T) {
 	e := sandboxtest.Engine(t)
 	b := sandboxtest.Builder(t, e)
-	sub := load(t, "judge/games/snakecore/testdata/dump/pascal")
+	sub := matchtest.Load(t, "judge/games/snakecore/testdata/dump/pascal")
 	sub.Files = game.WithLibrary(snakecore.New(), "pascal", sub.Files)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()

@@ -1,0 +1,79 @@
+// Package matchtest plays real matches for tests: bots from the repository are built in
+// their pinned images and run in real sandboxes (see sandboxtest for when Docker is required),
+// and every match's replay is re-judged.
+package matchtest
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+// Runner is a match runner with the default bot limits on the test engine and the shared
+// build cache.
+func Runner(t testing.TB) *match.Runner {
+	t.Helper()
+	e := sandboxtest.Engine(t)
+	return &match.Runner{
+		Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandboxtest.Limits(), Freeze: sandbox.FreezeSignal,
+		StdoutLimit: 16 << 20, StderrLimit: 64 << 10, LineLimit: 1 << 20, WorkDir: t.TempDir(),
+	}
+}
+
+// Load reads the submission at dir, relative to the repository root.
+func Load(t testing.TB, dir string) build.Submission {
+	t.Helper()
+	s, err := build.Load(filepath.Join(sandboxtest.Root(), dir), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Play plays g with the bots (directories under the repository root, player 0 first) and
+// fails the test unless the match was judged, every bot compiled, no container of the
+// runner outlived the match, and the replay re-judges to the same result. It returns the
+// result and the parsed replay.
+func Play(t *testing.T, r *match.Runner, g game.Game, seed uint64, opts map[string]string, bots ...string) (result.Result, *replay.Replay) {
+	t.Helper()
+	var buf bytes.Buffer
+	j := match.Job{ID: strings.ReplaceAll(t.Name(), "/", "-"), Game: g, Seed: seed, Options: opts, Replay: replay.NewWriter(&buf)}
+	for _, b := range bots {
+		j.Players = append(j.Players, match.Entrant{Name: b, Submission: Load(t, b)})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	res, err := r.Play(ctx, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Players {
+		if !p.Build.OK {
+			t.Fatalf("%s did not compile:\n%s", p.Name, p.Build.Log)
+		}
+	}
+	if left, err := r.Sandbox.OwnContainers(context.Background()); err != nil || len(left) > 0 {
+		t.Errorf("containers outlived the match: %v %v", left, err)
+	}
+	raw := buf.Bytes()
+	lookup := func(name string) (game.Game, bool) { return g, name == g.Name() }
+	if _, err := replay.Verify(bytes.NewReader(raw), lookup); err != nil {
+		t.Errorf("the replay does not re-judge to the same result: %v", err)
+	}
+	rp, err := replay.Read(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, rp
+}
