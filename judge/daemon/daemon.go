@@ -147,7 +147,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner *match.R
 			id = fmt.Sprintf("invalid-%d", dl.Seq)
 		}
 		log.Warn("daemon: invalid job", "id", id, "err", err)
-		d.answer(ctx, log, dl, result.Failed(id, j.Game, 0, job.Code(err), err.(*job.Error).Message), false)
+		d.answer(ctx, log, dl, result.Failed(id, j.Game, 0, job.Code(err), job.Message(err)), false)
 		return
 	}
 	log = log.With("game", j.Game)
@@ -174,14 +174,14 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner *match.R
 	switch {
 	case code != result.Infrastructure:
 		log.Warn("daemon: job cannot be judged", "code", code, "err", err)
-		d.answer(ctx, log, dl, result.Failed(j.ID, j.Game, seedOf(j), code, err.Error()), false)
+		d.answer(ctx, log, dl, result.Failed(j.ID, j.Game, seedOf(j), code, job.Message(err)), false)
 	case ctx.Err() != nil:
 		log.Warn("daemon: shutting down: handing the job back", "err", err)
 		d.o.Metrics.Jobs.WithLabelValues("handed_back").Inc()
 		d.settle(log, func() error { return dl.Nak(0) })
 	case dl.LastAttempt():
 		log.Error("daemon: infrastructure failure on the last attempt: giving up", "err", err)
-		d.answer(ctx, log, dl, result.Failed(j.ID, j.Game, seedOf(j), code, err.Error()), false)
+		d.answer(ctx, log, dl, result.Failed(j.ID, j.Game, seedOf(j), code, job.Message(err)), false)
 	default:
 		wait := d.o.Backoff[min(int(dl.NumDelivered)-1, len(d.o.Backoff)-1)]
 		log.Error("daemon: infrastructure failure: will retry", "err", err, "retry_in", wait)

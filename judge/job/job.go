@@ -181,3 +181,16 @@ func Code(err error) string {
 	}
 	return result.Infrastructure
 }
+
+// Message is the problem err names, for a result's error message, without the code.
+func Message(err error) string {
+	var je *Error
+	if errors.As(err, &je) {
+		return je.Message
+	}
+	var me *match.Error
+	if errors.As(err, &me) {
+		return me.Err.Error()
+	}
+	return err.Error()
+}
