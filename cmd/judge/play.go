@@ -37,24 +37,12 @@ func (a *app) playCmd() *cobra.Command {
 			"language (cpp:, pascal:, java:, go:); players are in command-line order (player 0 first).\n" +
 			"An option value starting with @ is read from that file (e.g. --opt maze=@maze.txt).",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			g, ok := games.Lookup(gameName)
-			if !ok {
-				return usageError{fmt.Errorf("unknown game %q (known: %s)", gameName, gameNames())}
-			}
-			options, err := parseOptions(opts)
+			g, options, entrants, err := a.matchArgs(gameName, opts, args)
 			if err != nil {
-				return usageError{err}
+				return err
 			}
 			if !cmd.Flags().Changed("seed") {
 				seed = randomSeed()
-			}
-			var entrants []match.Entrant
-			for _, arg := range args {
-				s, err := build.Load(arg, int64(a.cfg.Build.SourceLimit))
-				if err != nil {
-					return usageError{err}
-				}
-				entrants = append(entrants, match.Entrant{Name: botName(arg), Submission: s})
 			}
 			r, err := a.runner(cmd)
 			if err != nil {
@@ -123,6 +111,28 @@ func (a *app) runner(cmd *cobra.Command) (*match.Runner, error) {
 		Freeze:      sandbox.Freeze(s.Freeze),
 		StdoutLimit: int64(s.StdoutLimit), StderrLimit: int64(s.StderrLimit), LineLimit: int(s.LineLimit),
 	}, nil
+}
+
+// matchArgs reads what play and submit share: the game, its --opt values and the BOTs.
+// Every problem is a usage error.
+func (a *app) matchArgs(gameName string, opts, bots []string) (game.Game, map[string]string, []match.Entrant, error) {
+	g, ok := games.Lookup(gameName)
+	if !ok {
+		return nil, nil, nil, usageError{fmt.Errorf("unknown game %q (known: %s)", gameName, gameNames())}
+	}
+	options, err := parseOptions(opts)
+	if err != nil {
+		return nil, nil, nil, usageError{err}
+	}
+	var entrants []match.Entrant
+	for _, arg := range bots {
+		s, err := build.Load(arg, int64(a.cfg.Build.SourceLimit))
+		if err != nil {
+			return nil, nil, nil, usageError{err}
+		}
+		entrants = append(entrants, match.Entrant{Name: botName(arg), Submission: s})
+	}
+	return g, options, entrants, nil
 }
 
 // parseOptions reads k=v pairs; a value @FILE is the file's content.

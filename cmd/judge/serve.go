@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
@@ -105,12 +104,9 @@ func (a *app) submitCmd() *cobra.Command {
 		Use:   "submit --game G [--seed N] [--opt k=v]... [--id ID] [--wait] [--json] BOT...",
 		Short: "Put a match job built from local files on the queue; with --wait, print its result",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, ok := games.Lookup(gameName); !ok {
-				return usageError{fmt.Errorf("unknown game %q (known: %s)", gameName, gameNames())}
-			}
-			options, err := parseOptions(opts)
+			_, options, entrants, err := a.matchArgs(gameName, opts, args)
 			if err != nil {
-				return usageError{err}
+				return err
 			}
 			if id == "" {
 				id = newID()
@@ -118,20 +114,11 @@ func (a *app) submitCmd() *cobra.Command {
 			if err := queue.ValidID(id); err != nil {
 				return usageError{err}
 			}
-			var names []string
-			var subs []build.Submission
-			for _, arg := range args {
-				s, err := build.Load(arg, int64(a.cfg.Build.SourceLimit))
-				if err != nil {
-					return usageError{err}
-				}
-				names, subs = append(names, botName(arg)), append(subs, s)
-			}
 			var seedp *uint64
 			if cmd.Flags().Changed("seed") {
 				seedp = &seed
 			}
-			data, err := json.Marshal(job.FromSubmissions(id, gameName, seedp, options, names, subs))
+			data, err := json.Marshal(job.FromEntrants(id, gameName, seedp, options, entrants))
 			if err != nil {
 				return err
 			}

@@ -16,10 +16,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
+	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
@@ -90,16 +90,12 @@ func runDaemon(t testing.TB, url string, adjust ...func(*daemon.Options)) (*daem
 // jobJSON makes a job of the sample bots.
 func jobJSON(t testing.TB, id, gameName string, opts map[string]string, bots ...string) []byte {
 	t.Helper()
-	var subs []build.Submission
+	var entrants []match.Entrant
 	for _, b := range bots {
-		s, err := build.Load(filepath.Join(sandboxtest.Root(), b), 1<<20)
-		if err != nil {
-			t.Fatal(err)
-		}
-		subs = append(subs, s)
+		entrants = append(entrants, match.Entrant{Name: b, Submission: matchtest.Load(t, b)})
 	}
 	seed := uint64(1)
-	data, err := json.Marshal(job.FromSubmissions(id, gameName, &seed, opts, bots, subs))
+	data, err := json.Marshal(job.FromEntrants(id, gameName, &seed, opts, entrants))
 	if err != nil {
 		t.Fatal(err)
 	}

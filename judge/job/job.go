@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 
 	"github.com/botjudge/judge/images"
@@ -148,21 +147,16 @@ func (j Job) Match(lookup func(string) (game.Game, bool), seed uint64) (match.Jo
 	return m, nil
 }
 
-// FromSubmissions builds a job from local submissions (judge submit).
-func FromSubmissions(id, gameName string, seed *uint64, options map[string]string, names []string, subs []build.Submission) Job {
+// FromEntrants builds a job from local submissions (judge submit).
+func FromEntrants(id, gameName string, seed *uint64, options map[string]string, entrants []match.Entrant) Job {
 	j := Job{Version: Version, ID: id, Game: gameName, Seed: seed, Options: map[string]any{}}
 	for k, v := range options {
 		j.Options[k] = v
 	}
-	for i, s := range subs {
-		p := Player{Name: names[i], Lang: s.Lang, Files: map[string]string{}}
-		keys := make([]string, 0, len(s.Files))
-		for k := range s.Files {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			p.Files[k] = string(s.Files[k])
+	for _, e := range entrants {
+		p := Player{Name: e.Name, Lang: e.Submission.Lang, Files: map[string]string{}}
+		for name, src := range e.Submission.Files {
+			p.Files[name] = string(src)
 		}
 		j.Players = append(j.Players, p)
 	}
