@@ -287,3 +287,21 @@ func WithLibrary(g Game, lang string, files map[string][]byte) map[string][]byte
 	}
 	return out
 }
+
+// The memory option is the same in every game: a bot's memory limit in MiB, within these
+// bounds; only the default differs.
+const (
+	MinMemoryMiB = 16
+	MaxMemoryMiB = 4096
+)
+
+// MemoryOption documents the memory option with a game's default (MiB).
+func MemoryOption(defMiB int) Option {
+	return Option{Name: "memory", Default: fmt.Sprint(defMiB),
+		Help: fmt.Sprintf("memory per player in MiB, %d..%d", MinMemoryMiB, MaxMemoryMiB)}
+}
+
+// Memory reads the memory option (MiB, defMiB when absent) and returns it in bytes.
+func (o *Options) Memory(defMiB int) int64 {
+	return int64(o.Int("memory", defMiB, MinMemoryMiB, MaxMemoryMiB)) << 20
+}

@@ -33,8 +33,6 @@ const (
 	minTime   = time.Millisecond
 	maxTime   = time.Hour
 	defMemory = 256
-	minMemory = 16
-	maxMemory = 4096
 )
 
 // Options are turns, time, memory and maze.
@@ -42,7 +40,7 @@ func (amazes) Options() []game.Option {
 	return []game.Option{
 		{Name: "turns", Default: fmt.Sprint(defTurns), Help: "turns per player, 1..150"},
 		{Name: "time", Default: defTime.String(), Help: "CPU time per player for the whole game"},
-		{Name: "memory", Default: fmt.Sprint(defMemory), Help: "memory per player in MiB, 16..4096"},
+		game.MemoryOption(defMemory),
 		{Name: "maze", Default: "", Help: "a maze in CodeCup's file layout (starts, then 51 lines of wall flags); empty: generated from the seed"},
 	}
 }
@@ -55,7 +53,7 @@ func (amazes) New(c game.Config) (game.Match, error) {
 	opts := game.NewOptions(c.Options)
 	turns := opts.Int("turns", defTurns, 1, defTurns)
 	budget := opts.Duration("time", defTime, minTime, maxTime)
-	memory := opts.Int("memory", defMemory, minMemory, maxMemory)
+	memory := opts.Memory(defMemory)
 	text := opts.String("maze", "")
 	var maze *Maze
 	if text != "" {
@@ -72,7 +70,7 @@ func (amazes) New(c game.Config) (game.Match, error) {
 	}
 	return newMatch(maze, turns, budget, game.Setup{
 		Options: opts.Values,
-		Memory:  int64(memory) << 20,
+		Memory:  memory,
 		World:   worldOf(maze),
 	}), nil
 }

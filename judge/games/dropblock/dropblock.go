@@ -50,8 +50,6 @@ const (
 	minTime   = time.Millisecond
 	maxTime   = time.Minute
 	defMemory = 256
-	minMemory = 16
-	maxMemory = 4096
 )
 
 // Name is the game's identifier.
@@ -66,7 +64,7 @@ func (dropBlock) Options() []game.Option {
 		{Name: "turns", Default: fmt.Sprint(defTurns), Help: fmt.Sprintf("global turns (one player's move each), 1..%d", maxTurns)},
 		{Name: "time", Default: defTime.String(), Help: "CPU time per action (1ms..1m)"},
 		{Name: "ready", Default: defReady.String(), Help: "CPU time to print READY at the start (1ms..1m)"},
-		{Name: "memory", Default: fmt.Sprint(defMemory), Help: fmt.Sprintf("memory per player in MiB, %d..%d", minMemory, maxMemory)},
+		game.MemoryOption(defMemory),
 	}
 }
 
@@ -79,14 +77,14 @@ func (dropBlock) New(c game.Config) (game.Match, error) {
 	turns := opts.Int("turns", defTurns, 1, maxTurns)
 	limit := opts.Duration("time", defTime, minTime, maxTime)
 	ready := opts.Duration("ready", defReady, minTime, maxTime)
-	memory := opts.Int("memory", defMemory, minMemory, maxMemory)
+	memory := opts.Memory(defMemory)
 	if err := opts.Err(); err != nil {
 		return nil, err
 	}
 	starts := place(game.NewRand(c.Seed))
 	return newMatch(starts, turns, limit, ready, game.Setup{
 		Options: opts.Values,
-		Memory:  int64(memory) << 20,
+		Memory:  memory,
 		World:   worldOf(starts),
 	}), nil
 }

@@ -64,8 +64,6 @@ const (
 	minTime   = 10 * time.Millisecond
 	maxTime   = time.Minute
 	defMemory = 256
-	minMemory = 16
-	maxMemory = 4096
 )
 
 // Name is the game's identifier.
@@ -80,7 +78,7 @@ func (langWars) Options() []game.Option {
 		{Name: "turns", Default: fmt.Sprint(defTurns), Help: fmt.Sprintf("turns of the game, 1..%d (the page: always 10); odd turns are workdays", maxTurns)},
 		{Name: "time", Default: defTime.String(), Help: "CPU time for each answer (10ms..1m)"},
 		{Name: "ready", Default: defReady.String(), Help: "CPU time to print READY (10ms..1m)"},
-		{Name: "memory", Default: fmt.Sprint(defMemory), Help: fmt.Sprintf("memory per player in MiB (%d..%d)", minMemory, maxMemory)},
+		game.MemoryOption(defMemory),
 	}
 }
 
@@ -93,7 +91,7 @@ func (langWars) New(c game.Config) (game.Match, error) {
 	turns := opts.Int("turns", defTurns, 1, maxTurns)
 	limit := opts.Duration("time", defTime, minTime, maxTime)
 	ready := opts.Duration("ready", defReady, minTime, maxTime)
-	memory := opts.Int("memory", defMemory, minMemory, maxMemory)
+	memory := opts.Memory(defMemory)
 	if err := opts.Err(); err != nil {
 		return nil, err
 	}
@@ -104,7 +102,7 @@ func (langWars) New(c game.Config) (game.Match, error) {
 	}
 	return newMatch(attention, turns, limit, ready, game.Setup{
 		Options: opts.Values,
-		Memory:  int64(memory) << 20,
+		Memory:  memory,
 		World:   World{Attention: attention[:]},
 	}), nil
 }

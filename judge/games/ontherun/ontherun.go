@@ -42,7 +42,7 @@ func (onTheRun) Options() []game.Option {
 	return []game.Option{
 		{Name: "cities", Default: fmt.Sprint(defCities), Help: "cities of a generated map (10..200); ignored when map is given"},
 		{Name: "time", Default: defTime.String(), Help: "CPU time per player for the whole game (10ms..1h)"},
-		{Name: "memory", Default: fmt.Sprint(defMemory), Help: "memory per player in MiB (16..4096)"},
+		game.MemoryOption(defMemory),
 		{Name: "map", Default: "", Help: "a map in connect.txt format (text after END is ignored); empty: generated from the seed"},
 	}
 }
@@ -55,7 +55,7 @@ func (onTheRun) New(cfg game.Config) (game.Match, error) {
 	opts := game.NewOptions(cfg.Options)
 	cities := opts.Int("cities", defCities, minOptCity, maxCities)
 	budget := opts.Duration("time", defTime, 10*time.Millisecond, time.Hour)
-	memory := opts.Int("memory", defMemory, 16, 4096)
+	memory := opts.Memory(defMemory)
 	text := opts.String("map", "")
 	var m *worldMap
 	if text != "" {
@@ -75,7 +75,7 @@ func (onTheRun) New(cfg game.Config) (game.Match, error) {
 	}
 	return newMatch(m, game.Setup{
 		Options: opts.Values,
-		Memory:  int64(memory) << 20,
+		Memory:  memory,
 	}, budget), nil
 }
 

@@ -71,8 +71,6 @@ const (
 	minTime   = time.Millisecond
 	maxTime   = time.Hour
 	defMemory = 256
-	minMemory = 16
-	maxMemory = 4096
 
 	numReactors   = 4
 	numOrdinary   = 60
@@ -97,7 +95,7 @@ func (snakeCore) Options() []game.Option {
 		{Name: "first", Default: defFirst.String(), Help: "CPU time for a player's first answer (getName)"},
 		{Name: "time", Default: defTime.String(), Help: "CPU time for each later answer"},
 		{Name: "total", Default: defTotal.String(), Help: "CPU time per player for the whole game"},
-		{Name: "memory", Default: fmt.Sprint(defMemory), Help: fmt.Sprintf("memory per player in MiB, %d..%d", minMemory, maxMemory)},
+		game.MemoryOption(defMemory),
 	}
 }
 
@@ -128,7 +126,7 @@ func (snakeCore) New(c game.Config) (game.Match, error) {
 	cfg.first = opts.Duration("first", defFirst, minTime, maxTime)
 	cfg.time = opts.Duration("time", defTime, minTime, maxTime)
 	cfg.total = opts.Duration("total", defTotal, minTime, maxTime)
-	memory := opts.Int("memory", defMemory, minMemory, maxMemory)
+	memory := opts.Memory(defMemory)
 	if need := wallCount(cfg.size, cfg.walls) + numReactors + numOrdinary + numEnergy + cfg.players; need > cfg.size*cfg.size {
 		opts.Fail("size", "a %dx%d field has no room for %d walls, %d reactors, %d blocks and %d pythons",
 			cfg.size, cfg.size, wallCount(cfg.size, cfg.walls), numReactors, numOrdinary+numEnergy, cfg.players)
@@ -143,7 +141,7 @@ func (snakeCore) New(c game.Config) (game.Match, error) {
 	}
 	return newMatch(st, cfg, game.Setup{
 		Options: opts.Values,
-		Memory:  int64(memory) << 20,
+		Memory:  memory,
 		World:   st.world(),
 	}), nil
 }

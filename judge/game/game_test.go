@@ -1,0 +1,95 @@
+package game
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRankByScore(t *testing.T) {
+	for _, tc := range []struct {
+		scores []float64
+		ranks  []int
+		winner int // -1 for a draw
+	}{
+		{[]float64{3, 1, 2}, []int{1, 3, 2}, 0},
+		{[]float64{5, 5, 1}, []int{1, 1, 3}, -1},
+		{[]float64{0, 2, 2, 1}, []int{4, 1, 1, 3}, -1},
+		{[]float64{1, 1, 1, 1}, []int{1, 1, 1, 1}, -1},
+		{[]float64{-1, 0}, []int{2, 1}, 1},
+	} {
+		ranks := RankByScore(tc.scores)
+		if !reflect.DeepEqual(ranks, tc.ranks) {
+			t.Errorf("RankByScore(%v) = %v, want %v", tc.scores, ranks, tc.ranks)
+		}
+		w := UniqueWinner(ranks)
+		if (w == nil) != (tc.winner < 0) || w != nil && *w != tc.winner {
+			t.Errorf("UniqueWinner(%v) = %v, want %d", ranks, w, tc.winner)
+		}
+	}
+}
+
+func TestOptions(t *testing.T) {
+	o := NewOptions(map[string]string{"turns": "12", "time": "2s", "memory": "64"})
+	if v := o.Int("turns", 150, 1, 150); v != 12 {
+		t.Errorf("turns %d", v)
+	}
+	if v := o.Duration("time", time.Second, time.Millisecond, time.Minute); v != 2*time.Second {
+		t.Errorf("time %v", v)
+	}
+	if v := o.Memory(256); v != 64<<20 {
+		t.Errorf("memory %d", v)
+	}
+	if v := o.String("maze", ""); v != "" {
+		t.Errorf("maze %q", v)
+	}
+	if err := o.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"turns": "12", "time": "2s", "memory": "64", "maze": ""}; !reflect.DeepEqual(o.Values, want) {
+		t.Errorf("values %v, want %v", o.Values, want)
+	}
+
+	for _, tc := range []struct {
+		raw     map[string]string
+		mention string
+	}{
+		{map[string]string{"turns": "many"}, "option turns"},
+		{map[string]string{"turns": "151"}, "out of range"},
+		{map[string]string{"turns": "12x"}, "not an integer"},
+		{map[string]string{"time": "soon"}, "option time"},
+		{map[string]string{"memory": "8"}, "option memory"},
+		{map[string]string{"colour": "red"}, `unknown option "colour" (known: memory, time, turns)`},
+	} {
+		o := NewOptions(tc.raw)
+		o.Int("turns", 150, 1, 150)
+		o.Duration("time", time.Second, time.Millisecond, time.Minute)
+		o.Memory(256)
+		var oe *OptionError
+		if err := o.Err(); !errors.As(err, &oe) || !strings.Contains(err.Error(), tc.mention) {
+			t.Errorf("%v: got %v, want an OptionError mentioning %q", tc.raw, err, tc.mention)
+		}
+	}
+}
+
+type libGame struct{ Game }
+
+func (libGame) Library(lang string) map[string][]byte {
+	if lang == "cpp" {
+		return map[string][]byte{"Snake.h": []byte("lib")}
+	}
+	return nil
+}
+
+func TestWithLibrary(t *testing.T) {
+	files := map[string][]byte{"bot.cpp": []byte("bot"), "Snake.h": []byte("own")}
+	got := WithLibrary(libGame{}, "cpp", files)
+	if string(got["Snake.h"]) != "lib" || string(got["bot.cpp"]) != "bot" || string(files["Snake.h"]) != "own" {
+		t.Errorf("merged %q; the library must replace the submission's file without changing the submission", got)
+	}
+	if got := WithLibrary(libGame{}, "go", files); !reflect.DeepEqual(got, files) {
+		t.Errorf("a language without a library changed the files: %q", got)
+	}
+}
