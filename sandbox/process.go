@@ -385,10 +385,13 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 	if quota <= 0 {
 		quota = 1
 	}
+	// used is the CPU time spent so far as last read. It is read again only when a check is
+	// due (a wake-up at the CPU deadline, or more lines to wait for), not on every move.
+	var used time.Duration
 	for len(t.Lines) < lines {
 		check := wallEnd
 		if lim.CPU > 0 {
-			left := lim.CPU - (p.CPU() - cpu0)
+			left := lim.CPU - used
 			if left <= 0 {
 				return finish(ErrCPULimit)
 			}
@@ -399,6 +402,7 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 		line, err := p.out.readLine(check)
 		if err == errTimeout {
 			if time.Now().Before(wallEnd) {
+				used = p.CPU() - cpu0
 				continue
 			}
 			return finish(ErrWallLimit)
@@ -407,6 +411,9 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 			return finish(err)
 		}
 		t.Lines = append(t.Lines, line)
+		if len(t.Lines) < lines {
+			used = p.CPU() - cpu0
+		}
 	}
 	return finish(nil)
 }
