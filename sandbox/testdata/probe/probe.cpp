@@ -72,6 +72,7 @@ static void burn(double seconds) {
 
 int main() {
     std::string line;
+    bool linger = false;
     while (std::getline(std::cin, line)) {
         std::istringstream in(line);
         std::string cmd;
@@ -266,9 +267,19 @@ int main() {
             std::istringstream c(cpus);
             c >> cpus;
             std::cout << "cpus " << cpus << std::endl;
+        } else if (cmd == "bigline") {  // one line of N MiB
+            int mib;
+            in >> mib;
+            std::string chunk(1 << 20, 'x');
+            for (int i = 0; i < mib; i++) std::cout << chunk;
+            std::cout << std::endl;
+        } else if (cmd == "linger") {  // stay when the input ends, instead of exiting
+            linger = true;
+            std::cout << "lingering" << std::endl;
         } else if (cmd == "silent") {  // a notice: no answer
         } else {
             std::cout << "unknown " << cmd << std::endl;
         }
     }
+    while (linger) pause();
 }

@@ -1,0 +1,193 @@
+package match_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/match/matchtest"
+	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+// The red-team suite at match level. The sandbox's tests (sandbox/redteam_test.go) prove what
+// each attack meets; these prove what the judge makes of it in a real match: the attacker gets
+// its exact fault, the other player's match is untouched, and nothing is left behind.
+
+const probeDir = "sandbox/testdata/probe"
+
+// honest is the well-behaved player's script.
+const honest = "echo 1,echo 2,echo 3"
+
+// outcome is what the judge must make of an attack played at turn 2 (after one good move):
+// a fault of kind whose detail contains detail, or, when kind is "", the answer and the bot
+// going on to answer its last command.
+type outcome struct {
+	kind, detail string
+	answer       string
+}
+
+// attack plays player 0, the probe with script other (honest when ""), against player 1,
+// the bot at dir that answers "echo a", then attack, then "echo c", and checks want, that
+// player 0 scored 3 of 3 with no fault, and that nothing is left behind.
+func attack(t *testing.T, r *match.Runner, opts map[string]string, other, dir, cmd string, want outcome) {
+	t.Helper()
+	if other == "" {
+		other = honest
+	}
+	all := map[string]string{"p0": other, "p1": "echo a," + cmd + ",echo c", "limit": "500ms"}
+	for k, v := range opts {
+		all[k] = v
+	}
+	res, rp := matchtest.Play(t, r, script{}, 7, all, probeDir, dir)
+	noFilesLeft(t, r)
+	good, bad := res.Players[0], res.Players[1]
+	if good.Fault != nil || good.Score != 3 || good.Moves != 3 {
+		t.Errorf("the other player: score %v, moves %d, fault %v; want 3, 3, none", good.Score, good.Moves, good.Fault)
+	}
+	got := answers(rp, 1)
+	if want.kind == "" {
+		if bad.Fault != nil || bad.Score != 3 || len(got) != 3 || got[1] != want.answer || got[2] != "echo c" {
+			t.Errorf("want the attack answered %q and the bot going on; got answers %q, score %v, fault %v", want.answer, got, bad.Score, bad.Fault)
+		}
+		return
+	}
+	if f := bad.Fault; f == nil || f.Kind != want.kind || f.Turn != 2 || !strings.Contains(f.Detail, want.detail) {
+		t.Errorf("fault %v; want %s at turn 2 with %q in its detail (answers %q)", f, want.kind, want.detail, got)
+	}
+	if bad.Score != 1 || bad.Moves != 1 {
+		t.Errorf("the attacker: score %v, moves %d; want 1, 1 (its first move only)", bad.Score, bad.Moves)
+	}
+}
+
+// answers are player p's first answer line to each request ("" for none), from the replay.
+func answers(rp *replay.Replay, p int) []string {
+	var out []string
+	for _, x := range rp.Exchanges {
+		if x.Player == p {
+			out = append(out, strings.Join(x.Received[:min(len(x.Received), 1)], ""))
+		}
+	}
+	return out
+}
+
+// noFilesLeft fails if a match left anything in the engine's run directory (the bots' pipes;
+// see sandbox.Engine: <state dir>/run/<instance>) or in the runner's work directory (the
+// bots' input files).
+func noFilesLeft(t *testing.T, r *match.Runner) {
+	t.Helper()
+	for _, dir := range []string{filepath.Join(sandboxtest.DataDir(), "run", r.Sandbox.Instance()), r.WorkDir} {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Errorf("the run directory: %v", err)
+		}
+		for _, e := range entries {
+			t.Errorf("%s was left in %s", e.Name(), dir)
+		}
+	}
+}
+
+// Every hostile probe plays a real match against a well-behaved one.
+func TestEveryHostileBotPlaysARealMatch(t *testing.T) {
+	r := runner(t)
+	smallStdout := func(r *match.Runner) { r.StdoutLimit = 32 << 10 }
+	for _, tc := range []struct {
+		name, attack string
+		opts         map[string]string
+		adjust       func(*match.Runner)
+		other        string
+		want         outcome
+	}{
+		// Creating a process or running a program: killed with SIGSYS.
+		{name: "fork bomb", attack: "fork", want: outcome{kind: game.Forbidden, detail: "SIGSYS"}},
+		{name: "exec itself", attack: "exec /bot/bot", want: outcome{kind: game.Forbidden, detail: "SIGSYS"}},
+		{name: "exec the launcher", attack: "exec /judge/init", want: outcome{kind: game.Forbidden, detail: "SIGSYS"}},
+		{name: "fileless exec", attack: "fileless", want: outcome{kind: game.Forbidden, detail: "SIGSYS"}},
+		{name: "32-bit system call", attack: "int80", want: outcome{kind: game.Forbidden, detail: "SIGSYS"}},
+		// Memory.
+		{name: "heap bomb", attack: "alloc 512", opts: map[string]string{"memory": "32"}, want: outcome{kind: game.Memory, detail: "out of memory"}},
+		{name: "stack bomb", attack: "recurse", want: outcome{kind: game.Crash, detail: "signal 11"}},
+		// Time.
+		{name: "CPU burn", attack: "burn 3000", want: outcome{kind: game.Timeout, detail: "500 ms CPU"}},
+		{name: "multi-threaded CPU burn", attack: "burnmt 4 1500", want: outcome{kind: game.Timeout, detail: "500 ms CPU"}},
+		{name: "sleep", attack: "sleep 5000", want: outcome{kind: game.Timeout, detail: "wall clock"}},
+		{name: "SIGSTOP to itself", attack: "selfstop", want: outcome{answer: "selfstop survived"}},
+		{name: "never reads its input", attack: "deaf", want: outcome{kind: game.Timeout, detail: "wall clock"}},
+		// Output and protocol.
+		{name: "stdout flood", attack: "flood", adjust: smallStdout, want: outcome{kind: game.OutputLimit, detail: "32768 bytes"}},
+		{name: "a 100 MiB line", attack: "bigline 100", want: outcome{kind: game.Protocol, detail: "longer than 1048576 bytes"}},
+		{name: "no newline", attack: "noline", want: outcome{kind: game.Timeout, detail: "wall clock"}},
+		{name: "stderr flood", attack: "errflood", want: outcome{answer: "done"}},
+		// The game is given the bytes as they came, but the replay (JSON) holds each invalid
+		// byte as U+FFFD: see SECURITY.md, "protocol abuse".
+		{name: "NUL and invalid UTF-8", attack: "nul", want: outcome{answer: "a\x00b\uFFFD\uFFFD"}},
+		// Ending early.
+		{name: "close stdout", attack: "close", want: outcome{kind: game.Crash, detail: "closed its output"}},
+		{name: "exit 0", attack: "exit 0", want: outcome{kind: game.Crash, detail: "exit status 0"}},
+		{name: "segfault", attack: "segv", want: outcome{kind: game.Crash, detail: "signal 11"}},
+		// Refused, and the bot goes on.
+		{name: "10k threads", attack: "threads 10000", want: outcome{answer: "threads 63"}},
+		{name: "open-file exhaustion", attack: "files", want: outcome{answer: "files 61"}},
+		{name: "write /tmp", attack: "write /tmp/x", want: outcome{answer: "write /tmp/x No such file or directory"}},
+		{name: "unshare", attack: "try unshare", want: outcome{answer: "try unshare Operation not permitted"}},
+		{name: "setuid", attack: "try setuid", want: outcome{answer: "try setuid Operation not permitted"}},
+		{name: "spin between turns", attack: "spin", want: outcome{answer: "spinning"}},
+		// Player 0 binds an abstract socket at turn 1; player 1 cannot reach it at turn 2.
+		{name: "reach the other bot", attack: "dial judge-redteam", other: "listen judge-redteam,echo 2,echo 3", want: outcome{answer: "dial Connection refused"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rc := *r
+			if tc.adjust != nil {
+				tc.adjust(&rc)
+			}
+			attack(t, &rc, tc.opts, tc.other, probeDir, tc.attack, tc.want)
+		})
+	}
+}
+
+// A match leaves nothing for the next: the first match's attacker tries to leave files, an
+// abstract socket and a spinning thread behind (and to outlive its match); in the second a
+// probe looks for them and checks its speed.
+func TestNothingPersistsToTheNextMatch(t *testing.T) {
+	r := runner(t)
+	// Every bot of both matches on one core: a spinning thread left behind would halve the
+	// second match's speed.
+	r.Limits.CPUSet = "0"
+	look := "ls /,ls /tmp,ls /work,ls /dev/shm"
+	leave := look + ",write /x,write /tmp/x,write /work/x,write /dev/shm/x,listen judge-persist,dial judge-persist,spin,linger"
+	_, rp := matchtest.Play(t, r, script{}, 7, map[string]string{"p0": honest, "p1": leave}, probeDir, probeDir)
+	noFilesLeft(t, r)
+	before := answers(rp, 1)
+	if len(before) != strings.Count(leave, ",")+1 || !slices.Equal(before[len(before)-4:], []string{"listen ok", "dial connected", "spinning", "lingering"}) {
+		t.Fatalf("the first match's attacker could not set up (the test would prove nothing): %q", before)
+	}
+
+	res, rp := matchtest.Play(t, r, script{}, 7, map[string]string{"p0": look + ",dial judge-persist,burn 400", "p1": honest}, probeDir, probeDir)
+	noFilesLeft(t, r)
+	after := answers(rp, 0)
+	if len(after) != 6 {
+		t.Fatalf("the second match's probe answered %q", after)
+	}
+	for i, cmd := range strings.Split(look, ",") {
+		if sortList(after[i]) != sortList(before[i]) {
+			t.Errorf("%s: %q after the attack, %q before", cmd, after[i], before[i])
+		}
+	}
+	if got := after[4]; got != "dial Connection refused" {
+		t.Errorf("the first match's socket is still there: %q", got)
+	}
+	if p := res.Players[0]; p.Fault != nil || p.CPUms < 380 || p.WallMs > p.CPUms+100 {
+		t.Errorf("burning 400 ms: %d ms CPU in %d ms of wall time (fault %v); want no more wall time than CPU time", p.CPUms, p.WallMs, p.Fault)
+	}
+}
+
+// sortList sorts the entries of an "ls" answer.
+func sortList(ls string) string {
+	items := strings.Split(ls, ",")
+	slices.Sort(items)
+	return strings.Join(items, ",")
+}
