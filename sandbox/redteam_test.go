@@ -283,9 +283,9 @@ func TestEachLanguagesSpawnIsForbidden(t *testing.T) {
 	b := sandboxtest.Builder(t, e)
 	for _, lang := range []string{"java", "go", "pascal"} {
 		t.Run(lang, func(t *testing.T) {
-			res := sandboxtest.Build(t, b, "sandbox/testdata/spawn/"+lang)
+			res := sandboxtest.Build(t, b, "sandbox/testdata/hostile/"+lang)
 			p := sandboxtest.Start(t, e, sandboxtest.Spec(res))
-			turn, err := p.Exchange([]byte("go\n"), 1, sandbox.TurnLimits{CPU: 5 * time.Second, Wall: 15 * time.Second})
+			turn, err := p.Exchange([]byte("spawn\n"), 1, sandbox.TurnLimits{CPU: 5 * time.Second, Wall: 15 * time.Second})
 			if !errors.Is(err, sandbox.ErrClosed) {
 				t.Fatalf("want the bot killed, got %v, answer %q", err, turn.Lines)
 			}

@@ -1,6 +1,7 @@
 package match_test
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,10 +25,11 @@ const probeDir = "sandbox/testdata/probe"
 const honest = "echo 1,echo 2,echo 3"
 
 // outcome is what the judge must make of an attack played at turn 2 (after one good move):
-// a fault of kind whose detail contains detail, or, when kind is "", the answer and the bot
-// going on to answer its last command.
+// a fault of kind whose detail contains detail (at turn, when it is not 2), or, when kind is
+// "", the answer and the bot going on to answer its last command.
 type outcome struct {
 	kind, detail string
+	turn         int
 	answer       string
 }
 
@@ -56,11 +58,12 @@ func attack(t *testing.T, r *match.Runner, opts map[string]string, other, dir, c
 		}
 		return
 	}
-	if f := bad.Fault; f == nil || f.Kind != want.kind || f.Turn != 2 || !strings.Contains(f.Detail, want.detail) {
-		t.Errorf("fault %v; want %s at turn 2 with %q in its detail (answers %q)", f, want.kind, want.detail, got)
+	turn := cmp.Or(want.turn, 2)
+	if f := bad.Fault; f == nil || f.Kind != want.kind || f.Turn != turn || !strings.Contains(f.Detail, want.detail) {
+		t.Errorf("fault %v; want %s at turn %d with %q in its detail (answers %q)", f, want.kind, turn, want.detail, got)
 	}
-	if bad.Score != 1 || bad.Moves != 1 {
-		t.Errorf("the attacker: score %v, moves %d; want 1, 1 (its first move only)", bad.Score, bad.Moves)
+	if bad.Score != float64(turn-1) {
+		t.Errorf("the attacker scored %v; want %d (its moves before the fault)", bad.Score, turn-1)
 	}
 }
 
@@ -190,4 +193,39 @@ func sortList(ls string) string {
 	items := strings.Split(ls, ",")
 	slices.Sort(items)
 	return strings.Join(items, ",")
+}
+
+// The attacks whose outcome depends on the language's runtime, made by a bot of each
+// language (sandbox/testdata/hostile; the C++ probe's are above).
+func TestEachLanguagesHostileBot(t *testing.T) {
+	r := runner(t)
+	for _, tc := range []struct {
+		lang, attack string
+		want         outcome
+	}{
+		// The JVM's heap (60% of the memory limit) runs out before the container's memory:
+		// OutOfMemoryError, and the JVM exits with status 1.
+		{"java", "alloc 512", outcome{kind: game.Crash, detail: "exit status 1"}},
+		// The thread that cannot start is an error the bot catches, but the JVM also writes
+		// a warning of its own to stdout, which the game reads as the bot's answers: a
+		// defect of the Java run command (its log output belongs on stderr), see SECURITY.md.
+		{"java", "threads 10000", outcome{kind: game.Protocol, turn: 3, detail: "[warning][os,thread] Failed to start"}},
+		{"java", "spawn", outcome{kind: game.Forbidden, detail: "SIGSYS"}},
+		{"java", "write /tmp/x", outcome{answer: "write java.io.FileNotFoundException: /tmp/x (Read-only file system)"}},
+		{"go", "alloc 512", outcome{kind: game.Memory, detail: "out of memory"}},
+		// The runtime aborts when it cannot create an OS thread.
+		{"go", "threads 10000", outcome{kind: game.Crash, detail: "exit status 2"}},
+		{"go", "spawn", outcome{kind: game.Forbidden, detail: "SIGSYS"}},
+		{"go", "write /tmp/x", outcome{answer: "write /tmp/x open /tmp/x: no such file or directory"}},
+		{"pascal", "alloc 512", outcome{kind: game.Memory, detail: "out of memory"}},
+		// A statically linked Free Pascal program has no thread manager (that needs cthreads,
+		// hence libc): its first thread is runtime error 232.
+		{"pascal", "threads 10000", outcome{kind: game.Crash, detail: "exit status 232"}},
+		{"pascal", "spawn", outcome{kind: game.Forbidden, detail: "SIGSYS"}},
+		{"pascal", "write /tmp/x", outcome{answer: "write /tmp/x No such file or directory"}},
+	} {
+		t.Run(tc.lang+" "+tc.attack, func(t *testing.T) {
+			attack(t, r, nil, "", "sandbox/testdata/hostile/"+tc.lang, tc.attack, tc.want)
+		})
+	}
 }
