@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -24,6 +25,66 @@ func TestKernelSurfaceIsRefused(t *testing.T) {
 		if strings.HasSuffix(got, "succeeded") || strings.HasSuffix(got, "unknown") {
 			t.Errorf("%s: %q", call, got)
 		}
+	}
+	// Docker allows these; the judge's profile answers EPERM. The process_vm calls are made
+	// on the bot's own memory, which they could otherwise always reach.
+	for _, call := range []string{"ptrace", "process_vm_readv", "process_vm_writev"} {
+		if got, want := mustAsk(t, p, "try "+call), "try "+call+" Operation not permitted"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+}
+
+// Network egress, one destination at a time. A UDP connect makes the kernel look up a route
+// and sends nothing, so it asks whether a packet could leave without sending one (tests send
+// nothing beyond loopback). Only loopback exists, so nothing has a route.
+func TestNoRouteOut(t *testing.T) {
+	gateway := "172.17.0.1" // the engine's default bridge
+	if i, err := net.InterfaceByName("docker0"); err == nil {
+		addrs, _ := i.Addrs()
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil {
+				gateway = n.IP.String()
+				break
+			}
+		}
+	}
+	p := probe(t, nil)
+	for _, tc := range []struct{ what, cmd, want string }{
+		{"the bridge gateway", "route " + gateway + " 53", "Network is unreachable"},
+		{"the engine's TCP port", "route " + gateway + " 2375", "Network is unreachable"},
+		{"the engine's TLS port", "route " + gateway + " 2376", "Network is unreachable"},
+		{"the link-local metadata address", "route 169.254.169.254 80", "Network is unreachable"},
+		{"a public address", "route 1.1.1.1 53", "Network is unreachable"},
+		// Its own loopback: the route exists (so the check above can tell), and no engine
+		// listens there.
+		{"its loopback", "route 127.0.0.1 2375", "found"},
+		{"the engine's port on its loopback", "tcp 127.0.0.1 2375", "Connection refused"},
+	} {
+		f := strings.Fields(tc.cmd) // "route ADDR PORT" answers "route ADDR:PORT result"
+		if got, want := mustAsk(t, p, tc.cmd), f[0]+" "+f[1]+":"+f[2]+" "+tc.want; got != want {
+			t.Errorf("%s: got %q, want %q", tc.what, got, want)
+		}
+	}
+}
+
+// A tmpfs is memory outside the bot's heap; a bot finds none it may write: no /tmp or
+// /dev/shm is mounted, and the engine's /dev is root's. Writing is refused, not fatal.
+func TestTmpfsBombHasNowhereToWrite(t *testing.T) {
+	p := probe(t, nil)
+	for dir, why := range map[string]string{
+		"/dev/shm": "No such file or directory",
+		"/tmp":     "No such file or directory",
+		"/":        "Read-only file system",
+		"/work":    "Read-only file system",
+		"/dev":     "Permission denied",
+	} {
+		if got, want := mustAsk(t, p, "fill "+dir+" 512"), "fill 0 "+why; got != want {
+			t.Errorf("%s: got %q, want %q", dir, got, want)
+		}
+	}
+	if got := mustAsk(t, p, "echo still here"); got != "echo still here" {
+		t.Errorf("after the tmpfs bomb the bot answers %q", got)
 	}
 }
 

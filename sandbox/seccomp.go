@@ -14,14 +14,25 @@ import (
 const cloneNamespaces = unix.CLONE_NEWNS | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC | unix.CLONE_NEWUSER |
 	unix.CLONE_NEWPID | unix.CLONE_NEWNET | unix.CLONE_NEWCGROUP
 
+// traceCalls reach into another process: tracing it, reading or writing its memory.
+var traceCalls = []string{"ptrace", "process_vm_readv", "process_vm_writev"}
+
 // seccompProfile is Docker's default profile with process creation turned into a kill:
 // clone is allowed only for a thread (CLONE_THREAD set, no namespace flag), and a clone
 // without CLONE_THREAD, fork and vfork kill the whole bot with SIGSYS, so that a banned
 // action is seen as exactly that rather than as an error the bot may ignore. clone3 keeps
 // Docker's ENOSYS, which makes glibc fall back to clone.
+//
+// Docker allows the trace calls (on kernels from 4.8); here they fail with EPERM. A bot has
+// no other process to trace, but PTRACE_TRACEME makes the engine's shim on the host its
+// tracer: at the judge's first SIGSTOP the bot enters a tracing stop, the engine then sees
+// the container as exited, and the process, with its memory, outlives the removal of its
+// container. An error rather than a kill: a runtime may look for a debugger this way and
+// carry on.
 func seccompProfile() (string, error) {
+	eperm := uint(unix.EPERM)
 	p := seccomp.DefaultProfile()
-	banned := []string{"clone", "fork", "vfork"}
+	banned := append([]string{"clone", "fork", "vfork"}, traceCalls...)
 	var kept []*seccomp.Syscall
 	for _, s := range p.Syscalls {
 		s.Names = slices.DeleteFunc(s.Names, func(n string) bool { return slices.Contains(banned, n) })
@@ -48,6 +59,11 @@ func seccompProfile() (string, error) {
 			Names:  []string{"fork", "vfork"},
 			Action: specs.ActKillProcess,
 		}},
+		&seccomp.Syscall{LinuxSyscall: specs.LinuxSyscall{
+			Names:    traceCalls,
+			Action:   specs.ActErrno,
+			ErrnoRet: &eperm,
+		}, Comment: "no tracing"},
 	)
 	p.Syscalls = kept
 	b, err := json.Marshal(p)

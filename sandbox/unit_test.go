@@ -3,12 +3,19 @@ package sandbox
 import (
 	"archive/tar"
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/moby/profiles/seccomp"
+	specs "github.com/opencontainers/runtime-spec/specs-go"
+	"golang.org/x/sys/unix"
 )
 
 func tarOf(t *testing.T, headers ...tar.Header) []byte {
@@ -163,6 +170,27 @@ func TestSeccompProfileBansProcessesOnly(t *testing.T) {
 	for _, want := range []string{`"SCMP_ACT_KILL_PROCESS"`, `"fork"`, `"vfork"`, `"clone"`} {
 		if !strings.Contains(p, want) {
 			t.Errorf("profile lacks %s", want)
+		}
+	}
+	// The trace calls are in exactly one rule, an EPERM error, and in no rule that allows
+	// them (Docker's allow them).
+	var prof seccomp.Seccomp
+	if err := json.Unmarshal([]byte(p), &prof); err != nil {
+		t.Fatal(err)
+	}
+	for _, call := range []string{"ptrace", "process_vm_readv", "process_vm_writev"} {
+		var rules []string
+		for _, s := range prof.Syscalls {
+			if slices.Contains(s.Names, call) {
+				errno := -1
+				if s.ErrnoRet != nil {
+					errno = int(*s.ErrnoRet)
+				}
+				rules = append(rules, fmt.Sprintf("%s/%d", s.Action, errno))
+			}
+		}
+		if want := fmt.Sprintf("%s/%d", specs.ActErrno, unix.EPERM); len(rules) != 1 || rules[0] != want {
+			t.Errorf("%s: rules %v, want only %s", call, rules, want)
 		}
 	}
 }

@@ -112,7 +112,12 @@ func TestEveryHostileBotPlaysARealMatch(t *testing.T) {
 		{name: "fileless exec", attack: "fileless", want: outcome{kind: game.Forbidden, detail: "SIGSYS"}},
 		{name: "32-bit system call", attack: "int80", want: outcome{kind: game.Forbidden, detail: "SIGSYS"}},
 		// Memory.
-		{name: "heap bomb", attack: "alloc 512", opts: map[string]string{"memory": "32"}, want: outcome{kind: game.Memory, detail: "out of memory"}},
+		// Near its memory limit a bot spends CPU in the kernel's reclaim: with the usual
+		// time limit it may run out of time first, which would be fair but is not this test.
+		{name: "heap bomb", attack: "alloc 512", opts: map[string]string{"memory": "32", "limit": "2s"}, want: outcome{kind: game.Memory, detail: "out of memory"}},
+		// Shared memory is charged to the bot that touches it; there is no tmpfs to fill.
+		{name: "System V shared memory bomb", attack: "shm 512", opts: map[string]string{"limit": "2s"}, want: outcome{kind: game.Memory, detail: "out of memory"}},
+		{name: "tmpfs bomb", attack: "fill /dev/shm 512", want: outcome{answer: "fill 0 No such file or directory"}},
 		{name: "stack bomb", attack: "recurse", want: outcome{kind: game.Crash, detail: "signal 11"}},
 		// Time.
 		{name: "CPU burn", attack: "burn 3000", want: outcome{kind: game.Timeout, detail: "500 ms CPU"}},
@@ -138,6 +143,8 @@ func TestEveryHostileBotPlaysARealMatch(t *testing.T) {
 		{name: "write /tmp", attack: "write /tmp/x", want: outcome{answer: "write /tmp/x No such file or directory"}},
 		{name: "unshare", attack: "try unshare", want: outcome{answer: "try unshare Operation not permitted"}},
 		{name: "setuid", attack: "try setuid", want: outcome{answer: "try setuid Operation not permitted"}},
+		{name: "ptrace", attack: "try ptrace", want: outcome{answer: "try ptrace Operation not permitted"}},
+		{name: "network egress", attack: "route 1.1.1.1 53", want: outcome{answer: "route 1.1.1.1:53 Network is unreachable"}},
 		{name: "spin between turns", attack: "spin", want: outcome{answer: "spinning"}},
 		// Player 0 binds an abstract socket at turn 1; player 1 cannot reach it at turn 2.
 		{name: "reach the other bot", attack: "dial judge-redteam", other: "listen judge-redteam,echo 2,echo 3", want: outcome{answer: "dial Connection refused"}},
@@ -153,26 +160,27 @@ func TestEveryHostileBotPlaysARealMatch(t *testing.T) {
 }
 
 // A match leaves nothing for the next: the first match's attacker tries to leave files, an
-// abstract socket and a spinning thread behind (and to outlive its match); in the second a
-// probe looks for them and checks its speed.
+// abstract socket, a shared memory segment and a spinning thread behind (and to outlive its
+// match); in the second a probe looks for them and checks its speed.
 func TestNothingPersistsToTheNextMatch(t *testing.T) {
 	r := runner(t)
 	// Every bot of both matches on one core: a spinning thread left behind would halve the
 	// second match's speed.
 	r.Limits.CPUSet = "0"
 	look := "ls /,ls /tmp,ls /work,ls /dev/shm"
-	leave := look + ",write /x,write /tmp/x,write /work/x,write /dev/shm/x,listen judge-persist,dial judge-persist,spin,linger"
+	leave := look + ",write /x,write /tmp/x,write /work/x,write /dev/shm/x,listen judge-persist,dial judge-persist,shm 16,lines /proc/sysvipc/shm,spin,linger"
 	_, rp := matchtest.Play(t, r, script{}, 7, map[string]string{"p0": honest, "p1": leave}, probeDir, probeDir)
 	noFilesLeft(t, r)
 	before := answers(rp, 1)
-	if len(before) != strings.Count(leave, ",")+1 || !slices.Equal(before[len(before)-4:], []string{"listen ok", "dial connected", "spinning", "lingering"}) {
+	set := []string{"listen ok", "dial connected", "shm touched", "lines 2", "spinning", "lingering"}
+	if len(before) != strings.Count(leave, ",")+1 || !slices.Equal(before[len(before)-len(set):], set) {
 		t.Fatalf("the first match's attacker could not set up (the test would prove nothing): %q", before)
 	}
 
-	res, rp := matchtest.Play(t, r, script{}, 7, map[string]string{"p0": look + ",dial judge-persist,burn 400", "p1": honest}, probeDir, probeDir)
+	res, rp := matchtest.Play(t, r, script{}, 7, map[string]string{"p0": look + ",dial judge-persist,lines /proc/sysvipc/shm,burn 400", "p1": honest}, probeDir, probeDir)
 	noFilesLeft(t, r)
 	after := answers(rp, 0)
-	if len(after) != 6 {
+	if len(after) != 7 {
 		t.Fatalf("the second match's probe answered %q", after)
 	}
 	for i, cmd := range strings.Split(look, ",") {
@@ -182,6 +190,9 @@ func TestNothingPersistsToTheNextMatch(t *testing.T) {
 	}
 	if got := after[4]; got != "dial Connection refused" {
 		t.Errorf("the first match's socket is still there: %q", got)
+	}
+	if got := after[5]; got != "lines 1" { // the header only
+		t.Errorf("the first match's shared memory segment is still there: %q", got)
 	}
 	if p := res.Players[0]; p.Fault != nil || p.CPUms < 380 || p.WallMs > p.CPUms+100 {
 		t.Errorf("burning 400 ms: %d ms CPU in %d ms of wall time (fault %v); want no more wall time than CPU time", p.CPUms, p.WallMs, p.Fault)
@@ -225,7 +236,8 @@ func TestEachLanguagesHostileBot(t *testing.T) {
 		{"pascal", "write /tmp/x", outcome{answer: "write /tmp/x No such file or directory"}},
 	} {
 		t.Run(tc.lang+" "+tc.attack, func(t *testing.T) {
-			attack(t, r, nil, "", "sandbox/testdata/hostile/"+tc.lang, tc.attack, tc.want)
+			// Time enough for the memory bomb to meet the memory limit (see above).
+			attack(t, r, map[string]string{"limit": "2s"}, "", "sandbox/testdata/hostile/"+tc.lang, tc.attack, tc.want)
 		})
 	}
 }

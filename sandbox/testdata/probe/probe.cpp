@@ -29,8 +29,10 @@
 #include <sys/mount.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <cstddef>
 
@@ -48,11 +50,34 @@ static std::string attempt(const std::string& what) {
     else if (what == "keyctl") r = syscall(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, -3, 0);
     else if (what == "vsock") r = socket(40 /* AF_VSOCK */, SOCK_STREAM, 0);
     else if (what == "ptrace") r = ptrace(PTRACE_TRACEME, 0, nullptr, nullptr);
+    else if (what == "process_vm_readv" || what == "process_vm_writev") {  // on its own memory
+        char a[8] = "x", b[8];
+        iovec local{b, sizeof b}, remote{a, sizeof a};
+        r = what == "process_vm_readv" ? process_vm_readv(getpid(), &local, 1, &remote, 1, 0)
+                                       : process_vm_writev(getpid(), &local, 1, &remote, 1, 0);
+    }
     else if (what == "setuid") r = setuid(0);
     else if (what == "chroot") r = chroot("/work");
     else if (what == "memfd") r = syscall(SYS_memfd_create, "x", 0);
     else return "unknown";
     return r < 0 ? strerror(errno) : "succeeded";
+}
+
+// inet_connect reads "ADDR PORT", connects a socket of the type there and reports
+// "ADDR:PORT result" (ok when connected). With loopback_only, any other address is EINVAL.
+static std::string inet_connect(std::istringstream& in, int type, bool loopback_only, const char* ok) {
+    std::string addr;
+    int port = 0;
+    in >> addr >> port;
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    int s = -1, r = -1;
+    if (inet_pton(AF_INET, addr.c_str(), &a.sin_addr) != 1 || (loopback_only && ntohl(a.sin_addr.s_addr) >> 24 != 127)) errno = EINVAL;
+    else if ((s = socket(AF_INET, type, 0)) >= 0) r = connect(s, (sockaddr*)&a, sizeof a);
+    std::string out = addr + ":" + std::to_string(port) + " " + (r < 0 ? strerror(errno) : ok);
+    if (s >= 0) close(s);
+    return out;
 }
 
 static double cpu_seconds() {
@@ -150,6 +175,13 @@ int main() {
             if (!first.empty() && first.back() == '\n') first.pop_back();
             std::cout << "cat " << (f ? first : strerror(errno)) << std::endl;
             if (f) fclose(f);
+        } else if (cmd == "lines") {  // the number of lines of a file
+            std::string path, l;
+            in >> path;
+            std::ifstream f(path);
+            int n = 0;
+            while (std::getline(f, l)) n++;
+            std::cout << "lines " << (f.bad() || !f.eof() ? strerror(errno) : std::to_string(n)) << std::endl;
         } else if (cmd == "flood") {  // stdout without end
             std::string chunk(65536, 'x');
             for (;;) std::cout << chunk << '\n';
@@ -276,6 +308,34 @@ int main() {
         } else if (cmd == "linger") {  // stay when the input ends, instead of exiting
             linger = true;
             std::cout << "lingering" << std::endl;
+        } else if (cmd == "route") {  // a UDP connect: the kernel looks up a route and sends nothing
+            std::cout << "route " << inet_connect(in, SOCK_DGRAM, false, "found") << std::endl;
+        } else if (cmd == "tcp") {  // a TCP connect, to loopback only: tests reach nothing else
+            std::cout << "tcp " << inet_connect(in, SOCK_STREAM, true, "connected") << std::endl;
+        } else if (cmd == "fill") {  // write 1 MiB chunks to a new file in DIR, up to MIB
+            std::string dir;
+            int mib, n = 0, err = 0;
+            in >> dir >> mib;
+            signal(SIGXFSZ, SIG_IGN);  // past the file size limit: an error, not death
+            std::string chunk(1 << 20, 'f');
+            int fd = open((dir + "/fill").c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+            if (fd < 0) err = errno;
+            for (; fd >= 0 && n < mib; n++) {
+                if (write(fd, chunk.data(), chunk.size()) != (ssize_t)chunk.size()) {
+                    err = errno;
+                    break;
+                }
+            }
+            std::cout << "fill " << n << " " << (err ? strerror(err) : "ok") << std::endl;
+            if (fd >= 0) close(fd);
+        } else if (cmd == "shm") {  // a System V shared memory segment of N MiB, touched
+            int mib;
+            in >> mib;
+            size_t size = (size_t)mib << 20;
+            int id = shmget(IPC_PRIVATE, size, IPC_CREAT | 0600);
+            char* m = id < 0 ? (char*)-1 : (char*)shmat(id, nullptr, 0);
+            if (m != (char*)-1) memset(m, 1, size);
+            std::cout << "shm " << (m == (char*)-1 ? strerror(errno) : "touched") << std::endl;
         } else if (cmd == "silent") {  // a notice: no answer
         } else {
             std::cout << "unknown " << cmd << std::endl;
