@@ -219,7 +219,8 @@ func TestEachLanguagesHostileBot(t *testing.T) {
 		{"java", "alloc 512", outcome{kind: game.Crash, detail: "exit status 1"}},
 		// The thread that cannot start is an error the bot catches, but the JVM also writes
 		// a warning of its own to stdout, which the game reads as the bot's answers: a
-		// defect of the Java run command (its log output belongs on stderr), see SECURITY.md.
+		// defect of the Java run command (its log output belongs on stderr: -Xlog:disable
+		// -Xlog:all=warning:stderr), see SECURITY.md.
 		{"java", "threads 10000", outcome{kind: game.Protocol, turn: 3, detail: "[warning][os,thread] Failed to start"}},
 		{"java", "spawn", outcome{kind: game.Forbidden, detail: "SIGSYS"}},
 		{"java", "write /tmp/x", outcome{answer: "write java.io.FileNotFoundException: /tmp/x (Read-only file system)"}},
