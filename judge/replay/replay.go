@@ -3,6 +3,17 @@
 // what was sent, what came back, the CPU time, any fault), and the result. Verify re-runs the
 // game's rules on the recorded answers, with no bot, and checks that it asks the same
 // questions and reaches the same result: the proof that a judgement is deterministic.
+//
+// A bot's answer is bytes, and the game judges those bytes, so a replay holds them exactly.
+// A JSON string holds any valid UTF-8 exactly (NUL as \u0000), but not bytes that are not
+// UTF-8: encoding/json writes each as U+FFFD. A string that is not valid UTF-8 (an answer
+// line, what was sent, the ready line, an option's value) is therefore written twice: in its
+// usual field as readable text, with U+FFFD for each bad byte, and beside it, base64, its
+// exact bytes, which Read takes instead: "sent_base64", "ready_base64", "received_base64"
+// (an object from the line's index, from 0, to its bytes) and, in the header,
+// "options_base64" (by option name). Version 1 replays, written before, have no such field.
+// A fault's detail is text for people (the runner's are valid UTF-8): verdicts and results
+// are compared as the replay records them.
 package replay
 
 import (
@@ -11,12 +22,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
+	"maps"
 	"reflect"
+	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/result"
 )
+
+// Version is the replay format's version: 2 adds the exact bytes of strings that are not
+// valid UTF-8 to version 1.
+const Version = 2
 
 // Header is the replay's first line.
 type Header struct {
@@ -56,6 +76,97 @@ type Exchange struct {
 	Verdict *game.Fault `json:"verdict,omitempty"`
 }
 
+// exact is s's bytes when JSON would not hold s (see the package comment), else nil.
+func exact(s string) []byte {
+	if utf8.ValidString(s) {
+		return nil
+	}
+	return []byte(s)
+}
+
+// exactAll is exact of each string, for those that are not valid UTF-8; nil when none is.
+func exactAll[K comparable](all iter.Seq2[K, string]) map[K][]byte {
+	var out map[K][]byte
+	for k, s := range all {
+		if b := exact(s); b != nil {
+			if out == nil {
+				out = map[K][]byte{}
+			}
+			out[k] = b
+		}
+	}
+	return out
+}
+
+// exactOr is the recorded exact bytes b, or, when there are none, the text s.
+func exactOr(b []byte, s string) string {
+	if b != nil {
+		return string(b)
+	}
+	return s
+}
+
+type plainHeader Header
+
+type headerJSON struct {
+	plainHeader
+	OptionsBase64 map[string][]byte `json:"options_base64,omitempty"`
+}
+
+// MarshalJSON writes the header with the exact bytes of option values that are not valid
+// UTF-8 (see the package comment).
+func (h Header) MarshalJSON() ([]byte, error) {
+	return json.Marshal(headerJSON{plainHeader(h), exactAll(maps.All(h.Options))})
+}
+
+// UnmarshalJSON reads a header of either version.
+func (h *Header) UnmarshalJSON(b []byte) error {
+	var j headerJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*h = Header(j.plainHeader)
+	for k, v := range j.OptionsBase64 {
+		if _, ok := h.Options[k]; !ok {
+			return fmt.Errorf("options_base64 names option %q, which options do not", k)
+		}
+		h.Options[k] = string(v)
+	}
+	return nil
+}
+
+type plainExchange Exchange
+
+type exchangeJSON struct {
+	plainExchange
+	SentBase64     []byte         `json:"sent_base64,omitempty"`
+	ReadyBase64    []byte         `json:"ready_base64,omitempty"`
+	ReceivedBase64 map[int][]byte `json:"received_base64,omitempty"`
+}
+
+// MarshalJSON writes the exchange with the exact bytes of its strings that are not valid
+// UTF-8 (see the package comment).
+func (x Exchange) MarshalJSON() ([]byte, error) {
+	return json.Marshal(exchangeJSON{plainExchange(x), exact(x.Sent), exact(x.Ready), exactAll(slices.All(x.Received))})
+}
+
+// UnmarshalJSON reads an exchange of either version.
+func (x *Exchange) UnmarshalJSON(b []byte) error {
+	var j exchangeJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*x = Exchange(j.plainExchange)
+	x.Sent, x.Ready = exactOr(j.SentBase64, x.Sent), exactOr(j.ReadyBase64, x.Ready)
+	for i, v := range j.ReceivedBase64 {
+		if i < 0 || i >= len(x.Received) {
+			return fmt.Errorf("received_base64 names line %d of %d", i, len(x.Received))
+		}
+		x.Received[i] = string(v)
+	}
+	return nil
+}
+
 type footer struct {
 	Type   string        `json:"type"` // "result"
 	Result result.Result `json:"result"`
@@ -79,7 +190,7 @@ func (w *Writer) write(v any) {
 
 // Header writes the header.
 func (w *Writer) Header(h Header) {
-	h.Type, h.Version = "header", 1
+	h.Type, h.Version = "header", Version
 	w.write(h)
 }
 
@@ -128,6 +239,9 @@ func Read(r io.Reader) (*Replay, error) {
 		switch {
 		case line == 1 && t.Type == "header":
 			err = json.Unmarshal(sc.Bytes(), &rp.Header)
+			if err == nil && rp.Header.Version > Version {
+				return nil, fmt.Errorf("replay: version %d, newer than this judge reads (%d)", rp.Header.Version, Version)
+			}
 		case line == 1:
 			return nil, errors.New("replay: line 1 is not a header")
 		case t.Type == "move":
@@ -188,7 +302,7 @@ func (rp *Replay) Rejudge(g game.Game) (game.Result, error) {
 			continue
 		}
 		verdict := m.Reply(game.Reply{Lines: x.Received, Fault: x.Fault, CPU: time.Duration(x.CPUus) * time.Microsecond})
-		if !reflect.DeepEqual(verdict, x.Verdict) {
+		if !reflect.DeepEqual(asRecorded(verdict), x.Verdict) {
 			return game.Result{}, fmt.Errorf("replay: exchange %d: the game's verdict is %v, the replay recorded %v", i+1, verdict, x.Verdict)
 		}
 	}
@@ -214,7 +328,7 @@ func Verify(r io.Reader, lookup func(string) (game.Game, bool)) (result.Result, 
 		return recorded, fmt.Errorf("replay: re-judged %d players, recorded %d", len(got.Scores), len(recorded.Players))
 	}
 	for i, p := range recorded.Players {
-		if p.Score != got.Scores[i] || p.Rank != got.Ranks[i] || !reflect.DeepEqual(p.Fault, faultOrNil(got.Faults, i)) {
+		if p.Score != got.Scores[i] || p.Rank != got.Ranks[i] || !reflect.DeepEqual(p.Fault, asRecorded(faultOrNil(got.Faults, i))) {
 			return recorded, fmt.Errorf("replay: player %d: re-judged score %v rank %v fault %v, recorded score %v rank %v fault %v",
 				i, got.Scores[i], got.Ranks[i], faultOrNil(got.Faults, i), p.Score, p.Rank, p.Fault)
 		}
@@ -223,6 +337,21 @@ func Verify(r io.Reader, lookup func(string) (game.Game, bool)) (result.Result, 
 		return recorded, fmt.Errorf("replay: re-judged winner %v, recorded %v", ptr(got.Winner), ptr(recorded.Winner))
 	}
 	return recorded, nil
+}
+
+// asRecorded is f as a replay records it: a fault's detail is not exact (it is for people),
+// and encoding/json writes each byte of it that is not UTF-8 as U+FFFD.
+func asRecorded(f *game.Fault) *game.Fault {
+	if f == nil || utf8.ValidString(f.Detail) {
+		return f
+	}
+	r := *f
+	var b strings.Builder
+	for _, c := range f.Detail {
+		b.WriteRune(c) // an invalid byte comes as one utf8.RuneError
+	}
+	r.Detail = b.String()
+	return &r
 }
 
 func faultOrNil(f []*game.Fault, i int) *game.Fault {
