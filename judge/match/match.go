@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
@@ -337,14 +338,15 @@ func (r *Runner) fault(ctx context.Context, b *bot, err error, req game.Request,
 	case errors.Is(err, sandbox.ErrOutputLimit):
 		f.Kind, f.Detail = game.OutputLimit, fmt.Sprintf("more than %d bytes of output", r.StdoutLimit)
 	default:
-		f.Kind, f.Detail = game.Crash, exitDetail(ctx, b.proc)
-		if x, ok := exitOf(ctx, b.proc); ok {
-			switch {
-			case x.OOM:
-				f.Kind, f.Detail = game.Memory, "killed: out of memory"
-			case x.Signal == 31:
-				f.Kind, f.Detail = game.Forbidden, "killed by the sandbox (SIGSYS): tried to create a process or run a program"
-			}
+		x, exited := exitOf(ctx, b.proc)
+		switch {
+		case exited && x.OOM:
+			f.Kind, f.Detail = game.Memory, "killed: out of memory"
+		case exited && x.Signal == 31:
+			// The sandbox's filters kill with SIGSYS; which call it was, the exit does not say.
+			f.Kind, f.Detail = game.Forbidden, "killed by SIGSYS: a banned system call (creating a process, running a program, a 32-bit or x32 call)"
+		default:
+			f.Kind, f.Detail = game.Crash, crashDetail(x, exited, b.proc.Stderr())
 		}
 	}
 	b.dead = f
@@ -352,6 +354,7 @@ func (r *Runner) fault(ctx context.Context, b *bot, err error, req game.Request,
 	return f
 }
 
+// exitOf waits a second for the bot to exit: one whose output ended may be on its way out.
 func exitOf(ctx context.Context, p *sandbox.Process) (sandbox.Exit, bool) {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
@@ -359,25 +362,30 @@ func exitOf(ctx context.Context, p *sandbox.Process) (sandbox.Exit, bool) {
 	return x, err == nil
 }
 
-func exitDetail(ctx context.Context, p *sandbox.Process) string {
-	x, ok := exitOf(ctx, p)
+// crashDetail says how a bot whose output ended came to an end, quoting the first line of its
+// stderr: Java, Go and Free Pascal name the error there and follow it with stack frames.
+func crashDetail(x sandbox.Exit, exited bool, stderr []byte) string {
 	detail := "closed its output and kept running"
-	if ok {
+	if exited {
 		detail = "exited: " + x.String()
 	}
-	if tail := lastLine(p.Stderr()); tail != "" {
-		detail += "; stderr: " + tail
+	if line := firstLine(stderr); line != "" {
+		detail += "; stderr: " + line
 	}
 	return detail
 }
 
-func lastLine(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
+// firstLine is the first line of b that is not blank, cut to 200 bytes, as valid UTF-8 (a
+// fault's detail is text, and the replay records it so).
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	s = strings.ToValidUTF8(strings.TrimSpace(s), "\uFFFD")
 	if len(s) > 200 {
-		s = s[:200] + "..."
+		cut := 200
+		for !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
 	}
 	return s
 }

@@ -110,8 +110,26 @@ func probe(t *testing.T) build.Submission { return matchtest.Load(t, "sandbox/te
 // replay verifies.
 func play(t *testing.T, r *match.Runner, opts map[string]string, players ...build.Submission) []result.Player {
 	t.Helper()
+	res, _ := playTimed(t, r, opts, players...)
+	return res
+}
 
-	var buf bytes.Buffer
+// timedLines is a replay with the time each line was written.
+type timedLines struct {
+	bytes.Buffer
+	at []time.Time
+}
+
+func (w *timedLines) Write(p []byte) (int, error) {
+	w.at = append(w.at, time.Now()) // the encoder writes a line at once
+	return w.Buffer.Write(p)
+}
+
+// playTimed is play, also returning when each line of the replay was written.
+func playTimed(t *testing.T, r *match.Runner, opts map[string]string, players ...build.Submission) ([]result.Player, []time.Time) {
+	t.Helper()
+
+	var buf timedLines
 	j := match.Job{ID: t.Name(), Game: script{}, Seed: 7, Options: opts, Replay: replay.NewWriter(&buf)}
 	for i, s := range players {
 		j.Players = append(j.Players, match.Entrant{Name: fmt.Sprint("p", i), Submission: s})
@@ -134,7 +152,7 @@ func play(t *testing.T, r *match.Runner, opts map[string]string, players ...buil
 	} else if got.ID != j.ID {
 		t.Errorf("verified result is for %q", got.ID)
 	}
-	return res.Players
+	return res.Players, buf.at
 }
 
 func TestFaultsEndOnlyTheirPlayer(t *testing.T) {
@@ -176,6 +194,21 @@ func TestFaultsEndOnlyTheirPlayer(t *testing.T) {
 				t.Errorf("faulted player scored %v, want %d", other.Score, tc.turn-1)
 			}
 		})
+	}
+}
+
+// A bot that closes its output and keeps running is given a second to exit, once: the
+// exchange that meets it (replay lines 3 to 4: player 1's turn 2) takes that second.
+func TestClosedOutputIsWaitedForOnce(t *testing.T) {
+	r := runner(t)
+	opts := map[string]string{"p0": "echo 1,echo 2,echo 3", "p1": "echo a,close,echo c", "limit": "500ms"}
+	res, at := playTimed(t, r, opts, probe(t), probe(t))
+	want := game.Fault{Kind: game.Crash, Turn: 2, Detail: "closed its output and kept running"}
+	if f := res[1].Fault; f == nil || *f != want {
+		t.Fatalf("fault %+v; want %+v", f, want)
+	}
+	if took := at[4].Sub(at[3]); took < time.Second || took > 1500*time.Millisecond {
+		t.Errorf("the exchange took %v; want the second's wait and little more", took)
 	}
 }
 

@@ -24,6 +24,9 @@ const probeDir = "sandbox/testdata/probe"
 // honest is the well-behaved player's script.
 const honest = "echo 1,echo 2,echo 3"
 
+// sigsys is the detail of a bot killed by the sandbox's system call filters.
+const sigsys = "killed by SIGSYS: a banned system call (creating a process, running a program, a 32-bit or x32 call)"
+
 // outcome is what the judge must make of an attack played at turn 2 (after one good move):
 // a fault of kind whose detail contains detail (at turn, when it is not 2), or, when kind is
 // "", the answer and the bot going on to answer its last command.
@@ -105,12 +108,12 @@ func TestEveryHostileBotPlaysARealMatch(t *testing.T) {
 		other        string
 		want         outcome
 	}{
-		// Creating a process or running a program: killed with SIGSYS.
-		{name: "fork bomb", attack: "fork", want: outcome{kind: game.Forbidden, detail: "SIGSYS"}},
-		{name: "exec itself", attack: "exec /bot/bot", want: outcome{kind: game.Forbidden, detail: "SIGSYS"}},
-		{name: "exec the launcher", attack: "exec /judge/init", want: outcome{kind: game.Forbidden, detail: "SIGSYS"}},
-		{name: "fileless exec", attack: "fileless", want: outcome{kind: game.Forbidden, detail: "SIGSYS"}},
-		{name: "32-bit system call", attack: "int80", want: outcome{kind: game.Forbidden, detail: "SIGSYS"}},
+		// Creating a process, running a program or a 32-bit system call: killed with SIGSYS.
+		{name: "fork bomb", attack: "fork", want: outcome{kind: game.Forbidden, detail: sigsys}},
+		{name: "exec itself", attack: "exec /bot/bot", want: outcome{kind: game.Forbidden, detail: sigsys}},
+		{name: "exec the launcher", attack: "exec /judge/init", want: outcome{kind: game.Forbidden, detail: sigsys}},
+		{name: "fileless exec", attack: "fileless", want: outcome{kind: game.Forbidden, detail: sigsys}},
+		{name: "32-bit system call", attack: "int80", want: outcome{kind: game.Forbidden, detail: sigsys}},
 		// Memory.
 		// Near its memory limit a bot spends CPU in the kernel's reclaim: with the usual
 		// time limit it may run out of time first, which would be fair but is not this test.
@@ -130,12 +133,12 @@ func TestEveryHostileBotPlaysARealMatch(t *testing.T) {
 		{name: "a 100 MiB line", attack: "bigline 100", want: outcome{kind: game.Protocol, detail: "longer than 1048576 bytes"}},
 		{name: "no newline", attack: "noline", want: outcome{kind: game.Timeout, detail: "wall clock"}},
 		{name: "stderr flood", attack: "errflood", want: outcome{answer: "done"}},
-		// The game is given the bytes as they came, but the replay (JSON) holds each invalid
-		// byte as U+FFFD: see SECURITY.md, "protocol abuse".
-		{name: "NUL and invalid UTF-8", attack: "nul", want: outcome{answer: "a\x00b\uFFFD\uFFFD"}},
+		// The game is given the bytes as they came, and the replay holds them exactly (the
+		// answers are read from it, and matchtest.Play re-judges it).
+		{name: "NUL and invalid UTF-8", attack: "nul", want: outcome{answer: "a\x00b\xff\xfe"}},
 		// Ending early.
-		{name: "close stdout", attack: "close", want: outcome{kind: game.Crash, detail: "closed its output"}},
-		{name: "exit 0", attack: "exit 0", want: outcome{kind: game.Crash, detail: "exit status 0"}},
+		{name: "close stdout", attack: "close", want: outcome{kind: game.Crash, detail: "closed its output and kept running"}},
+		{name: "exit 0", attack: "exit 0", want: outcome{kind: game.Crash, detail: "exited: exit status 0"}},
 		{name: "segfault", attack: "segv", want: outcome{kind: game.Crash, detail: "signal 11"}},
 		// Refused, and the bot goes on.
 		{name: "10k threads", attack: "threads 10000", want: outcome{answer: "threads 63"}},
@@ -216,24 +219,24 @@ func TestEachLanguagesHostileBot(t *testing.T) {
 	}{
 		// The JVM's heap (60% of the memory limit) runs out before the container's memory:
 		// OutOfMemoryError, and the JVM exits with status 1.
-		{"java", "alloc 512", outcome{kind: game.Crash, detail: "exit status 1"}},
+		{"java", "alloc 512", outcome{kind: game.Crash, detail: `exited: exit status 1; stderr: Exception in thread "main" java.lang.OutOfMemoryError: Java heap space`}},
 		// The thread that cannot start is an error the bot catches, but the JVM also writes
 		// a warning of its own to stdout, which the game reads as the bot's answers: a
 		// defect of the Java run command (its log output belongs on stderr: -Xlog:disable
 		// -Xlog:all=warning:stderr), see SECURITY.md.
 		{"java", "threads 10000", outcome{kind: game.Protocol, turn: 3, detail: "[warning][os,thread] Failed to start"}},
-		{"java", "spawn", outcome{kind: game.Forbidden, detail: "SIGSYS"}},
+		{"java", "spawn", outcome{kind: game.Forbidden, detail: sigsys}},
 		{"java", "write /tmp/x", outcome{answer: "write java.io.FileNotFoundException: /tmp/x (Read-only file system)"}},
 		{"go", "alloc 512", outcome{kind: game.Memory, detail: "out of memory"}},
 		// The runtime aborts when it cannot create an OS thread.
-		{"go", "threads 10000", outcome{kind: game.Crash, detail: "exit status 2"}},
-		{"go", "spawn", outcome{kind: game.Forbidden, detail: "SIGSYS"}},
+		{"go", "threads 10000", outcome{kind: game.Crash, detail: "exited: exit status 2; stderr: runtime: failed to create new OS thread"}},
+		{"go", "spawn", outcome{kind: game.Forbidden, detail: sigsys}},
 		{"go", "write /tmp/x", outcome{answer: "write /tmp/x open /tmp/x: no such file or directory"}},
 		{"pascal", "alloc 512", outcome{kind: game.Memory, detail: "out of memory"}},
 		// A statically linked Free Pascal program has no thread manager (that needs cthreads,
 		// hence libc): its first thread is runtime error 232.
-		{"pascal", "threads 10000", outcome{kind: game.Crash, detail: "exit status 232"}},
-		{"pascal", "spawn", outcome{kind: game.Forbidden, detail: "SIGSYS"}},
+		{"pascal", "threads 10000", outcome{kind: game.Crash, detail: "exited: exit status 232; stderr: This binary has no thread support compiled in."}},
+		{"pascal", "spawn", outcome{kind: game.Forbidden, detail: sigsys}},
 		{"pascal", "write /tmp/x", outcome{answer: "write /tmp/x No such file or directory"}},
 	} {
 		t.Run(tc.lang+" "+tc.attack, func(t *testing.T) {

@@ -1,0 +1,40 @@
+package match
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/botjudge/judge/sandbox"
+)
+
+// A crash's detail quotes the line of stderr that names the error, not a stack frame.
+func TestCrashDetailQuotesTheError(t *testing.T) {
+	long := strings.Repeat("x", 199) + "é and more" // é's two bytes straddle the cut
+	for _, tc := range []struct {
+		name   string
+		x      sandbox.Exit
+		exited bool
+		stderr string
+		want   string
+	}{
+		{"java", sandbox.Exit{Code: 1}, true,
+			"Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space\n\tat Hostile.main(Hostile.java:26)\n",
+			"exited: exit status 1; stderr: Exception in thread \"main\" java.lang.OutOfMemoryError: Java heap space"},
+		{"go", sandbox.Exit{Code: 2}, true,
+			"\nfatal error: newosproc\n\ngoroutine 1 [running]:\nruntime.goexit({})\n\truntime/asm_amd64.s:1771 +0x1\n",
+			"exited: exit status 2; stderr: fatal error: newosproc"},
+		{"pascal", sandbox.Exit{Code: 232}, true,
+			"Runtime error 232 at $000000000041A8DD\r\n  $000000000041A8DD\n",
+			"exited: exit status 232; stderr: Runtime error 232 at $000000000041A8DD"},
+		{"signal, no stderr", sandbox.Exit{Code: 139, Signal: 11}, true, " \n\n", "exited: killed by signal 11"},
+		{"still running", sandbox.Exit{}, false, "", "closed its output and kept running"},
+		{"long", sandbox.Exit{}, true, long, "exited: exit status 0; stderr: " + strings.Repeat("x", 199) + "..."},
+		{"not UTF-8", sandbox.Exit{}, true, "bad \xff\xfe byte\n", "exited: exit status 0; stderr: bad \uFFFD byte"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := crashDetail(tc.x, tc.exited, []byte(tc.stderr)); got != tc.want {
+				t.Errorf("got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
