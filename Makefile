@@ -1,14 +1,16 @@
 # The two commands of README.md:
 #   make demo   builds the images, starts the daemon on an embedded NATS server, judges a
 #               sample match of each game through the queue and prints the results
-#   make test   builds the images and runs every test against the real Docker engine
-# Both need root (debootstrap builds the Debian base image) and a running Docker engine.
+#   make test   builds the images, installs gVisor, runs every test against the real Docker
+#               engine, then the sandbox and match suites (the red team) again under gVisor
+# Both need root (debootstrap builds the Debian base image; gVisor is registered with the
+# engine) and a running Docker engine.
 
 GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: judge images demo test bench vet daemon-image
+.PHONY: judge images gvisor demo test bench vet daemon-image
 
 judge:
 	$(GO) build -o $(JUDGE) ./cmd/judge
@@ -37,9 +39,14 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 
+# gVisor's runsc (pinned Debian package), registered with the engine as runtime "runsc".
+gvisor:
+	images/gvisor/install.sh
+
 # -p 1: packages run one after another, so timing tests do not share the two cores.
-test: images vet
+test: images gvisor vet
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -count=1 -p 1 -timeout 25m ./...
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) JUDGE_TEST_RUNTIME=runsc $(GO) test -count=1 -p 1 -timeout 15m ./sandbox/... ./judge/match/...
 
 # The figures of BENCHMARKS.md.
 bench: images

@@ -92,6 +92,7 @@ func (c *Catalog) Images(names ...string) ([]*Recipe, error) {
 		}
 		add(r.parent)
 		add(r.builder)
+		add(r.jdk)
 		seen[r.Name] = true
 		out = append(out, r)
 	}
@@ -246,6 +247,9 @@ func (b *Builder) buildRecipe(ctx context.Context, r *Recipe, ref string) (strin
 	}
 	if r.builder != nil {
 		args["BUILDER"] = r.builder.Ref(b.Prefix)
+	}
+	if r.jdk != nil {
+		args["JDK"] = r.jdk.Ref(b.Prefix)
 	}
 	var logBuf strings.Builder
 	id, err := b.Engine.BuildImage(ctx, pr, BuildOptions{

@@ -86,7 +86,11 @@ var langs = []Lang{
 		Flags: []string{"--release", "17", "-encoding", "UTF-8", "-proc:none", "-nowarn"},
 		Run: []string{JavaHome + "/bin/java", "-XX:+UseSerialGC",
 			"-XX:-UsePerfData", "-XX:+DisableAttachMechanism", "-XX:MaxRAMPercentage=60",
-			"-XX:ReservedCodeCacheSize=32m", "-Xss64m", "-Xshare:auto", "-jar", "/bot/bot.jar"},
+			"-XX:ReservedCodeCacheSize=32m", "-Xss64m", "-Xshare:auto", "-javaagent:/judge/stdin.jar",
+			// The JVM's own warnings (a thread it failed to start, say) would go to stdout,
+			// where the game reads them as the bot's answers: they go to stderr instead.
+			"-Xlog:disable", "-Xlog:all=warning:stderr",
+			"-jar", "/bot/bot.jar"},
 		compile: "java-compile", run: "java-run",
 	},
 	{
@@ -176,6 +180,8 @@ type Recipe struct {
 	parent   *Recipe
 	// builder is the image that compiles the launcher (/judge/init) of a run image.
 	builder *Recipe
+	// jdk is the image that compiles a run image's Java agent (JDK).
+	jdk *Recipe
 }
 
 // Launcher is the first program of every run image: it connects the bot's stdin and stdout
@@ -238,6 +244,9 @@ func Load(lockFile string) (*Catalog, error) {
 		if l.run == "static-run" {
 			run = &Recipe{Name: l.run, builder: builder}
 		}
+		if l.Name == "java" {
+			run.jdk = c.recipes[l.compile]
+		}
 		if err := c.add(run); err != nil {
 			return nil, err
 		}
@@ -278,6 +287,9 @@ func (c *Catalog) add(r *Recipe) error {
 	}
 	if r.parent != nil {
 		parts = append(parts, r.parent.Digest)
+	}
+	if r.jdk != nil {
+		parts = append(parts, r.jdk.Digest)
 	}
 	r.Digest = digest(parts...)
 	c.recipes[r.Name] = r

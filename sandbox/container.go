@@ -70,13 +70,24 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 		hc.NetworkMode = "bridge"
 	}
 	if l.Seccomp {
-		hc.SecurityOpt = append(hc.SecurityOpt, "seccomp="+e.seccomp)
+		profile := e.seccomp
+		if l.Runtime == RuntimeGVisor {
+			profile = e.seccompGVisor
+		}
+		hc.SecurityOpt = append(hc.SecurityOpt, "seccomp="+profile)
 	}
 	if l.Tmpfs > 0 {
 		hc.Tmpfs["/tmp"] = tmpfsOpts(l.Tmpfs)
 	}
 	for target, size := range s.tmpfs {
 		hc.Tmpfs[target] = tmpfsOpts(size)
+	}
+	// gVisor mounts a writable /tmp and /dev/shm of its own where the container has none; an
+	// empty read-only tmpfs keeps both shut under any runtime.
+	for _, dir := range []string{"/tmp", "/dev/shm"} {
+		if _, ok := hc.Tmpfs[dir]; !ok {
+			hc.Tmpfs[dir] = "ro,noexec,nosuid,nodev,size=4k,mode=0555"
+		}
 	}
 	for target, source := range s.binds {
 		hc.Mounts = append(hc.Mounts, mount.Mount{

@@ -14,9 +14,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/docker/docker/client"
+	specs "github.com/opencontainers/runtime-spec/specs-go"
 )
 
 // Labels on every container the judge creates; they let a judge find the containers a
@@ -48,6 +50,10 @@ type Engine struct {
 	host     string
 	log      *slog.Logger
 	seccomp  string
+	// seccompGVisor is the profile as runsc takes it: runsc refuses SCMP_ACT_KILL_PROCESS,
+	// and its SCMP_ACT_KILL ends the calling thread only (and would outrank the launcher's
+	// trap), so the process bans trap: SIGSYS, whose default action ends the process.
+	seccompGVisor string
 }
 
 // ErrNoDocker is returned by New when the engine cannot be reached.
@@ -78,6 +84,7 @@ func New(ctx context.Context, o Options) (*Engine, error) {
 		cli.Close()
 		return nil, err
 	}
+	e.seccompGVisor = strings.ReplaceAll(e.seccomp, `"`+string(specs.ActKillProcess)+`"`, `"`+string(specs.ActTrap)+`"`)
 	if err := e.lock(o.StateDir); err != nil {
 		cli.Close()
 		return nil, err

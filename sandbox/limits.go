@@ -23,9 +23,13 @@ type Limits struct {
 	// Seccomp, when true, applies the judge's profile, which kills a process that tries to
 	// create another process (threads stay allowed). When false Docker's default applies.
 	Seccomp bool
-	// Runtime is the engine runtime: "runc", or "runsc" for gVisor.
+	// Runtime is the engine runtime: "runc", or RuntimeGVisor.
 	Runtime string
 }
+
+// RuntimeGVisor is the runtime name under which images/gvisor/install.sh registers gVisor's
+// runsc with the engine.
+const RuntimeGVisor = "runsc"
 
 // NewLimits returns the defaults for a bot: 256 MiB, one core, 64 tasks, 64 files, 1 MiB
 // file size, no /tmp, no network, the judge's seccomp profile, runc.

@@ -22,7 +22,8 @@ type Freeze string
 const (
 	// FreezeSignal stops the bot with SIGSTOP and resumes it with SIGCONT, through a pidfd.
 	// It stops everything because a bot is one process: the seccomp profile kills any
-	// attempt at a second. A transition costs microseconds.
+	// attempt at a second. A transition costs microseconds. Under gVisor FreezeCgroup is
+	// used instead (see Engine.Start).
 	FreezeSignal Freeze = "signal"
 	// FreezeCgroup uses the cgroup freezer, which also holds processes the bot could not
 	// have created; on cgroup v1 a transition costs ~130us.
@@ -101,6 +102,12 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 	if spec.Freeze == "" {
 		spec.Freeze = FreezeSignal
 	}
+	if spec.Limits.Runtime == RuntimeGVisor && spec.Freeze == FreezeSignal {
+		// Under gVisor the bot's code runs in stub processes beside the sandbox's kernel,
+		// and a thread that makes no system call keeps running while that kernel is
+		// stopped: only the cgroup freezer holds them all.
+		spec.Freeze = FreezeCgroup
+	}
 	binds := map[string]string{}
 	if spec.Artifact != "" {
 		binds["/bot"] = spec.Artifact
@@ -126,7 +133,7 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 		return nil, err
 	}
 	p.a, err = e.create(ctx, containerSpec{
-		image: spec.Image, cmd: append([]string{"/judge/init"}, spec.Cmd...), env: spec.Env,
+		image: spec.Image, cmd: append(launcher(spec.Limits.Runtime), spec.Cmd...), env: spec.Env,
 		workDir: "/work", limits: spec.Limits, binds: binds, noStdin: true,
 		pipes: map[string]string{"/judge/io/in": filepath.Join(p.ioDir, "in"), "/judge/io/out": filepath.Join(p.ioDir, "out")},
 	})
@@ -318,6 +325,19 @@ func (p *Process) hold(stop bool) error {
 	return nil
 }
 
+// release lets a frozen bot run again so that it can be killed, without touching p.frozen
+// (Kill may run on any goroutine). A task frozen by the cgroup would not even die; and under
+// gVisor the stopped process is the sandbox's kernel itself, which the runtime must talk to
+// for the kill and removal to finish at all.
+func (p *Process) release() {
+	switch {
+	case p.spec.Freeze == FreezeSignal && p.pidfd >= 0:
+		unix.PidfdSendSignal(p.pidfd, unix.SIGCONT, nil, 0)
+	case p.spec.Freeze == FreezeCgroup && p.cg != nil:
+		p.cg.Freeze(false)
+	}
+}
+
 // sample records the memory figures while the cgroup still exists.
 func (p *Process) sample() {
 	if p.cg == nil {
@@ -436,9 +456,7 @@ func (p *Process) Wait(ctx context.Context) (Exit, error) {
 func (p *Process) Kill() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if p.cg != nil && p.spec.Freeze == FreezeCgroup {
-		p.cg.Freeze(false) // a task frozen by the cgroup would not even die
-	}
+	p.release()
 	return p.e.cli.ContainerKill(ctx, p.a.id, "KILL")
 }
 
@@ -447,10 +465,8 @@ func (p *Process) Kill() error {
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
 		p.sample()
+		p.release()
 		if p.cg != nil {
-			if p.spec.Freeze == FreezeCgroup {
-				p.cg.Freeze(false)
-			}
 			p.cg.close()
 		}
 		p.closeErr = p.e.remove(p.a.id)
@@ -555,4 +571,14 @@ func (c *capped) bytes() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]byte(nil), c.buf...)
+}
+
+// launcher is the command that starts every bot: images.Launcher, which connects the bot to
+// its pipes and installs the exec-once filter. Under gVisor the filter traps instead of
+// killing (see images/recipes/launcher/init.c).
+func launcher(runtime string) []string {
+	if runtime == RuntimeGVisor {
+		return []string{"/judge/init", "--trap"}
+	}
+	return []string{"/judge/init"}
 }

@@ -121,7 +121,7 @@ func TestPeakMemory(t *testing.T) {
 func TestNoNetwork(t *testing.T) {
 	p := probe(t, nil)
 	got := mustAsk(t, p, "net")
-	if got != "net ifaces=[] connect=Network is unreachable" {
+	if got != "net ifaces=[] connect="+sandboxtest.NoRoute() {
 		t.Errorf("want no interface but lo and an unreachable network, got %q", got)
 	}
 }
@@ -147,6 +147,15 @@ func TestCPUTimeMatchesTheBotsOwnClock(t *testing.T) {
 		t.Fatalf("answer %q", ans)
 	}
 	ref := time.Duration(us) * time.Microsecond
+	if sandboxtest.GVisor() {
+		// The cgroup also holds gVisor's kernel, which serves the bot's system calls (the
+		// burn loop reads its CPU clock thousands of times): the judge charges that work
+		// too, so it measures more than the bot's own clock, never less.
+		if turn.CPU < ref || turn.CPU > ref*2 {
+			t.Errorf("judge measured %v, the bot %v: want between 1x and 2x under gVisor", turn.CPU, ref)
+		}
+		return
+	}
 	if diff := math.Abs(float64(turn.CPU-ref)) / float64(ref); diff > 0.05 {
 		t.Errorf("judge measured %v, the bot %v: %.1f%% apart, want within 5%%", turn.CPU, ref, diff*100)
 	}

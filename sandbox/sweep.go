@@ -28,10 +28,14 @@ func (e *Engine) Sweep(ctx context.Context) (int, error) {
 			continue
 		}
 		if c.State == "running" || c.State == "paused" {
+			// The dead judge may have left the bot frozen, by the cgroup or by SIGSTOP; a
+			// frozen gVisor sandbox cannot even be killed. The cgroup check proves the PID
+			// is still the container's before it is signalled.
 			if pid, err := e.pid(ctx, c.ID); err == nil {
 				if cg, err := openCgroup(pid, c.ID); err == nil {
 					cg.Freeze(false)
 					cg.close()
+					syscall.Kill(pid, syscall.SIGCONT)
 				}
 			}
 		}

@@ -156,7 +156,7 @@ func (a *app) builder(ctx context.Context) (*build.Builder, error) {
 		Limits: build.Limits{
 			Timeout: b.Timeout, Memory: int64(b.Memory), CPUs: b.CPUs, Pids: b.Pids,
 			Scratch: int64(b.Tmpfs), LogLimit: int64(b.LogLimit), ArtifactLimit: int64(b.ArtifactLimit),
-			SourceLimit: int64(b.SourceLimit),
+			SourceLimit: int64(b.SourceLimit), Runtime: a.cfg.Sandbox.Runtime,
 		},
 	}, nil
 }

@@ -7,6 +7,7 @@ package build
 import (
 	"archive/tar"
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -57,6 +58,9 @@ type Limits struct {
 	LogLimit      int64
 	ArtifactLimit int64
 	SourceLimit   int64
+	// Runtime is the engine runtime compilers run under ("" is runc): a compiler is as
+	// untrusted as the code it reads, so it follows the bots' runtime.
+	Runtime string
 }
 
 // Compiler is what the Builder needs from the sandbox.
@@ -173,7 +177,7 @@ func (b *Builder) Build(ctx context.Context, s Submission) (Result, error) {
 		Files: s.Files,
 		Limits: sandbox.Limits{
 			Memory: b.Limits.Memory, CPUs: b.Limits.CPUs, Pids: b.Limits.Pids,
-			NoFile: 1024, FileSize: b.Limits.ArtifactLimit, Runtime: "runc",
+			NoFile: 1024, FileSize: b.Limits.ArtifactLimit, Runtime: cmp.Or(b.Limits.Runtime, "runc"),
 		},
 		Timeout:       b.Limits.Timeout,
 		Scratch:       b.Limits.Scratch,

@@ -14,6 +14,7 @@ import (
 	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
 // script is a test game: player p is sent the commands of option "p<p>" (comma-separated)
@@ -226,7 +227,13 @@ func TestFiguresAreReported(t *testing.T) {
 	opts := map[string]string{"p0": "burn 300,echo b", "p1": "echo a,alloc 40"}
 	res := play(t, r, opts, probe(t), probe(t))
 	p0, p1 := res[0], res[1]
-	if p0.CPUms < 280 || p0.CPUms > 400 || p0.WallMs < p0.CPUms {
+	wall := p0.WallMs
+	if sandboxtest.GVisor() {
+		// gVisor's kernel works on other threads of the host beside the bot's: over a short
+		// turn the cgroup's CPU time may pass the wall time a little.
+		wall += wall / 5
+	}
+	if p0.CPUms < 280 || p0.CPUms > 400 || wall < p0.CPUms {
 		t.Errorf("player 0 burned 300 ms: cpu %d ms, wall %d ms", p0.CPUms, p0.WallMs)
 	}
 	if p1.MaxRSSKiB < 40<<10 {

@@ -57,6 +57,7 @@ func Builder(t testing.TB, e *sandbox.Engine) *build.Builder {
 		Limits: build.Limits{
 			Timeout: d.Timeout, Memory: int64(d.Memory), CPUs: d.CPUs, Pids: d.Pids, Scratch: int64(d.Tmpfs),
 			LogLimit: int64(d.LogLimit), ArtifactLimit: int64(d.ArtifactLimit), SourceLimit: int64(d.SourceLimit),
+			Runtime: Runtime(),
 		},
 	}
 }
@@ -94,6 +95,27 @@ func Runtime() string {
 		return r
 	}
 	return "runc"
+}
+
+// GVisor reports whether the tests run under gVisor, where some refusals read differently.
+func GVisor() bool { return Runtime() == sandbox.RuntimeGVisor }
+
+// ReadOnly is how writing to a read-only mount fails under the test runtime: gVisor checks
+// permissions first, so it says "Permission denied" where Linux says "Read-only file system".
+func ReadOnly() string {
+	if GVisor() {
+		return "Permission denied"
+	}
+	return "Read-only file system"
+}
+
+// NoRoute is how connecting to an address without a route fails under the test runtime:
+// gVisor's network stack says EHOSTUNREACH where Linux says ENETUNREACH.
+func NoRoute() string {
+	if GVisor() {
+		return "No route to host"
+	}
+	return "Network is unreachable"
 }
 
 // Limits are the default bot limits under the test runtime.

@@ -263,6 +263,7 @@ int main() {
             kill(getpid(), SIGSTOP);
             std::cout << "selfstop survived" << std::endl;
         } else if (cmd == "fileless") {  // copy itself into a memfd and execute that
+            signal(SIGXFSZ, SIG_IGN);  // gVisor applies RLIMIT_FSIZE to a memfd: go on to the exec
             int fd = syscall(SYS_memfd_create, "x", 0), self = open("/proc/self/exe", O_RDONLY);
             char buf[65536];
             for (ssize_t n; fd >= 0 && self >= 0 && (n = read(self, buf, sizeof buf)) > 0;) write(fd, buf, n);
@@ -292,12 +293,14 @@ int main() {
             memcpy(a.sun_path + 1, name.data(), name.size());
             socklen_t len = offsetof(sockaddr_un, sun_path) + 1 + name.size();
             std::cout << "dial " << (connect(s, (sockaddr*)&a, len) < 0 ? strerror(errno) : "connected") << std::endl;
-        } else if (cmd == "cpus") {  // the cores it may run on
-            std::string l, cpus;
-            std::ifstream f("/proc/self/status");
-            while (std::getline(f, l)) if (l.rfind("Cpus_allowed_list:", 0) == 0) cpus = l.substr(18);
-            std::istringstream c(cpus);
-            c >> cpus;
+        } else if (cmd == "cpus") {  // the cores it may run on (its affinity)
+            cpu_set_t set;
+            std::string cpus;
+            if (sched_getaffinity(0, sizeof set, &set) == 0) {
+                for (int i = 0; i < CPU_SETSIZE; i++) {
+                    if (CPU_ISSET(i, &set)) cpus += (cpus.empty() ? "" : ",") + std::to_string(i);
+                }
+            }
             std::cout << "cpus " << cpus << std::endl;
         } else if (cmd == "bigline") {  // one line of N MiB
             int mib;
