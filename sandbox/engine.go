@@ -126,6 +126,25 @@ func (e *Engine) lock(stateDir string) error {
 	return nil
 }
 
+// HasRuntime fails, naming the fix, unless the engine has the runtime called name ("" is the
+// engine's default).
+func (e *Engine) HasRuntime(ctx context.Context, name string) error {
+	if name == "" {
+		return nil
+	}
+	info, err := e.cli.Info(ctx)
+	if err != nil {
+		return fmt.Errorf("sandbox: asking the engine for its runtimes: %w", err)
+	}
+	if _, ok := info.Runtimes[name]; ok {
+		return nil
+	}
+	if name == RuntimeGVisor {
+		return fmt.Errorf("sandbox: the engine has no runtime %q: install gVisor with `make gvisor` (images/gvisor/install.sh)", name)
+	}
+	return fmt.Errorf("sandbox: the engine has no runtime %q (sandbox.runtime)", name)
+}
+
 // Instance is this judge's instance id, as found in its containers' labels.
 func (e *Engine) Instance() string { return e.instance }
 

@@ -183,7 +183,11 @@ func TestSleeperHitsWallCap(t *testing.T) {
 	if w := time.Since(start); w < 2*time.Second || w > 3*time.Second {
 		t.Errorf("wall cap of 2s took %v", w)
 	}
-	if turn.CPU > 100*time.Millisecond {
+	idle := 100 * time.Millisecond
+	if sandboxtest.GVisor() {
+		idle = 200 * time.Millisecond // gVisor's kernel keeps a few percent of a core busy
+	}
+	if turn.CPU > idle {
 		t.Errorf("a sleeper used %v CPU", turn.CPU)
 	}
 }

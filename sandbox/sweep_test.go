@@ -89,3 +89,16 @@ func TestOrphansAreSwept(t *testing.T) {
 		}
 	}
 }
+
+// An engine without the configured runtime is refused up front, naming it, rather than at the
+// first container.
+func TestHasRuntime(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	ctx := context.Background()
+	if err := e.HasRuntime(ctx, sandboxtest.Runtime()); err != nil {
+		t.Errorf("the test runtime: %v", err)
+	}
+	if err := e.HasRuntime(ctx, "no-such-runtime"); err == nil || !strings.Contains(err.Error(), `"no-such-runtime"`) {
+		t.Errorf("an unknown runtime: %v", err)
+	}
+}

@@ -96,6 +96,10 @@ func (a *app) sandbox(ctx context.Context) (*sandbox.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := e.HasRuntime(ctx, a.cfg.Sandbox.Runtime); err != nil {
+		e.Close()
+		return nil, err
+	}
 	if n, err := e.Sweep(ctx); err != nil {
 		a.log.Warn("sweeping orphan containers", "err", err)
 	} else if n > 0 {

@@ -29,6 +29,7 @@ if [[ $(id -u) != 0 ]]; then
     echo "gvisor: must run as root (it installs $DEST and edits $DAEMON_JSON)" >&2
     exit 1
 fi
+command -v jq >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq)
 for tool in curl sha256sum dpkg-deb jq; do
     command -v "$tool" >/dev/null || { echo "gvisor: $tool is required" >&2; exit 1; }
 done
