@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/sandbox"
 )
 
 func (a *app) imagesCmd() *cobra.Command {
@@ -116,19 +117,19 @@ func (a *app) writeSecurity(w io.Writer) error {
 		}
 		return no
 	}
-	tmp := "none"
+	tmp := "none (an empty read-only mount)"
 	if s.Tmpfs > 0 {
 		tmp = s.Tmpfs.String() + " (noexec)"
 	}
 	rows := [][2]string{
-		{"runtime", s.Runtime},
+		{"runtime", s.Runtime + onOff(s.Runtime == sandbox.RuntimeGVisor, " (gVisor: its own kernel for every bot and compiler)", "")},
 		{"network", onOff(s.Network, "BRIDGE (sandbox.network is on)", "none (loopback only)")},
 		{"root file system", "read-only; artifact read-only at /bot; input files read-only in /work"},
 		{"writable /tmp", tmp},
-		{"/dev/shm, IPC", "none (IPC mode none)"},
+		{"/dev/shm, IPC", "empty and read-only; IPC mode none"},
 		{"user, capabilities", "65534 (nobody), all capabilities dropped, no-new-privileges"},
-		{"seccomp", onOff(s.Seccomp, "Docker's default; creating a process kills with SIGSYS", "Docker's default only (sandbox.seccomp is off)")},
-		{"exec", "the launcher's filter: the exec that starts the bot is the last; 32-bit ABIs killed"},
+		{"seccomp", onOff(s.Seccomp, "Docker's default; creating a process kills with SIGSYS; ptrace, process_vm_* refused", "Docker's default only (sandbox.seccomp is off)")},
+		{"exec", "the launcher's filter: the exec that starts the bot is the last; no new process; 32-bit ABIs killed"},
 		{"memory", s.Memory.String() + " (a game may set its own), no swap"},
 		{"CPU", fmt.Sprintf("%g core(s) of quota; time per move from the cgroup; pinned to a core per worker: %v", s.CPUs, s.Pin)},
 		{"processes and threads", fmt.Sprint(s.Pids)},
@@ -137,7 +138,7 @@ func (a *app) writeSecurity(w io.Writer) error {
 		{"core dumps", "none"},
 		{"stdout", fmt.Sprintf("%s in all, %s per line", s.StdoutLimit, s.LineLimit)},
 		{"stderr kept", s.StderrLimit.String()},
-		{"frozen between turns", s.Freeze},
+		{"frozen between turns", s.Freeze + onOff(s.Runtime == sandbox.RuntimeGVisor && s.Freeze == string(sandbox.FreezeSignal), " (gVisor: the cgroup freezer)", "")},
 		{"compilation", fmt.Sprintf("no network, %s, %g core(s), %d tasks, %v wall, log %s, artifact %s, source %s",
 			b.Memory, b.CPUs, b.Pids, b.Timeout, b.LogLimit, b.ArtifactLimit, b.SourceLimit)},
 	}
