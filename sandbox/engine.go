@@ -148,6 +148,9 @@ func (e *Engine) HasRuntime(ctx context.Context, name string) error {
 // Instance is this judge's instance id, as found in its containers' labels.
 func (e *Engine) Instance() string { return e.instance }
 
+// RunDir holds the named pipes of this judge's running bots; it is empty between matches.
+func (e *Engine) RunDir() string { return e.runDir }
+
 // Close releases the instance lock and the connection. Containers are not touched: every
 // Process and compilation removes its own.
 func (e *Engine) Close() error {
