@@ -2,7 +2,8 @@
 #   make demo   builds the images, starts the daemon on an embedded NATS server, judges a
 #               sample match of each game through the queue and prints the results
 #   make test   builds the images, installs gVisor, runs every test against the real Docker
-#               engine, then the sandbox and match suites (the red team) again under gVisor
+#               engine, then the sandbox, build, match (the red team) and games suites again
+#               under gVisor, with a build cache of their own so that compilers run under it too
 # Both need root (debootstrap builds the Debian base image; gVisor is registered with the
 # engine) and a running Docker engine.
 
@@ -43,10 +44,11 @@ vet:
 gvisor:
 	images/gvisor/install.sh
 
-# -p 1: packages run one after another, so timing tests do not share the two cores.
+# -p 1: packages run one after another, so timing tests do not share the two cores. The gVisor
+# pass has its own data directory: a cache hit from the first pass would skip its compilers.
 test: images gvisor vet
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -count=1 -p 1 -timeout 25m ./...
-	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) JUDGE_TEST_RUNTIME=runsc $(GO) test -count=1 -p 1 -timeout 15m ./sandbox/... ./judge/match/...
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR)/runsc JUDGE_TEST_RUNTIME=runsc $(GO) test -count=1 -p 1 -timeout 20m ./sandbox/... ./judge/build/... ./judge/match/... ./judge/games/...
 
 # The figures of BENCHMARKS.md.
 bench: images

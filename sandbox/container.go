@@ -69,12 +69,8 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 	if l.Network {
 		hc.NetworkMode = "bridge"
 	}
-	if l.Seccomp {
-		profile := e.seccomp
-		if l.Runtime == RuntimeGVisor {
-			profile = e.seccompGVisor
-		}
-		hc.SecurityOpt = append(hc.SecurityOpt, "seccomp="+profile)
+	if p := e.profiles[profileKey{judge: l.Seccomp, gvisor: l.Runtime == RuntimeGVisor}]; p != "" {
+		hc.SecurityOpt = append(hc.SecurityOpt, "seccomp="+p)
 	}
 	if l.Tmpfs > 0 {
 		hc.Tmpfs["/tmp"] = tmpfsOpts(l.Tmpfs)

@@ -14,11 +14,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 
 	"github.com/docker/docker/client"
-	specs "github.com/opencontainers/runtime-spec/specs-go"
 )
 
 // Labels on every container the judge creates; they let a judge find the containers a
@@ -49,11 +47,7 @@ type Engine struct {
 	runDir   string // holds each bot's named pipes: <state>/run/<instance>
 	host     string
 	log      *slog.Logger
-	seccomp  string
-	// seccompGVisor is the profile as runsc takes it: runsc refuses SCMP_ACT_KILL_PROCESS,
-	// and its SCMP_ACT_KILL ends the calling thread only (and would outrank the launcher's
-	// trap), so the process bans trap: SIGSYS, whose default action ends the process.
-	seccompGVisor string
+	profiles map[profileKey]string // seccomp profiles (see profiles)
 }
 
 // ErrNoDocker is returned by New when the engine cannot be reached.
@@ -80,11 +74,10 @@ func New(ctx context.Context, o Options) (*Engine, error) {
 	}
 	e := &Engine{cli: cli, log: log}
 	e.host, _ = os.Hostname()
-	if e.seccomp, err = seccompProfile(); err != nil {
+	if e.profiles, err = profiles(); err != nil {
 		cli.Close()
 		return nil, err
 	}
-	e.seccompGVisor = strings.ReplaceAll(e.seccomp, `"`+string(specs.ActKillProcess)+`"`, `"`+string(specs.ActTrap)+`"`)
 	if err := e.lock(o.StateDir); err != nil {
 		cli.Close()
 		return nil, err

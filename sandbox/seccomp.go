@@ -29,9 +29,64 @@ var traceCalls = []string{"ptrace", "process_vm_readv", "process_vm_writev"}
 // the container as exited, and the process, with its memory, outlives the removal of its
 // container. An error rather than a kill: a runtime may look for a debugger this way and
 // carry on.
-func seccompProfile() (string, error) {
-	eperm := uint(unix.EPERM)
+func seccompProfile() (string, error) { return profileJSON(true, false) }
+
+// profileKey picks a profile: the judge's or Docker's default, for runsc or not.
+type profileKey struct{ judge, gvisor bool }
+
+// profiles are the seccomp profiles the engine passes; Docker's default under runc needs none.
+func profiles() (map[profileKey]string, error) {
+	out := map[profileKey]string{}
+	for _, k := range []profileKey{{true, false}, {true, true}, {false, true}} {
+		p, err := profileJSON(k.judge, k.gvisor)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = p
+	}
+	return out, nil
+}
+
+// profileJSON is Docker's default profile, made the judge's (judge), fit for runsc (gvisor).
+func profileJSON(judge, gvisor bool) (string, error) {
 	p := seccomp.DefaultProfile()
+	if judge {
+		banProcesses(p)
+	}
+	if gvisor {
+		fitGVisor(p)
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: seccomp profile: %w", err)
+	}
+	return string(b), nil
+}
+
+// fitGVisor adapts a profile to runsc, which refuses SCMP_ACT_KILL_PROCESS and whose
+// SCMP_ACT_KILL ends the calling thread only (and would outrank the launcher's trap): kills
+// become traps, SIGSYS, whose default action ends the process. And runsc ignores an errno
+// rule's errnoRet: Docker's ENOSYS for clone3 became EPERM, so glibc never fell back to
+// clone and no thread could start (javac failed to start its VM); clone3 is left to gVisor's
+// kernel, which gives no capability to create namespaces.
+func fitGVisor(p *seccomp.Seccomp) {
+	for _, s := range p.Syscalls {
+		if s.Action == specs.ActKillProcess {
+			s.Action = specs.ActTrap
+		}
+		if s.Action == specs.ActErrno {
+			s.Names = slices.DeleteFunc(s.Names, func(n string) bool { return n == "clone3" })
+		}
+	}
+	p.Syscalls = slices.DeleteFunc(p.Syscalls, func(s *seccomp.Syscall) bool { return len(s.Names) == 0 })
+	p.Syscalls = append(p.Syscalls, &seccomp.Syscall{LinuxSyscall: specs.LinuxSyscall{
+		Names: []string{"clone3"}, Action: specs.ActAllow,
+	}, Comment: "gVisor's own clone3"})
+}
+
+// banProcesses makes Docker's default profile the judge's (see seccompProfile).
+func banProcesses(p *seccomp.Seccomp) {
+	eperm := uint(unix.EPERM)
 	banned := append([]string{"clone", "fork", "vfork"}, traceCalls...)
 	var kept []*seccomp.Syscall
 	for _, s := range p.Syscalls {
@@ -66,9 +121,4 @@ func seccompProfile() (string, error) {
 		}, Comment: "no tracing"},
 	)
 	p.Syscalls = kept
-	b, err := json.Marshal(p)
-	if err != nil {
-		return "", fmt.Errorf("sandbox: seccomp profile: %w", err)
-	}
-	return string(b), nil
 }

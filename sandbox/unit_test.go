@@ -194,3 +194,43 @@ func TestSeccompProfileBansProcessesOnly(t *testing.T) {
 		}
 	}
 }
+
+// Under gVisor no profile may hold a kill (runsc refuses SCMP_ACT_KILL_PROCESS, and its
+// SCMP_ACT_KILL spares the rest of the process) or an errno for clone3 (runsc turns ENOSYS
+// into EPERM, and then glibc starts no thread).
+func TestGVisorProfilesTrapAndLeaveClone3(t *testing.T) {
+	for _, judge := range []bool{true, false} {
+		s, err := profileJSON(judge, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var p struct {
+			Syscalls []struct {
+				Names  []string
+				Action string
+			}
+		}
+		if err := json.Unmarshal([]byte(s), &p); err != nil {
+			t.Fatal(err)
+		}
+		traps, clone3 := 0, ""
+		for _, r := range p.Syscalls {
+			if r.Action == "SCMP_ACT_KILL_PROCESS" || r.Action == "SCMP_ACT_KILL" || r.Action == "SCMP_ACT_KILL_THREAD" {
+				t.Errorf("judge=%v: %v kills: %s", judge, r.Names, r.Action)
+			}
+			if r.Action == "SCMP_ACT_TRAP" {
+				traps++
+			}
+			if slices.Contains(r.Names, "clone3") {
+				clone3 += r.Action + " "
+			}
+		}
+		// Docker's default also allows clone3 to CAP_SYS_ADMIN, a rule the engine drops.
+		if strings.Trim(strings.ReplaceAll(clone3, "SCMP_ACT_ALLOW", ""), " ") != "" || clone3 == "" {
+			t.Errorf("judge=%v: clone3 rules %q, want allows only", judge, clone3)
+		}
+		if judge && traps != 2 { // a new process by clone; fork and vfork
+			t.Errorf("the judge's profile for gVisor has %d trap rules, want 2", traps)
+		}
+	}
+}
