@@ -325,19 +325,6 @@ func (p *Process) hold(stop bool) error {
 	return nil
 }
 
-// release lets a frozen bot run again so that it can be killed, without touching p.frozen
-// (Kill may run on any goroutine). A task frozen by the cgroup would not even die; and under
-// gVisor the stopped process is the sandbox's kernel itself, which the runtime must talk to
-// for the kill and removal to finish at all.
-func (p *Process) release() {
-	switch {
-	case p.spec.Freeze == FreezeSignal && p.pidfd >= 0:
-		unix.PidfdSendSignal(p.pidfd, unix.SIGCONT, nil, 0)
-	case p.spec.Freeze == FreezeCgroup && p.cg != nil:
-		p.cg.Freeze(false)
-	}
-}
-
 // sample records the memory figures while the cgroup still exists.
 func (p *Process) sample() {
 	if p.cg == nil {
@@ -456,7 +443,7 @@ func (p *Process) Wait(ctx context.Context) (Exit, error) {
 func (p *Process) Kill() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	p.release()
+	p.hold(false) // see Close
 	return p.e.cli.ContainerKill(ctx, p.a.id, "KILL")
 }
 
@@ -465,7 +452,10 @@ func (p *Process) Kill() error {
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
 		p.sample()
-		p.release()
+		// A frozen bot must run again to be killed (p.frozen is left alone: Kill may run on
+		// any goroutine): a task frozen by the cgroup would not even die, and under gVisor a
+		// stopped sandbox kernel leaves the runtime nothing to talk to, so removal hangs.
+		p.hold(false)
 		if p.cg != nil {
 			p.cg.close()
 		}
