@@ -17,20 +17,6 @@ const cloneNamespaces = unix.CLONE_NEWNS | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC
 // traceCalls reach into another process: tracing it, reading or writing its memory.
 var traceCalls = []string{"ptrace", "process_vm_readv", "process_vm_writev"}
 
-// seccompProfile is Docker's default profile with process creation turned into a kill:
-// clone is allowed only for a thread (CLONE_THREAD set, no namespace flag), and a clone
-// without CLONE_THREAD, fork and vfork kill the whole bot with SIGSYS, so that a banned
-// action is seen as exactly that rather than as an error the bot may ignore. clone3 keeps
-// Docker's ENOSYS, which makes glibc fall back to clone.
-//
-// Docker allows the trace calls (on kernels from 4.8); here they fail with EPERM. A bot has
-// no other process to trace, but PTRACE_TRACEME makes the engine's shim on the host its
-// tracer: at the judge's first SIGSTOP the bot enters a tracing stop, the engine then sees
-// the container as exited, and the process, with its memory, outlives the removal of its
-// container. An error rather than a kill: a runtime may look for a debugger this way and
-// carry on.
-func seccompProfile() (string, error) { return profileJSON(true, false) }
-
 // profileKey picks a profile: the judge's or Docker's default, for runsc or not.
 type profileKey struct{ judge, gvisor bool }
 
@@ -84,7 +70,18 @@ func fitGVisor(p *seccomp.Seccomp) {
 	}, Comment: "gVisor's own clone3"})
 }
 
-// banProcesses makes Docker's default profile the judge's (see seccompProfile).
+// banProcesses makes Docker's default profile the judge's, process creation turned into a kill:
+// clone is allowed only for a thread (CLONE_THREAD set, no namespace flag), and a clone
+// without CLONE_THREAD, fork and vfork kill the whole bot with SIGSYS, so that a banned
+// action is seen as exactly that rather than as an error the bot may ignore. clone3 keeps
+// Docker's ENOSYS, which makes glibc fall back to clone.
+//
+// Docker allows the trace calls (on kernels from 4.8); here they fail with EPERM. A bot has
+// no other process to trace, but PTRACE_TRACEME makes the engine's shim on the host its
+// tracer: at the judge's first SIGSTOP the bot enters a tracing stop, the engine then sees
+// the container as exited, and the process, with its memory, outlives the removal of its
+// container. An error rather than a kill: a runtime may look for a debugger this way and
+// carry on.
 func banProcesses(p *seccomp.Seccomp) {
 	eperm := uint(unix.EPERM)
 	banned := append([]string{"clone", "fork", "vfork"}, traceCalls...)

@@ -163,7 +163,7 @@ func TestCgroupField(t *testing.T) {
 }
 
 func TestSeccompProfileBansProcessesOnly(t *testing.T) {
-	p, err := seccompProfile()
+	p, err := profileJSON(true, false)
 	if err != nil {
 		t.Fatal(err)
 	}
