@@ -14,6 +14,7 @@ require (
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.10
 	github.com/spf13/viper v1.21.0
+	github.com/ulikunitz/xz v0.5.17
 	golang.org/x/sys v0.49.0
 )
 

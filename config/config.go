@@ -85,6 +85,13 @@ type Images struct {
 	SecurityMirror string `mapstructure:"security_mirror"`
 	// GoProxy serves the pinned Go toolchain; empty means the first entry of GOPROXY.
 	GoProxy string `mapstructure:"go_proxy"`
+	// Strict makes a pin the mirror no longer serves an error instead of a change to the
+	// newest version of its line (for official rounds).
+	Strict bool `mapstructure:"strict"`
+	// Source is where `judge serve` gets images it lacks at start: "" (none: build them with
+	// `judge images build`) or "nats" (the archives `judge images publish` put in the object
+	// store, checked against the publisher's image IDs).
+	Source string `mapstructure:"source"`
 }
 
 // Build limits one compilation.
@@ -293,6 +300,9 @@ func (c Config) Validate() error {
 	case "text", "json":
 	default:
 		bad("log.format", "must be text or json (got %q)", c.Log.Format)
+	}
+	if c.Images.Source != "" && c.Images.Source != "nats" {
+		bad("images.source", "must be \"\" or \"nats\" (got %q)", c.Images.Source)
 	}
 	if c.Images.Prefix == "" || strings.ContainsAny(c.Images.Prefix, ": @") {
 		bad("images.prefix", "must be a repository name like \"judge\" (got %q)", c.Images.Prefix)

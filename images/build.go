@@ -29,6 +29,24 @@ type Engine interface {
 	ImportImage(ctx context.Context, rootfs io.Reader, ref string, labels map[string]string) (string, error)
 	// BuildImage builds a Dockerfile from a build context given as a tar stream.
 	BuildImage(ctx context.Context, buildContext io.Reader, o BuildOptions) (string, error)
+	// ReadImageFile reads a file of an image without running it.
+	ReadImageFile(ctx context.Context, ref, path string) ([]byte, error)
+	// ImageLabels returns the labels of image ref.
+	ImageLabels(ctx context.Context, ref string) (map[string]string, error)
+}
+
+// ToolchainFile is where a compile image names its toolchain, as its recipe read it from the
+// installed compiler ("GCC 12.2.0 (Debian 12.2.0-14+deb12u1)").
+const ToolchainFile = "/judge/toolchain"
+
+// Toolchain is the toolchain the compile image ref names in ToolchainFile, or "" when it names
+// none (an image built before images did).
+func (b *Builder) Toolchain(ctx context.Context, ref string) string {
+	data, err := b.Engine.ReadImageFile(ctx, ref, ToolchainFile)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(data))
 }
 
 // BuildOptions are the parameters of one Dockerfile build.
@@ -57,6 +75,20 @@ type Builder struct {
 	Prefix  string
 	Sources Sources
 	Logger  *slog.Logger
+	// StateDir receives what a build installed that no pin names: the base image's Debian
+	// packages, as BasePackagesFile.
+	StateDir string
+	// Changes are pins the mirror no longer serves and the versions to install instead
+	// (Resolve). An image keeps the tag of its recipe as the lock pins it, and says in its
+	// LabelPackages what it holds.
+	Changes []Change
+}
+
+// BasePackagesFile is where the builder records the packages (name and version, one a line)
+// that debootstrap installed into the base image ref: the base follows the mirror's suite
+// rather than pins, so this is what says what it holds.
+func (b *Builder) BasePackagesFile(ref string) string {
+	return filepath.Join(b.StateDir, strings.NewReplacer("/", "_", ":", "_").Replace(ref)+".packages")
 }
 
 // Status is one image as the engine has it.
@@ -73,6 +105,9 @@ type Status struct {
 const (
 	LabelRecipe = "judge.recipe"
 	LabelName   = "judge.image"
+	// LabelPackages lists the Debian packages an image installed, as name=version: the pins,
+	// or what stood in for a pin the mirror no longer served.
+	LabelPackages = "judge.packages"
 )
 
 // Images returns, for the languages named (all when none), the recipes they need: the base
@@ -205,6 +240,20 @@ func (b *Builder) buildBase(ctx context.Context, ref string) (string, error) {
 	if err := os.WriteFile(filepath.Join(dir, "etc/apt/sources.list"), []byte(src), 0o644); err != nil {
 		return "", err
 	}
+	if b.StateDir != "" {
+		list, err := exec.CommandContext(ctx, "dpkg-query", "--admindir="+filepath.Join(dir, "var/lib/dpkg"),
+			"-W", "-f=${Package} ${Version}\n").Output()
+		if err != nil {
+			return "", fmt.Errorf("listing the base's packages: %w", err)
+		}
+		if err := os.MkdirAll(b.StateDir, 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(b.BasePackagesFile(ref), list, 0o644); err != nil {
+			return "", err
+		}
+		b.log().Info("the base image's packages", "count", strings.Count(string(list), "\n"), "file", b.BasePackagesFile(ref))
+	}
 	// Drop what is specific to this bootstrap run rather than to the system.
 	for _, p := range []string{"var/cache/apt/archives", "var/lib/apt/lists", "var/log"} {
 		_ = os.RemoveAll(filepath.Join(dir, p))
@@ -242,8 +291,14 @@ func (b *Builder) buildRecipe(ctx context.Context, r *Recipe, ref string) (strin
 	if r.parent != nil {
 		args["BASE"] = r.parent.Ref(b.Prefix)
 	}
+	labels := b.labels(r)
 	if len(r.packages) > 0 {
-		args["PACKAGES"] = packageArg(r.packages)
+		installed := b.installing(r.packages)
+		args["PACKAGES"] = packageArg(installed)
+		labels[LabelPackages] = packageArg(installed)
+		if ch := packageArg(r.packages); ch != args["PACKAGES"] {
+			b.log().Warn("building with what the mirror serves instead of pins it no longer serves", "image", ref, "pinned", ch, "installing", args["PACKAGES"])
+		}
 	}
 	if r.builder != nil {
 		args["BUILDER"] = r.builder.Ref(b.Prefix)
@@ -253,7 +308,7 @@ func (b *Builder) buildRecipe(ctx context.Context, r *Recipe, ref string) (strin
 	}
 	var logBuf strings.Builder
 	id, err := b.Engine.BuildImage(ctx, pr, BuildOptions{
-		Ref: ref, Dockerfile: "Dockerfile", Args: args, Labels: b.labels(r), Log: &logBuf,
+		Ref: ref, Dockerfile: "Dockerfile", Args: args, Labels: labels, Log: &logBuf,
 	})
 	pr.CloseWithError(errors.New("build finished")) // unblocks the writer if the build failed early
 	if err != nil {
@@ -261,6 +316,43 @@ func (b *Builder) buildRecipe(ctx context.Context, r *Recipe, ref string) (strin
 	}
 	b.log().Debug("image build log", "image", ref, "log", logBuf.String())
 	return id, nil
+}
+
+// installing is pins with b.Changes applied.
+func (b *Builder) installing(pins map[string]string) map[string]string {
+	out := make(map[string]string, len(pins))
+	for name, version := range pins {
+		out[name] = version
+		for _, c := range b.Changes {
+			if c.Package == name && c.Pinned == version && c.Served != "" {
+				out[name] = c.Served
+			}
+		}
+	}
+	return out
+}
+
+// Drift is an image whose packages are not the lock's pins (it was built with what stood in
+// for pins the mirror no longer served), as "ref: installed, not pinned".
+func (b *Builder) Drift(ctx context.Context, names ...string) ([]string, error) {
+	list, err := b.List(ctx, names...)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, st := range list {
+		if st.ID == "" || len(st.Recipe.packages) == 0 {
+			continue
+		}
+		labels, err := b.Engine.ImageLabels(ctx, st.Ref)
+		if err != nil {
+			return nil, err
+		}
+		if got, want := labels[LabelPackages], packageArg(st.Recipe.packages); got != want {
+			out = append(out, fmt.Sprintf("%s holds %s, not the pinned %s", st.Ref, got, want))
+		}
+	}
+	return out, nil
 }
 
 func writeContext(w io.Writer, r *Recipe, goZip string) error {

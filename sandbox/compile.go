@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/docker/docker/pkg/stdcopy"
 )
 
 // CompileSpec describes one compilation. The compile image's command reads the sources as
@@ -75,7 +77,10 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 	log := &capped{limit: spec.LogLimit}
 	artifact := &limitedBuffer{limit: spec.ArtifactLimit}
 	copied := make(chan error, 1)
-	go func() { copied <- demuxTo(a.hj.Reader, artifact, log) }()
+	go func() {
+		_, err := stdcopy.StdCopy(artifact, log, a.hj.Reader)
+		copied <- err
+	}()
 
 	res := CompileResult{}
 	x, werr := e.wait(ctx, a.id)
@@ -203,30 +208,6 @@ func ExtractArtifact(data []byte, dir string) error {
 		return errors.New("artifact: the compiler produced no file")
 	}
 	return nil
-}
-
-// demuxTo copies Docker's multiplexed stream to stdout and stderr writers.
-func demuxTo(r io.Reader, stdout, stderr io.Writer) error {
-	var hdr [8]byte
-	for {
-		if _, err := io.ReadFull(r, hdr[:]); err != nil {
-			if err == io.EOF {
-				return nil
-			}
-			return err
-		}
-		n := int64(uint32(hdr[4])<<24 | uint32(hdr[5])<<16 | uint32(hdr[6])<<8 | uint32(hdr[7]))
-		w := io.Discard
-		switch hdr[0] {
-		case 1:
-			w = stdout
-		case 2:
-			w = stderr
-		}
-		if _, err := io.CopyN(w, r, n); err != nil {
-			return err
-		}
-	}
 }
 
 // limitedBuffer keeps up to limit bytes and notes whether more came.

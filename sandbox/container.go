@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -191,14 +192,17 @@ func (e *Engine) wait(ctx context.Context, id string) (Exit, error) {
 	return x, nil
 }
 
+// errNotRunning is a container whose process has ended (or never ran).
+var errNotRunning = errors.New("sandbox: not running")
+
 // pid returns the host PID of the container's first process.
 func (e *Engine) pid(ctx context.Context, id string) (int, error) {
 	info, err := e.cli.ContainerInspect(ctx, id)
 	if err != nil {
 		return 0, fmt.Errorf("sandbox: inspecting container: %w", err)
 	}
-	if info.State == nil || info.State.Pid == 0 {
-		return 0, fmt.Errorf("sandbox: container %s is not running", id[:12])
+	if info.State == nil || info.State.Pid == 0 || !info.State.Running {
+		return 0, fmt.Errorf("%w: container %s", errNotRunning, id[:12])
 	}
 	return info.State.Pid, nil
 }

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"archive/tar"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,7 +11,9 @@ import (
 	"strings"
 
 	"github.com/docker/docker/api/types/build"
+	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/client"
 	"github.com/docker/docker/errdefs"
 
 	"github.com/botjudge/judge/images"
@@ -133,6 +136,66 @@ func (e *Engine) TagImage(ctx context.Context, src, dst string) error {
 func (e *Engine) RemoveImage(ctx context.Context, ref string) error {
 	if _, err := e.cli.ImageRemove(ctx, ref, image.RemoveOptions{PruneChildren: true}); err != nil && !errdefs.IsNotFound(err) {
 		return fmt.Errorf("sandbox: removing image %s: %w", ref, err)
+	}
+	return nil
+}
+
+// ReadImageFile returns the file at path in image ref (at most 1 MiB), read without running
+// anything: it is copied out of a container created from the image and never started.
+func (e *Engine) ReadImageFile(ctx context.Context, ref, path string) ([]byte, error) {
+	c, err := e.cli.ContainerCreate(ctx, &container.Config{Image: ref, Cmd: []string{path}, Labels: e.labels()},
+		&container.HostConfig{NetworkMode: "none"}, nil, nil, "")
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: reading %s in %s: %w", path, ref, err)
+	}
+	defer e.remove(c.ID)
+	rc, _, err := e.cli.CopyFromContainer(ctx, c.ID, path)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: reading %s in %s: %w", path, ref, err)
+	}
+	defer rc.Close()
+	tr := tar.NewReader(rc)
+	if _, err := tr.Next(); err != nil {
+		return nil, fmt.Errorf("sandbox: reading %s in %s: %w", path, ref, err)
+	}
+	return io.ReadAll(io.LimitReader(tr, 1<<20))
+}
+
+// ImageLabels returns the labels of image ref.
+func (e *Engine) ImageLabels(ctx context.Context, ref string) (map[string]string, error) {
+	info, err := e.cli.ImageInspect(ctx, ref)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: inspecting image %s: %w", ref, err)
+	}
+	if info.Config == nil {
+		return nil, nil
+	}
+	return info.Config.Labels, nil
+}
+
+// SaveImages writes the images refs to w as one archive, as `docker save` does: their layers,
+// configuration and tags, so that another engine loads the very same images (same IDs).
+func (e *Engine) SaveImages(ctx context.Context, refs []string, w io.Writer) error {
+	rc, err := e.cli.ImageSave(ctx, refs)
+	if err != nil {
+		return fmt.Errorf("sandbox: saving images: %w", err)
+	}
+	defer rc.Close()
+	if _, err := io.Copy(w, rc); err != nil {
+		return fmt.Errorf("sandbox: saving images: %w", err)
+	}
+	return nil
+}
+
+// LoadImages loads an archive written by SaveImages into the engine.
+func (e *Engine) LoadImages(ctx context.Context, r io.Reader) error {
+	resp, err := e.cli.ImageLoad(ctx, r, client.ImageLoadWithQuiet(true))
+	if err != nil {
+		return fmt.Errorf("sandbox: loading images: %w", err)
+	}
+	defer resp.Body.Close()
+	if err := readMessages(resp.Body, io.Discard); err != nil {
+		return fmt.Errorf("sandbox: loading images: %w", err)
 	}
 	return nil
 }

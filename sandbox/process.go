@@ -8,11 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/pkg/stdcopy"
 	"golang.org/x/sys/unix"
 )
 
@@ -60,7 +62,15 @@ var (
 	ErrLineTooLong = errors.New("line too long")
 	ErrOutputLimit = errors.New("output limit exceeded")
 	ErrClosed      = errors.New("stdout closed")
+	// ErrStarved is a turn whose wall limit, extended by the time its bot waited for a CPU,
+	// reached MaxStarve times the limit, the bot having waited longer than the limit itself:
+	// the machine is overloaded, and the match must be judged again, not the bot.
+	ErrStarved = errors.New("the bot was not given a CPU")
 )
+
+// MaxStarve bounds how far a turn's wall limit is extended for the time its bot waited for
+// a CPU: past MaxStarve times the wall limit, Exchange gives up with ErrStarved.
+const MaxStarve = 5
 
 // Process is a running bot. The bot's stdin and stdout are named pipes between the judge
 // and the launcher in the container, so a line costs what a pipe costs; stderr comes
@@ -77,6 +87,11 @@ type Process struct {
 	errBuf capped
 	frozen bool
 
+	// tasks is /proc/PID/task of the bot's process; "" when it was not found.
+	tasks string
+	sched schedStats
+
+	startCPU time.Duration // see StartCPU
 	cpuSeen  time.Duration // last CPU reading, kept after the cgroup is gone
 	peakSeen int64
 	oomSeen  bool
@@ -142,7 +157,7 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 		os.RemoveAll(p.ioDir)
 		return nil, err
 	}
-	go demuxTo(p.a.hj.Reader, io.Discard, &p.errBuf)
+	go stdcopy.StdCopy(io.Discard, &p.errBuf, p.a.hj.Reader)
 	if err := p.connect(ctx); err != nil {
 		p.Close()
 		return nil, err
@@ -224,23 +239,210 @@ func (p *Process) connect(ctx context.Context) error {
 		return nil
 	}
 	pid, err := p.e.pid(ctx, p.a.id)
-	if err != nil {
-		return nil // exited already: the first read reports it
+	if errors.Is(err, errNotRunning) {
+		return nil // exited already: the first read reports it, Wait tells how
 	}
-	if p.spec.Freeze == FreezeSignal {
-		if p.pidfd, err = unix.PidfdOpen(pid, 0); err != nil {
-			return fmt.Errorf("sandbox: pidfd_open (freeze=signal needs Linux 5.3): %w", err)
+	if err != nil {
+		return err
+	}
+	// The pidfd holds the bot's PID against reuse and tells, from here on, whether it still
+	// runs; with FreezeSignal it also carries the signals. A bot may end at any instant,
+	// and its end is never the judge's error: the first read reports it.
+	if p.pidfd, err = unix.PidfdOpen(pid, 0); err != nil {
+		p.pidfd = -1
+		if errors.Is(err, unix.ESRCH) {
+			return nil
 		}
+		return fmt.Errorf("sandbox: pidfd_open: %w", err)
 	}
 	// Reading the cgroup after pidfd_open also proves the pidfd is the container's process
 	// and not a reused PID: the cgroup path names the container.
 	if p.cg, err = openCgroup(pid, p.a.id); err != nil {
-		if _, gone := p.e.pid(ctx, p.a.id); gone != nil {
+		p.cg = nil
+		if p.gone(ctx) {
+			// Exited (or a reused PID): signals must not reach whatever holds the PID now.
+			unix.Close(p.pidfd)
+			p.pidfd = -1
 			return nil
 		}
 		return err
 	}
+	p.tasks = fmt.Sprintf("/proc/%d/task", pid)
+	p.sched.dir = p.tasks
+	p.startCPU = p.CPU()
+	// The launcher waits for this byte before it becomes the bot.
+	if _, err := p.in.Write([]byte{0}); err != nil {
+		return fmt.Errorf("sandbox: starting the bot: %w", err)
+	}
 	return nil
+}
+
+// StartCPU is the CPU the container had used before the bot's program started: the container
+// runtime's own start (runc's init, gVisor's kernel) and the launcher's, which are not the
+// bot's. The launcher waits for the judge to read it before it becomes the bot.
+func (p *Process) StartCPU() time.Duration { return p.startCPU }
+
+// gone reports whether the bot has exited, waiting up to a second for a bot on its way out:
+// its cgroup may vanish a moment before the engine sees it stop.
+func (p *Process) gone(ctx context.Context) bool {
+	deadline := time.Now().Add(time.Second)
+	for {
+		if p.Exited() {
+			return true
+		}
+		if _, err := p.e.pid(ctx, p.a.id); errors.Is(err, errNotRunning) {
+			return true
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Exited reports, without waiting, whether the bot's process has ended (or never ran).
+func (p *Process) Exited() bool {
+	if p.pidfd < 0 {
+		return true
+	}
+	fds := []unix.PollFd{{Fd: int32(p.pidfd), Events: unix.POLLIN}}
+	n, err := unix.Poll(fds, 0)
+	return err == nil && n > 0
+}
+
+// waitLook is how long a turn past its wall limit watches a bot that is ready to run.
+const waitLook = 20 * time.Millisecond
+
+// look watches the bot for waitLook. The kernel counts a wait for a CPU only once the waiting
+// thread runs again, so a bot starved right now is not yet in its run_delay. A bot ready to run
+// (state R) at both ends of the look that got no CPU at all (the counter has nanoseconds:
+// even waking up costs some) waited for a CPU throughout: starved. One that was ready to run
+// and got CPU is computing, not sleeping: its CPU limit will stop it. Neither is a sleeper.
+func (p *Process) look() (starved, computing bool) {
+	if !p.runnable() {
+		return false, false
+	}
+	c := p.CPU()
+	time.Sleep(waitLook)
+	if !p.runnable() {
+		return false, false
+	}
+	if p.CPU() == c {
+		return true, false
+	}
+	return false, true
+}
+
+// runnable reports whether a thread of the bot is ready to run or running (state R).
+func (p *Process) runnable() bool {
+	if p.tasks == "" {
+		return false
+	}
+	dir, err := os.Open(p.tasks)
+	if err != nil {
+		return false
+	}
+	names, _ := dir.Readdirnames(-1)
+	dir.Close()
+	buf := make([]byte, 512)
+	for _, tid := range names {
+		f, err := os.Open(p.tasks + "/" + tid + "/stat")
+		if err != nil {
+			continue
+		}
+		n, _ := f.Read(buf)
+		f.Close()
+		// "pid (comm) S ...": the state follows the last ")", comm may hold anything.
+		if i := bytes.LastIndexByte(buf[:n], ')'); i >= 0 && i+2 < n && buf[i+2] == 'R' {
+			return true
+		}
+	}
+	return false
+}
+
+// schedStats reads the scheduler's run_delay of the bot's threads: how long each has been
+// ready to run but waiting for a CPU. A frozen bot does not wait: only a bot the machine did
+// not give a CPU does. The files are held open, so the reading every turn takes (mark) costs a
+// pread per thread; the threads are listed at the first reading (a runtime starts its threads
+// while it starts up) and whenever a wall limit is reached (since). 0 when the kernel does not
+// keep the figure.
+type schedStats struct {
+	dir   string              // /proc/PID/task; "" when the bot was not found
+	files map[string]*os.File // thread ID -> its schedstat
+	base  map[string]int64    // each thread's figure at the last mark
+	buf   [128]byte
+}
+
+// each calls fn with each known thread's run_delay (ns), after looking for threads started
+// since the last look when relist is set. A thread that has ended takes its figure with it.
+func (s *schedStats) each(relist bool, fn func(tid string, delay int64)) {
+	if s.dir == "" {
+		return
+	}
+	if relist || s.files == nil {
+		s.relist()
+	}
+	for tid, f := range s.files {
+		n, _ := f.ReadAt(s.buf[:], 0)
+		// "time on CPU (ns) run_delay (ns) timeslices"
+		_, rest, _ := bytes.Cut(s.buf[:n], []byte(" "))
+		delay, _, _ := bytes.Cut(rest, []byte(" "))
+		if v, err := strconv.ParseInt(string(delay), 10, 64); err == nil {
+			fn(tid, v)
+		}
+	}
+}
+
+// mark records every thread's figure as the base since measures from (a turn's start).
+func (s *schedStats) mark() {
+	if s.base == nil {
+		s.base = map[string]int64{}
+	}
+	clear(s.base)
+	s.each(false, func(tid string, v int64) { s.base[tid] = v })
+}
+
+// since is the longest any one thread has waited since the mark (a thread started since
+// counts all of its figure): the longest, not the sum, so that a bot whose threads queue
+// behind each other (using its CPU) cannot pass that off as waiting for the machine.
+func (s *schedStats) since() time.Duration {
+	var most int64
+	s.each(true, func(tid string, v int64) { most = max(most, v-s.base[tid]) })
+	return time.Duration(most)
+}
+
+func (s *schedStats) relist() {
+	if s.files == nil {
+		s.files = map[string]*os.File{}
+	}
+	dir, err := os.Open(s.dir)
+	if err != nil {
+		return // the bot is gone: what is held still reads its last figures, or nothing
+	}
+	names, _ := dir.Readdirnames(-1)
+	dir.Close()
+	live := make(map[string]bool, len(names))
+	for _, tid := range names {
+		live[tid] = true
+		if s.files[tid] == nil {
+			if f, err := os.Open(s.dir + "/" + tid + "/schedstat"); err == nil {
+				s.files[tid] = f
+			}
+		}
+	}
+	for tid, f := range s.files {
+		if !live[tid] {
+			f.Close()
+			delete(s.files, tid)
+		}
+	}
+}
+
+func (s *schedStats) close() {
+	for _, f := range s.files {
+		f.Close()
+	}
+	s.files = nil
 }
 
 // ID is the container's ID.
@@ -358,12 +560,18 @@ type Turn struct {
 	Lines [][]byte
 	CPU   time.Duration
 	Wall  time.Duration
+	// Waited is the time the bot was ready to run but waiting for a CPU, as the kernel counts
+	// it, plus the looks that found it ready to run past the wall limit (see Exchange); it is
+	// measured only when the wall limit was reached (and then added to it) or the turn failed.
+	Waited time.Duration
 }
 
 // Exchange is one turn of a line protocol: thaw the bot, send request (if any), read lines
 // answer lines, freeze the bot again. CPU is the bot's CPU time over the exchange; the turn
-// fails with ErrCPULimit or ErrWallLimit when it runs out. The answer read so far is
-// returned with any error.
+// fails with ErrCPULimit or ErrWallLimit when it runs out. The wall limit is there for a bot
+// that sleeps: time the bot spent ready to run but waiting for a CPU (an overloaded machine)
+// extends it, up to MaxStarve times, then the turn fails with ErrStarved. The answer read
+// so far is returned with any error.
 func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, error) {
 	if err := p.Thaw(); err != nil {
 		return Turn{}, err
@@ -371,6 +579,8 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 	defer p.Freeze()
 	start := time.Now()
 	cpu0 := p.CPU()
+	p.sched.mark()
+	var looked, computed time.Duration // see look
 	wallEnd := start.Add(lim.Wall)
 	t := Turn{}
 	finish := func(err error) (Turn, error) {
@@ -378,6 +588,9 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 		t.CPU = p.CPU() - cpu0
 		if err == nil && lim.CPU > 0 && t.CPU > lim.CPU {
 			err = ErrCPULimit
+		}
+		if err != nil {
+			t.Waited = max(t.Waited, p.sched.since()+looked+computed)
 		}
 		return t, err
 	}
@@ -412,7 +625,33 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 				used = p.CPU() - cpu0
 				continue
 			}
-			return finish(ErrWallLimit)
+			// The wall limit is for a bot that sleeps, not for one the machine starved: the
+			// time it waited for a CPU moves the limit. Past MaxStarve times the limit, a bot
+			// that waited longer than the limit itself for a CPU is the machine's problem
+			// (ErrStarved); one that merely kept computing is the bot's.
+			switch starved, computing := p.look(); {
+			case starved:
+				looked += waitLook
+			case computing:
+				computed += waitLook
+			}
+			waited := p.sched.since() + looked
+			if ext := waited + computed; ext > t.Waited {
+				switch {
+				case ext <= MaxStarve*lim.Wall:
+					wallEnd = wallEnd.Add(ext - t.Waited)
+					t.Waited = ext
+					used = p.CPU() - cpu0
+					continue
+				case waited > lim.Wall:
+					t.Waited = ext
+					return finish(ErrStarved)
+				}
+			}
+			// The answer may have come while the judge looked: what is in the pipe counts.
+			if line, err = p.out.readLine(time.Now().Add(time.Millisecond)); err == errTimeout {
+				return finish(ErrWallLimit)
+			}
 		}
 		if err != nil {
 			return finish(err)
@@ -459,6 +698,7 @@ func (p *Process) Close() error {
 		if p.cg != nil {
 			p.cg.close()
 		}
+		p.sched.close()
 		p.closeErr = p.e.remove(p.a.id)
 		p.a.hj.Close()
 		if p.pidfd >= 0 {

@@ -2,11 +2,15 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,16 +21,46 @@ import (
 func (a *app) imagesCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "images", Short: "Build and list the pinned toolchain images"}
 	var langs []string
+	var strict, updateLock bool
 	buildCmd := &cobra.Command{
 		Use:   "build",
-		Short: "Build the images that are missing or out of date (idempotent)",
-		Args:  cobra.NoArgs,
+		Short: "Build the images that are missing or out of date (idempotent), following the mirror",
+		Long: "Build the images that are missing or out of date. A pinned package the Debian mirror no\n" +
+			"longer serves is replaced by the newest version of its line the mirror serves, and said so\n" +
+			"(--strict: an error instead, also for an image built so earlier). The image keeps the tag of\n" +
+			"its pins and names what it holds in its labels and toolchain; the lock as resolved is recorded\n" +
+			"in the data directory, and --update-lock writes it over the lock file, to commit.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			b, err := a.imageBuilder(cmd.Context())
 			if err != nil {
 				return err
 			}
-			list, err := b.Build(cmd.Context(), langs...)
+			strict := strict || a.cfg.Images.Strict
+			list, err := b.List(cmd.Context(), langs...)
+			if err != nil {
+				return err
+			}
+			missing := false
+			for _, s := range list {
+				missing = missing || s.ID == ""
+			}
+			if missing || updateLock || strict {
+				if err := a.resolve(cmd, b, strict, updateLock); err != nil {
+					return err
+				}
+			}
+			if strict {
+				// An image built earlier with what stood in for a pin is a change too.
+				drift, err := b.Drift(cmd.Context(), langs...)
+				if err != nil {
+					return err
+				}
+				if len(drift) > 0 {
+					return fmt.Errorf("images: strict: these images do not hold the pinned packages (rebuild them: remove them and run without --strict after updating the lock):\n  %s", strings.Join(drift, "\n  "))
+				}
+			}
+			list, err = b.Build(cmd.Context(), langs...)
 			if err != nil {
 				return err
 			}
@@ -41,6 +75,19 @@ func (a *app) imagesCmd() *cobra.Command {
 		},
 	}
 	buildCmd.Flags().StringSliceVar(&langs, "lang", nil, "only the images of these languages (cpp, pascal, java, go)")
+	buildCmd.Flags().BoolVar(&strict, "strict", false, "fail when a pin is no longer served, instead of following its line (images.strict)")
+	buildCmd.Flags().BoolVar(&updateLock, "update-lock", false, "write the lock as resolved over the lock file (images.lock, else ./images/lock.json)")
+	var checkJSON bool
+	checkCmd := &cobra.Command{
+		Use:   "check",
+		Short: "Tell, without building, whether the mirror still serves every pinned package",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.check(cmd, strict || a.cfg.Images.Strict, checkJSON)
+		},
+	}
+	checkCmd.Flags().BoolVar(&strict, "strict", false, "exit 1 when a pin is no longer served (images.strict)")
+	checkCmd.Flags().BoolVar(&checkJSON, "json", false, "print the report as JSON")
 	var asJSON bool
 	listCmd := &cobra.Command{
 		Use:   "list",
@@ -71,7 +118,14 @@ func (a *app) imagesCmd() *cobra.Command {
 					ids[s.Ref] = s.ID
 				}
 				c, r := b.Catalog.Compile(l).Ref(b.Prefix), b.Catalog.Run(l).Ref(b.Prefix)
-				rows = append(rows, row{l.Name, b.Catalog.Toolchain(l), c, ids[c], r, ids[r], l.Flags})
+				// The toolchain as the image says it was installed; the lock's when it is missing.
+				tc := b.Catalog.Toolchain(l) + " (pinned; image missing)"
+				if ids[c] != "" {
+					if tc = b.Toolchain(cmd.Context(), c); tc == "" {
+						tc = b.Catalog.Toolchain(l) + " (pinned)"
+					}
+				}
+				rows = append(rows, row{l.Name, tc, c, ids[c], r, ids[r], l.Flags})
 			}
 			if asJSON {
 				enc := json.NewEncoder(os.Stdout)
@@ -88,12 +142,275 @@ func (a *app) imagesCmd() *cobra.Command {
 				return err
 			}
 			fmt.Println()
+			_, lockData, _ := images.ReadLock(a.cfg.Images.Lock)
+			if r := images.LoadResolution(a.resolutionFile(), lockData); r != nil {
+				fmt.Printf("Pins checked against the mirror by the last build, on %s (%d not served; what stood in is in each image's label %s; `judge images build --update-lock` writes it to the lock file):\n",
+					r.Resolved.Format(time.RFC3339), len(r.Changes), images.LabelPackages)
+				for _, c := range r.Changes {
+					fmt.Println("  " + c.String())
+				}
+				fmt.Println()
+			}
+			if f := b.BasePackagesFile(b.Catalog.Base.Ref(b.Prefix)); fileExists(f) {
+				fmt.Printf("The base image's Debian packages (not pinned: the suite's at its build): %s\n\n", f)
+			}
 			return a.writeSecurity(os.Stdout)
 		},
 	}
 	listCmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.AddCommand(buildCmd, listCmd)
+	exportCmd := &cobra.Command{
+		Use:   "export FILE",
+		Short: "Write the exact images (all, or --lang's) to FILE, for `judge images import` on another machine",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := a.imageBuilder(cmd.Context())
+			if err != nil {
+				return err
+			}
+			start := time.Now()
+			f, err := os.CreateTemp(filepath.Dir(args[0]), "."+filepath.Base(args[0])+".*")
+			if err != nil {
+				return err
+			}
+			defer os.Remove(f.Name())
+			defer f.Close()
+			m, err := b.Export(cmd.Context(), f, filepath.Dir(f.Name()), langs...)
+			if err != nil {
+				return err
+			}
+			if err := f.Chmod(0o644); err != nil {
+				return err
+			}
+			if err := f.Close(); err != nil {
+				return err
+			}
+			if err := os.Rename(f.Name(), args[0]); err != nil {
+				return err
+			}
+			fmt.Printf("exported %d images to %s in %.1f s (images.tar SHA-256 %s)\n", len(m.Images), args[0], time.Since(start).Seconds(), m.SHA256)
+			return nil
+		},
+	}
+	exportCmd.Flags().StringSliceVar(&langs, "lang", nil, "only the images of these languages")
+	importCmd := &cobra.Command{
+		Use:   "import FILE",
+		Short: "Load the images of an archive from `judge images export`, checking their digest and IDs",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, err := a.imageBuilder(cmd.Context())
+			if err != nil {
+				return err
+			}
+			f, err := os.Open(args[0])
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			start := time.Now()
+			if err := os.MkdirAll(a.cfg.DataDir, 0o755); err != nil {
+				return err
+			}
+			m, err := b.Import(cmd.Context(), f, a.cfg.DataDir)
+			if err != nil {
+				return err
+			}
+			for _, img := range m.Images {
+				fmt.Printf("%s  %s\n", shortID(img.ID), img.Ref)
+			}
+			fmt.Printf("imported %d images from %s in %.1f s, every ID as exported\n", len(m.Images), args[0], time.Since(start).Seconds())
+			// The archive may come from a judge with another lock: say what this one still lacks.
+			list, err := b.List(cmd.Context())
+			if err != nil {
+				return err
+			}
+			for _, st := range list {
+				if st.ID == "" {
+					fmt.Fprintf(os.Stderr, "WARNING: this judge's lock names %s, which the archive did not hold\n", st.Ref)
+				}
+			}
+			return nil
+		},
+	}
+	cmd.AddCommand(buildCmd, checkCmd, listCmd, exportCmd, importCmd, a.publishCmd())
 	return cmd
+}
+
+// resolve checks the lock file's pins against the mirror and makes the builder's catalog the
+// lock as resolved: unchanged pins stay, a pin no longer served follows its line, loudly (an
+// error when strict). The resolution is saved in the data directory, and over the lock file
+// with updateLock.
+func (a *app) resolve(cmd *cobra.Command, b *images.Builder, strict, updateLock bool) error {
+	lock, data, err := images.ReadLock(a.cfg.Images.Lock)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	ix, err := images.FetchFor(cmd.Context(), b.Sources, lock)
+	if err != nil {
+		return fmt.Errorf("images: asking the mirror what it serves: %w", err)
+	}
+	resolved, changes := images.Resolve(lock, ix)
+	a.log.Info("checked the pins against the mirror", "packages", len(ix), "changes", len(changes), "seconds", time.Since(start).Seconds())
+	if bad := images.Unresolvable(changes); len(bad) > 0 {
+		return pinError("the mirror serves no version of these pins' lines", bad)
+	}
+	if strict && len(changes) > 0 {
+		return pinError("strict: these pinned packages are no longer served (pinned -> served)", changes)
+	}
+	for _, c := range changes {
+		fmt.Fprintln(os.Stderr, "WARNING:", c)
+	}
+	b.Changes = changes
+	if err := images.NewResolution(data, resolved, changes).Save(a.resolutionFile()); err != nil {
+		return err
+	}
+	if updateLock {
+		file := a.cfg.Images.Lock
+		if file == "" {
+			if _, err := os.Stat("images/lock.json"); err != nil {
+				return usageError{errors.New("--update-lock: set images.lock (JUDGE_IMAGES_LOCK) to the lock file to write, or run from the judge's source tree")}
+			}
+			file = "images/lock.json"
+		}
+		if err := images.WriteLock(file, resolved); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "wrote the resolved lock to %s (%d changes)\n", file, len(changes))
+	}
+	return nil
+}
+
+func pinError(what string, changes []images.Change) error {
+	var lines []string
+	for _, c := range changes {
+		served := c.Served
+		if served == "" {
+			served = "(none in line " + c.Line + ")"
+		}
+		lines = append(lines, fmt.Sprintf("  %s: %s %s -> %s", c.Lang, c.Package, c.Pinned, served))
+	}
+	return fmt.Errorf("images: %s:\n%s", what, strings.Join(lines, "\n"))
+}
+
+// check reports, per pinned package, whether the mirror still serves it: in seconds, without
+// building. It warns; strict, it fails on any pin no longer served.
+func (a *app) check(cmd *cobra.Command, strict, asJSON bool) error {
+	lock, _, err := images.ReadLock(a.cfg.Images.Lock)
+	if err != nil {
+		return err
+	}
+	sources := images.Sources{DebianMirror: a.cfg.Images.DebianMirror, SecurityMirror: a.cfg.Images.SecurityMirror}
+	start := time.Now()
+	ix, err := images.FetchFor(cmd.Context(), sources, lock)
+	if err != nil {
+		return fmt.Errorf("images: asking the mirror what it serves: %w", err)
+	}
+	took := time.Since(start)
+	_, changes := images.Resolve(lock, ix)
+	type row struct {
+		Lang    string `json:"lang"`
+		Package string `json:"package"`
+		Pinned  string `json:"pinned"`
+		Served  bool   `json:"served"`
+		Newest  string `json:"newest_in_line"`
+	}
+	var rows []row
+	for _, l := range images.Langs() {
+		ll := lock.Languages[l.Name]
+		for _, pins := range []map[string]string{ll.CompilePackages, ll.RunPackages} {
+			names := make([]string, 0, len(pins))
+			for p := range pins {
+				names = append(names, p)
+			}
+			sort.Strings(names)
+			for _, p := range names {
+				newest, _ := ix.Newest(p, ll.Line(p, pins[p]))
+				rows = append(rows, row{l.Name, p, pins[p], ix.Serves(p, pins[p]), newest})
+			}
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(map[string]any{"lock": orBuiltIn(a.cfg.Images.Lock), "seconds": took.Seconds(), "pins": rows, "changes": changes}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Printf("lock %s against %s and %s (%d packages, %.1f s)\n", orBuiltIn(a.cfg.Images.Lock),
+			sources.DebianMirror, sources.SecurityMirror, len(ix), took.Seconds())
+		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "LANG\tPACKAGE\tPINNED\tSTATUS")
+		for _, r := range rows {
+			status := "served"
+			switch {
+			case !r.Served && r.Newest != "":
+				status = "NO LONGER SERVED: the build will use " + r.Newest
+			case !r.Served:
+				status = "NO LONGER SERVED, and nothing of its line is: the build will fail"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Lang, r.Package, r.Pinned, status)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if !asJSON {
+		a.checkBase(ix)
+	}
+	switch {
+	case len(images.Unresolvable(changes)) > 0:
+		return pinError("the mirror serves no version of these pins' lines", images.Unresolvable(changes))
+	case strict && len(changes) > 0:
+		return pinError("strict: these pinned packages are no longer served (pinned -> served)", changes)
+	case len(changes) > 0:
+		fmt.Fprintf(os.Stderr, "WARNING: %d pinned packages are no longer served; `judge images build` follows their lines (--update-lock to record it)\n", len(changes))
+	}
+	return nil
+}
+
+// checkBase reports the base image's packages (recorded when it was built) that the mirror no
+// longer serves at the installed version: the base follows its suite rather than pins, so they
+// are a warning that the next fresh machine's base will differ, not an error.
+func (a *app) checkBase(ix images.Index) {
+	cat, err := images.Load(a.cfg.Images.Lock)
+	if err != nil {
+		return
+	}
+	b := images.Builder{StateDir: filepath.Join(a.cfg.DataDir, "images")}
+	data, err := os.ReadFile(b.BasePackagesFile(cat.Base.Ref(a.cfg.Images.Prefix)))
+	if err != nil {
+		fmt.Println("base: no record of its packages here (it is made when the base image is built)")
+		return
+	}
+	var moved []string
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		pkg, version, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		n++
+		if !ix.Serves(pkg, version) {
+			newest, _ := ix.Newest(pkg, "")
+			moved = append(moved, fmt.Sprintf("%s %s (served: %s)", pkg, version, cmpOr(newest, "none")))
+		}
+	}
+	fmt.Printf("base: %d packages installed by debootstrap; %d no longer served at that version\n", n, len(moved))
+	for _, m := range moved {
+		fmt.Println("  " + m)
+	}
+}
+
+func fileExists(f string) bool {
+	_, err := os.Stat(f)
+	return err == nil
+}
+
+func orBuiltIn(lockFile string) string {
+	if lockFile == "" {
+		return "(built in)"
+	}
+	return lockFile
 }
 
 func shortID(id string) string {

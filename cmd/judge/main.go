@@ -34,7 +34,7 @@ func main() {
 	}
 	fmt.Fprintln(os.Stderr, "judge:", err)
 	var ue usageError
-	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown ") || strings.Contains(err.Error(), "flag") {
+	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") {
 		os.Exit(2)
 	}
 	os.Exit(1)
@@ -56,6 +56,10 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			// Cobra checks required flags after this; checked here, a missing one is typed.
+			if err := cmd.ValidateRequiredFlags(); err != nil {
+				return usageError{err}
+			}
 			cfg, err := config.Load(a.configFile, cmd.Flags())
 			if err != nil {
 				return usageError{err}
@@ -74,7 +78,25 @@ func newRoot() *cobra.Command {
 	pf.StringVar(&a.configFile, "config", "", "configuration file (default: ./judge.yaml or /etc/judge/judge.yaml)")
 	pf.String("data-dir", "", "directory for caches and state (key data_dir)")
 	root.AddCommand(a.imagesCmd(), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
-		a.serveCmd(), a.submitCmd(), a.resultsCmd())
+		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd())
+	// Bad flags and arguments are usage errors (exit status 2), typed rather than told from
+	// the error's text.
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	var typeArgs func(c *cobra.Command)
+	typeArgs = func(c *cobra.Command) {
+		if check := c.Args; check != nil {
+			c.Args = func(cmd *cobra.Command, args []string) error {
+				if err := check(cmd, args); err != nil {
+					return usageError{err}
+				}
+				return nil
+			}
+		}
+		for _, sub := range c.Commands() {
+			typeArgs(sub)
+		}
+	}
+	typeArgs(root)
 	return root
 }
 
@@ -111,6 +133,12 @@ func (a *app) sandbox(ctx context.Context) (*sandbox.Engine, error) {
 
 func (a *app) catalog() (*images.Catalog, error) { return images.Load(a.cfg.Images.Lock) }
 
+// resolutionFile is where `judge images build` records the lock as resolved against the
+// mirror (images.Resolution).
+func (a *app) resolutionFile() string {
+	return filepath.Join(a.cfg.DataDir, "images", "resolved.json")
+}
+
 func (a *app) imageBuilder(ctx context.Context) (*images.Builder, error) {
 	e, err := a.sandbox(ctx)
 	if err != nil {
@@ -122,6 +150,7 @@ func (a *app) imageBuilder(ctx context.Context) (*images.Builder, error) {
 	}
 	return &images.Builder{
 		Engine: e, Catalog: cat, Prefix: a.cfg.Images.Prefix, Logger: a.log,
+		StateDir: filepath.Join(a.cfg.DataDir, "images"),
 		Sources: images.Sources{
 			DebianMirror:   a.cfg.Images.DebianMirror,
 			SecurityMirror: a.cfg.Images.SecurityMirror,

@@ -49,12 +49,17 @@ func (a *app) playCmd() *cobra.Command {
 				return err
 			}
 			job := match.Job{Game: g, Seed: seed, Options: options, Players: entrants}
+			// The replay is written beside FILE and takes its name only once the match is
+			// judged: a match that could not be (a bad option, say) leaves no file.
 			var rf *os.File
 			if replayFile != "" {
-				if rf, err = os.Create(replayFile); err != nil {
+				if rf, err = os.CreateTemp(filepath.Dir(replayFile), "."+filepath.Base(replayFile)+".*"); err != nil {
 					return err
 				}
-				defer rf.Close()
+				defer func() {
+					rf.Close()
+					os.Remove(rf.Name()) // gone already once renamed
+				}()
 				job.Replay = replay.NewWriter(rf)
 			}
 			res, err := r.Play(cmd.Context(), job)
@@ -68,6 +73,15 @@ func (a *app) playCmd() *cobra.Command {
 			if replayFile != "" {
 				res.Replay = replayFile
 				if err := job.Replay.Err(); err != nil {
+					return fmt.Errorf("writing the replay: %w", err)
+				}
+				if err := rf.Chmod(0o644); err != nil {
+					return fmt.Errorf("writing the replay: %w", err)
+				}
+				if err := rf.Close(); err != nil {
+					return fmt.Errorf("writing the replay: %w", err)
+				}
+				if err := os.Rename(rf.Name(), replayFile); err != nil {
 					return fmt.Errorf("writing the replay: %w", err)
 				}
 			}
@@ -102,7 +116,7 @@ func (a *app) runner(cmd *cobra.Command) (*match.Runner, error) {
 		cpuset = cores[0]
 	}
 	return &match.Runner{
-		Sandbox: a.engine, Builder: b, WorkDir: work, Version: version, Log: a.log,
+		Sandbox: a.engine, Builder: b, WorkDir: work, Version: version,
 		Limits: sandbox.Limits{
 			Memory: int64(s.Memory), CPUs: s.CPUs, CPUSet: cpuset, Pids: s.Pids, NoFile: s.NoFile,
 			FileSize: int64(s.FileSize), Tmpfs: int64(s.Tmpfs), Network: s.Network, Seccomp: s.Seccomp,

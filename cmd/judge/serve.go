@@ -41,6 +41,18 @@ func (a *app) serveCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if a.cfg.Images.Source == "nats" {
+				b, err := a.imageBuilder(ctx)
+				if err != nil {
+					return err
+				}
+				if err := os.MkdirAll(a.cfg.DataDir, 0o755); err != nil {
+					return err
+				}
+				if err := a.fetchImages(ctx, q, b); err != nil {
+					return err
+				}
+			}
 			r.Builder.Remote, r.Builder.Log = q.Cache(queue.BucketArtifacts), a.log
 			workers := a.cfg.Serve.Workers
 			if workers == 0 {

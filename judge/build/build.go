@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/botjudge/judge/images"
@@ -39,13 +40,16 @@ type Result struct {
 	OK     bool   `json:"ok"`
 	Cached bool   `json:"cached"`
 	Image  string `json:"image"`
-	MS     int64  `json:"ms"`
-	Log    string `json:"log"`
+	// Toolchain names the compiler that built it, as the compile image says
+	// (/judge/toolchain, e.g. "GCC 12.2.0 (Debian 12.2.0-14+deb12u1)"), so that two rounds
+	// judged with different compilers can be told apart.
+	Toolchain string `json:"toolchain"`
+	MS        int64  `json:"ms"`
+	Log       string `json:"log"`
 	// Artifact is the directory holding the compiled program; RunImage and Run start it.
 	Artifact string   `json:"-"`
 	RunImage string   `json:"-"`
 	Run      []string `json:"-"`
-	Key      string   `json:"-"`
 }
 
 // Limits bound one compilation.
@@ -67,6 +71,8 @@ type Limits struct {
 type Compiler interface {
 	ImageID(ctx context.Context, ref string) (string, error)
 	Compile(ctx context.Context, spec sandbox.CompileSpec, outDir string) (sandbox.CompileResult, error)
+	// ReadImageFile reads a file of an image without running it (images.ToolchainFile).
+	ReadImageFile(ctx context.Context, ref, path string) ([]byte, error)
 }
 
 // Remote is a cache shared between judges (the queue's object store): a judge that misses
@@ -88,6 +94,9 @@ type Builder struct {
 	Remote Remote
 	// Log reports problems with the remote cache, which never fail a build.
 	Log *slog.Logger
+
+	mu         sync.Mutex
+	toolchains map[string]string // compile image ID -> its toolchain
 }
 
 // ErrInvalid marks a submission that cannot be built as given (unknown language, bad file
@@ -99,8 +108,13 @@ type entry struct {
 }
 
 // Build compiles s or returns the cached result. A compile error is a Result with OK false;
-// an error is returned only when the build could not be attempted.
+// an error is returned only when the build could not be attempted. Every compilation is
+// recorded in the submission's History.
 func (b *Builder) Build(ctx context.Context, s Submission) (Result, error) {
+	return b.build(ctx, s, false)
+}
+
+func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, error) {
 	lang, ok := images.LangByName(s.Lang)
 	if !ok {
 		return Result{}, fmt.Errorf("%w: unknown language %q", ErrInvalid, s.Lang)
@@ -138,7 +152,7 @@ func (b *Builder) Build(ctx context.Context, s Submission) (Result, error) {
 	}
 	key := cacheKey(s.Lang, imageID, cmd, s.Files, names)
 	dir := filepath.Join(b.Dir, key[:2], key)
-	res := Result{RunImage: runRef, Run: lang.Run, Artifact: filepath.Join(dir, "artifact"), Key: key}
+	res := Result{RunImage: runRef, Run: lang.Run, Artifact: filepath.Join(dir, "artifact")}
 	cached := func() (Result, bool) {
 		data, err := os.ReadFile(filepath.Join(dir, "result.json"))
 		var e entry
@@ -147,15 +161,20 @@ func (b *Builder) Build(ctx context.Context, s Submission) (Result, error) {
 		}
 		r := e.Result
 		r.Cached, r.MS = true, 0
-		r.Artifact, r.RunImage, r.Run, r.Key = res.Artifact, runRef, lang.Run, key
+		if r.Toolchain == "" { // cached before results named it
+			r.Toolchain = b.toolchain(ctx, lang, compileRef, imageID)
+		}
+		r.Artifact, r.RunImage, r.Run = res.Artifact, runRef, lang.Run
 		return r, true
 	}
-	if r, ok := cached(); ok {
-		return r, nil
-	}
-	if b.fetch(ctx, key, dir) {
+	if !fresh {
 		if r, ok := cached(); ok {
 			return r, nil
+		}
+		if b.fetch(ctx, key, dir) {
+			if r, ok := cached(); ok {
+				return r, nil
+			}
 		}
 	}
 
@@ -190,12 +209,22 @@ func (b *Builder) Build(ctx context.Context, s Submission) (Result, error) {
 	res.OK = cr.OK
 	res.Log = cr.Log
 	res.Image = imageID
+	res.Toolchain = b.toolchain(ctx, lang, compileRef, imageID)
 	res.MS = time.Since(start).Milliseconds()
+	if !cr.OK {
+		b.record(s, res)
+	}
 	// Only successes are cached: a failure may come from the machine rather than the source
 	// (a timeout under load, a broken engine), and a cached wrong verdict would outlive it.
 	if cr.OK {
 		data, _ := json.Marshal(entry{Result: res})
 		if err := os.WriteFile(filepath.Join(tmp, "result.json"), data, 0o644); err != nil {
+			return Result{}, err
+		}
+		// The sources travel with the build, so that any judge holding it, here or through the
+		// shared store, can rebuild it (`judge rebuild --known`).
+		src, _ := json.Marshal(s)
+		if err := os.WriteFile(filepath.Join(tmp, sourceFile), src, 0o644); err != nil {
 			return Result{}, err
 		}
 		if err := os.Rename(tmp, dir); err != nil && !os.IsExist(err) && !errors.Is(err, os.ErrExist) {
@@ -204,11 +233,46 @@ func (b *Builder) Build(ctx context.Context, s Submission) (Result, error) {
 				return Result{}, err
 			}
 		}
+		if fresh {
+			// The cache keeps the entry it had; this build's program is compared as built.
+			res.Artifact = filepath.Join(tmp, "artifact")
+			if _, err := os.Stat(res.Artifact); err != nil {
+				res.Artifact = filepath.Join(dir, "artifact")
+			}
+		}
+		b.record(s, res)
+		res.Artifact = filepath.Join(dir, "artifact")
 		b.share(ctx, key, dir)
 	} else {
 		res.Artifact = ""
 	}
 	return res, nil
+}
+
+// toolchain reads the compile image's /judge/toolchain, once per image ID. An image built
+// before images named their toolchain gives the lock's name for the language instead.
+func (b *Builder) toolchain(ctx context.Context, lang images.Lang, ref, imageID string) string {
+	b.mu.Lock()
+	t, ok := b.toolchains[imageID]
+	b.mu.Unlock()
+	if ok {
+		return t
+	}
+	data, err := b.Sandbox.ReadImageFile(ctx, ref, images.ToolchainFile)
+	t = strings.TrimSpace(string(data))
+	if err != nil || t == "" {
+		t = b.Catalog.Toolchain(lang)
+		if err != nil && ctx.Err() == nil {
+			b.log().Warn("the compile image does not name its toolchain; using the lock's", "image", ref, "err", err)
+		}
+	}
+	b.mu.Lock()
+	if b.toolchains == nil {
+		b.toolchains = map[string]string{}
+	}
+	b.toolchains[imageID] = t
+	b.mu.Unlock()
+	return t
 }
 
 func cacheKey(lang, imageID string, cmd []string, files map[string][]byte, names []string) string {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -144,6 +145,42 @@ func TestInvalidSubmissions(t *testing.T) {
 			}
 			if !errors.Is(err, build.ErrInvalid) {
 				t.Errorf("want ErrInvalid, got %v", err)
+			}
+		})
+	}
+}
+
+// Every build names its toolchain as the compile image read it from the installed compiler
+// when the image was built, the same on a cache hit.
+func TestBuildsNameTheirToolchain(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	b := sandboxtest.Builder(t, e)
+	for _, tc := range []struct{ lang, want string }{
+		{"cpp", `^GCC 12\.\d+\.\d+ \(Debian 12\.[0-9][^ )]*\)$`},
+		{"pascal", `^Free Pascal 3\.2\.2 \(Debian 3\.2\.2[^ )]*\)$`},
+		{"java", `^OpenJDK 17\.0\.[0-9.]+ \(Debian 17\.0\.[^ )]+\)$`},
+		{"go", `^Go ` + regexp.QuoteMeta(strings.TrimPrefix(b.Catalog.Lock.Languages["go"].Go.Version, "go")) + `$`},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			src := map[string]string{"cpp": "a.cpp", "pascal": "a.pas", "java": "A.java", "go": "a.go"}[tc.lang]
+			body := map[string]string{
+				"cpp":    "int main() { return 0; }\n",
+				"pascal": "program a;\nbegin\nend.\n",
+				"java":   "public class A { public static void main(String[] a) {} }\n",
+				"go":     "package main\n\nfunc main() {}\n",
+			}[tc.lang]
+			sub := build.Submission{Lang: tc.lang, Files: map[string][]byte{src: []byte(body + "// toolchain test\n")}}
+			if tc.lang == "pascal" {
+				sub.Files[src] = []byte(body + "{ toolchain test }\n")
+			}
+			for _, pass := range []string{"fresh or cached", "cached"} {
+				res, err := b.Build(context.Background(), sub)
+				if err != nil || !res.OK {
+					t.Fatalf("%s: %v %s", pass, err, res.Log)
+				}
+				if !regexp.MustCompile(tc.want).MatchString(res.Toolchain) {
+					t.Errorf("%s build: toolchain %q; want %s", pass, res.Toolchain, tc.want)
+				}
 			}
 		})
 	}

@@ -80,23 +80,45 @@ type Request struct {
 	// Expect is the number of lines to read back; 0 makes the request a notice.
 	Expect int
 	// Ready, when set, makes the answer the first line equal to it (case-insensitive,
-	// surrounding spaces ignored); lines before it are skipped.
+	// surrounding ASCII whitespace ignored, see TrimLine); lines before it are skipped.
 	Ready string
 	// Limit is the CPU time the answer may take; the wall-clock cap is 3x that, at least 2s.
+	// A player's first request is also charged the CPU it used starting up (see
+	// docs/rules.md), so Limit is what the rules give from the program's start to its answer.
 	Limit time.Duration
+	// Intro marks a request that is not a move (SnakeCore's getName): its answer is not
+	// counted in the player's moves. A Ready request is never a move.
+	Intro bool
 }
 
 // Reply is what came of a request.
 type Reply struct {
-	// Lines are the answer's lines, without "\n" and a trailing "\r", surrounding spaces kept.
+	// Lines are the answer's lines exactly as written, without their "\n". A game reads them
+	// through TrimLine and Fields, so that every game ignores the same whitespace. For a
+	// Ready request they are every line the player wrote, the ready line last.
 	Lines []string
 	// Fault is set when there is no complete answer.
 	Fault *Fault
-	// CPU is the CPU time the player used for the answer.
+	// CPU is the CPU time the player used for the answer; for its first request, the CPU it
+	// used starting up is included (less the language runtime's allowance).
 	CPU time.Duration
 }
 
-// Fault kinds (interfaces.md).
+// asciiSpace is the whitespace a referee ignores: around an answer line and between its
+// fields. Only ASCII: a no-break space or any other Unicode space is part of the answer, so a
+// bot cannot pass as legal an answer the original engines would have refused.
+const asciiSpace = " \t\r\n\v\f"
+
+// TrimLine is an answer line without its surrounding ASCII whitespace (spaces, tabs, "\r",
+// vertical tabs and form feeds). Every game reads its answers through TrimLine or Fields.
+func TrimLine(line string) string { return strings.Trim(line, asciiSpace) }
+
+// Fields splits an answer line at runs of ASCII whitespace, as TrimLine trims it.
+func Fields(line string) []string {
+	return strings.FieldsFunc(line, func(r rune) bool { return r < 0x80 && strings.ContainsRune(asciiSpace, r) })
+}
+
+// Fault kinds (docs/rules.md).
 const (
 	CompileError = "compile_error"
 	Timeout      = "timeout"
@@ -126,6 +148,20 @@ type Result struct {
 	Winner *int
 	// Faults holds each player's fault (the first one), or nil.
 	Faults []*Fault
+}
+
+// CheckPlayers is nil when n players may play g, else an error saying how many it takes
+// ("amazes takes 2 players, the job has 3"). Every place that takes a player count asks it.
+func CheckPlayers(g Game, n int) error {
+	min, max, _ := g.Players()
+	if n >= min && n <= max {
+		return nil
+	}
+	takes := fmt.Sprint(min)
+	if max != min {
+		takes = fmt.Sprintf("%d to %d", min, max)
+	}
+	return fmt.Errorf("%s takes %s players, the job has %d", g.Name(), takes, n)
 }
 
 // RankByScore ranks players by score, highest first; equal scores share a rank (1, 1, 3).

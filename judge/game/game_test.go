@@ -2,7 +2,9 @@ package game
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -91,5 +93,58 @@ func TestWithLibrary(t *testing.T) {
 	}
 	if got := WithLibrary(libGame{}, "go", files); !reflect.DeepEqual(got, files) {
 		t.Errorf("a language without a library changed the files: %q", got)
+	}
+}
+
+func TestTrimLineAndFields(t *testing.T) {
+	for _, c := range []struct {
+		in     string
+		trim   string
+		fields []string
+	}{
+		{"F", "F", []string{"F"}},
+		{" \tF\r", "F", []string{"F"}},
+		{"L\t", "L", []string{"L"}},
+		{"\v1 2\f", "1 2", []string{"1", "2"}},
+		{"C\t 12\r", "C\t 12", []string{"C", "12"}},
+		// Unicode spaces are part of the answer: the game refuses them.
+		{"\u00a0F", "\u00a0F", []string{"\u00a0F"}},
+		{"1\u20032", "1\u20032", []string{"1\u20032"}},
+		{"\x85N", "\x85N", []string{"\x85N"}},
+		{" \t\r", "", nil},
+	} {
+		if got := TrimLine(c.in); got != c.trim {
+			t.Errorf("TrimLine(%q) = %q, want %q", c.in, got, c.trim)
+		}
+		if got := Fields(c.in); !slices.Equal(got, c.fields) {
+			t.Errorf("Fields(%q) = %q, want %q", c.in, got, c.fields)
+		}
+	}
+}
+
+// fixed is a game with a player count, for CheckPlayers.
+type fixed struct {
+	Game
+	min, max int
+}
+
+func (f fixed) Name() string             { return "g" }
+func (f fixed) Players() (int, int, int) { return f.min, f.max, f.min }
+
+func TestCheckPlayers(t *testing.T) {
+	for _, c := range []struct {
+		min, max, n int
+		want        string
+	}{
+		{2, 2, 2, ""},
+		{2, 2, 3, "g takes 2 players, the job has 3"},
+		{2, 8, 8, ""},
+		{2, 8, 1, "g takes 2 to 8 players, the job has 1"},
+		{2, 8, 9, "g takes 2 to 8 players, the job has 9"},
+	} {
+		err := CheckPlayers(fixed{min: c.min, max: c.max}, c.n)
+		if got := fmt.Sprint(err); (err == nil) != (c.want == "") || (err != nil && got != c.want) {
+			t.Errorf("%d..%d, %d players: %v; want %q", c.min, c.max, c.n, err, c.want)
+		}
 	}
 }

@@ -1,5 +1,5 @@
 // Package job reads and checks match jobs: the JSON that organisers publish to the jobs
-// stream (interfaces.md). A job that fails here is answered with an error result naming the
+// stream (docs/contract.md). A job that fails here is answered with an error result naming the
 // problem, and is never retried.
 package job
 
@@ -77,9 +77,8 @@ func Parse(data []byte, lookup func(string) (game.Game, bool), maxSource int64) 
 	if !ok {
 		return j, invalid(result.UnknownGame, "unknown game %q", j.Game)
 	}
-	min, max, _ := g.Players()
-	if len(j.Players) < min || len(j.Players) > max {
-		return j, invalid(result.InvalidJob, "%s takes %d to %d players, the job has %d", j.Game, min, max, len(j.Players))
+	if err := game.CheckPlayers(g, len(j.Players)); err != nil {
+		return j, invalid(result.InvalidJob, "%v", err)
 	}
 	for i, p := range j.Players {
 		if _, ok := images.LangByName(p.Lang); !ok {

@@ -30,7 +30,7 @@ func TestParse(t *testing.T) {
 		{"version", `"version":1`, `"version":2`, result.InvalidJob, "version 2"},
 		{"bad id", `"id":"m1"`, `"id":"a b"`, result.InvalidJob, "id"},
 		{"unknown game", `"game":"amazes"`, `"game":"chess"`, result.UnknownGame, "chess"},
-		{"player count", `,{"name":"b","lang":"go","files":{"b.go":"package main"}}`, ``, result.InvalidJob, "2 to 2 players"},
+		{"player count", `,{"name":"b","lang":"go","files":{"b.go":"package main"}}`, ``, result.InvalidJob, "amazes takes 2 players, the job has 1"},
 		{"unknown language", `"lang":"go"`, `"lang":"cobol"`, result.InvalidJob, "cobol"},
 		{"no files", `"files":{"b.go":"package main"}`, `"files":{}`, result.InvalidJob, "no source"},
 		{"path escape", `"b.go"`, `"../b.go"`, result.InvalidJob, ".."},

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/replay"
@@ -41,7 +41,6 @@ type Runner struct {
 	// WorkDir holds each match's input files while it runs.
 	WorkDir string
 	Version string
-	Log     *slog.Logger
 }
 
 // Job is one match to play.
@@ -65,8 +64,9 @@ func (e *Error) Error() string { return e.Code + ": " + e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
 
 // startupIdle is how long a starting bot must use (almost) no CPU to count as ready; startupMax
-// bounds the wait. Bots start unfrozen so that a runtime's start (a JVM's) is not charged
-// to its first move.
+// bounds the wait. Bots start unfrozen, all at once, so that a match does not wait for each
+// runtime's start (a JVM's) in turn; the CPU they use meanwhile is charged to their first
+// request, less the language runtime's measured allowance (images.Lang.Startup).
 const (
 	startupIdle = 60 * time.Millisecond
 	startupMax  = 10 * time.Second
@@ -79,9 +79,8 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 	host, _ := os.Hostname()
 	res := result.Result{Version: result.Version, ID: j.ID, Game: j.Game.Name(), Seed: j.Seed, Status: result.StatusOK}
 	res.Judge = result.JudgeInfo{Version: r.Version, Host: host, Started: started}
-	min, max, _ := j.Game.Players()
-	if len(j.Players) < min || len(j.Players) > max {
-		return res, &Error{result.InvalidJob, fmt.Errorf("%s takes %d to %d players, the job has %d", j.Game.Name(), min, max, len(j.Players))}
+	if err := game.CheckPlayers(j.Game, len(j.Players)); err != nil {
+		return res, &Error{result.InvalidJob, err}
 	}
 	m, err := j.Game.New(game.Config{Seed: j.Seed, Players: len(j.Players), Options: j.Options})
 	if err != nil {
@@ -105,7 +104,7 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 		if err != nil {
 			return res, &Error{result.Infrastructure, fmt.Errorf("building player %d (%s): %w", i, e.Name, err)}
 		}
-		bots[i] = &bot{build: b}
+		bots[i] = &bot{build: b, lang: sub.Lang}
 		if !b.OK {
 			bots[i].dead = &game.Fault{Kind: game.CompileError, Detail: "the program did not compile"}
 		}
@@ -123,7 +122,7 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 	for i, e := range j.Players {
 		runID, _ := r.Sandbox.ImageID(ctx, bots[i].build.RunImage)
 		hdr.Players = append(hdr.Players, replay.Player{Name: e.Name, Lang: e.Submission.Lang,
-			CompileImage: bots[i].build.Image, RunImage: runID})
+			CompileImage: bots[i].build.Image, RunImage: runID, Toolchain: bots[i].build.Toolchain})
 	}
 	j.Replay.Header(hdr)
 
@@ -133,10 +132,16 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 		}
 		req, done := m.Next()
 		if done {
+			stopQuitting(bots, -1)
 			break
 		}
 		if req.Player < 0 || req.Player >= len(bots) {
 			return res, &Error{result.Infrastructure, fmt.Errorf("%s asked player %d of %d", j.Game.Name(), req.Player, len(bots))}
+		}
+		if req.Expect == 0 && req.Ready == "" {
+			stopQuitting(bots, req.Player)
+		} else {
+			stopQuitting(bots, -1)
 		}
 		b := bots[req.Player]
 		x := replay.Exchange{Turn: req.Turn, Player: req.Player, Sent: req.Send, Expect: req.Expect,
@@ -146,14 +151,18 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 			j.Replay.Exchange(x)
 			continue
 		}
-		reply := r.ask(ctx, b, req)
+		reply, err := r.ask(ctx, b, req)
+		if err != nil {
+			return res, &Error{result.Infrastructure, fmt.Errorf("player %d (%s) at turn %d: %w", req.Player, j.Players[req.Player].Name, req.Turn, err)}
+		}
 		// The game sees the CPU time exactly as the replay records it, so that re-judging the
 		// replay computes the same time budgets.
 		reply.CPU = reply.CPU.Truncate(time.Microsecond)
 		verdict := m.Reply(reply)
 		if verdict != nil && b.dead == nil {
-			b.dead = verdict
-			b.stop()
+			// The bot still runs: it gets the notices the game sends it next (On The Run's
+			// Quit), then it is stopped.
+			b.dead, b.quitting = verdict, true
 		}
 		x.Received, x.Fault, x.Verdict = reply.Lines, reply.Fault, verdict
 		x.CPUus, x.CPUms = reply.CPU.Microseconds(), reply.CPU.Milliseconds()
@@ -165,7 +174,7 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 	for i, e := range j.Players {
 		b := bots[i]
 		p := result.Player{Name: e.Name, Lang: e.Submission.Lang, Build: b.build, Moves: b.moves,
-			CPUms: b.cpu.Milliseconds(), WallMs: b.wall.Milliseconds(), MaxRSSKiB: b.peak >> 10}
+			CPUms: b.cpu.Milliseconds(), StartupCPUms: b.startup.Milliseconds(), WallMs: b.wall.Milliseconds(), MaxRSSKiB: b.peak >> 10}
 		if i < len(out.Scores) {
 			p.Score, p.Rank = out.Scores[i], out.Ranks[i]
 		}
@@ -183,13 +192,31 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 // bot is one player's sandbox and figures.
 type bot struct {
 	build build.Result
+	lang  string
 	proc  *sandbox.Process
 	// dead is the fault that ended the bot; requests to it get this fault at once.
-	dead  *game.Fault
-	moves int
-	cpu   time.Duration
-	wall  time.Duration
-	peak  int64
+	dead *game.Fault
+	// quitting is a bot the game judged out that still runs: it is sent the game's notices
+	// until the next request to anyone, then stopped.
+	quitting bool
+	moves    int
+	// cpu is all the CPU charged to the bot: its turns, and its start-up beyond the allowance.
+	cpu  time.Duration
+	wall time.Duration
+	peak int64
+	// startup is the CPU the bot used before its first request; unpaid is what of it beyond
+	// the runtime's allowance its first request has still to be charged.
+	startup, unpaid time.Duration
+}
+
+// stopQuitting stops every quitting bot but player except (-1: all).
+func stopQuitting(bots []*bot, except int) {
+	for i, b := range bots {
+		if b.quitting && i != except {
+			b.quitting = false
+			b.stop()
+		}
+	}
 }
 
 // start runs every bot that built, waits until each has finished starting up (or
@@ -200,8 +227,9 @@ func (r *Runner) start(ctx context.Context, setup game.Setup, bots []*bot) error
 		return err
 	}
 	defer os.RemoveAll(dir) // the files are bind-mounted by path: the containers hold them
-	var wg sync.WaitGroup
-	errs := make([]error, len(bots))
+	// Every input file is written before any bot starts: a failure here must not return while
+	// a bot is starting, whose container nobody would then remove.
+	specs := make([]*sandbox.RunSpec, len(bots))
 	for i, b := range bots {
 		if b.dead != nil {
 			continue
@@ -223,13 +251,23 @@ func (r *Runner) start(ctx context.Context, setup game.Setup, bots []*bot) error
 		if setup.Memory > 0 {
 			limits.Memory = setup.Memory
 		}
-		spec := sandbox.RunSpec{Image: b.build.RunImage, Cmd: b.build.Run, Artifact: b.build.Artifact,
+		specs[i] = &sandbox.RunSpec{Image: b.build.RunImage, Cmd: b.build.Run, Artifact: b.build.Artifact,
 			Files: files, Limits: limits, Freeze: r.Freeze, StdoutLimit: r.StdoutLimit,
 			StderrLimit: r.StderrLimit, LineLimit: r.LineLimit}
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, len(bots))
+	for i, b := range bots {
+		spec := specs[i]
+		if spec == nil {
+			continue
+		}
+		lang, _ := images.LangByName(b.lang)
+		allowance := lang.Startup(spec.Limits.Runtime)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, err := r.Sandbox.Start(ctx, spec)
+			p, err := r.Sandbox.Start(ctx, *spec)
 			if err != nil {
 				errs[i] = err
 				return
@@ -237,6 +275,10 @@ func (r *Runner) start(ctx context.Context, setup game.Setup, bots []*bot) error
 			b.proc = p
 			waitIdle(ctx, p)
 			p.Freeze()
+			// Start-up is the bot's time like any other: what it used beyond its runtime's
+			// own start is charged to its first request.
+			b.startup = p.CPU() - p.StartCPU()
+			b.unpaid = max(0, b.startup-allowance)
 		}()
 	}
 	wg.Wait()
@@ -268,15 +310,16 @@ func (b *bot) notify(text string) {
 	b.proc.Send([]byte(text), time.Now().Add(2*time.Second))
 }
 
-// ask sends a request and reads the answer, turning whatever goes wrong into a fault.
-func (r *Runner) ask(ctx context.Context, b *bot, req game.Request) game.Reply {
+// ask sends a request and reads the answer, turning whatever the bot does into a fault. An
+// error is the judge's: the machine did not give the bot a CPU (sandbox.ErrStarved).
+func (r *Runner) ask(ctx context.Context, b *bot, req game.Request) (game.Reply, error) {
 	if b.dead != nil || b.proc == nil {
 		f := game.Fault{Kind: game.Crash, Detail: "the bot is not running"}
 		if b.dead != nil {
 			f = *b.dead
 		}
 		f.Turn = req.Turn
-		return game.Reply{Fault: &f}
+		return game.Reply{Fault: &f}, nil
 	}
 	limit := req.Limit
 	if limit <= 0 {
@@ -286,60 +329,100 @@ func (r *Runner) ask(ctx context.Context, b *bot, req game.Request) game.Reply {
 	if wall < 2*time.Second {
 		wall = 2 * time.Second
 	}
-	lim := sandbox.TurnLimits{CPU: limit, Wall: wall}
+	// The first request pays for the start-up.
+	var reply game.Reply
+	reply.CPU, b.unpaid = b.unpaid, 0
+	b.cpu += reply.CPU
+	c := clock{limit: limit, wall: wall, startup: reply.CPU}
+	if reply.CPU >= limit {
+		reply.Fault = r.fault(ctx, b, sandbox.ErrCPULimit, req, c)
+		return reply, nil
+	}
+	lim := sandbox.TurnLimits{CPU: limit - reply.CPU, Wall: wall}
 	expect := req.Expect
 	if req.Ready != "" {
 		expect = 1
 	}
-	var reply game.Reply
 	send := []byte(req.Send)
 	for {
-		turn, err := b.proc.Exchange(send, expect-len(reply.Lines), lim)
+		turn, err := b.proc.Exchange(send, expect, lim)
 		send = nil
 		reply.CPU += turn.CPU
 		b.cpu += turn.CPU
 		b.wall += turn.Wall
 		for _, l := range turn.Lines {
-			reply.Lines = append(reply.Lines, strings.TrimSuffix(string(l), "\r"))
+			reply.Lines = append(reply.Lines, string(l))
+		}
+		c.cpu, c.waited = reply.CPU, c.waited+turn.Waited
+		if errors.Is(err, sandbox.ErrStarved) {
+			return reply, fmt.Errorf("%w for %d ms of a %d ms wall limit: judge the match again on a less loaded machine", err, turn.Waited.Milliseconds(), lim.Wall.Milliseconds())
 		}
 		if err != nil {
-			reply.Fault = r.fault(ctx, b, err, req, lim, reply.CPU)
-			return reply
+			reply.Fault = r.fault(ctx, b, err, req, c)
+			return reply, nil
 		}
 		if req.Ready == "" {
 			break
 		}
-		if strings.EqualFold(strings.TrimSpace(reply.Lines[len(reply.Lines)-1]), req.Ready) {
-			reply.Lines = []string{req.Ready}
-			break
+		if strings.EqualFold(game.TrimLine(reply.Lines[len(reply.Lines)-1]), req.Ready) {
+			return reply, nil // not a move
 		}
-		// Lines before READY are ignored; the time spent on them still counts.
-		reply.Lines = reply.Lines[:0]
+		// Lines before READY are ignored (the replay keeps them); their time still counts.
 		lim.CPU -= turn.CPU
-		lim.Wall -= turn.Wall
+		lim.Wall -= turn.Wall - turn.Waited
 		if lim.CPU <= 0 || lim.Wall <= 0 {
-			reply.Fault = r.fault(ctx, b, sandbox.ErrCPULimit, req, sandbox.TurnLimits{CPU: limit, Wall: wall}, reply.CPU)
-			return reply
+			err := sandbox.ErrCPULimit
+			if lim.Wall <= 0 {
+				err = sandbox.ErrWallLimit
+			}
+			reply.Fault = r.fault(ctx, b, err, req, c)
+			return reply, nil
 		}
 	}
-	b.moves++
-	return reply
+	if !req.Intro {
+		b.moves++
+	}
+	return reply, nil
 }
 
-// fault names what went wrong with a bot's answer. A bot whose output ended is waited for
-// (briefly) to tell a crash from running out of memory or a forbidden action.
-func (r *Runner) fault(ctx context.Context, b *bot, err error, req game.Request, lim sandbox.TurnLimits, cpu time.Duration) *game.Fault {
+// clock is what a request's time limits were and what the bot used of them, for a timeout's
+// detail.
+type clock struct {
+	limit, wall          time.Duration // the CPU limit and the wall cap
+	cpu, startup, waited time.Duration // CPU used (start-up included), of it start-up, time waiting for a CPU
+}
+
+func (c clock) cpuDetail() string {
+	d := fmt.Sprintf("no answer within its %d ms CPU limit: used %d ms CPU", c.limit.Milliseconds(), c.cpu.Milliseconds())
+	if c.startup > 0 {
+		d += fmt.Sprintf(", %d ms of it starting up (beyond the runtime's allowance)", c.startup.Milliseconds())
+	}
+	return d
+}
+
+func (c clock) wallDetail() string {
+	return fmt.Sprintf("no answer within %d ms wall clock (the cap for its %d ms CPU limit, with the %d ms it waited for a CPU added): used %d ms CPU",
+		(c.wall + c.waited).Milliseconds(), c.limit.Milliseconds(), c.waited.Milliseconds(), c.cpu.Milliseconds())
+}
+
+// fault names what went wrong with a bot's answer. A bot that has ended, or whose output
+// ended, is waited for (briefly) to tell a crash from running out of memory or a forbidden
+// action: however a bot ends, at whatever instant, that is its crash.
+func (r *Runner) fault(ctx context.Context, b *bot, err error, req game.Request, c clock) *game.Fault {
 	f := &game.Fault{Turn: req.Turn}
 	switch {
-	case errors.Is(err, sandbox.ErrCPULimit):
-		f.Kind, f.Detail = game.Timeout, fmt.Sprintf("no answer after %d ms CPU", lim.CPU.Milliseconds())
-	case errors.Is(err, sandbox.ErrWallLimit):
-		f.Kind, f.Detail = game.Timeout, fmt.Sprintf("no answer after %d ms (wall clock), %d ms CPU", lim.Wall.Milliseconds(), cpu.Milliseconds())
 	case errors.Is(err, sandbox.ErrLineTooLong):
 		f.Kind, f.Detail = game.Protocol, fmt.Sprintf("a line longer than %d bytes", r.LineLimit)
 	case errors.Is(err, sandbox.ErrOutputLimit):
 		f.Kind, f.Detail = game.OutputLimit, fmt.Sprintf("more than %d bytes of output", r.StdoutLimit)
-	default:
+	case b.proc.Exited():
+		// However the turn failed, a bot that has ended is told apart by its exit, below.
+	case errors.Is(err, sandbox.ErrCPULimit):
+		f.Kind, f.Detail = game.Timeout, c.cpuDetail()
+	case errors.Is(err, sandbox.ErrWallLimit):
+		f.Kind, f.Detail = game.Timeout, c.wallDetail()
+	}
+	if f.Kind == "" {
 		x, exited := exitOf(ctx, b.proc)
 		switch {
 		case exited && x.OOM:

@@ -32,6 +32,14 @@ func (script) New(c game.Config) (game.Match, error) {
 	for p := 0; p < c.Players; p++ {
 		m.cmds = append(m.cmds, strings.Split(o.String(fmt.Sprintf("p%d", p), "echo hi"), ","))
 	}
+	for p := 0; p < c.Players; p++ {
+		// "s<p>" is put in player p's working directory as start.txt, a line for each
+		// ";"-separated command: the lifecycle bots run them before reading their input.
+		if v := o.String(fmt.Sprintf("s%d", p), ""); v != "" {
+			m.files = append(m.files, make([]map[string][]byte, p+1-len(m.files))...)
+			m.files[p] = map[string][]byte{"start.txt": []byte(strings.ReplaceAll(v, ";", "\n") + "\n")}
+		}
+	}
 	m.limit = o.Duration("limit", time.Second, time.Millisecond, time.Minute)
 	m.memory = int64(o.Int("memory", 64, 16, 1024)) << 20
 	m.values = o.Values
@@ -47,11 +55,12 @@ type scriptMatch struct {
 	scores []float64
 	faults []*game.Fault
 	values map[string]string
+	files  []map[string][]byte
 	last   game.Request
 }
 
 func (m *scriptMatch) Setup() game.Setup {
-	return game.Setup{Options: m.values, Memory: m.memory, World: "none"}
+	return game.Setup{Options: m.values, Memory: m.memory, World: "none", Files: m.files}
 }
 
 func (m *scriptMatch) Next() (game.Request, bool) {

@@ -9,7 +9,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// PutObject stores what r yields under key in bucket (BucketArtifacts or BucketReplays),
+// PutObject stores what r yields under key in bucket (BucketArtifacts, BucketReplays, BucketImages),
 // replacing any object of that key. Keys are any non-empty string: the object store encodes
 // them, so paths like "replays/round3-m17.jsonl" are fine.
 func (q *Queue) PutObject(ctx context.Context, bucket, key string, r io.Reader) error {
@@ -53,7 +53,7 @@ func (q *Queue) objectStore(bucket, key string) (jetstream.ObjectStore, error) {
 	obs, ok := q.objects[bucket]
 	q.mu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("queue: unknown object store %q (want %q or %q)", bucket, BucketArtifacts, BucketReplays)
+		return nil, fmt.Errorf("queue: unknown object store %q (want %q, %q or %q)", bucket, BucketArtifacts, BucketReplays, BucketImages)
 	}
 	return obs, nil
 }
@@ -76,4 +76,26 @@ func (c *ObjectCache) Get(ctx context.Context, key string, w io.Writer) (bool, e
 // Put stores the blob key.
 func (c *ObjectCache) Put(ctx context.Context, key string, r io.Reader) error {
 	return c.q.PutObject(ctx, c.bucket, key, r)
+}
+
+// Keys lists the blobs of the bucket.
+func (c *ObjectCache) Keys(ctx context.Context) ([]string, error) {
+	obs, err := c.q.objectStore(c.bucket, "-")
+	if err != nil {
+		return nil, err
+	}
+	infos, err := obs.List(ctx)
+	if errors.Is(err, jetstream.ErrNoObjectsFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("queue: listing %s: %w", c.bucket, err)
+	}
+	keys := make([]string, 0, len(infos))
+	for _, i := range infos {
+		if !i.Deleted {
+			keys = append(keys, i.Name)
+		}
+	}
+	return keys, nil
 }

@@ -41,7 +41,7 @@ type Options struct {
 	StoreDir string
 	// Prefix names everything the queue creates, default "judge": streams JUDGE_JOBS and
 	// JUDGE_RESULTS, subjects judge.jobs and judge.results.<id>, object stores
-	// judge-artifacts and judge-replays. Letters, digits, '-' and '_' only, since it is part
+	// judge-artifacts, judge-replays and judge-images. Letters, digits, '-' and '_' only, since it is part
 	// of stream, subject and bucket names. The consumer is "judges" whatever the prefix.
 	Prefix string
 	// AckWait is how long a delivered job may go without Ack or InProgress before it is
@@ -65,6 +65,9 @@ type Options struct {
 const (
 	BucketArtifacts = "artifacts"
 	BucketReplays   = "replays"
+	// BucketImages holds archives of the toolchain images (`judge images publish`), for
+	// daemons that lack them (images.source: nats).
+	BucketImages = "images"
 )
 
 // ConsumerName is the durable pull consumer every daemon shares, so that each job goes to
@@ -171,6 +174,7 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 		buckets: map[string]string{
 			BucketArtifacts: o.Prefix + "-" + BucketArtifacts,
 			BucketReplays:   o.Prefix + "-" + BucketReplays,
+			BucketImages:    o.Prefix + "-" + BucketImages,
 		},
 		objects: map[string]jetstream.ObjectStore{},
 		closed:  make(chan struct{}),

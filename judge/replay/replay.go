@@ -55,6 +55,8 @@ type Player struct {
 	Lang         string `json:"lang"`
 	CompileImage string `json:"compile_image,omitempty"`
 	RunImage     string `json:"run_image,omitempty"`
+	// Toolchain names the compiler that built the player (build.Result.Toolchain).
+	Toolchain string `json:"toolchain,omitempty"`
 }
 
 // Exchange is one request and what came of it.

@@ -1,5 +1,5 @@
 // Package result is the judgement of one match as the outside sees it: the result JSON of
-// interfaces.md, and its human-readable table.
+// docs/contract.md, and its human-readable table.
 package result
 
 import (
@@ -55,16 +55,21 @@ func (e *Error) Error() string { return e.Code + ": " + e.Message }
 
 // Player is one player's part of the result.
 type Player struct {
-	Name      string       `json:"name"`
-	Lang      string       `json:"lang"`
-	Build     build.Result `json:"build"`
-	Score     float64      `json:"score"`
-	Rank      int          `json:"rank"`
-	Fault     *game.Fault  `json:"fault"`
-	Moves     int          `json:"moves"`
-	CPUms     int64        `json:"cpu_ms"`
-	WallMs    int64        `json:"wall_ms"`
-	MaxRSSKiB int64        `json:"max_rss_kib"`
+	Name  string       `json:"name"`
+	Lang  string       `json:"lang"`
+	Build build.Result `json:"build"`
+	Score float64      `json:"score"`
+	Rank  int          `json:"rank"`
+	Fault *game.Fault  `json:"fault"`
+	// Moves counts the player's answers to move requests (not READY, not SnakeCore's getName).
+	Moves int `json:"moves"`
+	// CPUms is all the CPU charged against the game's limits: every answer, and the start-up
+	// beyond the runtime's allowance. StartupCPUms is all the CPU used before the first
+	// request, the allowance included.
+	CPUms        int64 `json:"cpu_ms"`
+	StartupCPUms int64 `json:"startup_cpu_ms"`
+	WallMs       int64 `json:"wall_ms"`
+	MaxRSSKiB    int64 `json:"max_rss_kib"`
 }
 
 // JudgeInfo says who judged the match and when.

@@ -5,11 +5,16 @@ package sandboxtest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/client"
 
 	"github.com/botjudge/judge/config"
 	"github.com/botjudge/judge/images"
@@ -145,4 +150,56 @@ func Start(t testing.TB, e *sandbox.Engine, spec sandbox.RunSpec) *sandbox.Proce
 		}
 	})
 	return p
+}
+
+// LastCore is the core the starvation tests pin bots and hogs to.
+func LastCore() int { return runtime.NumCPU() - 1 }
+
+// Hog keeps n threads busy on core until the returned stop is called, so that a bot pinned
+// there waits for a CPU. The threads run in a container of their own with the given CPU
+// shares (0 for the engine's default, 1024): it is the bot's sibling in the engine's cgroups,
+// so the share the bot gets does not depend on how the test process is scheduled (its session's
+// autogroup, its cgroup, or neither, as for a process of the init session, which CI may be).
+// With shares s, a bot of the default 1024 shares gets about 1024/(1024+s) of the core.
+func Hog(t testing.TB, core, n int, shares int64) (stop func()) {
+	t.Helper()
+	cat, err := images.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := []client.Opt{client.FromEnv, client.WithAPIVersionNegotiation()}
+	if h := os.Getenv("JUDGE_DOCKER_HOST"); h != "" {
+		opts = append(opts, client.WithHost(h))
+	}
+	cli, err := client.NewClientWithOpts(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	loop := fmt.Sprintf("i=0; while [ $i -lt %d ]; do (while :; do :; done) & i=$((i+1)); done; wait", n)
+	c, err := cli.ContainerCreate(ctx, &container.Config{Image: cat.Base.Ref("judge"), Cmd: []string{"/bin/sh", "-c", loop}},
+		&container.HostConfig{NetworkMode: "none", Resources: container.Resources{CpusetCpus: fmt.Sprint(core), CPUShares: shares}},
+		nil, nil, "")
+	if err != nil {
+		cli.Close()
+		t.Fatalf("creating the hogs: %v", err)
+	}
+	remove := func() error {
+		defer cli.Close()
+		return cli.ContainerRemove(context.Background(), c.ID, container.RemoveOptions{Force: true})
+	}
+	if err := cli.ContainerStart(ctx, c.ID, container.StartOptions{}); err != nil {
+		remove()
+		t.Fatalf("starting the hogs: %v", err)
+	}
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			if err := remove(); err != nil {
+				t.Errorf("removing the hogs: %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return stop
 }

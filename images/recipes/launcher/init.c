@@ -4,6 +4,10 @@
  * so the judge talks to the bot through a plain kernel pipe rather than through the engine.
  * Usage: /judge/init [--trap] PROGRAM [ARG]...
  *
+ * Before the exec it waits for one byte on stdin: the judge sends it once it has found the
+ * container's process and read the CPU it used so far (the container runtime's start and
+ * this launcher's), so that every CPU cycle from the bot's first instruction on is the bot's.
+ *
  * Just before that exec it installs a seccomp filter of its own, which stays with the bot:
  * execve is allowed only with the exact filename pointer this exec passes (an address in the
  * launcher's randomised stack that the bot cannot read back), execveat never, and only the
@@ -96,6 +100,11 @@ int main(int argc, char **argv) {
     if (dup2(in, 0) < 0 || dup2(out, 1) < 0) return fail("dup2");
     close(in);
     close(out);
+    char go;
+    ssize_t n;
+    while ((n = read(0, &go, 1)) < 0 && errno == EINTR) {
+    }
+    if (n != 1) return fail("waiting for the judge");
     if (exec_once(argv[1], deny) != 0) return fail("seccomp");
     execv(argv[1], argv + 1);
     return fail(argv[1]);

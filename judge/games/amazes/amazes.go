@@ -1,10 +1,10 @@
 // Package amazes is the game Amazes (CodeCup 2010): two players explore an unknown
 // 25 x 25 maze, scoring for the squares they discover and paying for every step.
 //
-// The rules are the CodeCup page (seeds/amazes.txt) with the decisions of rules.md.
-// The jury keeps each player's knowledge of the maze and applies the page's discovery
-// and inference rules for it; see vision.go. Where the page and rules.md are silent,
-// the choices are documented where they are made (vision.go, match.go).
+// The rules, as this package enforces them with every decision the original page left open,
+// are docs/games/amazes.md. The jury keeps each player's knowledge of the maze and applies the
+// page's discovery and inference rules for it; see vision.go. The choices are also documented
+// where they are made (vision.go, match.go).
 package amazes
 
 import (

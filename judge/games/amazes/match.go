@@ -125,13 +125,14 @@ func (m *match) Reply(r game.Reply) *game.Fault {
 	return nil
 }
 
-// parseMove checks an answer: one line of 1..256 letters F T L R. Surrounding spaces
-// are allowed (rules.md); anything else from the bot is its fault.
+// parseMove checks an answer: one line of 1..256 letters F T L R. Surrounding ASCII
+// whitespace is ignored (game.TrimLine, docs/rules.md); anything else from the bot, a
+// Unicode space such as U+00A0 included, is its fault.
 func parseMove(lines []string, turn int) (string, *game.Fault) {
 	if len(lines) == 0 {
 		return "", &game.Fault{Kind: game.Protocol, Turn: turn, Detail: "no move line"}
 	}
-	line := strings.TrimSpace(lines[0])
+	line := game.TrimLine(lines[0])
 	switch {
 	case line == "":
 		return "", &game.Fault{Kind: game.IllegalMove, Turn: turn, Detail: "empty move line: a move is 1 to 256 of F T L R"}

@@ -568,3 +568,49 @@ func TestHostileBots(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerWhitespace: surrounding ASCII whitespace (spaces, tabs, "\r", "\v", "\f") around
+// a move line is ignored, as game.TrimLine says; a Unicode space such as U+00A0 or U+2003 is
+// part of the answer, so the line holds a character other than F T L R: a protocol fault.
+func TestAnswerWhitespace(t *testing.T) {
+	cases := []struct {
+		name   string
+		line   string
+		end    place // Red's place after its turn, when accepted
+		points int   // Red's points after its turn, when accepted
+		fault  string
+	}{
+		{"plain", "FF", at(5, 7, east), 54 - 2, ""},
+		{"spaces, tabs and a trailing CR", " \t FF\t \r", at(5, 7, east), 54 - 2, ""},
+		{"a trailing CR only", "FF\r", at(5, 7, east), 54 - 2, ""},
+		{"vertical tab and form feed", "\v\fFF\f\v", at(5, 7, east), 54 - 2, ""},
+		{"one letter with a CR", "F\r", at(5, 6, east), 54 - 1, ""},
+		{"no-break spaces around", "\u00a0FF\u00a0", place{}, 0, game.Protocol},
+		{"a no-break space after", "FF\u00a0", place{}, 0, game.Protocol},
+		{"an em space before", "\u2003FF", place{}, 0, game.Protocol},
+		{"a next-line character after", "FF\u0085", place{}, 0, game.Protocol},
+		{"only a no-break space", "\u00a0", place{}, 0, game.Protocol},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := onComb(t, at(5, 5, east), at(20, 20, west), nil)
+			m.Next()
+			f := m.Reply(line(c.line))
+			if c.fault == "" {
+				if f != nil {
+					t.Fatalf("%q judged %v", c.line, f)
+				}
+				if m.at[0] != c.end || m.points[0] != c.points {
+					t.Fatalf("%q: Red at %v with %d points, want %v with %d", c.line, m.at[0], m.points[0], c.end, c.points)
+				}
+				return
+			}
+			if f == nil || f.Kind != c.fault || f.Turn != 1 || !strings.Contains(f.Detail, "is not one of F T L R") {
+				t.Fatalf("%q: fault %+v, want %s naming the character", c.line, f, c.fault)
+			}
+			if res := m.Result(); res.Faults[0] != f || res.Scores[0] != 0 {
+				t.Fatalf("%q: result %+v", c.line, res)
+			}
+		})
+	}
+}

@@ -2,22 +2,25 @@
 // 18 x 18 board of 6 x 6 blocks, drop the blocks ahead of them and, with the blocks, the
 // players standing on them. The last player on the board wins.
 //
-// The protocol is the page's (seeds/dropblock-javachallenge2015.txt) with the decisions of
-// rules.md. Where both are silent, decided here:
+// The rules as enforced are docs/games/dropblock.md. Where the original page is silent,
+// decided here:
 //   - Turns: T runs 0, 1, ..., turns-1 (1000 global turns by default, 250 per player); the
 //     game ends after global turn turns-1, or as soon as a global turn leaves at most one
 //     player on the board.
 //   - Every player is asked for READY (in id order, Request.Turn 0) before global turn 0;
 //     there is no other message outside the turns, and none at the end (stdin is closed).
 //   - A player whose turn it is always gets the turn's input and answers one line, even
-//     while its wait S is positive or after it fell (rules.md: fallen players still receive
-//     input); such an answer is read and ignored. A fallen player's line is "-1 -1 D 0", D
-//     the direction it faced when it fell.
-//   - An action is the line's one letter U R D L A N after trimming spaces; anything else
-//     (lower case, empty, several letters) is an unknown action and counts as N: never a
-//     fault.
+//     while its wait S is positive or after it fell (docs/games/dropblock.md: fallen players still receive
+//     input); such an answer is read and ignored.
+//   - A fallen player's line is "-1 -1 D S" with D and S as they were when it fell (docs/games/dropblock.md,
+//     as the original engine): D the direction it faced, S its wait at that moment, which in
+//     its own turn is the wait after that turn's decrement. Neither changes again.
+//   - An action is the line's one letter U R D L A N after trimming the surrounding ASCII
+//     whitespace (game.TrimLine: spaces, tabs, "\r", "\v", "\f"); anything else (lower
+//     case, empty, several letters, a Unicode space such as U+00A0 around the letter) is an
+//     unknown action and counts as N: never a fault.
 //   - Every fault the referee reports (time out, crash, memory, a line too long, too much
-//     output, a READY not given in time) is treated as rules.md treats time outs and crashes:
+//     output, a READY not given in time) is treated as time outs and crashes are (docs/games/dropblock.md):
 //     the program is stopped and the player stays on the board doing N (its wait still counts
 //     down, and it can still fall). A fault costs nothing else: the ranking is by survival
 //     alone. A fault in a fallen player's turn is reported the same way.
@@ -26,7 +29,7 @@
 //     board at the end scores the number of fallen players, a fallen player the number of
 //     players that fell in an earlier turn. So a lone survivor scores 3 and the first to fall
 //     0; players still standing at the end share rank 1 (and a draw), players that fell in the
-//     same turn share a rank, and game.RankByScore gives the ranks of rules.md.
+//     same turn share a rank, and game.RankByScore gives the ranks of docs/rules.md.
 package dropblock
 
 import (

@@ -679,3 +679,101 @@ func TestRanks(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerWhitespace: surrounding ASCII whitespace (spaces, tabs, "\r", "\v", "\f") around
+// an action is ignored, as game.TrimLine says; a Unicode space such as U+00A0 or U+2003 is
+// part of the answer, which then is an unknown action: N, never a fault.
+func TestAnswerWhitespace(t *testing.T) {
+	const moved, stayed = "9 8 L 0", "9 9 U 0"
+	for _, tc := range []struct {
+		name, line, want string
+	}{
+		{"plain", "L", moved},
+		{"spaces, tabs and a trailing CR", " \t L\t \r", moved},
+		{"a trailing CR only", "L\r", moved},
+		{"vertical tab and form feed", "\v\fL\f\v", moved},
+		{"no-break spaces around", "\u00a0L\u00a0", stayed},
+		{"a no-break space after", "L\u00a0", stayed},
+		{"an em space before", "\u2003L", stayed},
+		{"a next-line character after", "L\u0085", stayed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newTest(1000, at(9, 9, 'U'), at(0, 0, 'U'), at(17, 0, 'U'), at(0, 17, 'U'))
+			lines := seen(t, m, 1, script{0: tc.line}.act)
+			if got := playerLine(lines, 0); got != tc.want {
+				t.Errorf("%q: player 0 %q, want %q", tc.line, got, tc.want)
+			}
+			if m.faults[0] != nil {
+				t.Errorf("%q: fault %v", tc.line, m.faults[0])
+			}
+		})
+	}
+}
+
+// TestFallenPlayerKeepsWait: a fallen player's line is "-1 -1 D S" with D and S as they were
+// when it fell, in every later input of every player, to the end of the game. The moment
+// counts: in its own turn the player acts, its wait drops by one, and only then do the
+// blocks step and fall, so a player falling in its own turn keeps the decremented wait.
+func TestFallenPlayerKeepsWait(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		counter int    // player 0's block's counter at the start: it falls at the end of turn counter-1
+		fell    int    // the global turn player 0 falls in
+		want    string // player 0's line from then on
+	}{
+		// Player 0 attacks at turn 0: wait 3, 2 after its own turn.
+		{"in its attack turn", 1, 0, "-1 -1 D 2"},
+		{"in another player's turn, wait 2", 3, 2, "-1 -1 D 2"},
+		// Turn 4 is its own (forced N): the wait drops to 1 before its block falls.
+		{"in its own waiting turn", 5, 4, "-1 -1 D 1"},
+		{"in another player's turn, wait 1", 7, 6, "-1 -1 D 1"},
+		{"in its last waiting turn", 9, 8, "-1 -1 D 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// Player 0 faces down and attacks the blocks below it; nobody stands there.
+			m := newTest(60, at(1, 1, 'D'), at(16, 16, 'U'), at(16, 10, 'U'), at(10, 10, 'L'))
+			m.blocks[0][0] = tc.counter
+			checked := map[int]bool{}
+			for {
+				req, done := m.Next()
+				if done {
+					break
+				}
+				answer := "READY"
+				if req.Ready == "" {
+					lines := strings.Split(strings.TrimSuffix(req.Send, "\n"), "\n")
+					got := playerLine(lines, 0)
+					switch {
+					case req.Turn == 4 && tc.fell >= 4:
+						// Its next input after the attack shows the wait 2.
+						if got != "1 1 D 2" {
+							t.Errorf("turn 4: player 0 %q, want %q", got, "1 1 D 2")
+						}
+					case req.Turn > tc.fell:
+						if got != tc.want {
+							t.Errorf("turn %d (player %d's input): player 0 %q, want %q", req.Turn, req.Player, got, tc.want)
+						}
+						checked[req.Player] = true
+					}
+					switch {
+					case req.Player == 0 && req.Turn == 0:
+						answer = "A"
+					case req.Player == 0:
+						answer = "R" // ignored while waiting and after the fall: D stays
+					default:
+						answer = "N"
+					}
+				}
+				if f := m.Reply(game.Reply{Lines: []string{answer}}); f != nil {
+					t.Fatalf("turn %d: %v", req.Turn, f)
+				}
+			}
+			if m.players[0].fell != tc.fell {
+				t.Fatalf("player 0 fell in turn %d, want %d", m.players[0].fell, tc.fell)
+			}
+			if m.turn != 60 || len(checked) != numPlayers {
+				t.Fatalf("%d turns played, players checked %v", m.turn, checked)
+			}
+		})
+	}
+}

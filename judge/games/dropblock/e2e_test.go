@@ -49,8 +49,8 @@ func TestBrokenBot(t *testing.T) {
 	if broken.Fault == nil || broken.Fault.Kind != game.Timeout || broken.Fault.Turn != 8+seat {
 		t.Fatalf("broken bot: fault %+v, want a timeout at turn %d", broken.Fault, 8+seat)
 	}
-	if broken.Moves != 3 {
-		t.Errorf("broken bot: %d moves, want 3 (READY and two turns)", broken.Moves)
+	if broken.Moves != 2 {
+		t.Errorf("broken bot: %d moves, want 2 (two turns; READY is not a move)", broken.Moves)
 	}
 	for k, p := range res.Players {
 		if k != seat && p.Fault != nil {

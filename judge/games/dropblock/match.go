@@ -103,9 +103,11 @@ func (m *match) Reply(r game.Reply) *game.Fault {
 	return nil
 }
 
-// parseAction reads an action; anything but one of the six letters is N.
+// parseAction reads an action; anything but one of the six letters, after trimming the
+// surrounding ASCII whitespace (game.TrimLine), is N: a Unicode space such as U+00A0 makes
+// the action unknown.
 func parseAction(line string) byte {
-	s := strings.TrimSpace(line)
+	s := game.TrimLine(line)
 	if len(s) == 1 && strings.IndexByte("URDLAN", s[0]) >= 0 {
 		return s[0]
 	}
@@ -146,8 +148,10 @@ func (m *match) input(p int) string {
 			b = append(b, ' ', dirLetters[q.dir], ' ')
 			b = strconv.AppendInt(b, int64(q.wait), 10)
 		} else {
+			// D and S as they were when the player fell: nothing changes them afterwards.
 			b = append(b, "-1 -1 "...)
-			b = append(b, dirLetters[q.dir], ' ', '0')
+			b = append(b, dirLetters[q.dir], ' ')
+			b = strconv.AppendInt(b, int64(q.wait), 10)
 		}
 		b = append(b, '\n')
 	}

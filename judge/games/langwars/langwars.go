@@ -2,8 +2,8 @@
 // eight programming languages for ten turns; whoever gathered the most believers of a
 // language gains its attention degree in victory points, whoever gathered the fewest loses it.
 //
-// The rules are the page (seeds/langwars-javachallenge2014.txt, which is also the protocol)
-// with the decisions of rules.md:
+// The rules as enforced, with every decision the original page left open, are
+// docs/games/langwars.md:
 //   - Each player first prints READY within the ready time (5 s CPU; case-insensitive, lines
 //     before it are ignored). Then it is sent the settings `T P N` (`10 4 8` with the default
 //     turns) and the eight attention degrees, uniform in 3..6 from the match's seed.
@@ -22,7 +22,8 @@
 //
 // Where both are silent (decided here):
 //   - The page writes the picks on one line, so the answer is exactly one line; picks are
-//     separated by spaces or tabs. A bot that writes them on several lines has its first
+//     separated by runs of ASCII whitespace (game.Fields: a Unicode space is part of a pick,
+//     which then is no integer and counts as language 0). A bot that writes them on several lines has its first
 //     line read (missing picks are language 0) and the rest read as its later answers.
 //   - The settings are a notice right after every player printed READY (all four READYs
 //     are asked for first, in id order); a stopped player is sent nothing more.

@@ -787,3 +787,51 @@ func BenchmarkReferee(b *testing.B) {
 		g.Result()
 	}
 }
+
+// TestAnswerWhitespace: surrounding ASCII whitespace (spaces, tabs, "\r", "\v", "\f") around
+// the picks is ignored and runs of it separate them, as game.TrimLine and game.Fields say; a
+// Unicode space such as U+00A0 or U+2003 is part of a pick, which then is no integer and
+// counts as language 0 (never a fault).
+func TestAnswerWhitespace(t *testing.T) {
+	for _, c := range []struct {
+		name, line string
+		want       []int
+	}{
+		{"plain", "1 2 3 4 5", []int{1, 2, 3, 4, 5}},
+		{"spaces, tabs and a trailing CR", " \t1 2\t3  4 5\t \r", []int{1, 2, 3, 4, 5}},
+		{"a trailing CR only", "1 2 3 4 5\r", []int{1, 2, 3, 4, 5}},
+		{"vertical tabs and form feeds", "\v1\f2 3\v4 5\f", []int{1, 2, 3, 4, 5}},
+		{"no-break spaces around", "\u00a01 2 3 4 5\u00a0", []int{0, 2, 3, 4, 0}},
+		{"no-break spaces around, spaced", "\u00a0 1 2 3 4 5 \u00a0", []int{0, 1, 2, 3, 4}},
+		{"a no-break space between", "1\u00a02 3 4 5", []int{0, 3, 4, 5, 0}},
+		{"an em space before", "\u20031 2 3 4 5", []int{0, 2, 3, 4, 5}},
+		{"a next-line character after", "1 2 3 4 5\u0085", []int{1, 2, 3, 4, 0}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := parsePicks(c.line, workdayPicks); !slices.Equal(got, c.want) {
+				t.Errorf("parsePicks(%q) = %v, want %v", c.line, got, c.want)
+			}
+			// Through a match: player 0's picks of turn 1 become its believers; no fault.
+			m := newMatchT(t, 3, map[string]string{"turns": "1"})
+			for _, x := range drive(t, m, readyOr(func(req game.Request) game.Reply {
+				if req.Player == 0 {
+					return lines(c.line)
+				}
+				return lines("7 7 7 7 7")
+			})) {
+				if x.fault != nil {
+					t.Errorf("fault %v", x.fault)
+				}
+			}
+			var want [numLangs]int
+			for _, l := range c.want {
+				want[l]++
+			}
+			for l := range numLangs {
+				if m.real[l][0] != want[l] || m.revealed[l][0] != want[l] {
+					t.Errorf("%q: language %d has %d real and %d revealed believers of player 0, want %d", c.line, l, m.real[l][0], m.revealed[l][0], want[l])
+				}
+			}
+		})
+	}
+}

@@ -160,11 +160,11 @@ func (m *match) Reply(r game.Reply) *game.Fault {
 	return nil
 }
 
-// parsePicks reads a line of picks: the first n fields separated by spaces or tabs. A field
-// that is not an integer 0..7, and a missing field, is language 0; fields after the n-th are
-// ignored.
+// parsePicks reads a line of picks: the first n fields separated by runs of ASCII whitespace
+// (game.Fields). A field that is not an integer 0..7 (one with a Unicode space such as U+00A0
+// in it included), and a missing field, is language 0; fields after the n-th are ignored.
 func parsePicks(line string, n int) []int {
-	fields := strings.Fields(line)
+	fields := game.Fields(line)
 	picks := make([]int, n)
 	for i := range picks {
 		if i >= len(fields) {

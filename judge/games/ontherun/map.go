@@ -27,6 +27,9 @@ const (
 
 func (t transport) letter() string { return "CTP"[t : t+1] }
 
+// name is the transport's word, for messages.
+func (t transport) name() string { return [...]string{"car", "train", "plane"}[t] }
+
 // transportOf reads a transport letter. Only the page's uppercase letters count: a bot that
 // writes "c" has not written a transport the page knows.
 func transportOf(s string) (transport, bool) {
@@ -99,8 +102,10 @@ func (m *worldMap) adjacent(a, b int) bool {
 	return false
 }
 
-// validate checks what the page promises about every playing field, except planarity, which
-// needs coordinates (the generator guarantees it; a supplied map is taken on trust).
+// validate checks what the page promises about every playing field, except planarity: that
+// is checkPlanar's, which parseMap adds for a supplied map. A generated map is planar by
+// construction (each layer is drawn without crossings, which the generator's tests check), so
+// generating one does not pay for the test.
 func validate(n int, conns []connection) error {
 	if n < minCities || n > maxCities {
 		return fmt.Errorf("%d cities: a map has %d..%d", n, minCities, maxCities)
@@ -214,7 +219,28 @@ func parseMap(text string) (*worldMap, error) {
 	if err := validate(n, conns); err != nil {
 		return nil, err
 	}
+	if err := checkPlanar(n, conns); err != nil {
+		return nil, err
+	}
 	return newMap(n, conns, nil), nil
+}
+
+// checkPlanar checks the page's promise that the connections of each type, taken alone, form
+// a planar graph: one that can be drawn without two connections crossing. A supplied map has
+// no coordinates, so this is decided from the graph alone (planar).
+func checkPlanar(n int, conns []connection) error {
+	for t := range numTransports {
+		var es [][2]int
+		for _, c := range conns {
+			if c.kind == t {
+				es = append(es, [2]int{c.a - 1, c.b - 1})
+			}
+		}
+		if !planar(n, es) {
+			return fmt.Errorf("the %s connections are not planar (they cannot be drawn without crossings)", t.name())
+		}
+	}
+	return nil
 }
 
 // parseConnection reads "X a-b".

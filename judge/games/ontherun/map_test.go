@@ -1,8 +1,13 @@
 package ontherun
 
 import (
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/botjudge/judge/judge/game"
 )
 
 // exampleMap is the page's example playing field (8 cities).
@@ -112,5 +117,83 @@ func TestClip(t *testing.T) {
 	}
 	if clip("short") != "short" {
 		t.Error("clip changed a short text")
+	}
+}
+
+// mapText writes a connect.txt for n cities from lines like "C 1-2".
+func mapText(n int, conns ...string) string {
+	return fmt.Sprintf("%d\n%s\nEND\n", n, strings.Join(conns, "\n"))
+}
+
+// pairs is every connection of the type between the cities as and those of bs (all pairs
+// within as when bs is nil).
+func pairs(kind string, as, bs []int) []string {
+	var out []string
+	for x, a := range as {
+		if bs == nil {
+			for _, b := range as[x+1:] {
+				out = append(out, fmt.Sprintf("%s %d-%d", kind, a, b))
+			}
+			continue
+		}
+		for _, b := range bs {
+			out = append(out, fmt.Sprintf("%s %d-%d", kind, a, b))
+		}
+	}
+	return out
+}
+
+// TestMapPlanarity: an organiser's map must keep each connection type planar on its own.
+func TestMapPlanarity(t *testing.T) {
+	ring := func(n int) []string { // a car ring 1..n, which every map below needs
+		var out []string
+		for c := 1; c <= n; c++ {
+			out = append(out, fmt.Sprintf("C %d-%d", c, c%n+1))
+		}
+		return out
+	}
+	// Every city of a K5 by car: each has four car connections and all are connected.
+	k5Cars := mapText(5, pairs("C", []int{1, 2, 3, 4, 5}, nil)...)
+	// K5 by car among cities 2..6 of a larger map, the rest a ring.
+	k5CarsInside := mapText(12, slices.Concat(ring(12), pairs("C", []int{2, 4, 6, 8, 10}, nil))...)
+	// A hexagon by car, its three long diagonals by car too: the utility graph K3,3.
+	k33Cars := mapText(6, slices.Concat(ring(6), []string{"C 1-4", "C 2-5", "C 3-6"})...)
+	// K3,3 by train on a car ring.
+	k33Trains := mapText(8, slices.Concat(ring(8), pairs("T", []int{1, 3, 5}, []int{2, 4, 6}))...)
+	// K5 by plane, its cities joined by a train line.
+	k5Planes := mapText(7, slices.Concat(ring(7), []string{"T 1-3", "T 3-5", "T 5-2", "T 2-4"},
+		pairs("P", []int{1, 2, 3, 4, 5}, nil))...)
+	// The car hexagon with its long diagonals by train: the union is K3,3, but each type on
+	// its own is planar, which is all the page promises.
+	unionOnly := mapText(6, slices.Concat(ring(6), []string{"T 1-4", "T 2-5", "T 3-6"})...)
+	// K5 spread over the types, no type alone non-planar.
+	spread := mapText(5, slices.Concat(ring(5), []string{"T 1-3", "T 1-4", "T 2-4", "T 2-5", "P 3-5"})...)
+	// The train layer is K4 plus a K3,3 in another block.
+	k33TrainBlock := mapText(14, slices.Concat(ring(14), pairs("T", []int{1, 2, 3, 4}, nil),
+		pairs("T", []int{8, 10, 12}, []int{9, 11, 13}))...)
+
+	for _, c := range []struct {
+		name, text, want string
+	}{
+		{"K5 by car", k5Cars, "the car connections are not planar"},
+		{"K5 by car inside a ring", k5CarsInside, "the car connections are not planar"},
+		{"K3,3 by car", k33Cars, "the car connections are not planar"},
+		{"K3,3 by train", k33Trains, "the train connections are not planar"},
+		{"K3,3 by train in one block of several", k33TrainBlock, "the train connections are not planar"},
+		{"K5 by plane", k5Planes, "the plane connections are not planar"},
+		{"K3,3 only over two types", unionOnly, ""},
+		{"K5 only over three types", spread, ""},
+		{"the example", exampleMap, ""},
+	} {
+		_, err := parseMap(c.text)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%s: parseMap error %v, want %q", c.name, err, c.want)
+		}
+		// Given as the map option, it is an option error naming the option.
+		_, err = New().New(game.Config{Seed: 1, Players: 2, Options: map[string]string{"map": c.text}})
+		var oe *game.OptionError
+		if c.want == "" && err != nil || c.want != "" && (!errors.As(err, &oe) || !strings.Contains(err.Error(), "option map: "+c.want)) {
+			t.Errorf("%s: New error %v, want an option error with %q", c.name, err, c.want)
+		}
 	}
 }

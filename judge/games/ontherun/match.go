@@ -58,6 +58,8 @@ type match struct {
 
 	scores [2]float64
 	faults [2]*game.Fault
+	// caught is set by an arrest: the Detectives win whatever the points, 10-10 included.
+	caught bool
 	// ending says how the game ended, for tests and debugging.
 	ending string
 }
@@ -142,10 +144,15 @@ func (m *match) Reply(r game.Reply) *game.Fault {
 	return f
 }
 
-// Result is the 20 points split; a game still running reports no points.
+// Result is the 20 points split; a game still running reports no points. An arrest makes the
+// Detectives the winner even when it leaves the points at 10-10 (after the tenth
+// announcement): the page says that if the detectives catch the fugitive, they win.
 func (m *match) Result() game.Result {
 	scores := []float64{m.scores[0], m.scores[1]}
 	ranks := game.RankByScore(scores)
+	if m.caught {
+		ranks = []int{fugitive: 2, detectives: 1}
+	}
 	return game.Result{
 		Scores: scores,
 		Ranks:  ranks,
@@ -205,7 +212,7 @@ func (m *match) fugitiveStart(line string) *game.Fault {
 }
 
 func (m *match) fugitiveMove(line string) *game.Fault {
-	fields := strings.Fields(line)
+	fields := game.Fields(line)
 	if len(fields) != 2 || len(fields[0]) != 1 {
 		return m.fault(game.Protocol, "%q is not a move like \"C 12\"", clip(line))
 	}
@@ -276,15 +283,20 @@ func (m *match) detectivesMove(lines []string) *game.Fault {
 }
 
 // arrest ends the game with the Detectives' win, worth 10 plus the announcements they had not
-// been told when it happened.
+// been told when it happened; both players are told Quit.
 func (m *match) arrest(how string, told int) {
 	m.end(how, totalPoints-(catchPoints+rounds-told))
+	m.caught = true
 	m.notice(fugitive, "Quit\n")
 	m.notice(detectives, "Quit\n")
 }
 
-// forfeit ends the game with an irregular loss of the faulty player; only the other one is
-// still there to read Quit.
+// forfeit ends the game with an irregular loss of the faulty player, 20-0 for the other. Both
+// are told Quit, the offender first, as the page says ("if your program, or the program of
+// your opponent has made an invalid move ... you will read 'Quit'"). The referee delivers
+// the offender's Quit when its fault is a verdict of the game (the bot still runs), and drops
+// it when the bot crashed or timed out, so the game issues both in every case and stays
+// deterministic for a replay.
 func (m *match) forfeit(player int, f *game.Fault) {
 	if m.faults[player] == nil {
 		m.faults[player] = f
@@ -295,6 +307,7 @@ func (m *match) forfeit(player int, f *game.Fault) {
 	}
 	m.end(fmt.Sprintf("player %d: %v", player, f), fugitivePoints)
 	m.queue = nil
+	m.notice(player, "Quit\n")
 	m.notice(1-player, "Quit\n")
 }
 
@@ -306,7 +319,7 @@ func (m *match) end(how string, fugitivePoints int) {
 // readCity reads a bare city number. A line that is no number is a protocol fault; a number
 // that names no city is an illegal move.
 func (m *match) readCity(line, what string) (int, *game.Fault) {
-	s := strings.TrimSpace(line)
+	s := game.TrimLine(line)
 	c, err := strconv.Atoi(s)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		return 0, m.fault(game.Protocol, "%s: %q is not a city number", what, clip(s))

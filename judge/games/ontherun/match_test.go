@@ -173,14 +173,11 @@ func TestScoring(t *testing.T) {
 			if res.Faults[0] != nil || res.Faults[1] != nil {
 				t.Errorf("faults %v %v", res.Faults[0], res.Faults[1])
 			}
-			wantRanks := []int{2, 1}
-			if c.fug == c.det {
-				wantRanks = []int{1, 1}
-			}
-			if !slices.Equal(res.Ranks, wantRanks) {
+			// An arrest is the Detectives' win, 10-10 included.
+			if !slices.Equal(res.Ranks, []int{2, 1}) {
 				t.Errorf("ranks %v", res.Ranks)
 			}
-			if c.fug == c.det && res.Winner != nil || c.fug != c.det && (res.Winner == nil || *res.Winner != detectives) {
+			if res.Winner == nil || *res.Winner != detectives {
 				t.Errorf("winner %v", res.Winner)
 			}
 			// Both players are told Quit, and nothing happens after the arrest.
@@ -233,8 +230,8 @@ func TestEscape(t *testing.T) {
 	}
 }
 
-// TestFaults: every broken answer ends the game, 20-0 for the other player, who alone is told
-// Quit.
+// TestFaults: every broken answer ends the game, 20-0 for the other player; both are told
+// Quit, the offender first.
 func TestFaults(t *testing.T) {
 	F, D := fugitive, detectives
 	lines := func(l ...string) game.Reply { return game.Reply{Lines: l} }
@@ -303,15 +300,18 @@ func TestFaults(t *testing.T) {
 			}
 			// The fault is what Reply returned, and its turn is the request's.
 			n := len(log)
-			bad := log[n-2]
+			bad := log[n-3]
 			if bad.fault != f || bad.req.Player != c.player || fmt.Sprintf("%d/%d", bad.req.Player, bad.req.Turn) != c.key {
 				t.Errorf("fault %v returned for %s", bad.fault, fmtReqs([]game.Request{bad.req}))
 			}
 			if f.Turn != bad.req.Turn {
 				t.Errorf("fault turn %d, request turn %d", f.Turn, bad.req.Turn)
 			}
-			if last := log[n-1].req; last.Player != 1-c.player || last.Send != "Quit\n" || last.Expect != 0 {
-				t.Errorf("last request %s", fmtReqs([]game.Request{last}))
+			quits := []game.Request{log[n-2].req, log[n-1].req}
+			for k, p := range []int{c.player, 1 - c.player} {
+				if q := quits[k]; q.Player != p || q.Send != "Quit\n" || q.Expect != 0 || q.Turn != bad.req.Turn {
+					t.Errorf("after the fault: %s", fmtReqs(quits))
+				}
 			}
 		})
 	}

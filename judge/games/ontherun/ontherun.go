@@ -2,13 +2,23 @@
 // map of cities by car, train and plane while four Detectives, told only the Fugitive's
 // transport (and every fifth turn its city), try to catch it within 50 turns.
 //
-// players[0] plays the Fugitive, players[1] the Detectives. The protocol is the page's
-// (seeds/ontherun.txt) with the decisions of rules.md; where both are silent:
+// players[0] plays the Fugitive, players[1] the Detectives. The rules as enforced are
+// docs/games/ontherun.md; where the original page is silent, decided here:
 //   - The Detectives receive the Fugitive's start city as a notice right after the Fugitive
 //     chose it, so their stream is exactly the page's: role, (their 4 lines), start city,
 //     then one transport line per turn.
 //   - A line that is not in the expected shape at all (not a number, wrong number of fields)
 //     is a protocol fault; a well-formed move the rules forbid is an illegal move.
+//
+// An arrest always makes the Detectives the winner, 10-10 (an arrest after the tenth
+// announcement) included. An invalid answer, a crash or a timeout loses 20-0, and both
+// players are then told Quit, the offender first (the referee drops a notice to a bot that is
+// no longer running). Answers are read through game.TrimLine and game.Fields: surrounding
+// ASCII whitespace is ignored and fields are split at runs of it; any other character, a
+// Unicode space included, is part of the answer. A map supplied with the option map is
+// checked for every property the page promises, each connection type's planarity included
+// (planar.go); a generated map has them by construction. docs/games/ontherun.md gives the
+// rules as a contestant needs them.
 package ontherun
 
 import (
@@ -43,7 +53,7 @@ func (onTheRun) Options() []game.Option {
 		{Name: "cities", Default: fmt.Sprint(defCities), Help: "cities of a generated map (10..200); ignored when map is given"},
 		{Name: "time", Default: defTime.String(), Help: "CPU time per player for the whole game (10ms..1h)"},
 		game.MemoryOption(defMemory),
-		{Name: "map", Default: "", Help: "a map in connect.txt format (text after END is ignored); empty: generated from the seed"},
+		{Name: "map", Default: "", Help: "a map in connect.txt format (text after END is ignored), checked for all the page promises, each type's planarity included; empty: generated from the seed"},
 	}
 }
 

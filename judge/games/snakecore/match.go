@@ -65,7 +65,7 @@ func (m *match) Next() (game.Request, bool) {
 		if m.named < m.cfg.players {
 			p := m.named
 			m.named++
-			return m.ask(game.Request{Player: p, Turn: 0, Send: reqName, Expect: 1, Limit: m.limit(p, m.cfg.first)}), false
+			return m.ask(game.Request{Player: p, Turn: 0, Send: reqName, Expect: 1, Limit: m.limit(p, m.cfg.first), Intro: true}), false
 		}
 		if m.round == 0 || m.next == m.cfg.players {
 			if m.round == m.cfg.moves {
@@ -132,12 +132,13 @@ func (m *match) Reply(r game.Reply) *game.Fault {
 	return f
 }
 
-// answerLine is the answer's one line, trimmed of surrounding spaces (rules.md).
+// answerLine is the answer's one line without its surrounding ASCII whitespace
+// (game.TrimLine, docs/rules.md); a Unicode space such as U+00A0 stays part of the answer.
 func answerLine(lines []string, turn int) (string, *game.Fault) {
 	if len(lines) != 1 {
 		return "", &game.Fault{Kind: game.Protocol, Turn: turn, Detail: fmt.Sprintf("an answer of %d lines, 1 expected", len(lines))}
 	}
-	return strings.TrimSpace(lines[0]), nil
+	return game.TrimLine(lines[0]), nil
 }
 
 // name checks the answer to getName: at most 32 bytes, every character 0x20 or above.

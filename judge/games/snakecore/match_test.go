@@ -473,3 +473,74 @@ func TestNoPanicOnHostileAnswers(t *testing.T) {
 	}
 	check(t, m.st)
 }
+
+// TestAnswerWhitespace: surrounding ASCII whitespace (spaces, tabs, "\r", "\v", "\f") around
+// an action is ignored, as game.TrimLine says; a Unicode space such as U+00A0 or U+2003 is
+// part of the answer, which then is no action: a protocol fault, and the player is
+// disqualified (its python stays and skips every later move).
+func TestAnswerWhitespace(t *testing.T) {
+	for _, c := range []struct {
+		name, line string
+		ok         bool
+	}{
+		{"plain", "R", true},
+		{"spaces, tabs and a trailing CR", " \t R\t \r", true},
+		{"a trailing CR only", "R\r", true},
+		{"vertical tab and form feed", "\v\fR\f\v", true},
+		{"no-break spaces around", "\u00a0R\u00a0", false},
+		{"a no-break space after", "R\u00a0", false},
+		{"an em space before", "\u2003R", false},
+		{"a next-line character after", "R\u0085", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := newMatchT(t, 1, 2, map[string]string{"moves": "3"})
+			s := pic(t, []string{
+				"......",
+				".p....",
+				"......",
+				"......",
+				"....p.",
+				"R.....",
+			}, "1,1", "4,4")
+			s.rng = m.st.rng
+			m.st = s
+			var heads []string
+			log := drive(t, m, func(req game.Request) game.Reply {
+				switch {
+				case req.Turn == 0:
+					return game.Reply{Lines: []string{"bot"}}
+				case req.Player == 1:
+					return game.Reply{Lines: []string{"N"}}
+				case req.Turn == 1:
+					return game.Reply{Lines: []string{c.line}}
+				}
+				heads = append(heads, cells(m.st, 0))
+				return game.Reply{Lines: []string{"N"}}
+			})
+			var f *game.Fault
+			for _, x := range log {
+				if x.req.Player == 0 && x.req.Turn == 1 {
+					f = x.fault
+				}
+			}
+			if c.ok {
+				if f != nil || m.Result().Faults[0] != nil {
+					t.Fatalf("%q judged %v", c.line, f)
+				}
+				if got := cells(m.st, 0); got != "2,1" || len(heads) != 2 {
+					t.Fatalf("%q: python 0 at %s, asked %d more times; want it moved right to 2,1", c.line, got, len(heads))
+				}
+				return
+			}
+			if f == nil || f.Kind != game.Protocol || f.Turn != 1 || !strings.Contains(f.Detail, "is not an action") {
+				t.Fatalf("%q: fault %+v, want a protocol fault at turn 1", c.line, f)
+			}
+			if res := m.Result(); res.Faults[0] != f {
+				t.Fatalf("%q: result faults %v", c.line, res.Faults)
+			}
+			if got := cells(m.st, 0); got != "1,1" || len(heads) != 0 {
+				t.Fatalf("%q: python 0 at %s, asked %d more times; want it disqualified at 1,1", c.line, got, len(heads))
+			}
+		})
+	}
+}

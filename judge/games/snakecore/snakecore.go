@@ -3,8 +3,8 @@
 // python grows by eating free blocks, bites other pythons' chains for points, spends energy
 // blocks on protection and scores n(n+1)/2 for delivering a body of n blocks to a reactor.
 //
-// The rules are the page's (seeds/snakecore.txt, in Russian) with the decisions of rules.md.
-// Where both are silent, this package decides (each is also noted where it is made):
+// The rules as enforced are docs/games/snakecore.md (the original page is in Russian). Where
+// the page is silent, this package decides (each is also noted where it is made):
 //   - An attack scores the number of blocks the victim loses: the attacked block and every
 //     block after it to the tail (the part "bitten off"; the attacked block joins the
 //     attacker, the others become free where they lie).
@@ -21,9 +21,10 @@
 //     runs out), its blocks can be attacked, and it keeps the points it scored.
 //   - Every player is sent `getName` (turn 0, in id order) before the first round; then
 //     each round asks every player still in the game for an action, in id order.
-//   - An answer is trimmed of surrounding spaces; anything other than exactly one of
-//     U L D R N A, and a name longer than 32 bytes or holding a character below 0x20, is
-//     a protocol fault (the player is disqualified).
+//   - An answer is trimmed of surrounding ASCII whitespace (game.TrimLine: spaces, tabs,
+//     "\r", "\v", "\f"; a Unicode space such as U+00A0 is part of the answer); anything
+//     other than exactly one of U L D R N A, and a name longer than 32 bytes or holding a
+//     character below 0x20, is a protocol fault (the player is disqualified).
 //   - Each answer's CPU limit is the per-answer limit (`first` for getName, `time` for
 //     each getAction) or what is left of `total`, whichever is less (at least 1 ns). The
 //     game ends after `moves` rounds with no message: the bots see the end of their input.
@@ -51,7 +52,7 @@ func New() game.Game { return snakeCore{} }
 
 type snakeCore struct{}
 
-// The options' defaults and bounds, and the game's fixed numbers (rules.md).
+// The options' defaults and bounds, and the game's fixed numbers (docs/games/snakecore.md).
 const (
 	minPlayers = 2
 	maxPlayers = 8

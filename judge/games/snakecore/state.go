@@ -191,7 +191,7 @@ func (s *state) grow(py *python, t int, kind byte) {
 
 // bite is py's attack on block i of q's body (q may be py): the blocks after it become
 // free where they lie, the attacked block joins py like a free block. An attack on another
-// python scores the blocks q loses; a self-attack scores nothing (rules.md).
+// python scores the blocks q loses; a self-attack scores nothing (docs/games/snakecore.md).
 func (s *state) bite(py, q *python, i int) {
 	t := q.body[i].at
 	kind := q.body[i].kind

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/queue"
+)
+
+// rebuilt is one submission's line of the rebuild report.
+type rebuilt struct {
+	Name string `json:"name"`
+	Lang string `json:"lang"`
+	// Before is how its last recorded build went: "ok", "error", or "unknown" (none recorded).
+	Before       string `json:"before"`
+	Now          string `json:"now"`
+	OldToolchain string `json:"old_toolchain,omitempty"`
+	NewToolchain string `json:"new_toolchain"`
+	// Change is "new", "unchanged", "binary changed", "ok -> error" or "error -> ok".
+	Change string `json:"change"`
+	// Log is the compiler's output when it does not compile now.
+	Log string `json:"log,omitempty"`
+	// Smoke is the fault of its smoke match ("ok" when none), with --smoke.
+	Smoke string `json:"smoke,omitempty"`
+}
+
+// named is a submission with the name the report gives it: read from Path, or sub.
+type named struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	sub  build.Submission
+}
+
+func (a *app) rebuildCmd() *cobra.Command {
+	var langs []string
+	var asJSON bool
+	var gameName, smoke, opponent string
+	var known, fromStore bool
+	cmd := &cobra.Command{
+		Use:   "rebuild [--lang L]... [--game G] [--json] [--smoke GAME] DIR|MANIFEST|--known",
+		Short: "Rebuild every submission against the current images and report what changed",
+		Long: "Rebuild every submission against the current toolchain images, not from the cache, and\n" +
+			"report for each its old and new toolchain, whether it compiled before and compiles now, and\n" +
+			"what changed: ok -> error (with the log), error -> ok, binary changed. Run it after a\n" +
+			"toolchain change, before the next round. DIR holds one submission per entry (a source file\n" +
+			"or a directory, named by the entry); MANIFEST is a JSON list of {\"name\", \"path\"} (paths\n" +
+			"relative to it); --known rebuilds every submission this judge has built or holds a build of\n" +
+			"(sources are kept with each build), --from-store also those of the shared object store. A\n" +
+			"rebuilt bot may still behave differently: --smoke GAME\n" +
+			"plays each one a short match against an opponent (--opponent, default bots/GAME/cpp) and\n" +
+			"reports its fault.",
+		Args: cobra.RangeArgs(0, 1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if known == (len(args) == 1) {
+				return usageError{errors.New("give a directory or manifest of submissions, or --known")}
+			}
+			var g, smokeGame game.Game
+			if gameName != "" {
+				var ok bool
+				if g, ok = games.Lookup(gameName); !ok {
+					return usageError{fmt.Errorf("unknown game %q (%s)", gameName, gameNames())}
+				}
+			}
+			if smoke != "" {
+				var ok bool
+				if smokeGame, ok = games.Lookup(smoke); !ok {
+					return usageError{fmt.Errorf("--smoke: unknown game %q (%s)", smoke, gameNames())}
+				}
+				if opponent == "" {
+					opponent = filepath.Join("bots", smoke, "cpp")
+				}
+			}
+			b, err := a.builder(cmd.Context())
+			if err != nil {
+				return err
+			}
+			var runner *match.Runner
+			if smokeGame != nil {
+				if runner, err = a.runner(cmd); err != nil {
+					return err
+				}
+			}
+			var subs []named
+			if known {
+				if fromStore {
+					q, err := a.queue(cmd.Context(), false)
+					if err != nil {
+						return err
+					}
+					defer q.Close()
+					b.Remote = q.Cache(queue.BucketArtifacts)
+				}
+				ks, err := b.Known(cmd.Context(), fromStore)
+				if err != nil {
+					return err
+				}
+				for id, sub := range ks {
+					names := make([]string, 0, len(sub.Files))
+					for f := range sub.Files {
+						names = append(names, f)
+					}
+					sort.Strings(names)
+					subs = append(subs, named{Name: strings.Join(names, ",") + "@" + id[:12], sub: sub})
+				}
+				sort.Slice(subs, func(i, j int) bool { return subs[i].Name < subs[j].Name })
+			} else if subs, err = submissions(args[0]); err != nil {
+				return usageError{err}
+			}
+			var rows []rebuilt
+			for i, n := range subs {
+				sub := n.sub
+				if n.Path != "" {
+					if sub, err = build.Load(n.Path, int64(a.cfg.Build.SourceLimit)); err != nil {
+						return usageError{fmt.Errorf("%s: %w", n.Name, err)}
+					}
+				}
+				if len(langs) > 0 && !slices.Contains(langs, sub.Lang) {
+					continue
+				}
+				if g != nil {
+					sub.Files = game.WithLibrary(g, sub.Lang, sub.Files)
+				}
+				fmt.Fprintf(os.Stderr, "[%d/%d] %s (%s)\n", i+1, len(subs), n.Name, sub.Lang)
+				row, err := rebuildOne(cmd.Context(), b, n.Name, sub)
+				if err != nil {
+					return fmt.Errorf("%s: %w", n.Name, err)
+				}
+				if runner != nil && row.Now == "ok" {
+					row.Smoke = smokeMatch(cmd.Context(), runner, smokeGame, n.Name, sub, opponent, int64(a.cfg.Build.SourceLimit))
+				}
+				rows = append(rows, row)
+			}
+			if asJSON {
+				enc := json.NewEncoder(os.Stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rows)
+			}
+			return writeRebuilt(rows)
+		},
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&langs, "lang", nil, "only the submissions in these languages")
+	f.StringVar(&gameName, "game", "", "add this game's helper library to each submission (SnakeCore)")
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	f.StringVar(&smoke, "smoke", "", "play each rebuilt bot a short match of this game")
+	f.StringVar(&opponent, "opponent", "", "the --smoke opponent (default bots/GAME/cpp)")
+	f.BoolVar(&known, "known", false, "rebuild every submission this judge has built or holds a build of (kept with its build history and cache)")
+	f.BoolVar(&fromStore, "from-store", false, "with --known: also every build in the shared object store (NATS)")
+	return cmd
+}
+
+// rebuildOne rebuilds a submission and compares it with its last recorded build.
+func rebuildOne(ctx context.Context, b *build.Builder, name string, sub build.Submission) (rebuilt, error) {
+	hist, err := b.History(sub)
+	if err != nil {
+		return rebuilt{}, err
+	}
+	res, err := b.Rebuild(ctx, sub)
+	if err != nil {
+		return rebuilt{}, err
+	}
+	after, err := b.History(sub)
+	if err != nil || len(after) == 0 {
+		return rebuilt{}, fmt.Errorf("the rebuild was not recorded: %v", err)
+	}
+	now := after[len(after)-1]
+	row := rebuilt{Name: name, Lang: sub.Lang, Before: "unknown", Now: okOrError(res.OK), NewToolchain: res.Toolchain}
+	if !res.OK {
+		row.Log = res.Log
+	}
+	if len(hist) == 0 {
+		row.Change = "new"
+		return row, nil
+	}
+	prev := hist[len(hist)-1]
+	row.Before, row.OldToolchain = okOrError(prev.OK), prev.Toolchain
+	switch {
+	case prev.OK && !res.OK:
+		row.Change = "ok -> error"
+	case !prev.OK && res.OK:
+		row.Change = "error -> ok"
+	case res.OK && prev.Binary != now.Binary:
+		row.Change = "binary changed"
+	default:
+		row.Change = "unchanged"
+	}
+	return row, nil
+}
+
+func okOrError(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "error"
+}
+
+// smokeMatch plays the rebuilt bot as player 0 against opponent in g with its defaults (a
+// game for more players fills the other seats with the opponent), and says its fault.
+func smokeMatch(ctx context.Context, r *match.Runner, g game.Game, name string, sub build.Submission, opponent string, limit int64) string {
+	_, _, def := g.Players()
+	other, err := build.Load(opponent, limit)
+	if err != nil {
+		return "not played: " + err.Error()
+	}
+	j := match.Job{ID: "smoke-" + name, Game: g, Seed: 1, Players: []match.Entrant{{Name: name, Submission: sub}}}
+	for i := 1; i < def; i++ {
+		j.Players = append(j.Players, match.Entrant{Name: filepath.Base(opponent), Submission: other})
+	}
+	res, err := r.Play(ctx, j)
+	switch {
+	case err != nil:
+		return "not played: " + err.Error()
+	case res.Players[0].Fault != nil:
+		f := res.Players[0].Fault
+		return fmt.Sprintf("%s at turn %d: %s", f.Kind, f.Turn, f.Detail)
+	}
+	return "ok"
+}
+
+// submissions lists the submissions of a directory (one per entry) or a manifest.
+func submissions(arg string) ([]named, error) {
+	st, err := os.Stat(arg)
+	if err != nil {
+		return nil, err
+	}
+	var out []named
+	if st.IsDir() {
+		entries, err := os.ReadDir(arg)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") {
+				continue
+			}
+			out = append(out, named{Name: e.Name(), Path: filepath.Join(arg, e.Name())})
+		}
+	} else {
+		data, err := os.ReadFile(arg)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(data, &out); err != nil {
+			return nil, fmt.Errorf("manifest %s: %w (want a JSON list of {\"name\", \"path\"})", arg, err)
+		}
+		for i := range out {
+			if out[i].Name == "" || out[i].Path == "" {
+				return nil, fmt.Errorf("manifest %s: entry %d needs a name and a path", arg, i)
+			}
+			if !filepath.IsAbs(out[i].Path) {
+				out[i].Path = filepath.Join(filepath.Dir(arg), out[i].Path)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New(arg + ": no submissions")
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+func writeRebuilt(rows []rebuilt) error {
+	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tLANG\tBEFORE\tNOW\tCHANGE\tOLD TOOLCHAIN\tNEW TOOLCHAIN\tSMOKE")
+	count := map[string]int{}
+	for _, r := range rows {
+		count[r.Change]++
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Lang, r.Before, r.Now, r.Change,
+			cmpOr(r.OldToolchain, "-"), r.NewToolchain, cmpOr(r.Smoke, "-"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if r.Now == "error" {
+			fmt.Printf("\n%s does not compile now:\n%s\n", r.Name, strings.TrimSpace(r.Log))
+		}
+	}
+	fmt.Printf("\n%d submissions rebuilt at %s: %d new, %d unchanged, %d binary changed, %d ok -> error, %d error -> ok\n",
+		len(rows), time.Now().UTC().Format(time.RFC3339), count["new"], count["unchanged"], count["binary changed"],
+		count["ok -> error"], count["error -> ok"])
+	return nil
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

@@ -1,0 +1,76 @@
+package games_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/match/matchtest"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+// A bot that burns 600 ms of CPU before its first request, in a game whose first request
+// allows 300 ms (the READY limit, the first answer's, or the whole game's budget, each game as
+// its rules say), times out at that request, in every game and every language: start-up is
+// the bot's time. The other players play on untouched.
+func TestStartUpBurnerTimesOutAtItsFirstRequest(t *testing.T) {
+	r := matchtest.Runner(t)
+	for _, tc := range []struct {
+		game   string
+		opts   map[string]string
+		seat   int
+		others int
+	}{
+		{"amazes", map[string]string{"time": "300ms", "turns": "20"}, 0, 1},
+		{"ontherun", map[string]string{"time": "300ms", "cities": "30"}, 0, 1},
+		{"dropblock", map[string]string{"ready": "300ms", "turns": "40"}, 1, 3},
+		{"langwars", map[string]string{"ready": "300ms", "turns": "2"}, 2, 3},
+		{"snakecore", map[string]string{"first": "300ms", "moves": "10"}, 3, 3},
+	} {
+		g, _ := games.Lookup(tc.game)
+		for _, lang := range langs {
+			t.Run(tc.game+"/"+lang, func(t *testing.T) {
+				bots := make([]string, 0, tc.others+1)
+				for i := 0; i < tc.others; i++ {
+					bots = append(bots, "bots/"+tc.game+"/cpp")
+				}
+				burner := "sandbox/testdata/burner/" + lang
+				if tc.game == "snakecore" && lang == "java" {
+					burner += "-jbot" // SnakeCore's Java bots are a Jbot, run by its library
+				}
+				bots = append(bots[:tc.seat], append([]string{burner}, bots[tc.seat:]...)...)
+				res, rp := matchtest.Play(t, r, g, 11, tc.opts, bots...)
+				first := -1
+				for _, x := range rp.Exchanges {
+					if x.Player == tc.seat && (x.Expect > 0 || x.Ready != "") {
+						first = x.Turn
+						break
+					}
+				}
+				p := res.Players[tc.seat]
+				if f := p.Fault; f == nil || f.Kind != game.Timeout || f.Turn != first ||
+					!strings.Contains(f.Detail, "300 ms CPU limit") || !strings.Contains(f.Detail, "starting up") {
+					t.Errorf("fault %v; want a timeout at its first request (turn %d) naming the 300 ms limit and the start-up", f, first)
+				}
+				l, _ := images.LangByName(lang)
+				allow := l.Startup(sandboxtest.Runtime()).Milliseconds()
+				// The bot times its burn by its own clock; under gVisor the host's cgroup sees less.
+				least := int64(590)
+				if sandboxtest.GVisor() {
+					least = 450
+				}
+				if p.StartupCPUms < least || p.CPUms < p.StartupCPUms-allow {
+					t.Errorf("start-up %d ms CPU, charged %d ms; want the 600 ms burn (at least %d ms), and it less the allowance (%d ms)", p.StartupCPUms, p.CPUms, least, allow)
+				}
+				for i, o := range res.Players {
+					if i != tc.seat && o.Fault != nil {
+						t.Errorf("player %d: %v", i, fmt.Sprint(o.Fault))
+					}
+				}
+			})
+		}
+	}
+}
