@@ -134,6 +134,26 @@ func (l Lang) Startup(runtime string) time.Duration {
 // Langs returns every language, in a fixed order.
 func Langs() []Lang { return append([]Lang(nil), langs...) }
 
+// LangNames returns every language's name, in the order of Langs: the list that help texts
+// and error messages give.
+func LangNames() []string {
+	names := make([]string, 0, len(langs))
+	for _, l := range langs {
+		names = append(names, l.Name)
+	}
+	return names
+}
+
+// Extensions returns every source file extension that selects a language (LangByExt), in the
+// order of Langs and of each language's Exts.
+func Extensions() []string {
+	var exts []string
+	for _, l := range langs {
+		exts = append(exts, l.Exts...)
+	}
+	return exts
+}
+
 // LangByName returns the language called name ("cpp", "pascal", "java", "go").
 func LangByName(name string) (Lang, bool) {
 	for _, l := range langs {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
@@ -104,7 +105,7 @@ func BenchmarkStartToFirstAnswer(b *testing.B) {
 		}
 		b.ReportMetric(float64(first.Microseconds())/1000/float64(b.N), "ms-to-first-answer")
 	})
-	for _, lang := range []string{"cpp", "pascal", "java", "go"} {
+	for _, lang := range images.LangNames() {
 		res := sandboxtest.Build(b, builder, filepath.Join("bots/hello", lang))
 		b.Run(lang, func(b *testing.B) {
 			var first, remove time.Duration

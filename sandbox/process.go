@@ -333,8 +333,16 @@ func (p *Process) look() (starved, computing bool) {
 	return false, true
 }
 
+// Busy reports whether a thread of the bot is running, ready to run (state R) or waiting for
+// the disk (state D, as a runtime loading its files) right now: a bot that uses little CPU
+// and is busy is held up by the machine, not idle waiting for input.
+func (p *Process) Busy() bool { return p.inState("RD") }
+
 // runnable reports whether a thread of the bot is ready to run or running (state R).
-func (p *Process) runnable() bool {
+func (p *Process) runnable() bool { return p.inState("R") }
+
+// inState reports whether a thread of the bot is in one of the states (/proc/PID/stat).
+func (p *Process) inState(states string) bool {
 	if p.tasks == "" {
 		return false
 	}
@@ -353,7 +361,7 @@ func (p *Process) runnable() bool {
 		n, _ := f.Read(buf)
 		f.Close()
 		// "pid (comm) S ...": the state follows the last ")", comm may hold anything.
-		if i := bytes.LastIndexByte(buf[:n], ')'); i >= 0 && i+2 < n && buf[i+2] == 'R' {
+		if i := bytes.LastIndexByte(buf[:n], ')'); i >= 0 && i+2 < n && strings.IndexByte(states, buf[i+2]) >= 0 {
 			return true
 		}
 	}

@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games"
@@ -73,7 +75,7 @@ func (a *app) compileCmd() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&lang, "lang", "", "language (cpp, pascal, java, go); default: from the file extensions")
+	cmd.Flags().StringVar(&lang, "lang", "", "language ("+strings.Join(images.LangNames(), ", ")+"); default: from the file extensions")
 	cmd.Flags().StringVar(&gameName, "game", "", "the game it is for: adds the game's helper library, if it has one")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the build result as JSON")
 	return cmd

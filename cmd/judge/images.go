@@ -74,7 +74,7 @@ func (a *app) imagesCmd() *cobra.Command {
 			return nil
 		},
 	}
-	buildCmd.Flags().StringSliceVar(&langs, "lang", nil, "only the images of these languages (cpp, pascal, java, go)")
+	buildCmd.Flags().StringSliceVar(&langs, "lang", nil, "only the images of these languages ("+strings.Join(images.LangNames(), ", ")+")")
 	buildCmd.Flags().BoolVar(&strict, "strict", false, "fail when a pin is no longer served, instead of following its line (images.strict)")
 	buildCmd.Flags().BoolVar(&updateLock, "update-lock", false, "write the lock as resolved over the lock file (images.lock, else ./images/lock.json)")
 	var checkJSON bool
@@ -411,17 +411,6 @@ func orBuiltIn(lockFile string) string {
 		return "(built in)"
 	}
 	return lockFile
-}
-
-func shortID(id string) string {
-	if id == "" {
-		return "(missing)"
-	}
-	id = strings.TrimPrefix(id, "sha256:")
-	if len(id) > 12 {
-		id = id[:12]
-	}
-	return id
 }
 
 // writeSecurity prints the restrictions every bot and compilation runs under, with the values

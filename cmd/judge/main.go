@@ -4,12 +4,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 
@@ -18,6 +20,11 @@ import (
 	"github.com/botjudge/judge/config"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -192,4 +199,154 @@ func (a *app) builder(ctx context.Context) (*build.Builder, error) {
 			SourceLimit: int64(b.SourceLimit), Runtime: a.cfg.Sandbox.Runtime,
 		},
 	}, nil
+}
+
+// version is the judge's version, set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func (a *app) runner(cmd *cobra.Command) (*match.Runner, error) {
+	b, err := a.builder(cmd.Context())
+	if err != nil {
+		return nil, err
+	}
+	s := a.cfg.Sandbox
+	work := filepath.Join(a.cfg.DataDir, "matches")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return nil, err
+	}
+	cpuset := ""
+	if cores := botCores(s.Pin, 1); len(cores) > 0 {
+		cpuset = cores[0]
+	}
+	return &match.Runner{
+		Sandbox: a.engine, Builder: b, WorkDir: work, Version: version,
+		Limits: sandbox.Limits{
+			Memory: int64(s.Memory), CPUs: s.CPUs, CPUSet: cpuset, Pids: s.Pids, NoFile: s.NoFile,
+			FileSize: int64(s.FileSize), Tmpfs: int64(s.Tmpfs), Network: s.Network, Seccomp: s.Seccomp,
+			Runtime: s.Runtime,
+		},
+		Freeze:      sandbox.Freeze(s.Freeze),
+		StdoutLimit: int64(s.StdoutLimit), StderrLimit: int64(s.StderrLimit), LineLimit: int(s.LineLimit),
+	}, nil
+}
+
+// queue connects to nats.url; with none, serve embeds a server and the clients look for the
+// embedded one on nats.listen.
+func (a *app) queue(ctx context.Context, serve bool) (*queue.Queue, error) {
+	o := queue.Options{URL: a.cfg.NATS.URL, Listen: a.cfg.NATS.Listen, Logger: a.log,
+		AckWait: a.cfg.Serve.AckWait, MaxDeliver: a.cfg.Serve.MaxDeliver}
+	if o.URL == "" {
+		if serve {
+			o.StoreDir = filepath.Join(a.cfg.DataDir, "nats")
+		} else {
+			o.URL = "nats://" + a.cfg.NATS.Listen
+		}
+	}
+	q, err := queue.Open(ctx, o)
+	if err != nil && !serve {
+		return nil, fmt.Errorf("%w (is `judge serve` running? set nats.url to use another server)", err)
+	}
+	return q, err
+}
+
+// botCores gives each worker a core of its own for its bots, keeping core 0 for the judge and
+// the engine, when the machine has enough cores; otherwise bots are not pinned.
+func botCores(pin bool, workers int) []string {
+	n := runtime.NumCPU()
+	if !pin || n < 2 {
+		return nil
+	}
+	var sets []string
+	for i := 0; i < workers && i < n-1; i++ {
+		sets = append(sets, fmt.Sprint(n-1-i))
+	}
+	return sets
+}
+
+// matchArgs reads what play and submit share: the game, its --opt values and the BOTs.
+// Every problem is a usage error.
+func (a *app) matchArgs(gameName string, opts, bots []string) (game.Game, map[string]string, []match.Entrant, error) {
+	g, ok := games.Lookup(gameName)
+	if !ok {
+		return nil, nil, nil, usageError{fmt.Errorf("unknown game %q (known: %s)", gameName, gameNames())}
+	}
+	options, err := parseOptions(opts)
+	if err != nil {
+		return nil, nil, nil, usageError{err}
+	}
+	var entrants []match.Entrant
+	for _, arg := range bots {
+		s, err := build.Load(arg, int64(a.cfg.Build.SourceLimit))
+		if err != nil {
+			return nil, nil, nil, usageError{err}
+		}
+		entrants = append(entrants, match.Entrant{Name: botName(arg), Submission: s})
+	}
+	return g, options, entrants, nil
+}
+
+// parseOptions reads k=v pairs; a value @FILE is the file's content.
+func parseOptions(kvs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--opt %q: want key=value", kv)
+		}
+		if file, isFile := strings.CutPrefix(v, "@"); isFile {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				return nil, fmt.Errorf("--opt %s: %w", k, err)
+			}
+			v = string(data)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// botName names a player after its path: its last two elements ("amazes/cpp").
+func botName(arg string) string {
+	if _, rest, ok := strings.Cut(arg, ":"); ok && !strings.Contains(arg[:len(arg)-len(rest)-1], "/") {
+		arg = rest
+	}
+	arg = strings.TrimSuffix(filepath.ToSlash(arg), "/")
+	parts := strings.Split(arg, "/")
+	if len(parts) > 2 {
+		parts = parts[len(parts)-2:]
+	}
+	return strings.Join(parts, "/")
+}
+
+func gameNames() string {
+	var n []string
+	for _, g := range games.All() {
+		n = append(n, g.Name())
+	}
+	return strings.Join(n, ", ")
+}
+
+func printResult(res result.Result, asJSON bool) error {
+	if asJSON {
+		return json.NewEncoder(os.Stdout).Encode(res)
+	}
+	return res.WriteTable(os.Stdout)
+}
+
+func shortID(id string) string {
+	if id == "" {
+		return "(missing)"
+	}
+	id = strings.TrimPrefix(id, "sha256:")
+	if len(id) > 12 {
+		id = id[:12]
+	}
+	return id
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

@@ -296,10 +296,3 @@ func writeRebuilt(rows []rebuilt) error {
 		count["ok -> error"], count["error -> ok"])
 	return nil
 }
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
@@ -14,7 +15,7 @@ import (
 // time), and BenchmarkCompile/cache-hit a build that the cache answers.
 func BenchmarkCompile(b *testing.B) {
 	e := sandboxtest.Engine(b)
-	for _, lang := range []string{"cpp", "pascal", "java", "go"} {
+	for _, lang := range images.LangNames() {
 		sub, err := build.Load(filepath.Join(sandboxtest.Root(), "bots/hello", lang), 1<<20)
 		if err != nil {
 			b.Fatal(err)

@@ -20,7 +20,7 @@ import (
 func TestHelloBotsCompileAndRoundTrip(t *testing.T) {
 	e := sandboxtest.Engine(t)
 	b := sandboxtest.Builder(t, e)
-	for _, lang := range []string{"cpp", "pascal", "java", "go"} {
+	for _, lang := range images.LangNames() {
 		t.Run(lang, func(t *testing.T) {
 			res := sandboxtest.Build(t, b, filepath.Join("bots/hello", lang))
 			p := sandboxtest.Start(t, e, sandboxtest.Spec(res))

@@ -11,8 +11,9 @@ import (
 )
 
 // Load reads a BOT argument: a source file or a directory of sources, optionally prefixed
-// with its language ("cpp:", "pascal:", "java:", "go:"). Without a prefix the language comes
-// from the files' extensions, which must agree. maxBytes bounds what is read.
+// with its language and a colon (e.g. "cpp:"; images.LangNames lists the languages). Without
+// a prefix the language comes from the files' extensions (images.Extensions), which must
+// agree. maxBytes bounds what is read.
 func Load(arg string, maxBytes int64) (Submission, error) {
 	lang := ""
 	if l, rest, ok := strings.Cut(arg, ":"); ok {
@@ -77,7 +78,8 @@ func Load(arg string, maxBytes int64) (Submission, error) {
 			s.Lang = l.Name
 		}
 		if s.Lang == "" {
-			return Submission{}, fmt.Errorf("%w: %s: no source file with a known extension (.cpp .cc .cxx .pas .pp .java .go)", ErrInvalid, arg)
+			return Submission{}, fmt.Errorf("%w: %s: no source file with a known extension (%s)", ErrInvalid, arg,
+				strings.Join(images.Extensions(), " "))
 		}
 	}
 	return s, nil

@@ -24,15 +24,9 @@ type Game interface {
 	Players() (min, max, def int)
 	// Options documents the game's options with their defaults.
 	Options() []Option
-	// New starts a match. Invalid options are an error naming the option.
+	// New starts a match. Invalid options are an error naming the option (*OptionError).
+	// c.Players is always a count the game takes: matches are started through Start.
 	New(c Config) (Match, error)
-}
-
-// Option documents one option of a game.
-type Option struct {
-	Name    string
-	Default string
-	Help    string
 }
 
 // Config is what a match is started from.
@@ -164,6 +158,27 @@ func CheckPlayers(g Game, n int) error {
 	return fmt.Errorf("%s takes %s players, the job has %d", g.Name(), takes, n)
 }
 
+// Start starts a match of g: the one place where a player count is checked (CheckPlayers),
+// so that a game's New is only ever given a count it takes. Every referee starts its matches
+// here.
+func Start(g Game, c Config) (Match, error) {
+	if err := CheckPlayers(g, c.Players); err != nil {
+		return nil, err
+	}
+	return g.New(c)
+}
+
+// Ranked is the result of a game ranked by score (RankByScore) with its unique top scorer as
+// the winner.
+func Ranked(scores []float64, faults []*Fault) Result {
+	return Ranks(scores, RankByScore(scores), faults)
+}
+
+// Ranks is the result of a game that ranks its players itself; the player ranked 1 alone wins.
+func Ranks(scores []float64, ranks []int, faults []*Fault) Result {
+	return Result{Scores: scores, Ranks: ranks, Winner: UniqueWinner(ranks), Faults: slices.Clone(faults)}
+}
+
 // RankByScore ranks players by score, highest first; equal scores share a rank (1, 1, 3).
 func RankByScore(scores []float64) []int {
 	idx := make([]int, len(scores))
@@ -199,98 +214,6 @@ func UniqueWinner(ranks []int) *int {
 	return &winner
 }
 
-// Options helps a game read its options: every value read is checked, and Done reports
-// options the game does not know.
-type Options struct {
-	raw  map[string]string
-	used map[string]bool
-	errs []string
-	// Values are all options with defaults applied, for Setup.Options.
-	Values map[string]string
-}
-
-// NewOptions wraps a job's options.
-func NewOptions(raw map[string]string) *Options {
-	return &Options{raw: raw, used: map[string]bool{}, Values: map[string]string{}}
-}
-
-func (o *Options) get(name, def string) string {
-	o.used[name] = true
-	v, ok := o.raw[name]
-	if !ok {
-		v = def
-	}
-	o.Values[name] = v
-	return v
-}
-
-// Int reads an integer option within [min, max].
-func (o *Options) Int(name string, def, min, max int) int {
-	s := o.get(name, fmt.Sprint(def))
-	var v int
-	if _, err := fmt.Sscanf(s, "%d", &v); err != nil || fmt.Sprint(v) != strings.TrimSpace(s) {
-		o.errs = append(o.errs, fmt.Sprintf("option %s: %q is not an integer", name, s))
-		return def
-	}
-	if v < min || v > max {
-		o.errs = append(o.errs, fmt.Sprintf("option %s: %d is out of range %d..%d", name, v, min, max))
-		return def
-	}
-	return v
-}
-
-// Duration reads a duration option ("30s", "1m") within [min, max].
-func (o *Options) Duration(name string, def, min, max time.Duration) time.Duration {
-	s := o.get(name, def.String())
-	v, err := time.ParseDuration(strings.TrimSpace(s))
-	if err != nil {
-		o.errs = append(o.errs, fmt.Sprintf("option %s: %q is not a duration (e.g. 30s)", name, s))
-		return def
-	}
-	if v < min || v > max {
-		o.errs = append(o.errs, fmt.Sprintf("option %s: %v is out of range %v..%v", name, v, min, max))
-		return def
-	}
-	return v
-}
-
-// String reads a string option (e.g. a maze or map given as text; "" when absent).
-func (o *Options) String(name, def string) string { return o.get(name, def) }
-
-// Fail records a problem with an option found by the game itself.
-func (o *Options) Fail(name, format string, args ...any) {
-	o.errs = append(o.errs, fmt.Sprintf("option %s: %s", name, fmt.Sprintf(format, args...)))
-}
-
-// Err reports bad values and unknown options, or nil.
-func (o *Options) Err() error {
-	errs := slices.Clone(o.errs)
-	var unknown []string
-	for k := range o.raw {
-		if !o.used[k] {
-			unknown = append(unknown, k)
-		}
-	}
-	sort.Strings(unknown)
-	for _, k := range unknown {
-		known := make([]string, 0, len(o.used))
-		for u := range o.used {
-			known = append(known, u)
-		}
-		sort.Strings(known)
-		errs = append(errs, fmt.Sprintf("unknown option %q (known: %s)", k, strings.Join(known, ", ")))
-	}
-	if len(errs) == 0 {
-		return nil
-	}
-	return &OptionError{Problems: errs}
-}
-
-// OptionError is an invalid option; the referee reports it as bad_option.
-type OptionError struct{ Problems []string }
-
-func (e *OptionError) Error() string { return strings.Join(e.Problems, "; ") }
-
 // NewRand is the match's only source of randomness: a PCG generator seeded from the seed.
 func NewRand(seed uint64) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
@@ -322,22 +245,4 @@ func WithLibrary(g Game, lang string, files map[string][]byte) map[string][]byte
 		out[k] = v
 	}
 	return out
-}
-
-// The memory option is the same in every game: a bot's memory limit in MiB, within these
-// bounds; only the default differs.
-const (
-	MinMemoryMiB = 16
-	MaxMemoryMiB = 4096
-)
-
-// MemoryOption documents the memory option with a game's default (MiB).
-func MemoryOption(defMiB int) Option {
-	return Option{Name: "memory", Default: fmt.Sprint(defMiB),
-		Help: fmt.Sprintf("memory per player in MiB, %d..%d", MinMemoryMiB, MaxMemoryMiB)}
-}
-
-// Memory reads the memory option (MiB, defMiB when absent) and returns it in bytes.
-func (o *Options) Memory(defMiB int) int64 {
-	return int64(o.Int("memory", defMiB, MinMemoryMiB, MaxMemoryMiB)) << 20
 }

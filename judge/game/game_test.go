@@ -33,18 +33,26 @@ func TestRankByScore(t *testing.T) {
 	}
 }
 
+// The declared options of a game like Amazes, for TestOptions.
+var (
+	turnsOpt  = IntOption{Name: "turns", Default: 150, Min: 1, Max: 150, Help: "turns per player"}
+	timeOpt   = DurationOption{Name: "time", Default: time.Second, Min: time.Millisecond, Max: time.Minute, Help: "CPU time"}
+	memoryOpt = MemoryOption{DefaultMiB: 256}
+	mazeOpt   = TextOption{Name: "maze", Help: "a maze"}
+)
+
 func TestOptions(t *testing.T) {
 	o := NewOptions(map[string]string{"turns": "12", "time": "2s", "memory": "64"})
-	if v := o.Int("turns", 150, 1, 150); v != 12 {
+	if v := turnsOpt.Read(o); v != 12 {
 		t.Errorf("turns %d", v)
 	}
-	if v := o.Duration("time", time.Second, time.Millisecond, time.Minute); v != 2*time.Second {
+	if v := timeOpt.Read(o); v != 2*time.Second {
 		t.Errorf("time %v", v)
 	}
-	if v := o.Memory(256); v != 64<<20 {
+	if v := memoryOpt.Read(o); v != 64<<20 {
 		t.Errorf("memory %d", v)
 	}
-	if v := o.String("maze", ""); v != "" {
+	if v := mazeOpt.Read(o); v != "" {
 		t.Errorf("maze %q", v)
 	}
 	if err := o.Err(); err != nil {
@@ -59,20 +67,40 @@ func TestOptions(t *testing.T) {
 		mention string
 	}{
 		{map[string]string{"turns": "many"}, "option turns"},
-		{map[string]string{"turns": "151"}, "out of range"},
+		{map[string]string{"turns": "151"}, "out of range 1..150"},
 		{map[string]string{"turns": "12x"}, "not an integer"},
+		{map[string]string{"turns": "+12"}, "not an integer"},
+		{map[string]string{"turns": "012"}, "not an integer"},
 		{map[string]string{"time": "soon"}, "option time"},
+		{map[string]string{"time": "2m"}, "out of range 1ms..1m"},
 		{map[string]string{"memory": "8"}, "option memory"},
 		{map[string]string{"colour": "red"}, `unknown option "colour" (known: memory, time, turns)`},
 	} {
 		o := NewOptions(tc.raw)
-		o.Int("turns", 150, 1, 150)
-		o.Duration("time", time.Second, time.Millisecond, time.Minute)
-		o.Memory(256)
+		turnsOpt.Read(o)
+		timeOpt.Read(o)
+		memoryOpt.Read(o)
 		var oe *OptionError
 		if err := o.Err(); !errors.As(err, &oe) || !strings.Contains(err.Error(), tc.mention) {
 			t.Errorf("%v: got %v, want an OptionError mentioning %q", tc.raw, err, tc.mention)
 		}
+	}
+}
+
+// A declared option documents exactly what it reads: its default parses back to itself and
+// its help gives the range it checks.
+func TestDocument(t *testing.T) {
+	got := Document(turnsOpt, timeOpt, memoryOpt, mazeOpt,
+		DurationOption{Name: "total", Default: 90 * time.Second, Min: time.Second, Max: time.Hour, Help: "in all"})
+	want := []Option{
+		{"turns", "150", "turns per player, 1..150"},
+		{"time", "1s", "CPU time, 1ms..1m"},
+		{"memory", "256", fmt.Sprintf("memory per player in MiB, %d..%d", MinMemoryMiB, MaxMemoryMiB)},
+		{"maze", "", "a maze"},
+		{"total", "1m30s", "in all, 1s..1h"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Document:\n got %q\nwant %q", got, want)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
@@ -11,7 +12,8 @@ import (
 	"github.com/botjudge/judge/judge/result"
 )
 
-var langs = []string{"cpp", "pascal", "java", "go"}
+// langs are every language: each game has a sample bot in each (bots/<game>/<lang>).
+var langs = images.LangNames()
 
 // playAndVerify plays a match of a registered game (its replay re-judged by matchtest.Play).
 func playAndVerify(t *testing.T, r *match.Runner, name string, seed uint64, bots ...string) result.Result {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
@@ -82,7 +83,8 @@ func Parse(data []byte, lookup func(string) (game.Game, bool), maxSource int64) 
 	}
 	for i, p := range j.Players {
 		if _, ok := images.LangByName(p.Lang); !ok {
-			return j, invalid(result.InvalidJob, "player %d (%s): unknown language %q (known: cpp, pascal, java, go)", i, p.Name, p.Lang)
+			return j, invalid(result.InvalidJob, "player %d (%s): unknown language %q (known: %s)", i, p.Name, p.Lang,
+				strings.Join(images.LangNames(), ", "))
 		}
 		if len(p.Files) == 0 {
 			return j, invalid(result.InvalidJob, "player %d (%s): no source files", i, p.Name)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/result"
@@ -50,6 +51,26 @@ func TestParse(t *testing.T) {
 				t.Errorf("code %q message %q; want %s mentioning %q, without the code", Code(err), Message(err), tc.code, tc.mention)
 			}
 		})
+	}
+}
+
+// Every language of images.Langs is accepted, and the message for an unknown one lists them
+// all, in the table's order: a language added to images.Langs is covered here without an edit.
+func TestParseKnowsEveryLanguage(t *testing.T) {
+	var names []string
+	for _, l := range images.Langs() {
+		names = append(names, l.Name)
+		t.Run(l.Name, func(t *testing.T) {
+			data := strings.Replace(good, `"lang":"go","files":{"b.go"`, `"lang":"`+l.Name+`","files":{"b`+l.Exts[0]+`"`, 1)
+			if j, err := Parse([]byte(data), games.Lookup, 1<<20); err != nil || j.Players[1].Lang != l.Name {
+				t.Errorf("a %s player: %+v, %v", l.Name, j.Players, err)
+			}
+		})
+	}
+	_, err := Parse([]byte(strings.Replace(good, `"lang":"go"`, `"lang":"cobol"`, 1)), games.Lookup, 1<<20)
+	want := `player 1 (b): unknown language "cobol" (known: ` + strings.Join(names, ", ") + ")"
+	if Code(err) != result.InvalidJob || Message(err) != want {
+		t.Errorf("code %q message %q; want %s %q", Code(err), Message(err), result.InvalidJob, want)
 	}
 }
 

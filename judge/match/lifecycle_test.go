@@ -21,7 +21,7 @@ import (
 // request, the judge makes it that bot's fault or charge, exactly, never an infrastructure
 // error, in every language. The bots are sandbox/testdata/lifecycle/<lang>.
 
-var lifecycleLangs = []string{"cpp", "go", "java", "pascal"}
+var lifecycleLangs = images.LangNames()
 
 func lifecycleBot(lang string) string { return "sandbox/testdata/lifecycle/" + lang }
 
@@ -175,6 +175,38 @@ func TestStartUpCPUIsCharged(t *testing.T) {
 	}
 }
 
+// pinnedRunner is a runner whose bots run on the core where the starvation tests put their
+// hogs. Those tests skip under gVisor: its kernel runs a bot's CPU clock on while the bot's
+// thread waits for the host's CPU, so a burn timed by the bot's own clock ends after a fraction
+// of its host CPU and is not starved this way; the sandbox's starvation tests cover gVisor.
+func pinnedRunner(t *testing.T) (*match.Runner, int) {
+	if sandboxtest.GVisor() {
+		t.Skip("under gVisor a burn by the bot's own clock is not starved by host load")
+	}
+	r := matchtest.Runner(t)
+	core := sandboxtest.LastCore()
+	r.Limits.CPUSet = fmt.Sprint(core)
+	return r, core
+}
+
+// A bot the machine starves while it starts up is still starting up: the judge waits until
+// it is idle (little CPU and no thread ready to run), not merely until it gets little CPU, so
+// its whole start-up is charged to its first request. Hogs leave its core about a thirteenth,
+// less than the tenth of a core that counts as idle.
+func TestStarvedStartUpIsCharged(t *testing.T) {
+	r, core := pinnedRunner(t)
+	stop := sandboxtest.Hog(t, core, 2, 12*1024)
+	// The hogs stop once the match asks its first question (player 0, the honest one, at turn 1).
+	g := hooked{turn: 1, before: stop, after: func() {}}
+	opts := map[string]string{"p0": honest, "p1": "echo a,echo b", "s1": "burn 400", "limit": "2s"}
+	res, _ := matchtest.Play(t, r, g, 1, opts, probeDir, lifecycleBot("cpp"))
+	p := res.Players[1]
+	t.Logf("start-up %d ms CPU, %d ms charged", p.StartupCPUms, p.CPUms)
+	if p.Fault != nil || p.StartupCPUms < 390 {
+		t.Errorf("a bot burning 400 ms while starved: fault %v, start-up %d ms; want no fault and the whole burn as its start-up", p.Fault, p.StartupCPUms)
+	}
+}
+
 // Lines a bot prints before READY are ignored by the game but kept in the replay, and the
 // READY exchange is not a move.
 func TestLinesBeforeReadyAreKept(t *testing.T) {
@@ -234,15 +266,7 @@ func (m *hookedMatch) Reply(r game.Reply) *game.Fault {
 // the machine starves it past MaxStarve times the cap, the match is not judged: the judge's
 // error, which the daemon retries). Either way the bot gets no fault.
 func TestStarvedBotIsNotBlamed(t *testing.T) {
-	if sandboxtest.GVisor() {
-		// gVisor's kernel runs a bot's CPU clock on while its thread waits for the host's CPU,
-		// so the probe's burn ends after a fraction of its host CPU and cannot be starved past
-		// the cap this way; the sandbox's starvation test covers the mechanism under gVisor.
-		t.Skip("under gVisor a burn by the bot's own clock is not starved past its cap by host load")
-	}
-	r := matchtest.Runner(t)
-	core := sandboxtest.LastCore()
-	r.Limits.CPUSet = fmt.Sprint(core)
+	r, core := pinnedRunner(t)
 	var stop func()
 	once := false
 	g := hooked{turn: 2,
@@ -287,7 +311,7 @@ func TestStarvedBotIsNotBlamed(t *testing.T) {
 // as a share of the language's allowance (images.Lang.Startup) under the test runtime.
 func BenchmarkStartupCPU(b *testing.B) {
 	r := matchtest.Runner(b)
-	for _, lang := range []string{"cpp", "pascal", "go", "java"} {
+	for _, lang := range images.LangNames() {
 		b.Run(lang, func(b *testing.B) {
 			var ms []float64
 			for i := 0; i < b.N; i++ {

@@ -79,10 +79,7 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 	host, _ := os.Hostname()
 	res := result.Result{Version: result.Version, ID: j.ID, Game: j.Game.Name(), Seed: j.Seed, Status: result.StatusOK}
 	res.Judge = result.JudgeInfo{Version: r.Version, Host: host, Started: started}
-	if err := game.CheckPlayers(j.Game, len(j.Players)); err != nil {
-		return res, &Error{result.InvalidJob, err}
-	}
-	m, err := j.Game.New(game.Config{Seed: j.Seed, Players: len(j.Players), Options: j.Options})
+	m, err := game.Start(j.Game, game.Config{Seed: j.Seed, Players: len(j.Players), Options: j.Options})
 	if err != nil {
 		var oe *game.OptionError
 		if errors.As(err, &oe) {
@@ -285,7 +282,9 @@ func (r *Runner) start(ctx context.Context, setup game.Setup, bots []*bot) error
 	return errors.Join(errs...)
 }
 
-// waitIdle returns once the bot has used no CPU for startupIdle: it is waiting for input.
+// waitIdle returns once the bot has used (almost) no CPU for startupIdle and is not ready to
+// run: it is waiting for input. A bot that got little CPU while ready to run was starved by a
+// loaded machine: it is still starting up, and its start-up is still its own.
 func waitIdle(ctx context.Context, p *sandbox.Process) {
 	deadline := time.Now().Add(startupMax)
 	last := p.CPU()
@@ -294,7 +293,7 @@ func waitIdle(ctx context.Context, p *sandbox.Process) {
 		// Idle is under a tenth of a core: gVisor's kernel uses a few percent of one while
 		// its bot waits for its first input.
 		now := p.CPU()
-		if now-last < startupIdle/10 {
+		if now-last < startupIdle/10 && !p.Busy() {
 			return
 		}
 		last = now

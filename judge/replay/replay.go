@@ -278,7 +278,7 @@ func Read(r io.Reader) (*Replay, error) {
 // It returns the game's result.
 func (rp *Replay) Rejudge(g game.Game) (game.Result, error) {
 	h := rp.Header
-	m, err := g.New(game.Config{Seed: h.Seed, Players: len(h.Players), Options: h.Options})
+	m, err := game.Start(g, game.Config{Seed: h.Seed, Players: len(h.Players), Options: h.Options})
 	if err != nil {
 		return game.Result{}, fmt.Errorf("replay: starting the game: %w", err)
 	}

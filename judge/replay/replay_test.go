@@ -175,7 +175,7 @@ func TestVerdictDetailNotUTF8Verifies(t *testing.T) {
 
 // A replay written before the exact bytes (version 1) reads and verifies.
 func TestVersion1ReplayVerifies(t *testing.T) {
-	const v1 = `{"type":"header","version":1,"game":"say","seed":1,"options":null,"players":null}
+	const v1 = `{"type":"header","version":1,"game":"say","seed":1,"options":null,"players":[{"name":"a","lang":"cpp"}]}
 {"type":"move","turn":1,"player":0,"sent":"say\n","expect":1,"limit_us":1000000,"received":["hi"],"cpu_ms":0,"cpu_us":0}
 {"type":"move","turn":2,"player":0,"sent":"say\n","expect":1,"limit_us":1000000,"received":["\ufffdho"],"cpu_ms":0,"cpu_us":0,"verdict":{"kind":"protocol","turn":2,"detail":"said \ufffdho"}}
 {"type":"result","result":{"version":0,"id":"","game":"say","seed":1,"status":"","error":null,"winner":null,"players":[{"name":"","lang":"","build":{"ok":false,"cached":false,"image":"","ms":0,"log":""},"score":1,"rank":1,"fault":{"kind":"protocol","turn":2,"detail":"said \ufffdho"},"moves":0,"cpu_ms":0,"wall_ms":0,"max_rss_kib":0}],"judge":{"version":"","host":"","started":"0001-01-01T00:00:00Z","finished":"0001-01-01T00:00:00Z"}}}

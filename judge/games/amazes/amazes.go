@@ -8,7 +8,6 @@
 package amazes
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
@@ -25,36 +24,25 @@ func (amazes) Name() string { return "amazes" }
 // Players is always two: Red (players[0]) and Blue.
 func (amazes) Players() (min, max, def int) { return 2, 2, 2 }
 
-// The options' defaults and bounds. The page fixes 150 turns; fewer make short test
+// The options, each declared once. The page fixes 150 turns; fewer make short test
 // matches, more would break the page's promise.
-const (
-	defTurns  = 150
-	defTime   = 30 * time.Second
-	minTime   = time.Millisecond
-	maxTime   = time.Hour
-	defMemory = 256
+var (
+	turnsOpt  = game.IntOption{Name: "turns", Default: 150, Min: 1, Max: 150, Help: "turns per player"}
+	timeOpt   = game.DurationOption{Name: "time", Default: 30 * time.Second, Min: time.Millisecond, Max: time.Hour, Help: "CPU time per player for the whole game"}
+	memoryOpt = game.MemoryOption{DefaultMiB: 256}
+	mazeOpt   = game.TextOption{Name: "maze", Help: "a maze in CodeCup's file layout (starts, then 51 lines of wall flags); empty: generated from the seed"}
 )
 
 // Options are turns, time, memory and maze.
-func (amazes) Options() []game.Option {
-	return []game.Option{
-		{Name: "turns", Default: fmt.Sprint(defTurns), Help: "turns per player, 1..150"},
-		{Name: "time", Default: defTime.String(), Help: "CPU time per player for the whole game"},
-		game.MemoryOption(defMemory),
-		{Name: "maze", Default: "", Help: "a maze in CodeCup's file layout (starts, then 51 lines of wall flags); empty: generated from the seed"},
-	}
-}
+func (amazes) Options() []game.Option { return game.Document(turnsOpt, timeOpt, memoryOpt, mazeOpt) }
 
 // New starts a match on the maze option's maze, or on one generated from the seed.
 func (amazes) New(c game.Config) (game.Match, error) {
-	if c.Players != 0 && c.Players != 2 {
-		return nil, fmt.Errorf("amazes is played by 2 players, not %d", c.Players)
-	}
 	opts := game.NewOptions(c.Options)
-	turns := opts.Int("turns", defTurns, 1, defTurns)
-	budget := opts.Duration("time", defTime, minTime, maxTime)
-	memory := opts.Memory(defMemory)
-	text := opts.String("maze", "")
+	turns := turnsOpt.Read(opts)
+	budget := timeOpt.Read(opts)
+	memory := memoryOpt.Read(opts)
+	text := mazeOpt.Read(opts)
 	var maze *Maze
 	if text != "" {
 		var err error

@@ -2,7 +2,6 @@ package amazes
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -232,6 +231,5 @@ func (m *match) Result() game.Result {
 			scores[p] = float64(min(max(m.points[p], 0), maxScore))
 		}
 	}
-	ranks := game.RankByScore(scores)
-	return game.Result{Scores: scores, Ranks: ranks, Winner: game.UniqueWinner(ranks), Faults: slices.Clone(m.faults[:])}
+	return game.Ranked(scores, m.faults[:])
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/gametest"
 )
 
 // bot answers a request; tests' bots may look at the match (an oracle bot does).
@@ -33,11 +34,7 @@ func script(lines ...string) bot {
 
 func start(t *testing.T, seed uint64, opts map[string]string) *match {
 	t.Helper()
-	gm, err := New().New(game.Config{Seed: seed, Players: 2, Options: opts})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return gm.(*match)
+	return gametest.Start(t, New(), game.Config{Seed: seed, Options: opts}).(*match)
 }
 
 // onComb starts a match on the comb maze with the given starts and options.
@@ -50,31 +47,23 @@ func onComb(t *testing.T, red, blue place, opts map[string]string) *match {
 	return start(t, 1, all)
 }
 
-// play drives the match to its end as the referee would, returning every request and
-// each player's faults as Reply returned them.
+// play drives the match to its end as the referee would (gametest.Drive), returning every
+// request and each player's fault as Reply returned it.
 func play(t *testing.T, m *match, bots [2]bot) ([]game.Request, [2]*game.Fault) {
 	t.Helper()
 	var reqs []game.Request
 	var faults [2]*game.Fault
-	for i := 0; ; i++ {
-		if i > 1000 {
-			t.Fatal("the match does not end")
+	for _, x := range gametest.Drive(t, m, func(req game.Request) game.Reply { return bots[req.Player](m, req) }) {
+		p := x.Request.Player
+		reqs = append(reqs, x.Request)
+		if x.Request.Expect > 0 && faults[p] != nil {
+			t.Fatalf("request %d to player %d after its fault", len(reqs), p)
 		}
-		req, done := m.Next()
-		if done {
-			return reqs, faults
-		}
-		reqs = append(reqs, req)
-		if req.Expect == 0 {
-			continue
-		}
-		if faults[req.Player] != nil {
-			t.Fatalf("request %d to player %d after its fault", len(reqs), req.Player)
-		}
-		if f := m.Reply(bots[req.Player](m, req)); f != nil {
-			faults[req.Player] = f
+		if x.Verdict != nil {
+			faults[p] = x.Verdict
 		}
 	}
+	return reqs, faults
 }
 
 // allDiscovered makes player p know every square, without scoring them.
@@ -86,23 +75,16 @@ func allDiscovered(m *match, p int) {
 	k.count = numSquares
 }
 
-func TestGame(t *testing.T) {
-	g := New()
-	if g.Name() != "amazes" {
-		t.Errorf("name %q", g.Name())
-	}
-	if mn, mx, def := g.Players(); mn != 2 || mx != 2 || def != 2 {
-		t.Errorf("players %d %d %d", mn, mx, def)
-	}
-	var names []string
-	for _, o := range g.Options() {
-		names = append(names, o.Name+"="+o.Default)
-	}
-	if want := []string{"turns=150", "time=30s", "memory=256", "maze="}; !reflect.DeepEqual(names, want) {
-		t.Errorf("options %v, want %v", names, want)
-	}
-	if _, err := g.New(game.Config{Players: 3}); err == nil {
-		t.Error("3 players accepted")
+func TestConformance(t *testing.T) {
+	gametest.Conformance(t, New(), gametest.Case{Words: []string{"F", "L", "R", "T", "FF", "LFR", "TF"}})
+}
+
+func FuzzAnswers(f *testing.F) { gametest.FuzzAnswers(f, New(), "F", "LF", "T") }
+
+// The page's defaults: 150 turns and 30 s of CPU time for the whole game.
+func TestDefaults(t *testing.T) {
+	if got := gametest.Defaults(New()); got != "turns=150 time=30s memory=256 maze=" {
+		t.Errorf("options %s", got)
 	}
 }
 
@@ -373,7 +355,7 @@ func TestSuddenDeathPlayed(t *testing.T) {
 	if last.Player != 1 || last.Send != "Quit\n" || last.Expect != 0 || faults != [2]*game.Fault{} {
 		t.Fatalf("last request %+v, faults %v: want Blue's Quit", last, faults)
 	}
-	if len(reqs) > 2*defTurns {
+	if len(reqs) > 2*turnsOpt.Default {
 		t.Fatalf("%d requests", len(reqs))
 	}
 	res := m.Result()
@@ -482,7 +464,7 @@ func TestFullGame(t *testing.T) {
 		for name, b := range map[string]bot{"wall follower": wallFollower, "always F": answer("F")} {
 			m := start(t, seed, nil)
 			reqs, faults := play(t, m, [2]bot{b, b})
-			if len(reqs) != 2*defTurns || faults != [2]*game.Fault{} {
+			if len(reqs) != 2*turnsOpt.Default || faults != [2]*game.Fault{} {
 				t.Fatalf("seed %d, %s: %d requests, faults %v", seed, name, len(reqs), faults)
 			}
 			for i, r := range reqs {

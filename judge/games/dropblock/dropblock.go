@@ -33,7 +33,6 @@
 package dropblock
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
@@ -44,15 +43,12 @@ func New() game.Game { return dropBlock{} }
 
 type dropBlock struct{}
 
-// The options' defaults and bounds.
-const (
-	defTurns  = 1000
-	maxTurns  = 100000
-	defTime   = time.Second
-	defReady  = time.Second
-	minTime   = time.Millisecond
-	maxTime   = time.Minute
-	defMemory = 256
+// The options, each declared once.
+var (
+	turnsOpt  = game.IntOption{Name: "turns", Default: 1000, Min: 1, Max: 100000, Help: "global turns (one player's move each)"}
+	timeOpt   = game.DurationOption{Name: "time", Default: time.Second, Min: time.Millisecond, Max: time.Minute, Help: "CPU time per action"}
+	readyOpt  = game.DurationOption{Name: "ready", Default: time.Second, Min: time.Millisecond, Max: time.Minute, Help: "CPU time to print READY at the start"}
+	memoryOpt = game.MemoryOption{DefaultMiB: 256}
 )
 
 // Name is the game's identifier.
@@ -63,24 +59,16 @@ func (dropBlock) Players() (min, max, def int) { return numPlayers, numPlayers, 
 
 // Options are turns, time, ready and memory.
 func (dropBlock) Options() []game.Option {
-	return []game.Option{
-		{Name: "turns", Default: fmt.Sprint(defTurns), Help: fmt.Sprintf("global turns (one player's move each), 1..%d", maxTurns)},
-		{Name: "time", Default: defTime.String(), Help: "CPU time per action (1ms..1m)"},
-		{Name: "ready", Default: defReady.String(), Help: "CPU time to print READY at the start (1ms..1m)"},
-		game.MemoryOption(defMemory),
-	}
+	return game.Document(turnsOpt, timeOpt, readyOpt, memoryOpt)
 }
 
 // New starts a match; the start positions and directions come from the seed.
 func (dropBlock) New(c game.Config) (game.Match, error) {
-	if c.Players != 0 && c.Players != numPlayers {
-		return nil, fmt.Errorf("dropblock is played by %d players, not %d", numPlayers, c.Players)
-	}
 	opts := game.NewOptions(c.Options)
-	turns := opts.Int("turns", defTurns, 1, maxTurns)
-	limit := opts.Duration("time", defTime, minTime, maxTime)
-	ready := opts.Duration("ready", defReady, minTime, maxTime)
-	memory := opts.Memory(defMemory)
+	turns := turnsOpt.Read(opts)
+	limit := timeOpt.Read(opts)
+	ready := readyOpt.Read(opts)
+	memory := memoryOpt.Read(opts)
 	if err := opts.Err(); err != nil {
 		return nil, err
 	}

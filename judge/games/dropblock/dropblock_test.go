@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/gametest"
 )
 
 // at is a player on square (r, c) facing d (one of U R D L).
@@ -81,28 +82,16 @@ func seen(t *testing.T, m *match, T int, act func(p, turn int) string) []string 
 func blockRow(lines []string, r int) string   { return lines[2+r] }
 func playerLine(lines []string, p int) string { return lines[8+p] }
 
-func TestGameDescription(t *testing.T) {
-	g := New()
-	if g.Name() != "dropblock" {
-		t.Errorf("name %q", g.Name())
-	}
-	if lo, hi, def := g.Players(); lo != 4 || hi != 4 || def != 4 {
-		t.Errorf("players %d %d %d", lo, hi, def)
-	}
-	var names []string
-	for _, o := range g.Options() {
-		names = append(names, o.Name+"="+o.Default)
-		if o.Help == "" {
-			t.Errorf("option %s has no help", o.Name)
-		}
-	}
-	if got := strings.Join(names, " "); got != "turns=1000 time=1s ready=1s memory=256" {
+func TestConformance(t *testing.T) {
+	gametest.Conformance(t, New(), gametest.Case{Words: []string{"U", "R", "D", "L", "A", "N"}})
+}
+
+func FuzzAnswers(f *testing.F) { gametest.FuzzAnswers(f, New(), "U", "A", "n") }
+
+// The defaults: 1000 global turns (250 per player), a second per action and to be READY.
+func TestDefaults(t *testing.T) {
+	if got := gametest.Defaults(New()); got != "turns=1000 time=1s ready=1s memory=256" {
 		t.Errorf("options %s", got)
-	}
-	for _, n := range []int{1, 2, 3, 5} {
-		if _, err := g.New(game.Config{Players: n}); err == nil {
-			t.Errorf("%d players accepted", n)
-		}
 	}
 }
 

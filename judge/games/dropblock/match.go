@@ -162,12 +162,5 @@ func (m *match) input(p int) string {
 
 // Result ranks the players by survival; the survivor, if there is exactly one, wins.
 func (m *match) Result() game.Result {
-	scores := m.scores()
-	ranks := game.RankByScore(scores)
-	return game.Result{
-		Scores: scores,
-		Ranks:  ranks,
-		Winner: game.UniqueWinner(ranks),
-		Faults: append([]*game.Fault(nil), m.faults[:]...),
-	}
+	return game.Ranked(m.scores(), m.faults[:])
 }

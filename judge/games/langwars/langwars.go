@@ -31,7 +31,6 @@
 package langwars
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
@@ -47,8 +46,6 @@ type langWars struct{}
 const (
 	numPlayers   = 4
 	numLangs     = 8
-	defTurns     = 10
-	maxTurns     = 100
 	workdayPicks = 5
 	holidayPicks = 2
 	minAttention = 3
@@ -58,13 +55,12 @@ const (
 	vpScale = 12
 )
 
-// Option defaults and bounds.
-const (
-	defTime   = time.Second
-	defReady  = 5 * time.Second
-	minTime   = 10 * time.Millisecond
-	maxTime   = time.Minute
-	defMemory = 256
+// The options, each declared once. The page always plays 10 turns.
+var (
+	turnsOpt  = game.IntOption{Name: "turns", Default: 10, Min: 1, Max: 100, Help: "turns of the game (the page: always 10); odd turns are workdays"}
+	timeOpt   = game.DurationOption{Name: "time", Default: time.Second, Min: 10 * time.Millisecond, Max: time.Minute, Help: "CPU time for each answer"}
+	readyOpt  = game.DurationOption{Name: "ready", Default: 5 * time.Second, Min: 10 * time.Millisecond, Max: time.Minute, Help: "CPU time to print READY"}
+	memoryOpt = game.MemoryOption{DefaultMiB: 256}
 )
 
 // Name is the game's identifier.
@@ -75,24 +71,16 @@ func (langWars) Players() (min, max, def int) { return numPlayers, numPlayers, n
 
 // Options are the number of turns, the time per answer, the time to READY and the memory.
 func (langWars) Options() []game.Option {
-	return []game.Option{
-		{Name: "turns", Default: fmt.Sprint(defTurns), Help: fmt.Sprintf("turns of the game, 1..%d (the page: always 10); odd turns are workdays", maxTurns)},
-		{Name: "time", Default: defTime.String(), Help: "CPU time for each answer (10ms..1m)"},
-		{Name: "ready", Default: defReady.String(), Help: "CPU time to print READY (10ms..1m)"},
-		game.MemoryOption(defMemory),
-	}
+	return game.Document(turnsOpt, timeOpt, readyOpt, memoryOpt)
 }
 
 // New starts a match with attention degrees drawn from the seed.
 func (langWars) New(c game.Config) (game.Match, error) {
-	if c.Players != 0 && c.Players != numPlayers {
-		return nil, fmt.Errorf("langwars is played by %d players, not %d", numPlayers, c.Players)
-	}
 	opts := game.NewOptions(c.Options)
-	turns := opts.Int("turns", defTurns, 1, maxTurns)
-	limit := opts.Duration("time", defTime, minTime, maxTime)
-	ready := opts.Duration("ready", defReady, minTime, maxTime)
-	memory := opts.Memory(defMemory)
+	turns := turnsOpt.Read(opts)
+	limit := timeOpt.Read(opts)
+	ready := readyOpt.Read(opts)
+	memory := memoryOpt.Read(opts)
 	if err := opts.Err(); err != nil {
 		return nil, err
 	}

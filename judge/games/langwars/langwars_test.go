@@ -13,48 +13,12 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/gametest"
 )
-
-// exchange is one request and what the test answered.
-type exchange struct {
-	req   game.Request
-	reply game.Reply
-	fault *game.Fault
-}
-
-// drive plays a match to its end like the referee: answer is asked for every request that
-// expects an answer (READY included); notices get no Reply, as the referee sends none.
-func drive(t *testing.T, m game.Match, answer func(game.Request) game.Reply) []exchange {
-	t.Helper()
-	var log []exchange
-	for range 10000 {
-		req, done := m.Next()
-		if done {
-			return log
-		}
-		if req.Expect == 0 && req.Ready == "" {
-			log = append(log, exchange{req: req})
-			continue
-		}
-		// Asking again before the answer repeats the request.
-		if again, _ := m.Next(); !reflect.DeepEqual(again, req) {
-			t.Fatalf("Next changed while a request was pending: %+v then %+v", req, again)
-		}
-		r := answer(req)
-		f := m.Reply(r)
-		log = append(log, exchange{req, r, f})
-	}
-	t.Fatal("the match did not end after 10000 requests")
-	return nil
-}
 
 func newMatchT(t *testing.T, seed uint64, opts map[string]string) *match {
 	t.Helper()
-	g, err := New().New(game.Config{Seed: seed, Players: 4, Options: opts})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g.(*match)
+	return gametest.Start(t, New(), game.Config{Seed: seed, Options: opts}).(*match)
 }
 
 func lines(l ...string) game.Reply { return game.Reply{Lines: l, CPU: time.Millisecond} }
@@ -75,31 +39,16 @@ func constant(req game.Request) game.Reply {
 	return lines(d[1:])
 }
 
-func TestGameDescription(t *testing.T) {
-	g := New()
-	if g.Name() != "langwars" {
-		t.Errorf("name %q", g.Name())
-	}
-	if lo, hi, def := g.Players(); lo != 4 || hi != 4 || def != 4 {
-		t.Errorf("players %d %d %d", lo, hi, def)
-	}
-	var names []string
-	for _, o := range g.Options() {
-		names = append(names, o.Name+"="+o.Default)
-		if o.Help == "" {
-			t.Errorf("option %s has no help", o.Name)
-		}
-	}
-	if got := strings.Join(names, " "); got != "turns=10 time=1s ready=5s memory=256" {
+func TestConformance(t *testing.T) {
+	gametest.Conformance(t, New(), gametest.Case{Words: []string{"0", "1", "2", "3", "4", "5", "6", "7", "0 1 2 3 4", "7 7"}})
+}
+
+func FuzzAnswers(f *testing.F) { gametest.FuzzAnswers(f, New(), "1 2 3 4 5", "0 0", "8") }
+
+// The page's defaults: 10 turns.
+func TestDefaults(t *testing.T) {
+	if got := gametest.Defaults(New()); got != "turns=10 time=1s ready=5s memory=256" {
 		t.Errorf("options %s", got)
-	}
-	for _, n := range []int{1, 2, 3, 5} {
-		if _, err := g.New(game.Config{Players: n}); err == nil {
-			t.Errorf("%d players accepted", n)
-		}
-	}
-	if _, err := g.New(game.Config{}); err != nil {
-		t.Errorf("no player count (the default): %v", err)
 	}
 }
 
@@ -123,18 +72,18 @@ func TestOptions(t *testing.T) {
 		t.Errorf("setup %+v", s)
 	}
 	var turns []int
-	for _, x := range drive(t, m, readyOr(constant)) {
+	for _, x := range gametest.Drive(t, m, readyOr(constant)) {
 		switch {
-		case x.req.Ready != "":
-			if x.req.Limit != 2*time.Second {
-				t.Errorf("READY limit %v", x.req.Limit)
+		case x.Request.Ready != "":
+			if x.Request.Limit != 2*time.Second {
+				t.Errorf("READY limit %v", x.Request.Limit)
 			}
-		case x.req.Expect == 1:
-			if x.req.Limit != 250*time.Millisecond {
-				t.Errorf("turn %d limit %v", x.req.Turn, x.req.Limit)
+		case x.Request.Expect == 1:
+			if x.Request.Limit != 250*time.Millisecond {
+				t.Errorf("turn %d limit %v", x.Request.Turn, x.Request.Limit)
 			}
-			if x.req.Player == 0 {
-				turns = append(turns, x.req.Turn)
+			if x.Request.Player == 0 {
+				turns = append(turns, x.Request.Turn)
 			}
 		}
 	}
@@ -193,10 +142,10 @@ func TestSetupWorldAndDeterminism(t *testing.T) {
 	}
 
 	// The same seed and answers give the same transcript and result.
-	play := func() ([]exchange, game.Result) {
+	play := func() ([]gametest.Exchange, game.Result) {
 		m := newMatchT(t, 77, nil)
 		r := rand.New(rand.NewPCG(1, 2))
-		log := drive(t, m, readyOr(func(req game.Request) game.Reply {
+		log := gametest.Drive(t, m, readyOr(func(req game.Request) game.Reply {
 			return lines(randomPicks(r, picksOf(req.Turn)))
 		}))
 		return log, m.Result()
@@ -225,7 +174,7 @@ func TestTranscript(t *testing.T) {
 		"0/2": "4 4", "1/2": "5 6", "2/2": "7 7", "3/2": "4 0",
 		"0/3": "0 0 0 0 0", "1/3": "1 1 1 1 1", "2/3": "2 2 2 2 2", "3/3": "3 3 3 3 3",
 	}
-	log := drive(t, m, readyOr(func(req game.Request) game.Reply {
+	log := gametest.Drive(t, m, readyOr(func(req game.Request) game.Reply {
 		return lines(picks[fmt.Sprintf("%d/%d", req.Player, req.Turn)])
 	}))
 	var att []string
@@ -235,10 +184,10 @@ func TestTranscript(t *testing.T) {
 	settings := "3 4 8\n" + strings.Join(att, " ") + "\n"
 	var got []string
 	for _, x := range log {
-		if x.fault != nil {
-			t.Errorf("fault %v", x.fault)
+		if x.Verdict != nil {
+			t.Errorf("fault %v", x.Verdict)
 		}
-		got = append(got, fmt.Sprintf("p%d t%d expect %d ready %q limit %v", x.req.Player, x.req.Turn, x.req.Expect, x.req.Ready, x.req.Limit))
+		got = append(got, fmt.Sprintf("p%d t%d expect %d ready %q limit %v", x.Request.Player, x.Request.Turn, x.Request.Expect, x.Request.Ready, x.Request.Limit))
 	}
 	var want []string
 	for p := range 4 {
@@ -256,11 +205,11 @@ func TestTranscript(t *testing.T) {
 		t.Fatalf("requests:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	for p := range 4 {
-		if log[p].req.Send != "" {
-			t.Errorf("READY request to %d sends %q", p, log[p].req.Send)
+		if log[p].Request.Send != "" {
+			t.Errorf("READY request to %d sends %q", p, log[p].Request.Send)
 		}
-		if log[4+p].req.Send != settings {
-			t.Errorf("settings to %d: %q, want %q", p, log[4+p].req.Send, settings)
+		if log[4+p].Request.Send != settings {
+			t.Errorf("settings to %d: %q, want %q", p, log[4+p].Request.Send, settings)
 		}
 	}
 	zeros := strings.Repeat("0 0 0 0\n", 8) + "0 0 0 0 0 0 0 0\n"
@@ -305,8 +254,8 @@ func TestTranscript(t *testing.T) {
 			"1 0 0 0 3 1 1 2\n",
 	}
 	for _, x := range log {
-		if want, ok := sends[fmt.Sprintf("%d/%d", x.req.Player, x.req.Turn)]; ok && x.req.Expect == 1 && x.req.Send != want {
-			t.Errorf("player %d turn %d was sent:\n%s\nwant:\n%s", x.req.Player, x.req.Turn, x.req.Send, want)
+		if want, ok := sends[fmt.Sprintf("%d/%d", x.Request.Player, x.Request.Turn)]; ok && x.Request.Expect == 1 && x.Request.Send != want {
+			t.Errorf("player %d turn %d was sent:\n%s\nwant:\n%s", x.Request.Player, x.Request.Turn, x.Request.Send, want)
 		}
 	}
 	wantReal := [numLangs][numPlayers]int{
@@ -350,7 +299,7 @@ func TestViewsMatchAModel(t *testing.T) {
 				lastHoliday = prop
 			}
 		}
-		drive(t, m, readyOr(func(req game.Request) game.Reply {
+		gametest.Drive(t, m, readyOr(func(req game.Request) game.Reply {
 			if req.Turn != lastTurn {
 				if lastTurn > 0 {
 					apply(lastTurn)
@@ -407,13 +356,13 @@ func TestViewsMatchAModel(t *testing.T) {
 func TestPickCounts(t *testing.T) {
 	m := newMatchT(t, 1, nil)
 	var wd, hd int
-	log := drive(t, m, readyOr(func(req game.Request) game.Reply {
+	log := gametest.Drive(t, m, readyOr(func(req game.Request) game.Reply {
 		// Ten picks of the player's language every turn: only 5 or 2 count.
 		return lines(strings.TrimSpace(strings.Repeat(strconv.Itoa(req.Player)+" ", 10)))
 	}))
 	for _, x := range log {
-		if x.req.Expect == 1 {
-			if workday(x.req.Turn) {
+		if x.Request.Expect == 1 {
+			if workday(x.Request.Turn) {
 				wd++
 			} else {
 				hd++
@@ -479,11 +428,11 @@ func TestLenientAnswersInAMatch(t *testing.T) {
 		"2/2": lines("2"),             // 2, 0
 		"3/2": lines("3.5 3"),         // 0, 3
 	}
-	for _, x := range drive(t, m, readyOr(func(req game.Request) game.Reply {
+	for _, x := range gametest.Drive(t, m, readyOr(func(req game.Request) game.Reply {
 		return answers[fmt.Sprintf("%d/%d", req.Player, req.Turn)]
 	})) {
-		if x.fault != nil {
-			t.Errorf("fault %v", x.fault)
+		if x.Verdict != nil {
+			t.Errorf("fault %v", x.Verdict)
 		}
 	}
 	want := [numLangs][numPlayers]int{
@@ -517,7 +466,7 @@ func TestFaultPicksZero(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			const bad = 2
 			m := newMatchT(t, 11, nil)
-			log := drive(t, m, func(req game.Request) game.Reply {
+			log := gametest.Drive(t, m, func(req game.Request) game.Reply {
 				if req.Player == bad && req.Turn == c.turn {
 					return game.Reply{Fault: &game.Fault{Kind: c.kind, Turn: req.Turn, Detail: "test"}}
 				}
@@ -529,12 +478,12 @@ func TestFaultPicksZero(t *testing.T) {
 			})
 			var sentAfter int
 			for i, x := range log {
-				if x.req.Player == bad && x.fault != nil {
-					if x.fault.Kind != c.kind || x.fault.Turn != c.turn {
-						t.Errorf("verdict %+v", x.fault)
+				if x.Request.Player == bad && x.Verdict != nil {
+					if x.Verdict.Kind != c.kind || x.Verdict.Turn != c.turn {
+						t.Errorf("verdict %+v", x.Verdict)
 					}
 					for _, y := range log[i+1:] {
-						if y.req.Player == bad {
+						if y.Request.Player == bad {
 							sentAfter++
 						}
 					}
@@ -557,8 +506,8 @@ func TestFaultPicksZero(t *testing.T) {
 			}
 			// The others still see the stopped player: on a workday, its revealed 0s.
 			for _, x := range log {
-				if x.req.Player == 0 && x.req.Turn == 9 {
-					row0 := strings.Split(x.req.Send, "\n")[1]
+				if x.Request.Player == 0 && x.Request.Turn == 9 {
+					row0 := strings.Split(x.Request.Send, "\n")[1]
 					wantRev := 0
 					for turn := max(c.turn, 1); turn < 9; turn++ {
 						if workday(turn) {
@@ -591,7 +540,7 @@ func TestReadyAndSettings(t *testing.T) {
 	if f := m.Reply(lines("READY")); f != nil {
 		t.Errorf("a reply to nothing: %v", f)
 	}
-	log := drive(t, m, func(req game.Request) game.Reply {
+	log := gametest.Drive(t, m, func(req game.Request) game.Reply {
 		switch {
 		case req.Ready != "" && req.Player == 1:
 			return game.Reply{Fault: &game.Fault{Kind: game.Timeout, Turn: 0, Detail: "no READY"}}
@@ -602,16 +551,16 @@ func TestReadyAndSettings(t *testing.T) {
 	})
 	for p := range 4 {
 		x := log[p]
-		if x.req.Player != p || x.req.Ready != "READY" || x.req.Limit != 3*time.Second || x.req.Send != "" || x.req.Turn != 0 {
-			t.Errorf("request %d: %+v", p, x.req)
+		if x.Request.Player != p || x.Request.Ready != "READY" || x.Request.Limit != 3*time.Second || x.Request.Send != "" || x.Request.Turn != 0 {
+			t.Errorf("request %d: %+v", p, x.Request)
 		}
 	}
 	var notices []int
 	for _, x := range log[4:] {
-		if x.req.Expect == 0 {
-			notices = append(notices, x.req.Player)
-			if !strings.HasPrefix(x.req.Send, "10 4 8\n") {
-				t.Errorf("settings %q", x.req.Send)
+		if x.Request.Expect == 0 {
+			notices = append(notices, x.Request.Player)
+			if !strings.HasPrefix(x.Request.Send, "10 4 8\n") {
+				t.Errorf("settings %q", x.Request.Send)
 			}
 		}
 	}
@@ -745,7 +694,7 @@ func TestResults(t *testing.T) {
 // two others; languages 4..7 are nobody's: all equal, worth nothing.
 func TestFullGameScore(t *testing.T) {
 	m := newMatchT(t, 21, nil)
-	drive(t, m, readyOr(constant))
+	gametest.Drive(t, m, readyOr(constant))
 	res := m.Result()
 	a := m.attention
 	for p := range 4 {
@@ -813,14 +762,14 @@ func TestAnswerWhitespace(t *testing.T) {
 			}
 			// Through a match: player 0's picks of turn 1 become its believers; no fault.
 			m := newMatchT(t, 3, map[string]string{"turns": "1"})
-			for _, x := range drive(t, m, readyOr(func(req game.Request) game.Reply {
+			for _, x := range gametest.Drive(t, m, readyOr(func(req game.Request) game.Reply {
 				if req.Player == 0 {
 					return lines(c.line)
 				}
 				return lines("7 7 7 7 7")
 			})) {
-				if x.fault != nil {
-					t.Errorf("fault %v", x.fault)
+				if x.Verdict != nil {
+					t.Errorf("fault %v", x.Verdict)
 				}
 			}
 			var want [numLangs]int

@@ -276,11 +276,5 @@ func (m *match) Result() game.Result {
 	for p, v := range vp {
 		scores[p] = float64(v) / vpScale
 	}
-	ranks := game.RankByScore(scores)
-	return game.Result{
-		Scores: scores,
-		Ranks:  ranks,
-		Winner: game.UniqueWinner(ranks),
-		Faults: slices.Clone(m.faults[:]),
-	}
+	return game.Ranked(scores, m.faults[:])
 }

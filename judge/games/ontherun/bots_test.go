@@ -340,9 +340,9 @@ func TestDeterminism(t *testing.T) {
 	}
 }
 
-// FuzzAnswers feeds arbitrary lines at every stage of a game: the match must judge them
+// FuzzAnswersMidGame feeds arbitrary lines at every stage of a game: the match must judge them
 // (accept or fault) without panicking, and a faulty game must end.
-func FuzzAnswers(f *testing.F) {
+func FuzzAnswersMidGame(f *testing.F) {
 	for _, s := range []string{"", "C 2", "3", "\x00", "P 99999999999999999999", "C -0", "+2", "T\t3", "٣", "C 2\r", strings.Repeat("9", 500)} {
 		for stage := range 8 {
 			f.Add(uint8(stage), s, s)

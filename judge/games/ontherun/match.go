@@ -149,16 +149,10 @@ func (m *match) Reply(r game.Reply) *game.Fault {
 // announcement): the page says that if the detectives catch the fugitive, they win.
 func (m *match) Result() game.Result {
 	scores := []float64{m.scores[0], m.scores[1]}
-	ranks := game.RankByScore(scores)
 	if m.caught {
-		ranks = []int{fugitive: 2, detectives: 1}
+		return game.Ranks(scores, []int{fugitive: 2, detectives: 1}, m.faults[:])
 	}
-	return game.Result{
-		Scores: scores,
-		Ranks:  ranks,
-		Winner: game.UniqueWinner(ranks),
-		Faults: []*game.Fault{m.faults[0], m.faults[1]},
-	}
+	return game.Ranked(scores, m.faults[:])
 }
 
 func (m *match) judge(req game.Request, lines []string) *game.Fault {

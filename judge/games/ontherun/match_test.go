@@ -8,43 +8,12 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/gametest"
 )
-
-// exchange is one request and what the test answered.
-type exchange struct {
-	req   game.Request
-	reply game.Reply
-	fault *game.Fault
-}
-
-// drive plays a match to its end like the referee: answer is asked for every request that
-// expects lines; notices are replied to with nothing.
-func drive(t *testing.T, m game.Match, answer func(game.Request) game.Reply) []exchange {
-	t.Helper()
-	var log []exchange
-	for range 1000 {
-		req, done := m.Next()
-		if done {
-			return log
-		}
-		var r game.Reply
-		if req.Expect > 0 {
-			r = answer(req)
-		}
-		f := m.Reply(r)
-		log = append(log, exchange{req, r, f})
-	}
-	t.Fatal("the match did not end after 1000 requests")
-	return nil
-}
 
 func newMatchT(t *testing.T, seed uint64, opts map[string]string) *match {
 	t.Helper()
-	g, err := New().New(game.Config{Seed: seed, Players: 2, Options: opts})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g.(*match)
+	return gametest.Start(t, New(), game.Config{Seed: seed, Options: opts}).(*match)
 }
 
 func exampleMatch(t *testing.T) *match {
@@ -97,7 +66,7 @@ func (s script) answer(req game.Request) game.Reply {
 }
 
 func TestTranscript(t *testing.T) {
-	log := drive(t, exampleMatch(t), script{catchTurn: 6, byFugitive: false}.answer)
+	log := gametest.Drive(t, exampleMatch(t), script{catchTurn: 6, byFugitive: false}.answer)
 	want := []game.Request{
 		{Player: fugitive, Turn: 0, Send: "Fugitive\n"},
 		{Player: detectives, Turn: 0, Send: "Detectives\n", Expect: 4},
@@ -120,11 +89,11 @@ func TestTranscript(t *testing.T) {
 	}
 	var got []game.Request
 	for _, x := range log {
-		if x.fault != nil {
-			t.Errorf("fault %v", x.fault)
+		if x.Verdict != nil {
+			t.Errorf("fault %v", x.Verdict)
 		}
-		x.req.Limit = 0
-		got = append(got, x.req)
+		x.Request.Limit = 0
+		got = append(got, x.Request)
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("transcript:\n%s\nwant:\n%s", fmtReqs(got), fmtReqs(want))
@@ -165,7 +134,7 @@ func TestScoring(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := exampleMatch(t)
-			log := drive(t, m, script{catchTurn: c.turn, byFugitive: c.byFugitive}.answer)
+			log := gametest.Drive(t, m, script{catchTurn: c.turn, byFugitive: c.byFugitive}.answer)
 			res := m.Result()
 			if !slices.Equal(res.Scores, []float64{c.fug, c.det}) {
 				t.Errorf("scores %v, want %v-%v (%s)", res.Scores, c.fug, c.det, m.ending)
@@ -182,13 +151,13 @@ func TestScoring(t *testing.T) {
 			}
 			// Both players are told Quit, and nothing happens after the arrest.
 			n := len(log)
-			last := []game.Request{log[n-2].req, log[n-1].req}
+			last := []game.Request{log[n-2].Request, log[n-1].Request}
 			for p, r := range last {
 				if r.Player != p || r.Send != "Quit\n" || r.Expect != 0 || r.Turn != c.turn {
 					t.Errorf("after the arrest: %s", fmtReqs(last))
 				}
 			}
-			prev := log[n-3].req
+			prev := log[n-3].Request
 			wantPrev := detectives
 			if c.byFugitive {
 				wantPrev = fugitive
@@ -204,22 +173,22 @@ func TestScoring(t *testing.T) {
 // is told Quit.
 func TestEscape(t *testing.T) {
 	m := exampleMatch(t)
-	log := drive(t, m, script{}.answer)
+	log := gametest.Drive(t, m, script{}.answer)
 	res := m.Result()
 	if !slices.Equal(res.Scores, []float64{20, 0}) || *res.Winner != fugitive || res.Faults[0] != nil || res.Faults[1] != nil {
 		t.Errorf("result %+v", res)
 	}
-	last := log[len(log)-1].req
+	last := log[len(log)-1].Request
 	if last.Player != detectives || last.Turn != numTurns || last.Send != "C 1\n" || last.Expect != 4 {
 		t.Errorf("last request %s", fmtReqs([]game.Request{last}))
 	}
 	fugitiveTurns := 0
 	for _, x := range log {
-		if x.req.Player == fugitive && x.req.Turn > 0 {
+		if x.Request.Player == fugitive && x.Request.Turn > 0 {
 			fugitiveTurns++
 		}
-		if strings.Contains(x.req.Send, "Quit") {
-			t.Errorf("Quit after a normal end: %s", fmtReqs([]game.Request{x.req}))
+		if strings.Contains(x.Request.Send, "Quit") {
+			t.Errorf("Quit after a normal end: %s", fmtReqs([]game.Request{x.Request}))
 		}
 	}
 	if fugitiveTurns != numTurns {
@@ -287,7 +256,7 @@ func TestFaults(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := exampleMatch(t)
-			log := drive(t, m, script{override: map[string]game.Reply{c.key: c.reply}}.answer)
+			log := gametest.Drive(t, m, script{override: map[string]game.Reply{c.key: c.reply}}.answer)
 			res := m.Result()
 			f := res.Faults[c.player]
 			if f == nil || f.Kind != c.kind || !strings.Contains(f.Detail, c.detail) || res.Faults[1-c.player] != nil {
@@ -301,15 +270,15 @@ func TestFaults(t *testing.T) {
 			// The fault is what Reply returned, and its turn is the request's.
 			n := len(log)
 			bad := log[n-3]
-			if bad.fault != f || bad.req.Player != c.player || fmt.Sprintf("%d/%d", bad.req.Player, bad.req.Turn) != c.key {
-				t.Errorf("fault %v returned for %s", bad.fault, fmtReqs([]game.Request{bad.req}))
+			if bad.Verdict != f || bad.Request.Player != c.player || fmt.Sprintf("%d/%d", bad.Request.Player, bad.Request.Turn) != c.key {
+				t.Errorf("fault %v returned for %s", bad.Verdict, fmtReqs([]game.Request{bad.Request}))
 			}
-			if f.Turn != bad.req.Turn {
-				t.Errorf("fault turn %d, request turn %d", f.Turn, bad.req.Turn)
+			if f.Turn != bad.Request.Turn {
+				t.Errorf("fault turn %d, request turn %d", f.Turn, bad.Request.Turn)
 			}
-			quits := []game.Request{log[n-2].req, log[n-1].req}
+			quits := []game.Request{log[n-2].Request, log[n-1].Request}
 			for k, p := range []int{c.player, 1 - c.player} {
-				if q := quits[k]; q.Player != p || q.Send != "Quit\n" || q.Expect != 0 || q.Turn != bad.req.Turn {
+				if q := quits[k]; q.Player != p || q.Send != "Quit\n" || q.Expect != 0 || q.Turn != bad.Request.Turn {
 					t.Errorf("after the fault: %s", fmtReqs(quits))
 				}
 			}

@@ -22,7 +22,6 @@
 package ontherun
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
@@ -33,12 +32,12 @@ func New() game.Game { return onTheRun{} }
 
 type onTheRun struct{}
 
-// Option defaults and ranges.
-const (
-	defCities  = 200
-	defTime    = 5 * time.Second
-	defMemory  = 64
-	minOptCity = 10
+// The options, each declared once.
+var (
+	citiesOpt = game.IntOption{Name: "cities", Default: 200, Min: 10, Max: maxCities, Help: "cities of a generated map; ignored when map is given"}
+	timeOpt   = game.DurationOption{Name: "time", Default: 5 * time.Second, Min: 10 * time.Millisecond, Max: time.Hour, Help: "CPU time per player for the whole game"}
+	memoryOpt = game.MemoryOption{DefaultMiB: 64}
+	mapOpt    = game.TextOption{Name: "map", Help: "a map in connect.txt format (text after END is ignored), checked for all the page promises, each type's planarity included; empty: generated from the seed"}
 )
 
 // Name is the game's identifier.
@@ -48,25 +47,15 @@ func (onTheRun) Name() string { return "ontherun" }
 func (onTheRun) Players() (min, max, def int) { return 2, 2, 2 }
 
 // Options are the map, the time budget and the memory limit.
-func (onTheRun) Options() []game.Option {
-	return []game.Option{
-		{Name: "cities", Default: fmt.Sprint(defCities), Help: "cities of a generated map (10..200); ignored when map is given"},
-		{Name: "time", Default: defTime.String(), Help: "CPU time per player for the whole game (10ms..1h)"},
-		game.MemoryOption(defMemory),
-		{Name: "map", Default: "", Help: "a map in connect.txt format (text after END is ignored), checked for all the page promises, each type's planarity included; empty: generated from the seed"},
-	}
-}
+func (onTheRun) Options() []game.Option { return game.Document(citiesOpt, timeOpt, memoryOpt, mapOpt) }
 
 // New starts a match on the supplied map, or on one generated from the seed.
 func (onTheRun) New(cfg game.Config) (game.Match, error) {
-	if cfg.Players != 0 && cfg.Players != 2 {
-		return nil, fmt.Errorf("ontherun is played by 2 players, not %d", cfg.Players)
-	}
 	opts := game.NewOptions(cfg.Options)
-	cities := opts.Int("cities", defCities, minOptCity, maxCities)
-	budget := opts.Duration("time", defTime, 10*time.Millisecond, time.Hour)
-	memory := opts.Memory(defMemory)
-	text := opts.String("map", "")
+	cities := citiesOpt.Read(opts)
+	budget := timeOpt.Read(opts)
+	memory := memoryOpt.Read(opts)
+	text := mapOpt.Read(opts)
 	var m *worldMap
 	if text != "" {
 		var err error

@@ -9,28 +9,20 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/gametest"
 )
 
-func TestGameDescription(t *testing.T) {
-	g := New()
-	if g.Name() != "ontherun" {
-		t.Errorf("name %q", g.Name())
-	}
-	if lo, hi, def := g.Players(); lo != 2 || hi != 2 || def != 2 {
-		t.Errorf("players %d %d %d", lo, hi, def)
-	}
-	var names []string
-	for _, o := range g.Options() {
-		names = append(names, o.Name+"="+o.Default)
-		if o.Help == "" {
-			t.Errorf("option %s has no help", o.Name)
-		}
-	}
-	if got := strings.Join(names, " "); got != "cities=200 time=5s memory=64 map=" {
+func TestConformance(t *testing.T) {
+	words := []string{"C", "T", "P", "1", "2", "3", "7", "12", "40", "199"}
+	gametest.Conformance(t, New(), gametest.Case{Words: words})
+}
+
+func FuzzAnswers(f *testing.F) { gametest.FuzzAnswers(f, New(), "1", "C 2", "T 3") }
+
+// The page's defaults: a map of 200 cities and 5 s of CPU time for the whole game.
+func TestDefaults(t *testing.T) {
+	if got := gametest.Defaults(New()); got != "cities=200 time=5s memory=64 map=" {
 		t.Errorf("options %s", got)
-	}
-	if _, err := g.New(game.Config{Players: 3}); err == nil {
-		t.Error("3 players accepted")
 	}
 }
 
@@ -243,7 +235,7 @@ func TestTolerantLines(t *testing.T) {
 		}
 		return r
 	}
-	drive(t, m, func(req game.Request) game.Reply { return pad(script{catchTurn: 12}.answer(req)) })
+	gametest.Drive(t, m, func(req game.Request) game.Reply { return pad(script{catchTurn: 12}.answer(req)) })
 	if res := m.Result(); res.Faults[0] != nil || res.Faults[1] != nil || res.Scores[1] != 18 {
 		t.Errorf("result %+v (%s)", res, m.ending)
 	}

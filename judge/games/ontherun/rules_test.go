@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/gametest"
 	"github.com/botjudge/judge/judge/replay"
 )
 
@@ -29,7 +30,7 @@ func TestScoreArrestIsDetectivesWin(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := exampleMatch(t)
-			drive(t, m, c.s.answer)
+			gametest.Drive(t, m, c.s.answer)
 			res := m.Result()
 			if !slices.Equal(res.Scores, c.scores) || !slices.Equal(res.Ranks, c.ranks) ||
 				res.Winner == nil || *res.Winner != c.winner || !strings.Contains(m.ending, c.endingContain) {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/gametest"
 	"github.com/botjudge/judge/judge/games/snakecore/lib/go/snake"
 )
 
@@ -110,38 +111,7 @@ func answerAll(t testing.TB) func(game.Request) game.Reply {
 	}
 }
 
-// exchange is one request and what came of it.
-type exchange struct {
-	req   game.Request
-	reply game.Reply
-	fault *game.Fault
-}
-
-// drive plays a match to its end like the referee.
-func drive(t testing.TB, m game.Match, answer func(game.Request) game.Reply) []exchange {
-	t.Helper()
-	var log []exchange
-	for range 1_000_000 {
-		req, done := m.Next()
-		if done {
-			return log
-		}
-		if again, _ := m.Next(); again != req {
-			t.Fatal("Next asked twice gives another request")
-		}
-		r := answer(req)
-		f := m.Reply(r)
-		log = append(log, exchange{req, r, f})
-	}
-	t.Fatal("the match does not end")
-	return nil
-}
-
 func newMatchT(t testing.TB, seed uint64, players int, opts map[string]string) *match {
 	t.Helper()
-	g, err := New().New(game.Config{Seed: seed, Players: players, Options: opts})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g.(*match)
+	return gametest.Start(t, New(), game.Config{Seed: seed, Players: players, Options: opts}).(*match)
 }

@@ -3,7 +3,6 @@ package snakecore
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -171,8 +170,7 @@ func (m *match) Result() game.Result {
 	for p, py := range m.st.pythons {
 		scores[p] = float64(py.score)
 	}
-	ranks := game.RankByScore(scores)
-	return game.Result{Scores: scores, Ranks: ranks, Winner: game.UniqueWinner(ranks), Faults: slices.Clone(m.faults)}
+	return game.Ranked(scores, m.faults)
 }
 
 // clip shortens a bot's answer for a fault's detail.

@@ -10,22 +10,20 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/gametest"
 )
 
-func TestGame(t *testing.T) {
-	g := New()
-	if g.Name() != "snakecore" {
-		t.Fatal(g.Name())
-	}
-	if min, max, def := g.Players(); min != 2 || max != 8 || def != 4 {
-		t.Fatalf("players %d..%d (%d)", min, max, def)
-	}
-	var names []string
-	for _, o := range g.Options() {
-		names = append(names, o.Name)
-	}
-	if want := []string{"size", "walls", "moves", "players", "first", "time", "total", "memory"}; !slices.Equal(names, want) {
-		t.Fatalf("options %v, want %v", names, want)
+func TestConformance(t *testing.T) {
+	words := []string{"getName", "N", "E", "S", "W", "U", "D", "L", "R", "1", "2", "-1", "python"}
+	gametest.Conformance(t, New(), gametest.Case{Words: words, Seeds: 14})
+}
+
+func FuzzAnswers(f *testing.F) { gametest.FuzzAnswers(f, New(), "bot", "N", "E 1") }
+
+// The page's numbers: a 30 x 30 field, 500 moves, 15 s for getName and 1 s for each move.
+func TestDefaults(t *testing.T) {
+	if got := gametest.Defaults(New()); got != "size=30 walls=6 moves=500 players=4 first=15s time=1s total=2m memory=256" {
+		t.Errorf("options %s", got)
 	}
 }
 
@@ -36,7 +34,7 @@ func TestProtocol(t *testing.T) {
 	m := newMatchT(t, 5, 3, map[string]string{"moves": "4"})
 	var log []string
 	var prev string
-	drive(t, m, func(req game.Request) game.Reply {
+	gametest.Drive(t, m, func(req game.Request) game.Reply {
 		log = append(log, fmt.Sprintf("%d/%d", req.Player, req.Turn))
 		if req.Expect != 1 || req.Ready != "" {
 			t.Fatalf("request %+v", req)
@@ -125,7 +123,7 @@ func TestTimeLimits(t *testing.T) {
 	m := newMatchT(t, 1, 2, map[string]string{"moves": "5", "total": "3s", "first": "15s", "time": "1s"})
 	cpu := map[string]time.Duration{"0/0": 2500 * time.Millisecond, "0/1": 300 * time.Millisecond, "0/2": 200 * time.Millisecond}
 	var limits []string
-	drive(t, m, func(req game.Request) game.Reply {
+	gametest.Drive(t, m, func(req game.Request) game.Reply {
 		if req.Player == 0 {
 			limits = append(limits, req.Limit.String())
 		}
@@ -181,7 +179,7 @@ func TestFaults(t *testing.T) {
 			m := newMatchT(t, 3, 4, map[string]string{"moves": "30"})
 			var frozen int
 			asked := 0
-			log := drive(t, m, func(req game.Request) game.Reply {
+			log := gametest.Drive(t, m, func(req game.Request) game.Reply {
 				if req.Player == 1 {
 					asked++
 					if req.Turn == c.turn {
@@ -212,8 +210,8 @@ func TestFaults(t *testing.T) {
 				t.Fatalf("player 1 asked %d times", asked)
 			}
 			for _, x := range log {
-				if x.req.Player == 1 && x.req.Turn == c.turn && !reflect.DeepEqual(x.fault, f) {
-					t.Fatalf("verdict %v, result fault %v", x.fault, f)
+				if x.Request.Player == 1 && x.Request.Turn == c.turn && !reflect.DeepEqual(x.Verdict, f) {
+					t.Fatalf("verdict %v, result fault %v", x.Verdict, f)
 				}
 			}
 			for p := range 4 {
@@ -242,7 +240,7 @@ func TestDisqualifiedPythonStays(t *testing.T) {
 	m.st = s
 	var prot []int
 	var heads []string
-	drive(t, m, func(req game.Request) game.Reply {
+	gametest.Drive(t, m, func(req game.Request) game.Reply {
 		if req.Turn == 0 {
 			return game.Reply{Lines: []string{"n"}}
 		}
@@ -312,7 +310,7 @@ func TestDeterminism(t *testing.T) {
 	play := func(seed uint64) ([]string, game.Result) {
 		m := newMatchT(t, seed, 4, map[string]string{"moves": "300"})
 		var sent []string
-		drive(t, m, func(req game.Request) game.Reply {
+		gametest.Drive(t, m, func(req game.Request) game.Reply {
 			sent = append(sent, req.Send)
 			return answerAll(t)(req)
 		})
@@ -379,7 +377,7 @@ func TestOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := m.Setup()
-	want := map[string]string{"size": "30", "walls": "6", "moves": "500", "players": "4", "first": "15s", "time": "1s", "total": "2m0s", "memory": "256"}
+	want := map[string]string{"size": "30", "walls": "6", "moves": "500", "players": "4", "first": "15s", "time": "1s", "total": "2m", "memory": "256"}
 	if !reflect.DeepEqual(s.Options, want) {
 		t.Fatalf("options %v, want %v", s.Options, want)
 	}
@@ -408,11 +406,8 @@ func TestOptions(t *testing.T) {
 	if got := strings.Count(strings.Join(mm.st.rows(), ""), "W"); got != 0 {
 		t.Fatalf("%d walls with walls=0", got)
 	}
-	// No player count from the referee: the option, or 4.
-	if m, err := g.New(game.Config{Seed: 1}); err != nil || len(m.(*match).st.pythons) != 4 {
-		t.Fatalf("default players: %v", err)
-	}
-	if m, err := g.New(game.Config{Seed: 1, Options: map[string]string{"players": "6"}}); err != nil || len(m.(*match).st.pythons) != 6 {
+	// The option confirms the referee's count.
+	if m, err := g.New(game.Config{Seed: 1, Players: 6, Options: map[string]string{"players": "6"}}); err != nil || len(m.(*match).st.pythons) != 6 {
 		t.Fatalf("players option: %v", err)
 	}
 
@@ -432,7 +427,7 @@ func TestOptions(t *testing.T) {
 		{4, map[string]string{"total": "2h"}, "total"},
 		{4, map[string]string{"memory": "8"}, "memory"},
 		{4, map[string]string{"players": "3"}, "players"},
-		{0, map[string]string{"players": "9"}, "players"},
+		{4, map[string]string{"players": "9"}, "players"},
 		{8, map[string]string{"size": "10", "walls": "25"}, "size"},
 		{4, map[string]string{"colour": "red"}, "colour"},
 	} {
@@ -456,7 +451,7 @@ func TestNoPanicOnHostileAnswers(t *testing.T) {
 	m := newMatchT(t, 9, 8, map[string]string{"moves": "60", "size": "10"})
 	k := 0
 	out := map[int]bool{}
-	drive(t, m, func(req game.Request) game.Reply {
+	gametest.Drive(t, m, func(req game.Request) game.Reply {
 		if out[req.Player] {
 			t.Fatalf("player %d asked after its fault", req.Player)
 		}
@@ -505,7 +500,7 @@ func TestAnswerWhitespace(t *testing.T) {
 			s.rng = m.st.rng
 			m.st = s
 			var heads []string
-			log := drive(t, m, func(req game.Request) game.Reply {
+			log := gametest.Drive(t, m, func(req game.Request) game.Reply {
 				switch {
 				case req.Turn == 0:
 					return game.Reply{Lines: []string{"bot"}}
@@ -519,8 +514,8 @@ func TestAnswerWhitespace(t *testing.T) {
 			})
 			var f *game.Fault
 			for _, x := range log {
-				if x.req.Player == 0 && x.req.Turn == 1 {
-					f = x.fault
+				if x.Request.Player == 0 && x.Request.Turn == 1 {
+					f = x.Verdict
 				}
 			}
 			if c.ok {

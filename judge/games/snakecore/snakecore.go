@@ -41,7 +41,6 @@
 package snakecore
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
@@ -52,27 +51,8 @@ func New() game.Game { return snakeCore{} }
 
 type snakeCore struct{}
 
-// The options' defaults and bounds, and the game's fixed numbers (docs/games/snakecore.md).
+// The game's fixed numbers (docs/games/snakecore.md).
 const (
-	minPlayers = 2
-	maxPlayers = 8
-	defPlayers = 4
-
-	defSize  = 30
-	minSize  = 10
-	maxSize  = 100
-	defWalls = 6
-	maxWalls = 30
-	defMoves = 500
-	maxMoves = 10000
-
-	defFirst  = 15 * time.Second
-	defTime   = time.Second
-	defTotal  = 2 * time.Minute
-	minTime   = time.Millisecond
-	maxTime   = time.Hour
-	defMemory = 256
-
 	numReactors   = 4
 	numOrdinary   = 60
 	numEnergy     = 12
@@ -80,24 +60,29 @@ const (
 	maxName       = 32
 )
 
+// The options, each declared once.
+var (
+	sizeOpt    = game.IntOption{Name: "size", Default: 30, Min: 10, Max: 100, Help: "side of the square field"}
+	wallsOpt   = game.IntOption{Name: "walls", Default: 6, Min: 0, Max: 30, Help: "walls in percent of the cells"}
+	movesOpt   = game.IntOption{Name: "moves", Default: 500, Min: 1, Max: 10000, Help: "moves per player"}
+	playersOpt = game.IntOption{Name: "players", Default: 4, Min: 2, Max: 8, Help: "the number of players: the referee passes the number of bots; a value given must agree"}
+	firstOpt   = game.DurationOption{Name: "first", Default: 15 * time.Second, Min: time.Millisecond, Max: time.Hour, Help: "CPU time for a player's first answer (getName)"}
+	timeOpt    = game.DurationOption{Name: "time", Default: time.Second, Min: time.Millisecond, Max: time.Hour, Help: "CPU time for each later answer"}
+	totalOpt   = game.DurationOption{Name: "total", Default: 2 * time.Minute, Min: time.Millisecond, Max: time.Hour, Help: "CPU time per player for the whole game"}
+	memoryOpt  = game.MemoryOption{DefaultMiB: 256}
+)
+
 // Name is the game's identifier.
 func (snakeCore) Name() string { return "snakecore" }
 
 // Players is 2 to 8, 4 by default.
-func (snakeCore) Players() (min, max, def int) { return minPlayers, maxPlayers, defPlayers }
+func (snakeCore) Players() (min, max, def int) {
+	return playersOpt.Min, playersOpt.Max, playersOpt.Default
+}
 
 // Options are the field, the length of the game and the limits.
 func (snakeCore) Options() []game.Option {
-	return []game.Option{
-		{Name: "size", Default: fmt.Sprint(defSize), Help: fmt.Sprintf("side of the square field, %d..%d", minSize, maxSize)},
-		{Name: "walls", Default: fmt.Sprint(defWalls), Help: fmt.Sprintf("walls in percent of the cells, 0..%d", maxWalls)},
-		{Name: "moves", Default: fmt.Sprint(defMoves), Help: fmt.Sprintf("moves per player, 1..%d", maxMoves)},
-		{Name: "players", Default: fmt.Sprint(defPlayers), Help: "the number of players, 2..8: the referee passes the number of bots; a value given must agree"},
-		{Name: "first", Default: defFirst.String(), Help: "CPU time for a player's first answer (getName)"},
-		{Name: "time", Default: defTime.String(), Help: "CPU time for each later answer"},
-		{Name: "total", Default: defTotal.String(), Help: "CPU time per player for the whole game"},
-		game.MemoryOption(defMemory),
-	}
+	return game.Document(sizeOpt, wallsOpt, movesOpt, playersOpt, firstOpt, timeOpt, totalOpt, memoryOpt)
 }
 
 // config is a match's options, read and checked.
@@ -108,26 +93,20 @@ type config struct {
 
 // New starts a match on a field generated from the seed.
 func (snakeCore) New(c game.Config) (game.Match, error) {
-	if c.Players != 0 && (c.Players < minPlayers || c.Players > maxPlayers) {
-		return nil, fmt.Errorf("snakecore is played by %d to %d players, not %d", minPlayers, maxPlayers, c.Players)
-	}
 	opts := game.NewOptions(c.Options)
 	var cfg config
-	players := c.Players
-	if players == 0 {
-		players = defPlayers
-	}
-	cfg.players = opts.Int("players", players, minPlayers, maxPlayers)
-	if c.Players != 0 && cfg.players != c.Players {
+	// The option only confirms the count the referee passes (game.Start).
+	cfg.players = opts.Int(playersOpt.Name, c.Players, playersOpt.Min, playersOpt.Max)
+	if cfg.players != c.Players {
 		opts.Fail("players", "%d, but the match has %d players", cfg.players, c.Players)
 	}
-	cfg.size = opts.Int("size", defSize, minSize, maxSize)
-	cfg.walls = opts.Int("walls", defWalls, 0, maxWalls)
-	cfg.moves = opts.Int("moves", defMoves, 1, maxMoves)
-	cfg.first = opts.Duration("first", defFirst, minTime, maxTime)
-	cfg.time = opts.Duration("time", defTime, minTime, maxTime)
-	cfg.total = opts.Duration("total", defTotal, minTime, maxTime)
-	memory := opts.Memory(defMemory)
+	cfg.size = sizeOpt.Read(opts)
+	cfg.walls = wallsOpt.Read(opts)
+	cfg.moves = movesOpt.Read(opts)
+	cfg.first = firstOpt.Read(opts)
+	cfg.time = timeOpt.Read(opts)
+	cfg.total = totalOpt.Read(opts)
+	memory := memoryOpt.Read(opts)
 	if need := wallCount(cfg.size, cfg.walls) + numReactors + numOrdinary + numEnergy + cfg.players; need > cfg.size*cfg.size {
 		opts.Fail("size", "a %dx%d field has no room for %d walls, %d reactors, %d blocks and %d pythons",
 			cfg.size, cfg.size, wallCount(cfg.size, cfg.walls), numReactors, numOrdinary+numEnergy, cfg.players)

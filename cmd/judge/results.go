@@ -1,0 +1,58 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/result"
+)
+
+func (a *app) resultsCmd() *cobra.Command {
+	var follow, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "results [--follow] [--json] [ID]",
+		Short: "Read results from the results stream (all, or one match's)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id := ""
+			if len(args) == 1 {
+				id = args[0]
+				if err := queue.ValidID(id); err != nil {
+					return usageError{err}
+				}
+			}
+			q, err := a.queue(cmd.Context(), false)
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			n := 0
+			err = q.Results(cmd.Context(), id, follow, func(_ string, data []byte) error {
+				n++
+				var res result.Result
+				if err := json.Unmarshal(data, &res); err != nil {
+					return err
+				}
+				if !asJSON {
+					fmt.Printf("== %s\n", res.ID)
+				}
+				return printResult(res, asJSON)
+			})
+			if follow && errors.Is(err, context.Canceled) {
+				return nil
+			}
+			if err == nil && n == 0 && id != "" {
+				return fmt.Errorf("no result for %s (yet)", id)
+			}
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&follow, "follow", false, "keep printing new results as they come")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print each result as one line of JSON")
+	return cmd
+}

@@ -1,0 +1,102 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botjudge/judge/judge/job"
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/result"
+)
+
+func (a *app) submitCmd() *cobra.Command {
+	var gameName, id string
+	var seed uint64
+	var opts []string
+	var wait, asJSON bool
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "submit --game G [--seed N] [--opt k=v]... [--id ID] [--wait] [--json] BOT...",
+		Short: "Put a match job built from local files on the queue; with --wait, print its result",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, options, entrants, err := a.matchArgs(gameName, opts, args)
+			if err != nil {
+				return err
+			}
+			if id == "" {
+				id = newID()
+			}
+			if err := queue.ValidID(id); err != nil {
+				return usageError{err}
+			}
+			var seedp *uint64
+			if cmd.Flags().Changed("seed") {
+				seedp = &seed
+			}
+			data, err := json.Marshal(job.FromEntrants(id, gameName, seedp, options, entrants))
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
+			defer cancel()
+			q, err := a.queue(ctx, false)
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			dup, err := q.Submit(ctx, id, data)
+			if err != nil {
+				return err
+			}
+			if dup {
+				fmt.Fprintf(os.Stderr, "job %s was already submitted: not queued again\n", id)
+			} else if !asJSON || !wait {
+				fmt.Fprintf(os.Stderr, "submitted job %s\n", id)
+			}
+			if !wait {
+				if asJSON {
+					return json.NewEncoder(os.Stdout).Encode(map[string]string{"id": id})
+				}
+				fmt.Println(id)
+				return nil
+			}
+			var res result.Result
+			err = q.Results(ctx, id, true, func(_ string, data []byte) error {
+				if err := json.Unmarshal(data, &res); err != nil {
+					return err
+				}
+				return errStop
+			})
+			if !errors.Is(err, errStop) {
+				return fmt.Errorf("waiting for the result of %s: %w", id, err)
+			}
+			return printResult(res, asJSON)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&gameName, "game", "", "the game ("+gameNames()+")")
+	f.Uint64Var(&seed, "seed", 0, "the match's seed (default: the daemon draws one)")
+	f.StringArrayVar(&opts, "opt", nil, "a game option k=v (repeatable); @FILE reads the value from a file")
+	f.StringVar(&id, "id", "", "the job's id (default: a new one); the same id is judged once")
+	f.BoolVar(&wait, "wait", false, "wait for the result and print it")
+	f.BoolVar(&asJSON, "json", false, "print JSON")
+	f.DurationVar(&timeout, "timeout", 30*time.Minute, "give up waiting after this long")
+	cmd.MarkFlagRequired("game")
+	return cmd
+}
+
+var errStop = errors.New("stop")
+
+func newID() string {
+	b := make([]byte, 4)
+	rand.Read(b)
+	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b)
+}
