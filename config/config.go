@@ -19,6 +19,9 @@ import (
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/sandbox"
 )
 
 // Bytes is a size in bytes; in configuration it is written like "64KiB", "256m" or "1GiB"
@@ -127,8 +130,11 @@ type Sandbox struct {
 	Pin bool `mapstructure:"pin"`
 }
 
-// Defaults returns the configuration used when nothing is set.
+// Defaults returns the configuration used when nothing is set. The limits are the
+// components' own defaults (build.DefaultLimits, sandbox.DefaultLimits and DefaultOutput),
+// mapped here once, and mapped back by Build.Limits, Sandbox.Limits and Sandbox.Output.
 func Defaults() Config {
+	bl, sl, out := build.DefaultLimits(), sandbox.DefaultLimits(), sandbox.DefaultOutput()
 	return Config{
 		DataDir: defaultDataDir(),
 		Log:     Log{Level: "info", Format: "text"},
@@ -138,32 +144,46 @@ func Defaults() Config {
 			SecurityMirror: "http://deb.debian.org/debian-security",
 		},
 		Build: Build{
-			Timeout:       60 * time.Second,
-			Memory:        1 << 30,
-			CPUs:          1,
-			Pids:          256,
-			Tmpfs:         512 << 20,
-			LogLimit:      64 << 10,
-			ArtifactLimit: 64 << 20,
-			SourceLimit:   1 << 20,
+			Timeout: bl.Timeout, Memory: Bytes(bl.Memory), CPUs: bl.CPUs, Pids: bl.Pids,
+			Tmpfs: Bytes(bl.Scratch), LogLimit: Bytes(bl.LogLimit), ArtifactLimit: Bytes(bl.ArtifactLimit),
+			SourceLimit: Bytes(bl.SourceLimit),
 		},
 		Sandbox: Sandbox{
-			Runtime:     "runc",
-			Memory:      256 << 20,
-			CPUs:        1,
-			Pids:        64,
-			NoFile:      64,
-			FileSize:    1 << 20,
-			StdoutLimit: 16 << 20,
-			StderrLimit: 64 << 10,
-			LineLimit:   1 << 20,
-			Seccomp:     true,
-			Freeze:      "signal",
-			Pin:         true,
+			Runtime: sl.Runtime, Memory: Bytes(sl.Memory), CPUs: sl.CPUs, Pids: sl.Pids, NoFile: sl.NoFile,
+			FileSize: Bytes(sl.FileSize), Tmpfs: Bytes(sl.Tmpfs), Network: sl.Network,
+			Seccomp: sl.Seccomp == sandbox.SeccompJudge, StdoutLimit: Bytes(out.Stdout),
+			StderrLimit: Bytes(out.Stderr), LineLimit: Bytes(out.Line), Freeze: string(sandbox.FreezeSignal),
+			Pin: true,
 		},
 		NATS:  NATS{Listen: "127.0.0.1:4222"},
 		Serve: Serve{Grace: 2 * time.Minute, HTTP: "127.0.0.1:9464", AckWait: time.Minute, MaxDeliver: 5},
 	}
+}
+
+// Limits are the compile limits configured, under the bots' runtime.
+func (b Build) Limits(runtime string) build.Limits {
+	return build.Limits{
+		Timeout: b.Timeout, Memory: int64(b.Memory), CPUs: b.CPUs, Pids: b.Pids, Scratch: int64(b.Tmpfs),
+		LogLimit: int64(b.LogLimit), ArtifactLimit: int64(b.ArtifactLimit), SourceLimit: int64(b.SourceLimit),
+		Runtime: runtime,
+	}
+}
+
+// Limits are the bots' limits configured.
+func (s Sandbox) Limits() sandbox.Limits {
+	l := sandbox.Limits{
+		Memory: int64(s.Memory), CPUs: s.CPUs, Pids: s.Pids, NoFile: s.NoFile, FileSize: int64(s.FileSize),
+		Tmpfs: int64(s.Tmpfs), Network: s.Network, Runtime: s.Runtime,
+	}
+	if !s.Seccomp {
+		l.Seccomp = sandbox.SeccompDocker
+	}
+	return l
+}
+
+// Output is the bots' output limits configured.
+func (s Sandbox) Output() sandbox.Output {
+	return sandbox.Output{Stdout: int64(s.StdoutLimit), Stderr: int64(s.StderrLimit), Line: int64(s.LineLimit)}
 }
 
 func defaultDataDir() string {

@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/sandbox"
 )
 
 // cleanEnv hides the caller's JUDGE_* variables (viper treats empty ones as unset).
@@ -32,6 +35,27 @@ func write(t *testing.T, content string) string {
 func TestDefaultsAreValid(t *testing.T) {
 	if err := Defaults().Validate(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The configuration's defaults are the components' own, and map back to them unchanged.
+func TestDefaultsAreTheComponents(t *testing.T) {
+	d := Defaults()
+	if got := d.Sandbox.Limits(); got != sandbox.DefaultLimits() {
+		t.Errorf("bot limits %+v, want sandbox's %+v", got, sandbox.DefaultLimits())
+	}
+	if got := d.Sandbox.Output(); got != sandbox.DefaultOutput() {
+		t.Errorf("output %+v, want sandbox's %+v", got, sandbox.DefaultOutput())
+	}
+	want := build.DefaultLimits()
+	want.Runtime = "runc"
+	if got := d.Build.Limits("runc"); got != want {
+		t.Errorf("compile limits %+v, want build's %+v", got, want)
+	}
+	s := d.Sandbox
+	s.Seccomp = false
+	if s.Limits().Seccomp != sandbox.SeccompDocker {
+		t.Error("seccomp: false does not give Docker's profile")
 	}
 }
 

@@ -42,12 +42,23 @@ type CompileResult struct {
 	// Log is the compiler's output, capped at LogLimit, with the reason appended when the
 	// compilation was stopped.
 	Log string
-	// Reason says why a compilation that did not succeed failed: "compile error", "timeout",
-	// "memory", "artifact too large", "bad artifact".
-	Reason string
-	Exit   Exit
-	Wall   time.Duration
+	// Failure says why a compilation that did not succeed failed.
+	Failure CompileFailure
+	Exit    Exit
+	Wall    time.Duration
 }
+
+// CompileFailure says why a compilation failed.
+type CompileFailure string
+
+// The ways a compilation fails.
+const (
+	CompileError            CompileFailure = "compile error" // the compiler refused the source
+	CompileTimeout          CompileFailure = "timeout"
+	CompileMemory           CompileFailure = "memory"
+	CompileArtifactTooLarge CompileFailure = "artifact too large"
+	CompileBadArtifact      CompileFailure = "bad artifact" // not what the language's run image can start
+)
 
 // Compile runs a compilation and, when it succeeds, unpacks the artifact into outDir.
 // Only regular files and directories are accepted in the artifact; a link, a device or a
@@ -57,6 +68,7 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 	if err := writeSources(&src, spec.Files); err != nil {
 		return CompileResult{}, err
 	}
+	spec.Limits = spec.Limits.orDefaults()
 	ctx, cancel := context.WithTimeout(ctx, spec.Timeout)
 	defer cancel()
 	start := time.Now()
@@ -87,7 +99,7 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 	res.Wall = time.Since(start)
 	if werr != nil {
 		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			res.Reason = "timeout"
+			res.Failure = CompileTimeout
 			res.Log = string(log.bytes()) + fmt.Sprintf("\njudge: compilation stopped after %s\n", spec.Timeout)
 			return res, nil
 		}
@@ -102,16 +114,16 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 	res.Log = string(log.bytes())
 	switch {
 	case artifact.over:
-		res.Reason = "artifact too large"
+		res.Failure = CompileArtifactTooLarge
 		res.Log += fmt.Sprintf("\njudge: the compiled program exceeds %d bytes\n", spec.ArtifactLimit)
 	case x.OOM:
-		res.Reason = "memory"
+		res.Failure = CompileMemory
 		res.Log += fmt.Sprintf("\njudge: the compiler ran out of memory (%d MiB)\n", spec.Limits.Memory>>20)
 	case x.Code != 0:
-		res.Reason = "compile error"
+		res.Failure = CompileError
 	default:
 		if err := ExtractArtifact(artifact.Bytes(), outDir); err != nil {
-			res.Reason = "bad artifact"
+			res.Failure = CompileBadArtifact
 			res.Log += "\njudge: " + err.Error() + "\n"
 			return res, nil
 		}

@@ -44,7 +44,7 @@ type attached struct {
 
 // create makes the container with every restriction on, attaches to it, and starts it.
 func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error) {
-	l := s.limits
+	l := s.limits // with its defaults (Start, Compile)
 	hc := &container.HostConfig{
 		NetworkMode:    "none",
 		ReadonlyRootfs: true,
@@ -70,7 +70,7 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 	if l.Network {
 		hc.NetworkMode = "bridge"
 	}
-	if p := e.profiles[profileKey{judge: l.Seccomp, gvisor: l.Runtime == RuntimeGVisor}]; p != "" {
+	if p := e.profiles[profileKey{judge: l.Seccomp == SeccompJudge, gvisor: l.Runtime == RuntimeGVisor}]; p != "" {
 		hc.SecurityOpt = append(hc.SecurityOpt, "seccomp="+p)
 	}
 	if l.Tmpfs > 0 {

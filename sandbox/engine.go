@@ -61,11 +61,11 @@ func New(ctx context.Context, o Options) (*Engine, error) {
 	}
 	cli, err := client.NewClientWithOpts(opts...)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrNoDocker, err)
+		return nil, fmt.Errorf("%w: %w", ErrNoDocker, err)
 	}
 	if _, err := cli.Ping(ctx); err != nil {
 		cli.Close()
-		return nil, fmt.Errorf("%w: %v", ErrNoDocker, err)
+		return nil, fmt.Errorf("%w: %w", ErrNoDocker, err)
 	}
 	cli.NegotiateAPIVersion(ctx)
 	log := o.Logger

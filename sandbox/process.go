@@ -47,12 +47,8 @@ type RunSpec struct {
 	Limits Limits
 	// Freeze is how the bot is held between turns; "" means FreezeSignal.
 	Freeze Freeze
-	// StdoutLimit bounds everything the bot may write to stdout; past it, reads fail with
-	// ErrOutputLimit. StderrLimit bounds what is kept of stderr (the rest is discarded).
-	StdoutLimit int64
-	StderrLimit int64
-	// LineLimit bounds one line of stdout.
-	LineLimit int
+	// Output bounds what the bot writes; a zero field is its default.
+	Output Output
 }
 
 // Errors of a Process's line I/O.
@@ -105,15 +101,7 @@ const connectTimeout = 30 * time.Second
 
 // Start runs a bot. It runs unfrozen until the first Freeze or Exchange.
 func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
-	if spec.LineLimit <= 0 {
-		spec.LineLimit = 1 << 20
-	}
-	if spec.StdoutLimit <= 0 {
-		spec.StdoutLimit = 16 << 20
-	}
-	if spec.StderrLimit <= 0 {
-		spec.StderrLimit = 64 << 10
-	}
+	spec.Limits, spec.Output = spec.Limits.orDefaults(), spec.Output.OrDefaults()
 	if spec.Freeze == "" {
 		spec.Freeze = FreezeSignal
 	}
@@ -141,8 +129,8 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 		binds["/work/"+name] = abs
 	}
 	p := &Process{e: e, spec: spec, pidfd: -1}
-	p.errBuf.limit = spec.StderrLimit
-	p.out.limit, p.out.max = spec.StdoutLimit, spec.LineLimit
+	p.errBuf.limit = spec.Output.Stderr
+	p.out.limit, p.out.max = spec.Output.Stdout, int(spec.Output.Line)
 	var err error
 	if p.ioDir, p.in, err = e.makePipes(); err != nil {
 		return nil, err
@@ -554,7 +542,7 @@ func (p *Process) PeakMemory() int64 {
 	return p.peakSeen
 }
 
-// Stderr is what the bot wrote to stderr, up to StderrLimit bytes.
+// Stderr is what the bot wrote to stderr, up to its Output.Stderr bytes.
 func (p *Process) Stderr() []byte { return p.errBuf.bytes() }
 
 // TurnLimits bound one turn. The wall limit keeps a sleeping bot from hanging the match.
@@ -776,7 +764,7 @@ func (r *lineReader) readLine(deadline time.Time) ([]byte, error) {
 		case err == io.EOF:
 			r.err = ErrClosed
 		case err != nil:
-			r.err = fmt.Errorf("%w: %v", ErrClosed, err)
+			r.err = fmt.Errorf("%w: %w", ErrClosed, err)
 		}
 	}
 }

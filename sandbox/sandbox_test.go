@@ -241,17 +241,17 @@ func TestEarlyExitAndClosedStdout(t *testing.T) {
 
 func TestOutputFloodIsCapped(t *testing.T) {
 	// The flood is 64 KiB lines without end.
-	p := probe(t, func(s *sandbox.RunSpec) { s.LineLimit = 1000 })
+	p := probe(t, func(s *sandbox.RunSpec) { s.Output.Line = 1000 })
 	if _, _, err := ask(t, p, "flood", normal); !errors.Is(err, sandbox.ErrLineTooLong) {
 		t.Errorf("flood with 1000 byte lines allowed: want ErrLineTooLong, got %v", err)
 	}
 
-	p = probe(t, func(s *sandbox.RunSpec) { s.StdoutLimit = 1 << 20 })
+	p = probe(t, func(s *sandbox.RunSpec) { s.Output.Stdout = 1 << 20 })
 	if _, err := p.Exchange([]byte("flood\n"), 1000, normal); !errors.Is(err, sandbox.ErrOutputLimit) {
 		t.Errorf("flood with 1 MiB of output allowed: want ErrOutputLimit, got %v", err)
 	}
 
-	p = probe(t, func(s *sandbox.RunSpec) { s.StderrLimit = 1000 })
+	p = probe(t, func(s *sandbox.RunSpec) { s.Output.Stderr = 1000 })
 	if got := mustAsk(t, p, "errflood"); got != "done" {
 		t.Errorf("errflood: got %q", got)
 	}

@@ -234,3 +234,26 @@ func TestGVisorProfilesTrapAndLeaveClone3(t *testing.T) {
 		}
 	}
 }
+
+// A zero Limits or Output is a safe configuration: every field with a default gets it, the
+// judge's seccomp profile is the zero value, and what is set stays set.
+func TestZeroLimitsAreTheDefaults(t *testing.T) {
+	if got := (Limits{}).orDefaults(); got != DefaultLimits() {
+		t.Errorf("zero limits: %+v, want the defaults %+v", got, DefaultLimits())
+	}
+	if DefaultLimits().Seccomp != SeccompJudge || (Limits{}).Seccomp != SeccompJudge {
+		t.Error("the judge's seccomp profile is not the default")
+	}
+	set := Limits{Memory: 1 << 30, CPUSet: "1", Tmpfs: 4 << 20, Network: true, Seccomp: SeccompDocker, Runtime: RuntimeGVisor}
+	got := set.orDefaults()
+	if got.Memory != 1<<30 || got.CPUSet != "1" || got.Tmpfs != 4<<20 || !got.Network || got.Seccomp != SeccompDocker ||
+		got.Runtime != RuntimeGVisor || got.Pids != DefaultLimits().Pids {
+		t.Errorf("limits set %+v became %+v", set, got)
+	}
+	if got := (Output{}).OrDefaults(); got != DefaultOutput() {
+		t.Errorf("zero output: %+v, want %+v", got, DefaultOutput())
+	}
+	if got := (Output{Line: 10}).OrDefaults(); got.Line != 10 || got.Stdout != DefaultOutput().Stdout {
+		t.Errorf("output with a line limit: %+v", got)
+	}
+}

@@ -189,15 +189,10 @@ func (a *app) builder(ctx context.Context) (*build.Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := a.cfg.Build
 	return &build.Builder{
 		Sandbox: e, Catalog: cat, Prefix: a.cfg.Images.Prefix,
-		Dir: filepath.Join(a.cfg.DataDir, "artifacts"),
-		Limits: build.Limits{
-			Timeout: b.Timeout, Memory: int64(b.Memory), CPUs: b.CPUs, Pids: b.Pids,
-			Scratch: int64(b.Tmpfs), LogLimit: int64(b.LogLimit), ArtifactLimit: int64(b.ArtifactLimit),
-			SourceLimit: int64(b.SourceLimit), Runtime: a.cfg.Sandbox.Runtime,
-		},
+		Dir:    filepath.Join(a.cfg.DataDir, "artifacts"),
+		Limits: a.cfg.Build.Limits(a.cfg.Sandbox.Runtime),
 	}, nil
 }
 
@@ -218,15 +213,11 @@ func (a *app) runner(cmd *cobra.Command) (*match.Runner, error) {
 	if cores := botCores(s.Pin, 1); len(cores) > 0 {
 		cpuset = cores[0]
 	}
+	limits := s.Limits()
+	limits.CPUSet = cpuset
 	return &match.Runner{
 		Sandbox: a.engine, Builder: b, WorkDir: work, Version: version,
-		Limits: sandbox.Limits{
-			Memory: int64(s.Memory), CPUs: s.CPUs, CPUSet: cpuset, Pids: s.Pids, NoFile: s.NoFile,
-			FileSize: int64(s.FileSize), Tmpfs: int64(s.Tmpfs), Network: s.Network, Seccomp: s.Seccomp,
-			Runtime: s.Runtime,
-		},
-		Freeze:      sandbox.Freeze(s.Freeze),
-		StdoutLimit: int64(s.StdoutLimit), StderrLimit: int64(s.StderrLimit), LineLimit: int(s.LineLimit),
+		Limits: limits, Freeze: sandbox.Freeze(s.Freeze), Output: s.Output(),
 	}, nil
 }
 

@@ -56,8 +56,7 @@ func (a *app) playCmd() *cobra.Command {
 				job.Replay = replay.NewWriter(rf)
 			}
 			res, err := r.Play(cmd.Context(), job)
-			var me *match.Error
-			if errors.As(err, &me) && me.Code != result.Infrastructure {
+			if err != nil && !errors.Is(err, result.Infrastructure) {
 				return usageError{err}
 			}
 			if err != nil {

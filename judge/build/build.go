@@ -46,13 +46,16 @@ type Result struct {
 	Toolchain string `json:"toolchain"`
 	MS        int64  `json:"ms"`
 	Log       string `json:"log"`
+	// Failure says why a build that is not OK failed ("compile error", "timeout", "memory",
+	// "artifact too large", "bad artifact").
+	Failure sandbox.CompileFailure `json:"failure,omitempty"`
 	// Artifact is the directory holding the compiled program; RunImage and Run start it.
 	Artifact string   `json:"-"`
 	RunImage string   `json:"-"`
 	Run      []string `json:"-"`
 }
 
-// Limits bound one compilation.
+// Limits bound one compilation. A zero field is its DefaultLimits value.
 type Limits struct {
 	Timeout       time.Duration
 	Memory        int64
@@ -65,6 +68,26 @@ type Limits struct {
 	// Runtime is the engine runtime compilers run under ("" is runc): a compiler is as
 	// untrusted as the code it reads, so it follows the bots' runtime.
 	Runtime string
+}
+
+// DefaultLimits are the judge's compile limits: a minute, 1 GiB, one core, 256 tasks, 512 MiB
+// of scratch space, 64 KiB of log kept, a 64 MiB program, 1 MiB of sources.
+func DefaultLimits() Limits {
+	return Limits{Timeout: time.Minute, Memory: 1 << 30, CPUs: 1, Pids: 256, Scratch: 512 << 20,
+		LogLimit: 64 << 10, ArtifactLimit: 64 << 20, SourceLimit: 1 << 20}
+}
+
+func (l Limits) orDefaults() Limits {
+	d := DefaultLimits()
+	l.Timeout = cmp.Or(l.Timeout, d.Timeout)
+	l.Memory = cmp.Or(l.Memory, d.Memory)
+	l.CPUs = cmp.Or(l.CPUs, d.CPUs)
+	l.Pids = cmp.Or(l.Pids, d.Pids)
+	l.Scratch = cmp.Or(l.Scratch, d.Scratch)
+	l.LogLimit = cmp.Or(l.LogLimit, d.LogLimit)
+	l.ArtifactLimit = cmp.Or(l.ArtifactLimit, d.ArtifactLimit)
+	l.SourceLimit = cmp.Or(l.SourceLimit, d.SourceLimit)
+	return l
 }
 
 // Compiler is what the Builder needs from the sandbox.
@@ -115,6 +138,7 @@ func (b *Builder) Build(ctx context.Context, s Submission) (Result, error) {
 }
 
 func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, error) {
+	lim := b.Limits.orDefaults()
 	lang, ok := images.LangByName(s.Lang)
 	if !ok {
 		return Result{}, fmt.Errorf("%w: unknown language %q", ErrInvalid, s.Lang)
@@ -123,14 +147,14 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 	for name, data := range s.Files {
 		size += int64(len(data)) + int64(len(name))
 		if err := sandbox.CheckFileName(name); err != nil {
-			return Result{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+			return Result{}, fmt.Errorf("%w: %w", ErrInvalid, err)
 		}
 	}
 	if len(s.Files) == 0 {
 		return Result{}, fmt.Errorf("%w: no source files", ErrInvalid)
 	}
-	if size > b.Limits.SourceLimit {
-		return Result{}, fmt.Errorf("%w: sources are %d bytes, the limit is %d", ErrInvalid, size, b.Limits.SourceLimit)
+	if size > lim.SourceLimit {
+		return Result{}, fmt.Errorf("%w: sources are %d bytes, the limit is %d", ErrInvalid, size, lim.SourceLimit)
 	}
 	names := make([]string, 0, len(s.Files))
 	for n := range s.Files {
@@ -139,7 +163,7 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 	sort.Strings(names)
 	cmd, err := lang.CompileCmd(names, func(n string) []byte { return s.Files[n] })
 	if err != nil {
-		return Result{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return Result{}, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	compileRef := b.Catalog.Compile(lang).Ref(b.Prefix)
 	runRef := b.Catalog.Run(lang).Ref(b.Prefix)
@@ -195,19 +219,20 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 		Cmd:   cmd,
 		Files: s.Files,
 		Limits: sandbox.Limits{
-			Memory: b.Limits.Memory, CPUs: b.Limits.CPUs, Pids: b.Limits.Pids,
-			NoFile: 1024, FileSize: b.Limits.ArtifactLimit, Runtime: cmp.Or(b.Limits.Runtime, "runc"),
+			Memory: lim.Memory, CPUs: lim.CPUs, Pids: lim.Pids,
+			NoFile: 1024, FileSize: lim.ArtifactLimit, Runtime: lim.Runtime,
+			// Compilers start processes (g++ its assembler): Docker's filter, not the bots'.
+			Seccomp: sandbox.SeccompDocker,
 		},
-		Timeout:       b.Limits.Timeout,
-		Scratch:       b.Limits.Scratch,
-		LogLimit:      b.Limits.LogLimit,
-		ArtifactLimit: b.Limits.ArtifactLimit,
+		Timeout:       lim.Timeout,
+		Scratch:       lim.Scratch,
+		LogLimit:      lim.LogLimit,
+		ArtifactLimit: lim.ArtifactLimit,
 	}, filepath.Join(tmp, "artifact"))
 	if err != nil {
 		return Result{}, err
 	}
-	res.OK = cr.OK
-	res.Log = cr.Log
+	res.OK, res.Log, res.Failure = cr.OK, cr.Log, cr.Failure
 	res.Image = imageID
 	res.Toolchain = b.toolchain(ctx, lang, compileRef, imageID)
 	res.MS = time.Since(start).Milliseconds()

@@ -55,8 +55,8 @@ func TestCompileErrorIsAResultWithTheLog(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.OK {
-				t.Fatal("a broken program built")
+			if res.OK || res.Failure != sandbox.CompileError {
+				t.Fatalf("a broken program: ok %v, failure %q; want a compile error", res.OK, res.Failure)
 			}
 			if !strings.Contains(res.Log, tc.want) {
 				t.Errorf("log does not mention %q:\n%s", tc.want, res.Log)

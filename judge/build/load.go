@@ -23,7 +23,7 @@ func Load(arg string, maxBytes int64) (Submission, error) {
 	}
 	st, err := os.Stat(arg)
 	if err != nil {
-		return Submission{}, fmt.Errorf("%w: %v", ErrInvalid, err)
+		return Submission{}, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	s := Submission{Lang: lang, Files: map[string][]byte{}}
 	var total int64

@@ -147,7 +147,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner *match.R
 			id = fmt.Sprintf("invalid-%d", dl.Seq)
 		}
 		log.Warn("daemon: invalid job", "id", id, "err", err)
-		d.answer(ctx, log, dl, result.Failed(id, j.Game, 0, job.Code(err), job.Message(err)), false)
+		d.answer(ctx, log, dl, result.Failed(id, j.Game, 0, err), false)
 		return
 	}
 	log = log.With("game", j.Game)
@@ -170,18 +170,18 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner *match.R
 		d.answer(ctx, log, dl, res, true)
 		return
 	}
-	code := job.Code(err)
+	code := result.AsError(err).Code
 	switch {
 	case code != result.Infrastructure:
 		log.Warn("daemon: job cannot be judged", "code", code, "err", err)
-		d.answer(ctx, log, dl, result.Failed(j.ID, j.Game, seedOf(j), code, job.Message(err)), false)
+		d.answer(ctx, log, dl, result.Failed(j.ID, j.Game, seedOf(j), err), false)
 	case ctx.Err() != nil:
 		log.Warn("daemon: shutting down: handing the job back", "err", err)
 		d.o.Metrics.Jobs.WithLabelValues("handed_back").Inc()
 		d.settle(log, func() error { return dl.Nak(0) })
 	case dl.LastAttempt():
 		log.Error("daemon: infrastructure failure on the last attempt: giving up", "err", err)
-		d.answer(ctx, log, dl, result.Failed(j.ID, j.Game, seedOf(j), code, job.Message(err)), false)
+		d.answer(ctx, log, dl, result.Failed(j.ID, j.Game, seedOf(j), err), false)
 	default:
 		wait := d.o.Backoff[min(int(dl.NumDelivered)-1, len(d.o.Backoff)-1)]
 		log.Error("daemon: infrastructure failure: will retry", "err", err, "retry_in", wait)
@@ -210,7 +210,7 @@ func (d *Daemon) judge(ctx context.Context, j job.Job, runner *match.Runner) (re
 			d.o.Metrics.BuildSeconds.WithLabelValues(p.Lang).Observe(float64(p.Build.MS) / 1000)
 		}
 		if p.Fault != nil {
-			d.o.Metrics.Faults.WithLabelValues(p.Fault.Kind).Inc()
+			d.o.Metrics.Faults.WithLabelValues(string(p.Fault.Kind)).Inc()
 		}
 	}
 	key := j.ID + ".jsonl"
@@ -240,7 +240,7 @@ func (d *Daemon) answer(ctx context.Context, log *slog.Logger, dl *queue.Deliver
 		d.settle(log, dl.Ack)
 		return
 	}
-	d.o.Metrics.Jobs.WithLabelValues(res.Error.Code).Inc()
+	d.o.Metrics.Jobs.WithLabelValues(string(res.Error.Code)).Inc()
 	d.settle(log, dl.Term)
 }
 

@@ -245,8 +245,10 @@ func TestPoisonJobs(t *testing.T) {
 	}
 	huge := strings.Repeat("x", 20<<20) // 20 MiB, twenty times the source limit
 	cases := []struct {
-		id, code, mention string
-		data              []byte
+		id      string
+		code    result.Code
+		mention string
+		data    []byte
 	}{
 		{"poison-json", result.InvalidJob, "not a job", []byte(`{"version": 1, "id": "poison-json", "game": `)},
 		{"poison-game", result.UnknownGame, "chess", edit("poison-game", func(j *job.Job) { j.Game = "chess" })},

@@ -112,23 +112,26 @@ func Fields(line string) []string {
 	return strings.FieldsFunc(line, func(r rune) bool { return r < 0x80 && strings.ContainsRune(asciiSpace, r) })
 }
 
-// Fault kinds (docs/rules.md).
+// FaultKind says how a player broke the rules or stopped playing (docs/rules.md).
+type FaultKind string
+
+// The fault kinds.
 const (
-	CompileError = "compile_error"
-	Timeout      = "timeout"
-	Crash        = "crash"
-	Memory       = "memory"
-	Protocol     = "protocol"
-	IllegalMove  = "illegal_move"
-	OutputLimit  = "output_limit"
-	Forbidden    = "forbidden"
+	CompileError FaultKind = "compile_error"
+	Timeout                = "timeout"
+	Crash                  = "crash"
+	Memory                 = "memory"
+	Protocol               = "protocol"
+	IllegalMove            = "illegal_move"
+	OutputLimit            = "output_limit"
+	Forbidden              = "forbidden"
 )
 
 // Fault is why a player stopped playing by the rules.
 type Fault struct {
-	Kind   string `json:"kind"`
-	Turn   int    `json:"turn"`
-	Detail string `json:"detail"`
+	Kind   FaultKind `json:"kind"`
+	Turn   int       `json:"turn"`
+	Detail string    `json:"detail"`
 }
 
 func (f *Fault) Error() string { return fmt.Sprintf("%s at turn %d: %s", f.Kind, f.Turn, f.Detail) }

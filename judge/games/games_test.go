@@ -2,6 +2,7 @@ package games_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/botjudge/judge/images"
@@ -55,10 +56,10 @@ func TestBrokenBotIsFaulted(t *testing.T) {
 	r := matchtest.Runner(t)
 	for _, tc := range []struct {
 		game, broken string
-		kinds        []string
+		kinds        []game.FaultKind
 	}{
-		{"amazes", "bots/amazes/broken", []string{game.Protocol, game.IllegalMove}},
-		{"ontherun", "bots/ontherun/broken", []string{game.Protocol, game.IllegalMove, game.Timeout}},
+		{"amazes", "bots/amazes/broken", []game.FaultKind{game.Protocol, game.IllegalMove}},
+		{"ontherun", "bots/ontherun/broken", []game.FaultKind{game.Protocol, game.IllegalMove, game.Timeout}},
 	} {
 		for _, order := range []string{"broken-first", "broken-second"} {
 			t.Run(tc.game+"/"+order, func(t *testing.T) {
@@ -72,7 +73,7 @@ func TestBrokenBotIsFaulted(t *testing.T) {
 					bi = 1
 				}
 				broken, other := res.Players[bi], res.Players[1-bi]
-				if broken.Fault == nil || !contains(tc.kinds, broken.Fault.Kind) {
+				if broken.Fault == nil || !slices.Contains(tc.kinds, broken.Fault.Kind) {
 					t.Errorf("broken bot: fault %+v, want one of %v", broken.Fault, tc.kinds)
 				}
 				if other.Fault != nil {
@@ -84,13 +85,4 @@ func TestBrokenBotIsFaulted(t *testing.T) {
 			})
 		}
 	}
-}
-
-func contains(s []string, x string) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }

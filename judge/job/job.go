@@ -6,8 +6,6 @@ package job
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -41,18 +39,6 @@ type Player struct {
 	Files map[string]string `json:"files"`
 }
 
-// Error is a job that cannot be judged as given; Code is the result's error code.
-type Error struct {
-	Code    string
-	Message string
-}
-
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
-
-func invalid(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
 // Parse reads a job and checks everything that can be checked without the game's rules:
 // the format, the id, the game's name and player count, the languages and file names, and
 // the size of the sources (maxSource bytes per player). lookup finds a game by name.
@@ -63,41 +49,41 @@ func Parse(data []byte, lookup func(string) (game.Game, bool), maxSource int64) 
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	if err := dec.Decode(&j); err != nil {
-		return j, invalid(result.InvalidJob, "not a job: %v", err)
+		return j, result.Errorf(result.InvalidJob, "not a job: %w", err)
 	}
 	if dec.More() {
-		return j, invalid(result.InvalidJob, "not a job: data after the JSON object")
+		return j, result.Errorf(result.InvalidJob, "not a job: data after the JSON object")
 	}
 	if j.Version != Version {
-		return j, invalid(result.InvalidJob, "version %d is not supported (want %d)", j.Version, Version)
+		return j, result.Errorf(result.InvalidJob, "version %d is not supported (want %d)", j.Version, Version)
 	}
 	if err := queue.ValidID(j.ID); err != nil {
-		return j, invalid(result.InvalidJob, "id: %v", err)
+		return j, result.Errorf(result.InvalidJob, "id: %w", err)
 	}
 	g, ok := lookup(j.Game)
 	if !ok {
-		return j, invalid(result.UnknownGame, "unknown game %q", j.Game)
+		return j, result.Errorf(result.UnknownGame, "unknown game %q", j.Game)
 	}
 	if err := game.CheckPlayers(g, len(j.Players)); err != nil {
-		return j, invalid(result.InvalidJob, "%v", err)
+		return j, result.Errorf(result.InvalidJob, "%w", err)
 	}
 	for i, p := range j.Players {
 		if _, ok := images.LangByName(p.Lang); !ok {
-			return j, invalid(result.InvalidJob, "player %d (%s): unknown language %q (known: %s)", i, p.Name, p.Lang,
+			return j, result.Errorf(result.InvalidJob, "player %d (%s): unknown language %q (known: %s)", i, p.Name, p.Lang,
 				strings.Join(images.LangNames(), ", "))
 		}
 		if len(p.Files) == 0 {
-			return j, invalid(result.InvalidJob, "player %d (%s): no source files", i, p.Name)
+			return j, result.Errorf(result.InvalidJob, "player %d (%s): no source files", i, p.Name)
 		}
 		var size int64
 		for name, src := range p.Files {
 			if err := sandbox.CheckFileName(name); err != nil {
-				return j, invalid(result.InvalidJob, "player %d (%s): %v", i, p.Name, err)
+				return j, result.Errorf(result.InvalidJob, "player %d (%s): %w", i, p.Name, err)
 			}
 			size += int64(len(name) + len(src))
 		}
 		if size > maxSource {
-			return j, invalid(result.InvalidJob, "player %d (%s): sources are %d bytes, the limit is %d", i, p.Name, size, maxSource)
+			return j, result.Errorf(result.InvalidJob, "player %d (%s): sources are %d bytes, the limit is %d", i, p.Name, size, maxSource)
 		}
 	}
 	if _, err := j.options(); err != nil {
@@ -118,7 +104,7 @@ func (j Job) options() (map[string]string, error) {
 		case bool:
 			out[k] = strconv.FormatBool(x)
 		default:
-			return nil, invalid(result.BadOption, "option %s: want a string, number or boolean", k)
+			return nil, result.Errorf(result.BadOption, "option %s: want a string, number or boolean", k)
 		}
 	}
 	return out, nil
@@ -128,7 +114,7 @@ func (j Job) options() (map[string]string, error) {
 func (j Job) Match(lookup func(string) (game.Game, bool), seed uint64) (match.Job, error) {
 	g, ok := lookup(j.Game)
 	if !ok {
-		return match.Job{}, invalid(result.UnknownGame, "unknown game %q", j.Game)
+		return match.Job{}, result.Errorf(result.UnknownGame, "unknown game %q", j.Game)
 	}
 	opts, err := j.options()
 	if err != nil {
@@ -162,30 +148,4 @@ func FromEntrants(id, gameName string, seed *uint64, options map[string]string, 
 		j.Players = append(j.Players, p)
 	}
 	return j
-}
-
-// Code is the result error code of err: the job's or the match's own, else infrastructure.
-func Code(err error) string {
-	var je *Error
-	if errors.As(err, &je) {
-		return je.Code
-	}
-	var me *match.Error
-	if errors.As(err, &me) {
-		return me.Code
-	}
-	return result.Infrastructure
-}
-
-// Message is the problem err names, for a result's error message, without the code.
-func Message(err error) string {
-	var je *Error
-	if errors.As(err, &je) {
-		return je.Message
-	}
-	var me *match.Error
-	if errors.As(err, &me) {
-		return me.Err.Error()
-	}
-	return err.Error()
 }

@@ -2,12 +2,12 @@ package job
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/games"
-	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/result"
 )
 
@@ -24,7 +24,9 @@ func TestParse(t *testing.T) {
 		t.Errorf("match job %+v, %v", m, err)
 	}
 	for _, tc := range []struct {
-		name, from, to, code, mention string
+		name, from, to string
+		code           result.Code
+		mention        string
 	}{
 		{"not JSON", good, "{", result.InvalidJob, "not a job"},
 		{"unknown field", `"seed":3`, `"seed":3,"colour":1`, result.InvalidJob, "colour"},
@@ -47,8 +49,9 @@ func TestParse(t *testing.T) {
 			if err == nil {
 				t.Fatal("accepted")
 			}
-			if Code(err) != tc.code || !strings.Contains(Message(err), tc.mention) || strings.HasPrefix(Message(err), tc.code) {
-				t.Errorf("code %q message %q; want %s mentioning %q, without the code", Code(err), Message(err), tc.code, tc.mention)
+			e := result.AsError(err)
+			if !errors.Is(err, tc.code) || !strings.Contains(e.Message, tc.mention) || strings.HasPrefix(e.Message, string(tc.code)) {
+				t.Errorf("code %q message %q; want %s mentioning %q, without the code", e.Code, e.Message, tc.code, tc.mention)
 			}
 		})
 	}
@@ -69,18 +72,28 @@ func TestParseKnowsEveryLanguage(t *testing.T) {
 	}
 	_, err := Parse([]byte(strings.Replace(good, `"lang":"go"`, `"lang":"cobol"`, 1)), games.Lookup, 1<<20)
 	want := `player 1 (b): unknown language "cobol" (known: ` + strings.Join(names, ", ") + ")"
-	if Code(err) != result.InvalidJob || Message(err) != want {
-		t.Errorf("code %q message %q; want %s %q", Code(err), Message(err), result.InvalidJob, want)
+	if e := result.AsError(err); e.Code != result.InvalidJob || e.Message != want {
+		t.Errorf("code %q message %q; want %s %q", e.Code, e.Message, result.InvalidJob, want)
 	}
 }
 
-func TestCodeAndMessageOfMatchErrors(t *testing.T) {
-	err := &match.Error{Code: result.BadOption, Err: errors.New("option turns: 999 is out of range")}
-	if Code(err) != result.BadOption || Message(err) != "option turns: 999 is out of range" {
-		t.Errorf("code %q message %q", Code(err), Message(err))
+// The one error type: its code answers errors.Is, its cause is kept (errors.Is and errors.As
+// reach it), and any other error is the judge's own (infrastructure).
+func TestErrors(t *testing.T) {
+	cause := errors.New("option turns: 999 is out of range")
+	err := fmt.Errorf("starting the match: %w", result.Errorf(result.BadOption, "%w", cause))
+	if e := result.AsError(err); e.Code != result.BadOption || e.Message != cause.Error() || e.Error() != "bad_option: "+cause.Error() {
+		t.Errorf("code %q message %q error %q", e.Code, e.Message, e.Error())
+	}
+	if !errors.Is(err, result.BadOption) || errors.Is(err, result.InvalidJob) || !errors.Is(err, cause) {
+		t.Errorf("errors.Is: bad_option %v, invalid_job %v, the cause %v; want true, false, true",
+			errors.Is(err, result.BadOption), errors.Is(err, result.InvalidJob), errors.Is(err, cause))
 	}
 	other := errors.New("engine down")
-	if Code(other) != result.Infrastructure || Message(other) != "engine down" {
-		t.Errorf("code %q message %q", Code(other), Message(other))
+	if e := result.AsError(other); e.Code != result.Infrastructure || e.Message != "engine down" || !errors.Is(e, other) {
+		t.Errorf("another error: code %q message %q", e.Code, e.Message)
+	}
+	if _, err := Parse([]byte(`{`), games.Lookup, 1<<20); !errors.Is(err, result.InvalidJob) {
+		t.Errorf("a job that is not JSON: %v", err)
 	}
 }

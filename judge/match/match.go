@@ -35,9 +35,8 @@ type Runner struct {
 	// Limits are the bots' limits; the game sets the memory.
 	Limits sandbox.Limits
 	Freeze sandbox.Freeze
-	// StdoutLimit, StderrLimit and LineLimit bound each bot's output.
-	StdoutLimit, StderrLimit int64
-	LineLimit                int
+	// Output bounds each bot's output; a zero field is sandbox's default.
+	Output sandbox.Output
 	// WorkDir holds each match's input files while it runs.
 	WorkDir string
 	Version string
@@ -54,15 +53,6 @@ type Job struct {
 	Replay *replay.Writer
 }
 
-// Error is a match that could not be judged, with the result's error code.
-type Error struct {
-	Code string
-	Err  error
-}
-
-func (e *Error) Error() string { return e.Code + ": " + e.Err.Error() }
-func (e *Error) Unwrap() error { return e.Err }
-
 // startupIdle is how long a starting bot must use (almost) no CPU to count as ready; startupMax
 // bounds the wait. Bots start unfrozen, all at once, so that a match does not wait for each
 // runtime's start (a JVM's) in turn; the CPU they use meanwhile is charged to their first
@@ -73,7 +63,7 @@ const (
 )
 
 // Play plays a match. An error is returned only when the match could not be judged
-// (*Error says why); whatever the bots do, the result has status ok.
+// (a *result.Error says why); whatever the bots do, the result has status ok.
 func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 	started := time.Now().UTC()
 	host, _ := os.Hostname()
@@ -83,9 +73,9 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 	if err != nil {
 		var oe *game.OptionError
 		if errors.As(err, &oe) {
-			return res, &Error{result.BadOption, err}
+			return res, result.Errorf(result.BadOption, "%w", err)
 		}
-		return res, &Error{result.InvalidJob, err}
+		return res, result.Errorf(result.InvalidJob, "%w", err)
 	}
 	setup := m.Setup()
 
@@ -96,10 +86,10 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 		sub.Files = game.WithLibrary(j.Game, sub.Lang, sub.Files)
 		b, err := r.Builder.Build(ctx, sub)
 		if errors.Is(err, build.ErrInvalid) {
-			return res, &Error{result.InvalidJob, fmt.Errorf("player %d (%s): %w", i, e.Name, err)}
+			return res, result.Errorf(result.InvalidJob, "player %d (%s): %w", i, e.Name, err)
 		}
 		if err != nil {
-			return res, &Error{result.Infrastructure, fmt.Errorf("building player %d (%s): %w", i, e.Name, err)}
+			return res, result.Errorf(result.Infrastructure, "building player %d (%s): %w", i, e.Name, err)
 		}
 		bots[i] = &bot{build: b, lang: sub.Lang}
 		if !b.OK {
@@ -112,7 +102,7 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 		}
 	}()
 	if err := r.start(ctx, setup, bots); err != nil {
-		return res, &Error{result.Infrastructure, err}
+		return res, result.Errorf(result.Infrastructure, "%w", err)
 	}
 
 	hdr := replay.Header{Game: j.Game.Name(), Seed: j.Seed, Options: setup.Options, World: setup.World}
@@ -125,7 +115,7 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 
 	for {
 		if err := ctx.Err(); err != nil {
-			return res, &Error{result.Infrastructure, fmt.Errorf("match stopped: %w", err)}
+			return res, result.Errorf(result.Infrastructure, "match stopped: %w", err)
 		}
 		req, done := m.Next()
 		if done {
@@ -133,7 +123,7 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 			break
 		}
 		if req.Player < 0 || req.Player >= len(bots) {
-			return res, &Error{result.Infrastructure, fmt.Errorf("%s asked player %d of %d", j.Game.Name(), req.Player, len(bots))}
+			return res, result.Errorf(result.Infrastructure, "%s asked player %d of %d", j.Game.Name(), req.Player, len(bots))
 		}
 		if req.Expect == 0 && req.Ready == "" {
 			stopQuitting(bots, req.Player)
@@ -150,7 +140,7 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 		}
 		reply, err := r.ask(ctx, b, req)
 		if err != nil {
-			return res, &Error{result.Infrastructure, fmt.Errorf("player %d (%s) at turn %d: %w", req.Player, j.Players[req.Player].Name, req.Turn, err)}
+			return res, result.Errorf(result.Infrastructure, "player %d (%s) at turn %d: %w", req.Player, j.Players[req.Player].Name, req.Turn, err)
 		}
 		// The game sees the CPU time exactly as the replay records it, so that re-judging the
 		// replay computes the same time budgets.
@@ -249,8 +239,7 @@ func (r *Runner) start(ctx context.Context, setup game.Setup, bots []*bot) error
 			limits.Memory = setup.Memory
 		}
 		specs[i] = &sandbox.RunSpec{Image: b.build.RunImage, Cmd: b.build.Run, Artifact: b.build.Artifact,
-			Files: files, Limits: limits, Freeze: r.Freeze, StdoutLimit: r.StdoutLimit,
-			StderrLimit: r.StderrLimit, LineLimit: r.LineLimit}
+			Files: files, Limits: limits, Freeze: r.Freeze, Output: r.Output}
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(bots))
@@ -411,9 +400,9 @@ func (r *Runner) fault(ctx context.Context, b *bot, err error, req game.Request,
 	f := &game.Fault{Turn: req.Turn}
 	switch {
 	case errors.Is(err, sandbox.ErrLineTooLong):
-		f.Kind, f.Detail = game.Protocol, fmt.Sprintf("a line longer than %d bytes", r.LineLimit)
+		f.Kind, f.Detail = game.Protocol, fmt.Sprintf("a line longer than %d bytes", r.Output.OrDefaults().Line)
 	case errors.Is(err, sandbox.ErrOutputLimit):
-		f.Kind, f.Detail = game.OutputLimit, fmt.Sprintf("more than %d bytes of output", r.StdoutLimit)
+		f.Kind, f.Detail = game.OutputLimit, fmt.Sprintf("more than %d bytes of output", r.Output.OrDefaults().Stdout)
 	case b.proc.Exited():
 		// However the turn failed, a bot that has ended is told apart by its exit, below.
 	case errors.Is(err, sandbox.ErrCPULimit):

@@ -3,6 +3,7 @@ package match_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -172,7 +173,7 @@ func TestFaultsEndOnlyTheirPlayer(t *testing.T) {
 		name   string
 		script string
 		lang   build.Submission
-		kind   string
+		kind   game.FaultKind
 		turn   int
 	}{
 		{"timeout (CPU)", "echo a,burn 3000,echo c", probe(t), game.Timeout, 2},
@@ -258,7 +259,7 @@ func TestInvalidJobs(t *testing.T) {
 	for name, tc := range map[string]struct {
 		opts    map[string]string
 		players int
-		code    string
+		code    result.Code
 	}{
 		"unknown option":   {map[string]string{"nope": "1"}, 2, "bad_option"},
 		"bad option value": {map[string]string{"limit": "soon"}, 2, "bad_option"},
@@ -271,8 +272,7 @@ func TestInvalidJobs(t *testing.T) {
 				j.Players = append(j.Players, match.Entrant{Submission: probe(t)})
 			}
 			_, err := r.Play(context.Background(), j)
-			me, ok := err.(*match.Error)
-			if !ok || me.Code != tc.code {
+			if !errors.Is(err, tc.code) {
 				t.Fatalf("want a %s error, got %v", tc.code, err)
 			}
 		})

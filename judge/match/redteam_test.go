@@ -30,9 +30,10 @@ const sigsys = "killed by SIGSYS: a banned system call (creating a process, runn
 // a fault of kind (or orKind) whose detail contains detail (at turn, when it is not 2), or,
 // when kind is "", the answer and the bot going on to answer its last command.
 type outcome struct {
-	kind, orKind, detail string
-	turn                 int
-	answer               string
+	kind, orKind game.FaultKind
+	detail       string
+	turn         int
+	answer       string
 }
 
 // attack plays player 0, the probe with script other (honest when ""), against player 1,
@@ -98,7 +99,7 @@ func noFilesLeft(t *testing.T, r *match.Runner) {
 // Every hostile probe plays a real match against a well-behaved one.
 func TestEveryHostileBotPlaysARealMatch(t *testing.T) {
 	r := runner(t)
-	smallStdout := func(r *match.Runner) { r.StdoutLimit = 32 << 10 }
+	smallStdout := func(r *match.Runner) { r.Output.Stdout = 32 << 10 }
 	// The kernel ignores a SIGSTOP that its PID namespace's first process sends itself, and
 	// the pids limit stops the 64th thread; gVisor's kernel does neither (its threads are
 	// not the host's), so there the bot stops until the wall clock, or burns its CPU time.

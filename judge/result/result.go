@@ -3,6 +3,7 @@
 package result
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -23,13 +24,21 @@ const (
 	StatusError = "error"
 )
 
-// Error codes of a match that could not be judged.
+// Code says why a match could not be judged: the result's error code. A Code is an error, so
+// that errors.Is(err, result.BadOption) asks whether err is an *Error of that code.
+type Code string
+
+// The error codes (docs/contract.md). Every code but Infrastructure is final: judging the job
+// again would give the same error. Infrastructure is the judge's own failure: the daemon
+// retries it.
 const (
-	InvalidJob     = "invalid_job"
-	UnknownGame    = "unknown_game"
-	BadOption      = "bad_option"
-	Infrastructure = "infrastructure"
+	InvalidJob     Code = "invalid_job"
+	UnknownGame    Code = "unknown_game"
+	BadOption      Code = "bad_option"
+	Infrastructure Code = "infrastructure"
 )
+
+func (c Code) Error() string { return string(c) }
 
 // Result is one match's judgement.
 type Result struct {
@@ -45,13 +54,44 @@ type Result struct {
 	Judge   JudgeInfo `json:"judge"`
 }
 
-// Error says why a match could not be judged.
+// Error is a match that could not be judged: the one error type with which jobs are refused
+// (job.Parse), matches fail (match.Runner.Play) and results report it (Result.Error), as
+// jetstream's APIError is nats.go's. errors.Is matches it by its Code; errors.Is and
+// errors.As also reach its cause.
 type Error struct {
-	Code    string `json:"code"`
+	Code    Code   `json:"code"`
 	Message string `json:"message"`
+	// Err is the cause; it is not published (Message says it).
+	Err error `json:"-"`
 }
 
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
+// Errorf is an error of the code whose message is formatted as fmt.Errorf does; a %w
+// argument is its cause.
+func Errorf(code Code, format string, args ...any) *Error {
+	err := fmt.Errorf(format, args...)
+	return &Error{Code: code, Message: err.Error(), Err: err}
+}
+
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+// Unwrap is the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is e's Code.
+func (e *Error) Is(target error) bool {
+	c, ok := target.(Code)
+	return ok && c == e.Code
+}
+
+// AsError is err as an *Error: err's own, or, for any other error, the judge's failure
+// (Infrastructure) with err as its cause.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: Infrastructure, Message: err.Error(), Err: err}
+}
 
 // Player is one player's part of the result.
 type Player struct {
@@ -81,9 +121,8 @@ type JudgeInfo struct {
 }
 
 // Failed builds the result of a match that could not be judged.
-func Failed(id, gameName string, seed uint64, code, message string) Result {
-	return Result{Version: Version, ID: id, Game: gameName, Seed: seed, Status: StatusError,
-		Error: &Error{Code: code, Message: message}}
+func Failed(id, gameName string, seed uint64, err error) Result {
+	return Result{Version: Version, ID: id, Game: gameName, Seed: seed, Status: StatusError, Error: AsError(err)}
 }
 
 // WriteTable prints the result for a person.

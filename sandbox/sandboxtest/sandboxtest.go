@@ -16,7 +16,6 @@ import (
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/client"
 
-	"github.com/botjudge/judge/config"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/sandbox"
@@ -56,14 +55,10 @@ func Builder(t testing.TB, e *sandbox.Engine) *build.Builder {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := config.Defaults().Build
+	l := build.DefaultLimits()
+	l.Runtime = Runtime()
 	return &build.Builder{
-		Sandbox: e, Catalog: cat, Prefix: "judge", Dir: filepath.Join(DataDir(), "artifacts"),
-		Limits: build.Limits{
-			Timeout: d.Timeout, Memory: int64(d.Memory), CPUs: d.CPUs, Pids: d.Pids, Scratch: int64(d.Tmpfs),
-			LogLimit: int64(d.LogLimit), ArtifactLimit: int64(d.ArtifactLimit), SourceLimit: int64(d.SourceLimit),
-			Runtime: Runtime(),
-		},
+		Sandbox: e, Catalog: cat, Prefix: "judge", Dir: filepath.Join(DataDir(), "artifacts"), Limits: l,
 	}
 }
 
@@ -125,7 +120,7 @@ func NoRoute() string {
 
 // Limits are the default bot limits under the test runtime.
 func Limits() sandbox.Limits {
-	l := sandbox.NewLimits()
+	l := sandbox.DefaultLimits()
 	l.Runtime = Runtime()
 	return l
 }

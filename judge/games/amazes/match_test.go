@@ -214,7 +214,7 @@ func TestFaults(t *testing.T) {
 	cases := []struct {
 		name  string
 		reply game.Reply
-		kind  string
+		kind  game.FaultKind
 	}{
 		{"257 letters", line(strings.Repeat("F", 257)), game.IllegalMove},
 		{"empty line", line(""), game.IllegalMove},
@@ -560,7 +560,7 @@ func TestAnswerWhitespace(t *testing.T) {
 		line   string
 		end    place // Red's place after its turn, when accepted
 		points int   // Red's points after its turn, when accepted
-		fault  string
+		fault  game.FaultKind
 	}{
 		{"plain", "FF", at(5, 7, east), 54 - 2, ""},
 		{"spaces, tabs and a trailing CR", " \t FF\t \r", at(5, 7, east), 54 - 2, ""},

@@ -511,8 +511,8 @@ func TestReady(t *testing.T) {
 // TestFaultStaysOnBoard: after a time out or a crash the player is not asked again, does N,
 // its wait still counts down, and it can still fall.
 func TestFaultStaysOnBoard(t *testing.T) {
-	for _, kind := range []string{game.Timeout, game.Crash, game.Memory, game.Protocol, game.OutputLimit} {
-		t.Run(kind, func(t *testing.T) {
+	for _, kind := range []game.FaultKind{game.Timeout, game.Crash, game.Memory, game.Protocol, game.OutputLimit} {
+		t.Run(string(kind), func(t *testing.T) {
 			// Player 2 attacks at turn 2 and faults at turn 6; player 0 drops player 2's block
 			// (column 2 below it) with an attack at turn 12: it falls in turn 12+8-1.
 			m := newTest(1000, at(1, 7, 'D'), at(17, 17, 'U'), at(7, 7, 'L'), at(17, 0, 'U'))

@@ -452,7 +452,7 @@ func TestLenientAnswersInAMatch(t *testing.T) {
 func TestFaultPicksZero(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		kind string
+		kind game.FaultKind
 		turn int // 0: at READY
 	}{
 		{"timeout-at-ready", game.Timeout, 0},

@@ -341,6 +341,6 @@ func (m *match) detectiveLines() string {
 	return b.String()
 }
 
-func (m *match) fault(kind, format string, args ...any) *game.Fault {
+func (m *match) fault(kind game.FaultKind, format string, args ...any) *game.Fault {
 	return &game.Fault{Kind: kind, Turn: m.turn, Detail: fmt.Sprintf(format, args...)}
 }

@@ -211,7 +211,7 @@ func TestFaults(t *testing.T) {
 		key    string // "player/turn" answered wrongly
 		reply  game.Reply
 		player int
-		kind   string
+		kind   game.FaultKind
 		detail string
 	}{
 		// Start cities.

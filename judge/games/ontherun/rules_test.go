@@ -57,7 +57,7 @@ func TestQuitAfterFault(t *testing.T) {
 		key     string
 		reply   game.Reply
 		player  int
-		kind    string
+		kind    game.FaultKind
 		atStart bool // the fault is on the very first notice ("Fugitive")
 	}{
 		{"fugitive's illegal move", "0/3", lines("C 8"), fugitive, game.IllegalMove, false},
@@ -205,7 +205,7 @@ func TestWhitespace(t *testing.T) {
 		answer  int // which answer, index into plain
 		line    int
 		text    string
-		kind    string // "" when accepted
+		kind    game.FaultKind // "" when accepted
 		player  int
 		wantPos int // the Fugitive's city or detective 1's after the answer, when accepted
 	}{

@@ -162,7 +162,7 @@ func TestFaults(t *testing.T) {
 		name  string
 		turn  int
 		reply game.Reply
-		kind  string
+		kind  game.FaultKind
 	}{
 		{"a name too long", 0, game.Reply{Lines: []string{strings.Repeat("n", 33)}}, game.Protocol},
 		{"a control character in the name", 0, game.Reply{Lines: []string{"a\tb"}}, game.Protocol},

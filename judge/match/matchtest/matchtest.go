@@ -27,7 +27,7 @@ func Runner(t testing.TB) *match.Runner {
 	e := sandboxtest.Engine(t)
 	return &match.Runner{
 		Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandboxtest.Limits(), Freeze: sandbox.FreezeSignal,
-		StdoutLimit: 16 << 20, StderrLimit: 64 << 10, LineLimit: 1 << 20, WorkDir: t.TempDir(),
+		WorkDir: t.TempDir(),
 	}
 }
 
