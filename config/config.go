@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -155,8 +156,8 @@ func Defaults() Config {
 			StderrLimit: Bytes(out.Stderr), LineLimit: Bytes(out.Line), Freeze: string(sandbox.FreezeSignal),
 			Pin: true,
 		},
-		NATS:  NATS{Listen: "127.0.0.1:4222"},
-		Serve: Serve{Grace: 2 * time.Minute, HTTP: "127.0.0.1:9464", AckWait: time.Minute, MaxDeliver: 5},
+		NATS:  NATS{Listen: queue.DefaultListen},
+		Serve: Serve{Grace: 2 * time.Minute, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
 	}
 }
 

@@ -199,11 +199,7 @@ func (a *app) builder(ctx context.Context) (*build.Builder, error) {
 // version is the judge's version, set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
-func (a *app) runner(cmd *cobra.Command) (*match.Runner, error) {
-	b, err := a.builder(cmd.Context())
-	if err != nil {
-		return nil, err
-	}
+func (a *app) runner(b *build.Builder) (*match.Runner, error) {
 	s := a.cfg.Sandbox
 	work := filepath.Join(a.cfg.DataDir, "matches")
 	if err := os.MkdirAll(work, 0o755); err != nil {
@@ -216,7 +212,7 @@ func (a *app) runner(cmd *cobra.Command) (*match.Runner, error) {
 	limits := s.Limits()
 	limits.CPUSet = cpuset
 	return &match.Runner{
-		Sandbox: a.engine, Builder: b, WorkDir: work, Version: version,
+		Sandbox: match.Engine{Engine: a.engine}, Builder: b, WorkDir: work, Version: version,
 		Limits: limits, Freeze: sandbox.Freeze(s.Freeze), Output: s.Output(),
 	}, nil
 }

@@ -37,7 +37,11 @@ func (a *app) playCmd() *cobra.Command {
 			if !cmd.Flags().Changed("seed") {
 				seed = randomSeed()
 			}
-			r, err := a.runner(cmd)
+			b, err := a.builder(cmd.Context())
+			if err != nil {
+				return err
+			}
+			r, err := a.runner(b)
 			if err != nil {
 				return err
 			}

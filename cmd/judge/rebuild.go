@@ -91,7 +91,7 @@ func (a *app) rebuildCmd() *cobra.Command {
 			}
 			var runner *match.Runner
 			if smokeGame != nil {
-				if runner, err = a.runner(cmd); err != nil {
+				if runner, err = a.runner(b); err != nil {
 					return err
 				}
 			}

@@ -28,7 +28,11 @@ func (a *app) serveCmd() *cobra.Command {
 				return err
 			}
 			defer q.Close()
-			r, err := a.runner(cmd) // connects to the engine and sweeps dead judges' containers
+			b, err := a.builder(ctx) // connects to the engine and sweeps dead judges' containers
+			if err != nil {
+				return err
+			}
+			r, err := a.runner(b)
 			if err != nil {
 				return err
 			}
@@ -44,14 +48,25 @@ func (a *app) serveCmd() *cobra.Command {
 					return err
 				}
 			}
-			r.Builder.Remote, r.Builder.Log = q.Cache(queue.BucketArtifacts), a.log
+			b.Remote, b.Log = q.Cache(queue.BucketArtifacts), a.log
 			workers := a.cfg.Serve.Workers
 			if workers == 0 {
 				workers = max(1, runtime.NumCPU()/2)
 			}
 			metrics := daemon.NewMetrics()
+			// Each worker's bots get a core of their own where the machine has cores to give:
+			// only the bot on move runs.
+			runners := []daemon.Runner{r}
+			if cores := botCores(a.cfg.Sandbox.Pin, workers); len(cores) > 0 {
+				runners = nil
+				for i := range workers {
+					pinned := *r
+					pinned.Limits.CPUSet = cores[i%len(cores)]
+					runners = append(runners, &pinned)
+				}
+			}
 			d, err := daemon.New(daemon.Options{
-				Queue: q, Runner: r, Games: games.Lookup, Workers: workers, CPUSets: botCores(a.cfg.Sandbox.Pin, workers),
+				Queue: q, Runners: runners, Games: games.Lookup, Workers: workers,
 				Grace:     a.cfg.Serve.Grace,
 				Heartbeat: a.cfg.Serve.AckWait / 3, MaxSource: int64(a.cfg.Build.SourceLimit),
 				Metrics: metrics, Log: a.log,

@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync"
 	"time"
@@ -32,16 +33,31 @@ import (
 	"github.com/botjudge/judge/judge/result"
 )
 
+// Queue is what the daemon needs of the work queue: a *queue.Queue.
+type Queue interface {
+	// Next waits for a job.
+	Next(ctx context.Context) (*queue.Delivery, error)
+	// Result is the stored result of job id, if any.
+	Result(ctx context.Context, id string) ([]byte, bool, error)
+	PublishResult(ctx context.Context, id string, result []byte) error
+	PutObject(ctx context.Context, bucket, key string, r io.Reader) error
+	URL() string
+}
+
+// Runner plays matches: a *match.Runner.
+type Runner interface {
+	Play(ctx context.Context, j match.Job) (result.Result, error)
+}
+
 // Options configure a daemon.
 type Options struct {
-	Queue  *queue.Queue
-	Runner *match.Runner
-	Games  func(string) (game.Game, bool)
+	Queue Queue
+	// Runners play the matches: worker i plays with Runners[i % len(Runners)], so that each
+	// worker's bots can have a core of their own (match.Runner's Limits.CPUSet).
+	Runners []Runner
+	Games   func(string) (game.Game, bool)
 	// Workers is how many matches run at once.
 	Workers int
-	// CPUSets, when set, pins the bots of worker i's matches to CPUSets[i % len(CPUSets)]:
-	// only the bot on move runs, so one core per worker gives each its own core.
-	CPUSets []string
 	// Grace is how long running matches may go on after shutdown begins.
 	Grace time.Duration
 	// Heartbeat is how often a running job is reported in progress; it must be well below
@@ -62,8 +78,8 @@ type Daemon struct {
 
 // New checks the options and makes a daemon.
 func New(o Options) (*Daemon, error) {
-	if o.Queue == nil || o.Runner == nil || o.Games == nil {
-		return nil, errors.New("daemon: Queue, Runner and Games are required")
+	if o.Queue == nil || len(o.Runners) == 0 || o.Games == nil {
+		return nil, errors.New("daemon: Queue, Runners and Games are required")
 	}
 	if o.Workers <= 0 {
 		o.Workers = 1
@@ -92,14 +108,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 	defer cancelWork()
 	var wg sync.WaitGroup
 	for i := 0; i < d.o.Workers; i++ {
-		runner := *d.o.Runner
-		if len(d.o.CPUSets) > 0 {
-			runner.Limits.CPUSet = d.o.CPUSets[i%len(d.o.CPUSets)]
-		}
+		runner := d.o.Runners[i%len(d.o.Runners)]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			d.worker(ctx, work, &runner)
+			d.worker(ctx, work, runner)
 		}()
 	}
 	d.o.Log.Info("daemon: serving", "workers", d.o.Workers, "queue", d.o.Queue.URL())
@@ -117,7 +130,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	return nil
 }
 
-func (d *Daemon) worker(ctx, work context.Context, runner *match.Runner) {
+func (d *Daemon) worker(ctx, work context.Context, runner Runner) {
 	for {
 		dl, err := d.o.Queue.Next(ctx)
 		if err != nil {
@@ -135,7 +148,7 @@ func (d *Daemon) worker(ctx, work context.Context, runner *match.Runner) {
 }
 
 // handle judges one delivery and settles it: ack, nak or term.
-func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner *match.Runner) {
+func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) {
 	log := d.o.Log.With("job", dl.ID, "attempt", dl.NumDelivered)
 	j, err := job.Parse(dl.Data, d.o.Games, d.o.MaxSource)
 	if err != nil {
@@ -191,7 +204,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner *match.R
 }
 
 // judge plays the job's match and stores its replay.
-func (d *Daemon) judge(ctx context.Context, j job.Job, runner *match.Runner) (result.Result, error) {
+func (d *Daemon) judge(ctx context.Context, j job.Job, runner Runner) (result.Result, error) {
 	seed := randomSeed()
 	mj, err := j.Match(d.o.Games, seed)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
@@ -67,12 +68,14 @@ func runDaemon(t testing.TB, url string, adjust ...func(*daemon.Options)) (*daem
 	t.Helper()
 	m := daemon.NewMetrics()
 	q := client(t, url)
+	r := matchtest.Runner(t)
+	b := r.Builder.(*build.Builder)
 	o := daemon.Options{
 		Queue: q, Games: games.Lookup, Workers: 1, Grace: 30 * time.Second,
 		Heartbeat: ackWait / 3, MaxSource: 1 << 20, Metrics: m, Backoff: []time.Duration{time.Second},
-		Runner: matchtest.Runner(t),
+		Runners: []daemon.Runner{r},
 	}
-	o.Runner.Builder.Remote = q.Cache(queue.BucketArtifacts)
+	b.Remote = q.Cache(queue.BucketArtifacts)
 	for _, f := range adjust {
 		f(&o)
 	}
@@ -407,7 +410,7 @@ func TestKilledDaemon(t *testing.T) {
 func TestArtifactsShared(t *testing.T) {
 	srv := server(t, "127.0.0.1:-1", t.TempDir())
 	defer srv.Close()
-	ownCache := func(o *daemon.Options) { o.Runner.Builder.Dir = t.TempDir() }
+	ownCache := func(o *daemon.Options) { o.Runners[0].(*match.Runner).Builder.(*build.Builder).Dir = t.TempDir() }
 	// Sources nobody has compiled yet: the hello bot with a comment unique to this run.
 	hello, err := os.ReadFile(filepath.Join(sandboxtest.Root(), "bots/amazes/cpp/bot.cpp"))
 	if err != nil {

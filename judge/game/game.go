@@ -249,3 +249,28 @@ func WithLibrary(g Game, lang string, files map[string][]byte) map[string][]byte
 	}
 	return out
 }
+
+// Pending holds the request a match has asked and waits on. The referee relies on a match
+// repeating that request from Next until Reply takes it; Pending does both halves. The zero
+// value holds none.
+type Pending struct {
+	req  Request
+	held bool
+}
+
+// Ask holds req and returns it, for Next.
+func (p *Pending) Ask(req Request) Request {
+	p.req, p.held = req, true
+	return req
+}
+
+// Held is the request held, for Next to repeat; ok is false when none is.
+func (p *Pending) Held() (req Request, ok bool) { return p.req, p.held }
+
+// Take takes the request held, for Reply; ok is false when nothing was asked (a Reply then
+// has nothing to judge).
+func (p *Pending) Take() (req Request, ok bool) {
+	req, ok = p.req, p.held
+	p.req, p.held = Request{}, false
+	return req, ok
+}

@@ -78,6 +78,21 @@ func (o TextOption) Doc() Option { return Option{Name: o.Name, Help: o.Help} }
 // Read reads the option from a job's options ("" when absent).
 func (o TextOption) Read(opts *Options) string { return opts.String(o.Name, "") }
 
+// ParseOr reads the text option o and parses it: a world given in full (a maze, a map). An
+// empty one is made by generate instead (from the seed). Text that does not parse is
+// recorded against the option (so that the match is not started) and generate's world
+// stands in meanwhile.
+func ParseOr[T any](opts *Options, o TextOption, parse func(string) (T, error), generate func() (T, error)) (T, error) {
+	if text := o.Read(opts); text != "" {
+		v, err := parse(text)
+		if err == nil {
+			return v, nil
+		}
+		opts.Fail(o.Name, "%v", err)
+	}
+	return generate()
+}
+
 // The memory option is the same in every game: a bot's memory limit in MiB, within these
 // bounds; only the default differs.
 const (

@@ -17,23 +17,20 @@ import (
 // outside its own package and the registry's list: each round both players name a digit;
 // an odd sum is a point for player 0, an even one for player 1. An answer that is not one
 // digit is a protocol fault, and the faulted player's digits count as 0.
-type odd struct{}
+var odd = game.Define(game.Spec{
+	Name: "odd", MinPlayers: 2, MaxPlayers: 2, DefaultPlayers: 2,
+	Options: []game.Declared{oddRounds, oddMemory},
+	Start: func(c game.Config, o *game.Options) (game.Match, error) {
+		m := &oddMatch{rounds: oddRounds.Read(o)}
+		m.setup = game.Setup{Options: o.Values, Memory: oddMemory.Read(o)}
+		return m, nil
+	},
+})
 
 var (
 	oddRounds = game.IntOption{Name: "rounds", Default: 9, Min: 1, Max: 99, Help: "rounds"}
 	oddMemory = game.MemoryOption{DefaultMiB: 32}
 )
-
-func (odd) Name() string                 { return "odd" }
-func (odd) Players() (min, max, def int) { return 2, 2, 2 }
-func (odd) Options() []game.Option       { return game.Document(oddRounds, oddMemory) }
-
-func (odd) New(c game.Config) (game.Match, error) {
-	o := game.NewOptions(c.Options)
-	m := &oddMatch{rounds: oddRounds.Read(o)}
-	m.setup = game.Setup{Options: o.Values, Memory: oddMemory.Read(o)}
-	return m, o.Err()
-}
 
 type oddMatch struct {
 	setup          game.Setup
@@ -82,11 +79,11 @@ func (m *oddMatch) Result() game.Result { return game.Ranked(m.scores[:], m.faul
 // it takes jobs for it, and it plays a real match of real bots, built and run in their
 // containers, whose replay re-judges to the same result.
 func TestASixthGameNeedsOnlyItsPackageAndTheRegistry(t *testing.T) {
-	gametest.Conformance(t, odd{}, gametest.Case{Words: []string{"0", "1", "2", "7", "10", "x"}})
+	gametest.Conformance(t, odd, gametest.Case{Words: []string{"0", "1", "2", "7", "10", "x"}})
 
 	registry := func(name string) (game.Game, bool) {
 		if name == "odd" {
-			return odd{}, true
+			return odd, true
 		}
 		return games.Lookup(name)
 	}
@@ -97,7 +94,7 @@ func TestASixthGameNeedsOnlyItsPackageAndTheRegistry(t *testing.T) {
 	}
 
 	r := matchtest.Runner(t)
-	res, rp := matchtest.Play(t, r, odd{}, 1, map[string]string{"rounds": "12"}, "judge/games/testdata/odd/cpp", "judge/games/testdata/odd/cpp")
+	res, rp := matchtest.Play(t, r, odd, 1, map[string]string{"rounds": "12"}, "judge/games/testdata/odd/cpp", "judge/games/testdata/odd/cpp")
 	// Both bots answer round R with R mod 10: the sum is even every round, 12 points to player 1.
 	if a, b := res.Players[0], res.Players[1]; a.Fault != nil || b.Fault != nil || a.Score != 0 || b.Score != 12 || a.Moves != 12 || *res.Winner != 1 {
 		t.Errorf("players %+v and %+v, winner %v; want 0 and 12 points in 12 moves each, no faults, player 1 the winner", a, b, res.Winner)

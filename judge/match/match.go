@@ -30,8 +30,9 @@ type Entrant struct {
 
 // Runner plays matches.
 type Runner struct {
-	Sandbox *sandbox.Engine
-	Builder *build.Builder
+	// Sandbox runs the bots (Engine(e) for the Docker engine) and Builder builds them.
+	Sandbox Sandbox
+	Builder Builder
 	// Limits are the bots' limits; the game sets the memory.
 	Limits sandbox.Limits
 	Freeze sandbox.Freeze
@@ -180,7 +181,7 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 type bot struct {
 	build build.Result
 	lang  string
-	proc  *sandbox.Process
+	proc  Process
 	// dead is the fault that ended the bot; requests to it get this fault at once.
 	dead *game.Fault
 	// quitting is a bot the game judged out that still runs: it is sent the game's notices
@@ -274,7 +275,7 @@ func (r *Runner) start(ctx context.Context, setup game.Setup, bots []*bot) error
 // waitIdle returns once the bot has used (almost) no CPU for startupIdle and is not ready to
 // run: it is waiting for input. A bot that got little CPU while ready to run was starved by a
 // loaded machine: it is still starting up, and its start-up is still its own.
-func waitIdle(ctx context.Context, p *sandbox.Process) {
+func waitIdle(ctx context.Context, p Process) {
 	deadline := time.Now().Add(startupMax)
 	last := p.CPU()
 	for time.Now().Before(deadline) && ctx.Err() == nil {
@@ -428,7 +429,7 @@ func (r *Runner) fault(ctx context.Context, b *bot, err error, req game.Request,
 }
 
 // exitOf waits a second for the bot to exit: one whose output ended may be on its way out.
-func exitOf(ctx context.Context, p *sandbox.Process) (sandbox.Exit, bool) {
+func exitOf(ctx context.Context, p Process) (sandbox.Exit, bool) {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	x, err := p.Wait(ctx)

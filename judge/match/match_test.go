@@ -98,10 +98,7 @@ func (m *scriptMatch) Reply(r game.Reply) *game.Fault {
 	return nil
 }
 
-func (m *scriptMatch) Result() game.Result {
-	ranks := game.RankByScore(m.scores)
-	return game.Result{Scores: m.scores, Ranks: ranks, Winner: game.UniqueWinner(ranks), Faults: m.faults}
-}
+func (m *scriptMatch) Result() game.Result { return game.Ranked(m.scores, m.faults) }
 
 func maxLen(c [][]string) int {
 	n := 0
@@ -151,7 +148,7 @@ func playTimed(t *testing.T, r *match.Runner, opts map[string]string, players ..
 	if err != nil {
 		t.Fatal(err)
 	}
-	left, err := r.Sandbox.OwnContainers(context.Background())
+	left, err := matchtest.Engine(r).OwnContainers(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@ func answers(rp *replay.Replay, p int) []string {
 // or in the runner's work directory (the bots' input files).
 func noFilesLeft(t *testing.T, r *match.Runner) {
 	t.Helper()
-	for _, dir := range []string{r.Sandbox.RunDir(), r.WorkDir} {
+	for _, dir := range []string{matchtest.Engine(r).RunDir(), r.WorkDir} {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			t.Errorf("the run directory: %v", err)

@@ -177,7 +177,12 @@ func (q *Queue) Next(ctx context.Context) (*Delivery, error) {
 	}
 }
 
-func (q *Queue) delivery(m jetstream.Msg) (*Delivery, error) {
+func (q *Queue) delivery(m jetstream.Msg) (*Delivery, error) { return NewDelivery(m, q.o.MaxDeliver) }
+
+// NewDelivery is the delivery of m, a message of the jobs stream, to a consumer that delivers
+// a job at most maxDeliver times. Next makes each Delivery so; a test of a consumer may make
+// one of a jetstream.Msg of its own.
+func NewDelivery(m jetstream.Msg, maxDeliver int) (*Delivery, error) {
 	meta, err := m.Metadata()
 	if err != nil {
 		// Not a JetStream message: nothing to ack, and nothing sensible to hand out.
@@ -192,6 +197,6 @@ func (q *Queue) delivery(m jetstream.Msg) (*Delivery, error) {
 		Pending:      meta.NumPending,
 		Published:    meta.Timestamp,
 		msg:          m,
-		maxDeliver:   q.o.MaxDeliver,
+		maxDeliver:   maxDeliver,
 	}, nil
 }

@@ -77,11 +77,15 @@ const ConsumerName = "judges"
 // ErrClosed is returned by calls on a Queue after Close.
 var ErrClosed = errors.New("queue: closed")
 
+// The defaults of Options, which the judge's configuration starts from.
 const (
-	defaultListen      = "127.0.0.1:4222"
+	DefaultListen     = "127.0.0.1:4222"
+	DefaultAckWait    = 60 * time.Second
+	DefaultMaxDeliver = 5
+)
+
+const (
 	defaultPrefix      = "judge"
-	defaultAckWait     = 60 * time.Second
-	defaultMaxDeliver  = 5
 	defaultDedupWindow = 24 * time.Hour
 
 	// maxAckPending caps jobs out at once across all daemons. Each daemon holds one job at
@@ -140,16 +144,16 @@ type Queue struct {
 // connection then reconnects forever: a daemon outlives server restarts.
 func Open(ctx context.Context, o Options) (*Queue, error) {
 	if o.Listen == "" {
-		o.Listen = defaultListen
+		o.Listen = DefaultListen
 	}
 	if o.Prefix == "" {
 		o.Prefix = defaultPrefix
 	}
 	if o.AckWait <= 0 {
-		o.AckWait = defaultAckWait
+		o.AckWait = DefaultAckWait
 	}
 	if o.MaxDeliver <= 0 {
-		o.MaxDeliver = defaultMaxDeliver
+		o.MaxDeliver = DefaultMaxDeliver
 	}
 	if o.DedupWindow <= 0 {
 		o.DedupWindow = defaultDedupWindow

@@ -172,7 +172,7 @@ func TestNamesFollowPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatalf("consumer: %v", err)
 	}
-	if cfg := c.CachedInfo().Config; cfg.FilterSubject != "contest-7.jobs" || cfg.AckPolicy != jetstream.AckExplicitPolicy || cfg.MaxDeliver != defaultMaxDeliver || cfg.AckWait != defaultAckWait {
+	if cfg := c.CachedInfo().Config; cfg.FilterSubject != "contest-7.jobs" || cfg.AckPolicy != jetstream.AckExplicitPolicy || cfg.MaxDeliver != DefaultMaxDeliver || cfg.AckWait != DefaultAckWait {
 		t.Errorf("consumer config: %+v", cfg)
 	}
 	for _, b := range []string{"contest-7-artifacts", "contest-7-replays"} {

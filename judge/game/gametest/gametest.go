@@ -114,6 +114,9 @@ type Case struct {
 	Words []string
 	// Seeds is how many seeds each random check plays (default 20).
 	Seeds int
+	// Defaults, when set, are the options' defaults the game must document, as Defaults
+	// writes them ("turns=150 time=30s"): its page's.
+	Defaults string
 }
 
 // Conformance runs Check as a test: each problem it finds is an error of t.
@@ -129,7 +132,7 @@ func Conformance(t *testing.T, g game.Game, c Case) {
 // Check checks what the judge relies on in game g, and returns every problem it finds
 // (errors.Join), or nil:
 //   - its description: a lower-case name, 1 <= min <= default <= max players, every option
-//     documented once with a help text, a memory option;
+//     documented once with a help text, a memory option, and the defaults of c.Defaults;
 //   - player counts: game.Start takes every count from min to max and refuses the others;
 //   - options: every option's documented default is accepted and changes nothing; an unknown
 //     option, and any option given a value that is not one, is an *game.OptionError naming
@@ -148,6 +151,9 @@ func Check(g game.Game, c Case) error {
 	}
 	var p problems
 	description(g, &p)
+	if got := Defaults(g); c.Defaults != "" && got != c.Defaults {
+		p.add("the options' defaults are %q, want %q", got, c.Defaults)
+	}
 	if len(p) > 0 {
 		return errors.Join(p...) // nothing else can be trusted
 	}
@@ -502,4 +508,27 @@ func Defaults(g game.Game) string {
 		kv = append(kv, o.Name+"="+o.Default)
 	}
 	return strings.Join(kv, " ")
+}
+
+// Padded is an answer line with whitespace around it (Whitespace).
+type Padded struct {
+	Name, Line string
+	// Same is whether the referee reads Line as the bare answer: ASCII whitespace is trimmed
+	// (game.TrimLine), a Unicode space is part of the answer.
+	Same bool
+}
+
+// Whitespace is answer padded in each way the games' tests try: with ASCII whitespace that
+// every game ignores, and with Unicode spaces that make it another answer.
+func Whitespace(answer string) []Padded {
+	return []Padded{
+		{"plain", answer, true},
+		{"spaces, tabs and a trailing CR", " \t " + answer + "\t \r", true},
+		{"a trailing CR only", answer + "\r", true},
+		{"vertical tab and form feed", "\v\f" + answer + "\f\v", true},
+		{"no-break spaces around", "\u00a0" + answer + "\u00a0", false},
+		{"a no-break space after", answer + "\u00a0", false},
+		{"an em space before", "\u2003" + answer, false},
+		{"a next-line character after", answer + "\u0085", false},
+	}
 }

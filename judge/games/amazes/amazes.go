@@ -14,18 +14,17 @@ import (
 )
 
 // New returns the game Amazes.
-func New() game.Game { return amazes{} }
+func New() game.Game { return game.Define(spec) }
 
-type amazes struct{}
+// spec declares Amazes: always two players, Red (players[0]) and Blue.
+var spec = game.Spec{
+	Name: "amazes", MinPlayers: 2, MaxPlayers: 2, DefaultPlayers: 2,
+	Options: []game.Declared{turnsOpt, timeOpt, memoryOpt, mazeOpt},
+	Start:   begin,
+}
 
-// Name is the game's identifier.
-func (amazes) Name() string { return "amazes" }
-
-// Players is always two: Red (players[0]) and Blue.
-func (amazes) Players() (min, max, def int) { return 2, 2, 2 }
-
-// The options, each declared once. The page fixes 150 turns; fewer make short test
-// matches, more would break the page's promise.
+// The options. The page fixes 150 turns; fewer make short test matches, more would break
+// the page's promise.
 var (
 	turnsOpt  = game.IntOption{Name: "turns", Default: 150, Min: 1, Max: 150, Help: "turns per player"}
 	timeOpt   = game.DurationOption{Name: "time", Default: 30 * time.Second, Min: time.Millisecond, Max: time.Hour, Help: "CPU time per player for the whole game"}
@@ -33,34 +32,14 @@ var (
 	mazeOpt   = game.TextOption{Name: "maze", Help: "a maze in CodeCup's file layout (starts, then 51 lines of wall flags); empty: generated from the seed"}
 )
 
-// Options are turns, time, memory and maze.
-func (amazes) Options() []game.Option { return game.Document(turnsOpt, timeOpt, memoryOpt, mazeOpt) }
-
-// New starts a match on the maze option's maze, or on one generated from the seed.
-func (amazes) New(c game.Config) (game.Match, error) {
-	opts := game.NewOptions(c.Options)
-	turns := turnsOpt.Read(opts)
-	budget := timeOpt.Read(opts)
-	memory := memoryOpt.Read(opts)
-	text := mazeOpt.Read(opts)
-	var maze *Maze
-	if text != "" {
-		var err error
-		if maze, err = ParseMaze(text); err != nil {
-			opts.Fail("maze", "%v", err)
-		}
-	}
-	if err := opts.Err(); err != nil {
+// begin starts a match on the maze option's maze, or on one generated from the seed.
+func begin(c game.Config, o *game.Options) (game.Match, error) {
+	turns, budget, memory := turnsOpt.Read(o), timeOpt.Read(o), memoryOpt.Read(o)
+	maze, err := game.ParseOr(o, mazeOpt, ParseMaze, func() (*Maze, error) { return generate(game.NewRand(c.Seed)), nil })
+	if err != nil {
 		return nil, err
 	}
-	if maze == nil {
-		maze = generate(game.NewRand(c.Seed))
-	}
-	return newMatch(maze, turns, budget, game.Setup{
-		Options: opts.Values,
-		Memory:  memory,
-		World:   worldOf(maze),
-	}), nil
+	return newMatch(maze, turns, budget, game.Setup{Options: o.Values, Memory: memory, World: worldOf(maze)}), nil
 }
 
 // World is Setup.World: the maze as the maze option writes it, and the starts spelled

@@ -75,18 +75,13 @@ func allDiscovered(m *match, p int) {
 	k.count = numSquares
 }
 
+// The conformance suite, with the page's defaults: 150 turns and 30 s of CPU time for the whole
+// game.
 func TestConformance(t *testing.T) {
-	gametest.Conformance(t, New(), gametest.Case{Words: []string{"F", "L", "R", "T", "FF", "LFR", "TF"}})
+	gametest.Conformance(t, New(), gametest.Case{Words: []string{"F", "L", "R", "T", "FF", "LFR", "TF"}, Defaults: "turns=150 time=30s memory=256 maze="})
 }
 
 func FuzzAnswers(f *testing.F) { gametest.FuzzAnswers(f, New(), "F", "LF", "T") }
-
-// The page's defaults: 150 turns and 30 s of CPU time for the whole game.
-func TestDefaults(t *testing.T) {
-	if got := gametest.Defaults(New()); got != "turns=150 time=30s memory=256 maze=" {
-		t.Errorf("options %s", got)
-	}
-}
 
 func TestOptions(t *testing.T) {
 	m := start(t, 5, nil)

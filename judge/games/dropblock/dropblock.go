@@ -39,11 +39,16 @@ import (
 )
 
 // New returns the game Drop the Block.
-func New() game.Game { return dropBlock{} }
+func New() game.Game { return game.Define(spec) }
 
-type dropBlock struct{}
+// spec declares Drop the Block: always four players.
+var spec = game.Spec{
+	Name: "dropblock", MinPlayers: numPlayers, MaxPlayers: numPlayers, DefaultPlayers: numPlayers,
+	Options: []game.Declared{turnsOpt, timeOpt, readyOpt, memoryOpt},
+	Start:   begin,
+}
 
-// The options, each declared once.
+// The options: turns, time, ready and memory.
 var (
 	turnsOpt  = game.IntOption{Name: "turns", Default: 1000, Min: 1, Max: 100000, Help: "global turns (one player's move each)"}
 	timeOpt   = game.DurationOption{Name: "time", Default: time.Second, Min: time.Millisecond, Max: time.Minute, Help: "CPU time per action"}
@@ -51,33 +56,11 @@ var (
 	memoryOpt = game.MemoryOption{DefaultMiB: 256}
 )
 
-// Name is the game's identifier.
-func (dropBlock) Name() string { return "dropblock" }
-
-// Players is always four.
-func (dropBlock) Players() (min, max, def int) { return numPlayers, numPlayers, numPlayers }
-
-// Options are turns, time, ready and memory.
-func (dropBlock) Options() []game.Option {
-	return game.Document(turnsOpt, timeOpt, readyOpt, memoryOpt)
-}
-
-// New starts a match; the start positions and directions come from the seed.
-func (dropBlock) New(c game.Config) (game.Match, error) {
-	opts := game.NewOptions(c.Options)
-	turns := turnsOpt.Read(opts)
-	limit := timeOpt.Read(opts)
-	ready := readyOpt.Read(opts)
-	memory := memoryOpt.Read(opts)
-	if err := opts.Err(); err != nil {
-		return nil, err
-	}
+// begin starts a match; the start positions and directions come from the seed.
+func begin(c game.Config, o *game.Options) (game.Match, error) {
 	starts := place(game.NewRand(c.Seed))
-	return newMatch(starts, turns, limit, ready, game.Setup{
-		Options: opts.Values,
-		Memory:  memory,
-		World:   worldOf(starts),
-	}), nil
+	setup := game.Setup{Options: o.Values, Memory: memoryOpt.Read(o), World: worldOf(starts)}
+	return newMatch(starts, turnsOpt.Read(o), timeOpt.Read(o), readyOpt.Read(o), setup), nil
 }
 
 // World is Setup.World: the board's size and the players' start places.

@@ -82,18 +82,13 @@ func seen(t *testing.T, m *match, T int, act func(p, turn int) string) []string 
 func blockRow(lines []string, r int) string   { return lines[2+r] }
 func playerLine(lines []string, p int) string { return lines[8+p] }
 
+// The conformance suite, with the defaults: 1000 global turns (250 per player), a second per
+// action and to be READY.
 func TestConformance(t *testing.T) {
-	gametest.Conformance(t, New(), gametest.Case{Words: []string{"U", "R", "D", "L", "A", "N"}})
+	gametest.Conformance(t, New(), gametest.Case{Words: []string{"U", "R", "D", "L", "A", "N"}, Defaults: "turns=1000 time=1s ready=1s memory=256"})
 }
 
 func FuzzAnswers(f *testing.F) { gametest.FuzzAnswers(f, New(), "U", "A", "n") }
-
-// The defaults: 1000 global turns (250 per player), a second per action and to be READY.
-func TestDefaults(t *testing.T) {
-	if got := gametest.Defaults(New()); got != "turns=1000 time=1s ready=1s memory=256" {
-		t.Errorf("options %s", got)
-	}
-}
 
 func TestOptions(t *testing.T) {
 	for _, tc := range []struct {
@@ -183,23 +178,15 @@ func TestStartPlaces(t *testing.T) {
 
 func TestDeterministic(t *testing.T) {
 	play := func(seed uint64) (World, string, game.Result) {
-		m, err := New().New(game.Config{Seed: seed, Players: 4, Options: map[string]string{"turns": "400"}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := gametest.Start(t, New(), game.Config{Seed: seed, Options: map[string]string{"turns": "400"}})
 		var log strings.Builder
-		for {
-			req, done := m.Next()
-			if done {
-				break
-			}
+		gametest.Drive(t, m, func(req game.Request) game.Reply {
 			log.WriteString(req.Send)
-			answer := "READY"
-			if req.Ready == "" {
-				answer = simpleBot(req.Send)
+			if req.Ready != "" {
+				return game.Reply{Lines: []string{"READY"}}
 			}
-			m.Reply(game.Reply{Lines: []string{answer}})
-		}
+			return game.Reply{Lines: []string{simpleBot(req.Send)}}
+		})
 		return m.Setup().World.(World), log.String(), m.Result()
 	}
 	wa, a, ra := play(7)
@@ -674,26 +661,19 @@ func TestRanks(t *testing.T) {
 // part of the answer, which then is an unknown action: N, never a fault.
 func TestAnswerWhitespace(t *testing.T) {
 	const moved, stayed = "9 8 L 0", "9 9 U 0"
-	for _, tc := range []struct {
-		name, line, want string
-	}{
-		{"plain", "L", moved},
-		{"spaces, tabs and a trailing CR", " \t L\t \r", moved},
-		{"a trailing CR only", "L\r", moved},
-		{"vertical tab and form feed", "\v\fL\f\v", moved},
-		{"no-break spaces around", "\u00a0L\u00a0", stayed},
-		{"a no-break space after", "L\u00a0", stayed},
-		{"an em space before", "\u2003L", stayed},
-		{"a next-line character after", "L\u0085", stayed},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tc := range gametest.Whitespace("L") {
+		want := stayed
+		if tc.Same {
+			want = moved
+		}
+		t.Run(tc.Name, func(t *testing.T) {
 			m := newTest(1000, at(9, 9, 'U'), at(0, 0, 'U'), at(17, 0, 'U'), at(0, 17, 'U'))
-			lines := seen(t, m, 1, script{0: tc.line}.act)
-			if got := playerLine(lines, 0); got != tc.want {
-				t.Errorf("%q: player 0 %q, want %q", tc.line, got, tc.want)
+			lines := seen(t, m, 1, script{0: tc.Line}.act)
+			if got := playerLine(lines, 0); got != want {
+				t.Errorf("%q: player 0 %q, want %q", tc.Line, got, want)
 			}
 			if m.faults[0] != nil {
-				t.Errorf("%q: fault %v", tc.line, m.faults[0])
+				t.Errorf("%q: fault %v", tc.Line, m.faults[0])
 			}
 		})
 	}

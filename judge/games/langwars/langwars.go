@@ -37,9 +37,14 @@ import (
 )
 
 // New returns the game Lang Wars.
-func New() game.Game { return langWars{} }
+func New() game.Game { return game.Define(spec) }
 
-type langWars struct{}
+// spec declares Lang Wars: exactly four players.
+var spec = game.Spec{
+	Name: "langwars", MinPlayers: numPlayers, MaxPlayers: numPlayers, DefaultPlayers: numPlayers,
+	Options: []game.Declared{turnsOpt, timeOpt, readyOpt, memoryOpt},
+	Start:   begin,
+}
 
 // The page's numbers: 4 players, 8 languages, 10 turns, 5 picks on a workday and 2 on a
 // holiday, attention degrees 3..6.
@@ -55,45 +60,24 @@ const (
 	vpScale = 12
 )
 
-// The options, each declared once. The page always plays 10 turns.
+// The options: turns (the page always plays 10), the time per answer, the time to READY
+// and the memory.
 var (
-	turnsOpt  = game.IntOption{Name: "turns", Default: 10, Min: 1, Max: 100, Help: "turns of the game (the page: always 10); odd turns are workdays"}
+	turnsOpt  = game.IntOption{Name: "turns", Default: 10, Min: 1, Max: 100, Help: "turns of the game (the page: always 10; odd turns are workdays)"}
 	timeOpt   = game.DurationOption{Name: "time", Default: time.Second, Min: 10 * time.Millisecond, Max: time.Minute, Help: "CPU time for each answer"}
 	readyOpt  = game.DurationOption{Name: "ready", Default: 5 * time.Second, Min: 10 * time.Millisecond, Max: time.Minute, Help: "CPU time to print READY"}
 	memoryOpt = game.MemoryOption{DefaultMiB: 256}
 )
 
-// Name is the game's identifier.
-func (langWars) Name() string { return "langwars" }
-
-// Players is exactly four.
-func (langWars) Players() (min, max, def int) { return numPlayers, numPlayers, numPlayers }
-
-// Options are the number of turns, the time per answer, the time to READY and the memory.
-func (langWars) Options() []game.Option {
-	return game.Document(turnsOpt, timeOpt, readyOpt, memoryOpt)
-}
-
-// New starts a match with attention degrees drawn from the seed.
-func (langWars) New(c game.Config) (game.Match, error) {
-	opts := game.NewOptions(c.Options)
-	turns := turnsOpt.Read(opts)
-	limit := timeOpt.Read(opts)
-	ready := readyOpt.Read(opts)
-	memory := memoryOpt.Read(opts)
-	if err := opts.Err(); err != nil {
-		return nil, err
-	}
+// begin starts a match with attention degrees drawn from the seed.
+func begin(c game.Config, o *game.Options) (game.Match, error) {
 	r := game.NewRand(c.Seed)
 	var attention [numLangs]int
 	for l := range attention {
 		attention[l] = minAttention + r.IntN(maxAttention-minAttention+1)
 	}
-	return newMatch(attention, turns, limit, ready, game.Setup{
-		Options: opts.Values,
-		Memory:  memory,
-		World:   World{Attention: attention[:]},
-	}), nil
+	setup := game.Setup{Options: o.Values, Memory: memoryOpt.Read(o), World: World{Attention: attention[:]}}
+	return newMatch(attention, turnsOpt.Read(o), timeOpt.Read(o), readyOpt.Read(o), setup), nil
 }
 
 // World is Setup.World: the attention degree of each language, 0..7.

@@ -39,18 +39,12 @@ func constant(req game.Request) game.Reply {
 	return lines(d[1:])
 }
 
+// The conformance suite, with the page's defaults: 10 turns.
 func TestConformance(t *testing.T) {
-	gametest.Conformance(t, New(), gametest.Case{Words: []string{"0", "1", "2", "3", "4", "5", "6", "7", "0 1 2 3 4", "7 7"}})
+	gametest.Conformance(t, New(), gametest.Case{Words: []string{"0", "1", "2", "3", "4", "5", "6", "7", "0 1 2 3 4", "7 7"}, Defaults: "turns=10 time=1s ready=5s memory=256"})
 }
 
 func FuzzAnswers(f *testing.F) { gametest.FuzzAnswers(f, New(), "1 2 3 4 5", "0 0", "8") }
-
-// The page's defaults: 10 turns.
-func TestDefaults(t *testing.T) {
-	if got := gametest.Defaults(New()); got != "turns=10 time=1s ready=5s memory=256" {
-		t.Errorf("options %s", got)
-	}
-}
 
 func TestOptions(t *testing.T) {
 	m := newMatchT(t, 1, nil)

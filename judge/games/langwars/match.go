@@ -33,7 +33,7 @@ type match struct {
 	stage   stage
 	turn    int // 0 before the first turn
 	player  int
-	pending *game.Request
+	pending game.Pending
 
 	// revealed and real are the believers of language l gathered by player p: revealed
 	// counts workday picks only, real all picks.
@@ -74,8 +74,8 @@ func picksOf(t int) int {
 // Next hands out the next request. A stopped player is skipped: it is sent nothing more, and
 // its picks are language 0.
 func (m *match) Next() (game.Request, bool) {
-	if m.pending != nil {
-		return *m.pending, false
+	if req, ok := m.pending.Held(); ok {
+		return req, false
 	}
 	for {
 		if m.stage == overStage {
@@ -108,8 +108,7 @@ func (m *match) Next() (game.Request, bool) {
 }
 
 func (m *match) ask(req game.Request) game.Request {
-	m.pending = &req
-	return req
+	return m.pending.Ask(req)
 }
 
 // endStage moves on once every player had its part of the stage.
@@ -134,11 +133,10 @@ func (m *match) endStage() {
 // fault from the referee (time out, crash, ...) stops the player: its picks are language 0
 // from this answer on.
 func (m *match) Reply(r game.Reply) *game.Fault {
-	req := m.pending
-	if req == nil {
+	req, ok := m.pending.Take()
+	if !ok {
 		return nil // nothing was asked, so there is nothing to judge
 	}
-	m.pending = nil
 	p := req.Player
 	m.player++
 	if r.Fault != nil {

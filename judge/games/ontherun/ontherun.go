@@ -28,54 +28,31 @@ import (
 )
 
 // New returns the game On The Run.
-func New() game.Game { return onTheRun{} }
+func New() game.Game { return game.Define(spec) }
 
-type onTheRun struct{}
+// spec declares On The Run: exactly two players, the Fugitive and the Detectives.
+var spec = game.Spec{
+	Name: "ontherun", MinPlayers: 2, MaxPlayers: 2, DefaultPlayers: 2,
+	Options: []game.Declared{citiesOpt, timeOpt, memoryOpt, mapOpt},
+	Start:   begin,
+}
 
-// The options, each declared once.
+// The options: the map, the time budget and the memory limit.
 var (
-	citiesOpt = game.IntOption{Name: "cities", Default: 200, Min: 10, Max: maxCities, Help: "cities of a generated map; ignored when map is given"}
+	citiesOpt = game.IntOption{Name: "cities", Default: 200, Min: 10, Max: maxCities, Help: "cities of a generated map (ignored when map is given)"}
 	timeOpt   = game.DurationOption{Name: "time", Default: 5 * time.Second, Min: 10 * time.Millisecond, Max: time.Hour, Help: "CPU time per player for the whole game"}
 	memoryOpt = game.MemoryOption{DefaultMiB: 64}
 	mapOpt    = game.TextOption{Name: "map", Help: "a map in connect.txt format (text after END is ignored), checked for all the page promises, each type's planarity included; empty: generated from the seed"}
 )
 
-// Name is the game's identifier.
-func (onTheRun) Name() string { return "ontherun" }
-
-// Players is exactly two: the Fugitive and the Detectives.
-func (onTheRun) Players() (min, max, def int) { return 2, 2, 2 }
-
-// Options are the map, the time budget and the memory limit.
-func (onTheRun) Options() []game.Option { return game.Document(citiesOpt, timeOpt, memoryOpt, mapOpt) }
-
-// New starts a match on the supplied map, or on one generated from the seed.
-func (onTheRun) New(cfg game.Config) (game.Match, error) {
-	opts := game.NewOptions(cfg.Options)
-	cities := citiesOpt.Read(opts)
-	budget := timeOpt.Read(opts)
-	memory := memoryOpt.Read(opts)
-	text := mapOpt.Read(opts)
-	var m *worldMap
-	if text != "" {
-		var err error
-		if m, err = parseMap(text); err != nil {
-			opts.Fail("map", "%v", err)
-		}
-	}
-	if err := opts.Err(); err != nil {
+// begin starts a match on the supplied map, or on one generated from the seed.
+func begin(c game.Config, o *game.Options) (game.Match, error) {
+	cities, budget, memory := citiesOpt.Read(o), timeOpt.Read(o), memoryOpt.Read(o)
+	m, err := game.ParseOr(o, mapOpt, parseMap, func() (*worldMap, error) { return generateMap(game.NewRand(c.Seed), cities) })
+	if err != nil {
 		return nil, err
 	}
-	if m == nil {
-		var err error
-		if m, err = generateMap(game.NewRand(cfg.Seed), cities); err != nil {
-			return nil, err
-		}
-	}
-	return newMatch(m, game.Setup{
-		Options: opts.Values,
-		Memory:  memory,
-	}, budget), nil
+	return newMatch(m, game.Setup{Options: o.Values, Memory: memory}, budget), nil
 }
 
 // World is the map as replays and renderers see it (Setup.World).

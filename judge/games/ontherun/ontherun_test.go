@@ -12,19 +12,14 @@ import (
 	"github.com/botjudge/judge/judge/game/gametest"
 )
 
+// The conformance suite, with the page's defaults: a map of 200 cities and 5 s of CPU time for
+// the whole game.
 func TestConformance(t *testing.T) {
 	words := []string{"C", "T", "P", "1", "2", "3", "7", "12", "40", "199"}
-	gametest.Conformance(t, New(), gametest.Case{Words: words})
+	gametest.Conformance(t, New(), gametest.Case{Words: words, Defaults: "cities=200 time=5s memory=64 map="})
 }
 
 func FuzzAnswers(f *testing.F) { gametest.FuzzAnswers(f, New(), "1", "C 2", "T 3") }
-
-// The page's defaults: a map of 200 cities and 5 s of CPU time for the whole game.
-func TestDefaults(t *testing.T) {
-	if got := gametest.Defaults(New()); got != "cities=200 time=5s memory=64 map=" {
-		t.Errorf("options %s", got)
-	}
-}
 
 func TestSetup(t *testing.T) {
 	m := newMatchT(t, 9, nil)

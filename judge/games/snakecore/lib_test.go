@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/gametest"
 	"github.com/botjudge/judge/judge/games/snakecore/lib/go/snake"
 )
 
@@ -143,14 +144,10 @@ func expectedDump(s *state, p, turn int) string {
 func TestGoLibraryRun(t *testing.T) {
 	m := newMatchT(t, 4, 2, map[string]string{"moves": "3"})
 	var in strings.Builder
-	for {
-		req, done := m.Next()
-		if done {
-			break
-		}
+	gametest.Drive(t, m, func(req game.Request) game.Reply {
 		in.WriteString(req.Send)
-		m.Reply(game.Reply{Lines: []string{"N"}})
-	}
+		return game.Reply{Lines: []string{"N"}}
+	})
 	var out bytes.Buffer
 	var turns []int
 	err := snake.RunIO(strings.NewReader(in.String()), &out, "go\x01bot", func(a *snake.AreaInfo) byte {

@@ -2,7 +2,7 @@ package snakecore
 
 import "embed"
 
-// The helper libraries, kept as real source files in lib/ (see Library).
+// The helper libraries, kept as real source files in lib/ (see library).
 //
 //go:embed lib/Snake.h lib/Snake.pas lib/java/*.java lib/go/snake/snake.go
 var libFS embed.FS
@@ -19,13 +19,13 @@ var libraries = map[string]map[string]string{
 	"go": {"snake/snake.go": "lib/go/snake/snake.go"},
 }
 
-// Library is the helper library added to every SnakeCore submission in lang before it is
+// library is the helper library added to every SnakeCore submission in lang before it is
 // built (game.Library): Snake.h for C++ (header only, namespace snake), the unit Snake.pas
 // for Pascal, the classes Jbot, AreaInfo and JbotRunner for Java (JbotRunner holds the only
 // main and plays the submission's one concrete subclass of Jbot), and the package snake/
 // for Go (imported as "bot/snake"). Each parses a getAction request into an AreaInfo view
 // and runs the request loop; a bot may ignore it.
-func (snakeCore) Library(lang string) map[string][]byte {
+func library(lang string) map[string][]byte {
 	files := libraries[lang]
 	if len(files) == 0 {
 		return nil

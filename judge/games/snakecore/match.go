@@ -32,7 +32,7 @@ type match struct {
 	round int // the current round, 0 before the first
 	next  int // the next player to move in the round
 	// pending is the request out, waiting for its answer.
-	pending *game.Request
+	pending game.Pending
 	// last is what the last answered action did, for tests.
 	last outcome
 }
@@ -57,8 +57,8 @@ func (m *match) Setup() game.Setup {
 // Next asks the names, then plays the rounds. A disqualified player's turn passes without a
 // request (its python skips). Asked again before the answer, Next repeats the request.
 func (m *match) Next() (game.Request, bool) {
-	if m.pending != nil {
-		return *m.pending, false
+	if req, ok := m.pending.Held(); ok {
+		return req, false
 	}
 	for {
 		if m.named < m.cfg.players {
@@ -86,8 +86,7 @@ func (m *match) Next() (game.Request, bool) {
 }
 
 func (m *match) ask(req game.Request) game.Request {
-	m.pending = &req
-	return req
+	return m.pending.Ask(req)
 }
 
 // limit is the time for one answer: the per-answer limit, or what is left of the player's
@@ -101,11 +100,10 @@ func (m *match) limit(p int, per time.Duration) time.Duration {
 // A fault (the referee's, or the game's for a bad answer) disqualifies the player: its
 // python stays where it is and skips this move and every later one.
 func (m *match) Reply(r game.Reply) *game.Fault {
-	req := m.pending
-	if req == nil {
+	req, ok := m.pending.Take()
+	if !ok {
 		return nil // nothing was asked, so there is nothing to judge
 	}
-	m.pending = nil
 	p := req.Player
 	m.cpu[p] += max(r.CPU, 0)
 	f := r.Fault

@@ -13,19 +13,14 @@ import (
 	"github.com/botjudge/judge/judge/game/gametest"
 )
 
+// The conformance suite, with the page's numbers: a 30 x 30 field, 500 moves, 15 s for getName
+// and 1 s for each move.
 func TestConformance(t *testing.T) {
 	words := []string{"getName", "N", "E", "S", "W", "U", "D", "L", "R", "1", "2", "-1", "python"}
-	gametest.Conformance(t, New(), gametest.Case{Words: words, Seeds: 14})
+	gametest.Conformance(t, New(), gametest.Case{Words: words, Seeds: 14, Defaults: "size=30 walls=6 moves=500 players=4 first=15s time=1s total=2m memory=256"})
 }
 
 func FuzzAnswers(f *testing.F) { gametest.FuzzAnswers(f, New(), "bot", "N", "E 1") }
-
-// The page's numbers: a 30 x 30 field, 500 moves, 15 s for getName and 1 s for each move.
-func TestDefaults(t *testing.T) {
-	if got := gametest.Defaults(New()); got != "size=30 walls=6 moves=500 players=4 first=15s time=1s total=2m memory=256" {
-		t.Errorf("options %s", got)
-	}
-}
 
 // TestProtocol plays a short game and checks every request: getName first for every
 // player, then getAction in id order, each showing the field and the pythons (the asking
@@ -474,20 +469,8 @@ func TestNoPanicOnHostileAnswers(t *testing.T) {
 // part of the answer, which then is no action: a protocol fault, and the player is
 // disqualified (its python stays and skips every later move).
 func TestAnswerWhitespace(t *testing.T) {
-	for _, c := range []struct {
-		name, line string
-		ok         bool
-	}{
-		{"plain", "R", true},
-		{"spaces, tabs and a trailing CR", " \t R\t \r", true},
-		{"a trailing CR only", "R\r", true},
-		{"vertical tab and form feed", "\v\fR\f\v", true},
-		{"no-break spaces around", "\u00a0R\u00a0", false},
-		{"a no-break space after", "R\u00a0", false},
-		{"an em space before", "\u2003R", false},
-		{"a next-line character after", "R\u0085", false},
-	} {
-		t.Run(c.name, func(t *testing.T) {
+	for _, c := range gametest.Whitespace("R") {
+		t.Run(c.Name, func(t *testing.T) {
 			m := newMatchT(t, 1, 2, map[string]string{"moves": "3"})
 			s := pic(t, []string{
 				"......",
@@ -507,7 +490,7 @@ func TestAnswerWhitespace(t *testing.T) {
 				case req.Player == 1:
 					return game.Reply{Lines: []string{"N"}}
 				case req.Turn == 1:
-					return game.Reply{Lines: []string{c.line}}
+					return game.Reply{Lines: []string{c.Line}}
 				}
 				heads = append(heads, cells(m.st, 0))
 				return game.Reply{Lines: []string{"N"}}
@@ -518,23 +501,23 @@ func TestAnswerWhitespace(t *testing.T) {
 					f = x.Verdict
 				}
 			}
-			if c.ok {
+			if c.Same {
 				if f != nil || m.Result().Faults[0] != nil {
-					t.Fatalf("%q judged %v", c.line, f)
+					t.Fatalf("%q judged %v", c.Line, f)
 				}
 				if got := cells(m.st, 0); got != "2,1" || len(heads) != 2 {
-					t.Fatalf("%q: python 0 at %s, asked %d more times; want it moved right to 2,1", c.line, got, len(heads))
+					t.Fatalf("%q: python 0 at %s, asked %d more times; want it moved right to 2,1", c.Line, got, len(heads))
 				}
 				return
 			}
 			if f == nil || f.Kind != game.Protocol || f.Turn != 1 || !strings.Contains(f.Detail, "is not an action") {
-				t.Fatalf("%q: fault %+v, want a protocol fault at turn 1", c.line, f)
+				t.Fatalf("%q: fault %+v, want a protocol fault at turn 1", c.Line, f)
 			}
 			if res := m.Result(); res.Faults[0] != f {
-				t.Fatalf("%q: result faults %v", c.line, res.Faults)
+				t.Fatalf("%q: result faults %v", c.Line, res.Faults)
 			}
 			if got := cells(m.st, 0); got != "1,1" || len(heads) != 0 {
-				t.Fatalf("%q: python 0 at %s, asked %d more times; want it disqualified at 1,1", c.line, got, len(heads))
+				t.Fatalf("%q: python 0 at %s, asked %d more times; want it disqualified at 1,1", c.Line, got, len(heads))
 			}
 		})
 	}

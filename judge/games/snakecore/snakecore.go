@@ -47,9 +47,14 @@ import (
 )
 
 // New returns the game SnakeCore.
-func New() game.Game { return snakeCore{} }
+func New() game.Game { return game.Define(spec) }
 
-type snakeCore struct{}
+// spec declares SnakeCore: 2 to 8 players, 4 by default, and the helper library.
+var spec = game.Spec{
+	Name: "snakecore", MinPlayers: playersOpt.Min, MaxPlayers: playersOpt.Max, DefaultPlayers: playersOpt.Default,
+	Options: []game.Declared{sizeOpt, wallsOpt, movesOpt, playersOpt, firstOpt, timeOpt, totalOpt, memoryOpt},
+	Start:   begin, Library: library,
+}
 
 // The game's fixed numbers (docs/games/snakecore.md).
 const (
@@ -60,30 +65,17 @@ const (
 	maxName       = 32
 )
 
-// The options, each declared once.
+// The options: the field, the length of the game and the limits.
 var (
 	sizeOpt    = game.IntOption{Name: "size", Default: 30, Min: 10, Max: 100, Help: "side of the square field"}
 	wallsOpt   = game.IntOption{Name: "walls", Default: 6, Min: 0, Max: 30, Help: "walls in percent of the cells"}
 	movesOpt   = game.IntOption{Name: "moves", Default: 500, Min: 1, Max: 10000, Help: "moves per player"}
-	playersOpt = game.IntOption{Name: "players", Default: 4, Min: 2, Max: 8, Help: "the number of players: the referee passes the number of bots; a value given must agree"}
+	playersOpt = game.IntOption{Name: "players", Default: 4, Min: 2, Max: 8, Help: "the number of players (the referee passes the number of bots; a value given must agree)"}
 	firstOpt   = game.DurationOption{Name: "first", Default: 15 * time.Second, Min: time.Millisecond, Max: time.Hour, Help: "CPU time for a player's first answer (getName)"}
 	timeOpt    = game.DurationOption{Name: "time", Default: time.Second, Min: time.Millisecond, Max: time.Hour, Help: "CPU time for each later answer"}
 	totalOpt   = game.DurationOption{Name: "total", Default: 2 * time.Minute, Min: time.Millisecond, Max: time.Hour, Help: "CPU time per player for the whole game"}
 	memoryOpt  = game.MemoryOption{DefaultMiB: 256}
 )
-
-// Name is the game's identifier.
-func (snakeCore) Name() string { return "snakecore" }
-
-// Players is 2 to 8, 4 by default.
-func (snakeCore) Players() (min, max, def int) {
-	return playersOpt.Min, playersOpt.Max, playersOpt.Default
-}
-
-// Options are the field, the length of the game and the limits.
-func (snakeCore) Options() []game.Option {
-	return game.Document(sizeOpt, wallsOpt, movesOpt, playersOpt, firstOpt, timeOpt, totalOpt, memoryOpt)
-}
 
 // config is a match's options, read and checked.
 type config struct {
@@ -91,39 +83,25 @@ type config struct {
 	first, time, total          time.Duration
 }
 
-// New starts a match on a field generated from the seed.
-func (snakeCore) New(c game.Config) (game.Match, error) {
-	opts := game.NewOptions(c.Options)
-	var cfg config
+// begin starts a match on a field generated from the seed.
+func begin(c game.Config, o *game.Options) (game.Match, error) {
+	cfg := config{size: sizeOpt.Read(o), walls: wallsOpt.Read(o), moves: movesOpt.Read(o),
+		first: firstOpt.Read(o), time: timeOpt.Read(o), total: totalOpt.Read(o)}
+	memory := memoryOpt.Read(o)
 	// The option only confirms the count the referee passes (game.Start).
-	cfg.players = opts.Int(playersOpt.Name, c.Players, playersOpt.Min, playersOpt.Max)
-	if cfg.players != c.Players {
-		opts.Fail("players", "%d, but the match has %d players", cfg.players, c.Players)
+	if cfg.players = o.Int(playersOpt.Name, c.Players, playersOpt.Min, playersOpt.Max); cfg.players != c.Players {
+		o.Fail("players", "%d, but the match has %d players", cfg.players, c.Players)
 	}
-	cfg.size = sizeOpt.Read(opts)
-	cfg.walls = wallsOpt.Read(opts)
-	cfg.moves = movesOpt.Read(opts)
-	cfg.first = firstOpt.Read(opts)
-	cfg.time = timeOpt.Read(opts)
-	cfg.total = totalOpt.Read(opts)
-	memory := memoryOpt.Read(opts)
-	if need := wallCount(cfg.size, cfg.walls) + numReactors + numOrdinary + numEnergy + cfg.players; need > cfg.size*cfg.size {
-		opts.Fail("size", "a %dx%d field has no room for %d walls, %d reactors, %d blocks and %d pythons",
-			cfg.size, cfg.size, wallCount(cfg.size, cfg.walls), numReactors, numOrdinary+numEnergy, cfg.players)
+	if need := wallCount(cfg.size, cfg.walls) + numReactors + numOrdinary + numEnergy + c.Players; need > cfg.size*cfg.size {
+		o.Fail("size", "a %dx%d field has no room for %d walls, %d reactors, %d blocks and %d pythons",
+			cfg.size, cfg.size, wallCount(cfg.size, cfg.walls), numReactors, numOrdinary+numEnergy, c.Players)
+		return nil, nil
 	}
-	if err := opts.Err(); err != nil {
-		return nil, err
-	}
-	rng := game.NewRand(c.Seed)
-	st, err := generate(rng, cfg.size, cfg.walls, cfg.players)
+	st, err := generate(game.NewRand(c.Seed), cfg.size, cfg.walls, c.Players)
 	if err != nil {
 		return nil, err
 	}
-	return newMatch(st, cfg, game.Setup{
-		Options: opts.Values,
-		Memory:  memory,
-		World:   st.world(),
-	}), nil
+	return newMatch(st, cfg, game.Setup{Options: o.Values, Memory: memory, World: st.world()}), nil
 }
 
 // World is Setup.World: the field at the start, as the first getAction shows it.

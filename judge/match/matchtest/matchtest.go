@@ -26,10 +26,13 @@ func Runner(t testing.TB) *match.Runner {
 	t.Helper()
 	e := sandboxtest.Engine(t)
 	return &match.Runner{
-		Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandboxtest.Limits(), Freeze: sandbox.FreezeSignal,
+		Sandbox: match.Engine{Engine: e}, Builder: sandboxtest.Builder(t, e), Limits: sandboxtest.Limits(), Freeze: sandbox.FreezeSignal,
 		WorkDir: t.TempDir(),
 	}
 }
+
+// Engine is the Docker engine of a runner made by Runner.
+func Engine(r *match.Runner) *sandbox.Engine { return r.Sandbox.(match.Engine).Engine }
 
 // Load reads the submission at dir, relative to the repository root.
 func Load(t testing.TB, dir string) build.Submission {
@@ -63,7 +66,7 @@ func Play(t *testing.T, r *match.Runner, g game.Game, seed uint64, opts map[stri
 			t.Fatalf("%s did not compile:\n%s", p.Name, p.Build.Log)
 		}
 	}
-	if left, err := r.Sandbox.OwnContainers(context.Background()); err != nil || len(left) > 0 {
+	if left, err := Engine(r).OwnContainers(context.Background()); err != nil || len(left) > 0 {
 		t.Errorf("containers outlived the match: %v %v", left, err)
 	}
 	raw := buf.Bytes()

@@ -1,0 +1,229 @@
+package match_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/sandbox"
+)
+
+// The runner's fault handling with fakes for the sandbox and the builder: every way a turn
+// can fail becomes the bot's exact fault (or, for a machine that starves it, the judge's
+// error), in milliseconds and without Docker. The real-engine tests (lifecycle_test.go,
+// redteam_test.go) prove the sandbox reports these failures as the fakes do.
+
+// fakeStep is what a fake bot does at one exchange: answer lines, or fail with err; exit,
+// when set, makes it end there.
+type fakeStep struct {
+	lines  []string
+	err    error
+	cpu    time.Duration
+	exit   *sandbox.Exit
+	stderr string
+}
+
+// fakeBot answers each request by echoing its line, except where a step says otherwise.
+type fakeBot struct {
+	mu      sync.Mutex
+	steps   map[int]fakeStep // by exchange, from 0
+	n       int
+	exited  bool
+	exit    sandbox.Exit
+	stderr  string
+	cpu     time.Duration
+	closed  bool
+	started bool
+}
+
+func (b *fakeBot) Exchange(req []byte, lines int, lim sandbox.TurnLimits) (sandbox.Turn, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	st, ok := b.steps[b.n]
+	b.n++
+	if !ok {
+		st.lines = []string{strings.TrimSuffix(string(req), "\n")}
+		st.cpu = time.Millisecond
+	}
+	if st.exit != nil {
+		b.exited, b.exit = true, *st.exit
+	}
+	b.stderr += st.stderr
+	b.cpu += st.cpu
+	t := sandbox.Turn{CPU: st.cpu, Wall: st.cpu}
+	for _, l := range st.lines {
+		t.Lines = append(t.Lines, []byte(l))
+	}
+	return t, st.err
+}
+
+func (b *fakeBot) Send([]byte, time.Time) error { return nil }
+func (b *fakeBot) Freeze() error                { return nil }
+func (b *fakeBot) Thaw() error                  { return nil }
+func (b *fakeBot) StartCPU() time.Duration      { return 0 }
+func (b *fakeBot) Busy() bool                   { return false }
+func (b *fakeBot) PeakMemory() int64            { return 1 << 20 }
+func (b *fakeBot) Kill() error                  { return nil }
+
+func (b *fakeBot) CPU() time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cpu
+}
+
+// CloseStdin ends the bot, as the end of its input ends a well-behaved one.
+func (b *fakeBot) CloseStdin() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.exited = true
+	return nil
+}
+
+func (b *fakeBot) Exited() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.exited
+}
+
+func (b *fakeBot) Wait(ctx context.Context) (sandbox.Exit, error) {
+	if b.Exited() {
+		return b.exit, nil
+	}
+	<-ctx.Done()
+	return sandbox.Exit{}, ctx.Err()
+}
+
+func (b *fakeBot) Stderr() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return []byte(b.stderr)
+}
+
+func (b *fakeBot) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.closed = true
+	return nil
+}
+
+// fakes is a sandbox and a builder whose bots are fakeBots, by the image the build names:
+// a submission's file "id" names its bot; a bot named "no-build" does not compile, one named
+// "no-start" fails to start.
+type fakes struct {
+	bots map[string]*fakeBot
+}
+
+func (f *fakes) Build(_ context.Context, s build.Submission) (build.Result, error) {
+	id := string(s.Files["id"])
+	if id == "no-build" {
+		return build.Result{OK: false, Log: "error: expected ';'", Failure: sandbox.CompileError}, nil
+	}
+	return build.Result{OK: true, Image: "sha256:compile", RunImage: id, Toolchain: "fake"}, nil
+}
+
+func (f *fakes) Start(_ context.Context, spec sandbox.RunSpec) (match.Process, error) {
+	if spec.Image == "no-start" {
+		return nil, errors.New("the engine is gone")
+	}
+	b := f.bots[spec.Image]
+	b.started = true
+	return b, nil
+}
+
+func (f *fakes) ImageID(context.Context, string) (string, error) { return "sha256:run", nil }
+
+func entrant(id string) match.Entrant {
+	return match.Entrant{Name: id, Submission: build.Submission{Lang: "cpp", Files: map[string][]byte{"id": []byte(id)}}}
+}
+
+// playFakes plays the script game (three echo commands each) between a bot of the given steps
+// and an honest one, and checks that every bot started was closed.
+func playFakes(t *testing.T, steps map[int]fakeStep, first, second string) (result.Result, error) {
+	t.Helper()
+	f := &fakes{bots: map[string]*fakeBot{"tested": {steps: steps}, "honest": {}, "no-build": {}, "no-start": {}}}
+	r := &match.Runner{Sandbox: f, Builder: f, WorkDir: t.TempDir()}
+	j := match.Job{ID: "fake", Game: script{}, Seed: 1, Players: []match.Entrant{entrant(first), entrant(second)},
+		Options: map[string]string{"p0": "echo a,echo b,echo c", "p1": "echo a,echo b,echo c"}}
+	res, err := r.Play(context.Background(), j)
+	for id, b := range f.bots {
+		if b.started && !b.closed {
+			t.Errorf("bot %s was not closed", id)
+		}
+	}
+	return res, err
+}
+
+func TestFaultsWithFakes(t *testing.T) {
+	exit := func(x sandbox.Exit) *sandbox.Exit { return &x }
+	for _, tc := range []struct {
+		name   string
+		step   fakeStep
+		kind   game.FaultKind
+		detail string
+	}{
+		{"CPU limit", fakeStep{err: sandbox.ErrCPULimit, cpu: 1200 * time.Millisecond}, game.Timeout, "no answer within its 1000 ms CPU limit: used 1200 ms CPU"},
+		{"wall limit", fakeStep{err: sandbox.ErrWallLimit, cpu: 5 * time.Millisecond}, game.Timeout, "no answer within 3000 ms wall clock"},
+		{"a long line", fakeStep{err: sandbox.ErrLineTooLong}, game.Protocol, "a line longer than 1048576 bytes"},
+		{"too much output", fakeStep{err: sandbox.ErrOutputLimit}, game.OutputLimit, "more than 16777216 bytes of output"},
+		{"exit", fakeStep{err: sandbox.ErrClosed, exit: exit(sandbox.Exit{Code: 1})}, game.Crash, "exited: exit status 1"},
+		{"exit with a message", fakeStep{err: sandbox.ErrClosed, exit: exit(sandbox.Exit{Code: 2}), stderr: "\npanic: boom\n\ngoroutine 1\n"},
+			game.Crash, "exited: exit status 2; stderr: panic: boom"},
+		{"exit while timing out", fakeStep{err: sandbox.ErrCPULimit, exit: exit(sandbox.Exit{Code: 137, Signal: 9})}, game.Crash, "exited: killed by signal 9"},
+		{"out of memory", fakeStep{err: sandbox.ErrClosed, exit: exit(sandbox.Exit{OOM: true})}, game.Memory, "killed: out of memory"},
+		{"a banned call", fakeStep{err: sandbox.ErrClosed, exit: exit(sandbox.Exit{Code: 159, Signal: 31})}, game.Forbidden, "killed by SIGSYS"},
+		{"output closed, still running", fakeStep{err: sandbox.ErrClosed}, game.Crash, "closed its output and kept running"},
+		{"a wrong answer", fakeStep{lines: []string{"echo x"}}, game.Protocol, `answered "echo x"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := playFakes(t, map[int]fakeStep{1: tc.step}, "tested", "honest")
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, other := res.Players[0], res.Players[1]
+			if p.Fault == nil || p.Fault.Kind != tc.kind || p.Fault.Turn != 2 || !strings.Contains(p.Fault.Detail, tc.detail) {
+				t.Errorf("fault %+v; want %s at turn 2 saying %q", p.Fault, tc.kind, tc.detail)
+			}
+			if p.Score != 1 || p.Moves != 2 && p.Moves != 1 {
+				t.Errorf("the faulted bot scored %v in %d moves; want 1 point", p.Score, p.Moves)
+			}
+			if other.Fault != nil || other.Score != 3 {
+				t.Errorf("the other bot: fault %v, score %v; want none and 3", other.Fault, other.Score)
+			}
+		})
+	}
+}
+
+// A machine that does not give a bot a CPU is the judge's failure, never the bot's: the match
+// is not judged (infrastructure, which the daemon retries), and says why.
+func TestStarvationIsTheJudgesWithFakes(t *testing.T) {
+	_, err := playFakes(t, map[int]fakeStep{0: {err: sandbox.ErrStarved}}, "tested", "honest")
+	if !errors.Is(err, result.Infrastructure) || !errors.Is(err, sandbox.ErrStarved) {
+		t.Fatalf("a starved bot: %v; want an infrastructure error wrapping sandbox.ErrStarved", err)
+	}
+}
+
+// A bot that does not compile plays as one that crashed at once; one the engine cannot start
+// is the judge's failure, and every bot already started is removed.
+func TestBuildAndStartFailuresWithFakes(t *testing.T) {
+	res, err := playFakes(t, nil, "honest", "no-build")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := res.Players[1].Fault; f == nil || f.Kind != game.CompileError || res.Players[1].Build.Failure != sandbox.CompileError {
+		t.Errorf("a bot that does not compile: fault %+v, build %+v", f, res.Players[1].Build)
+	}
+	if res.Players[0].Score != 3 || res.Players[0].Fault != nil || *res.Winner != 0 {
+		t.Errorf("the other bot: %+v, winner %v", res.Players[0], res.Winner)
+	}
+	_, err = playFakes(t, nil, "honest", "no-start")
+	if !errors.Is(err, result.Infrastructure) || !strings.Contains(err.Error(), "the engine is gone") {
+		t.Errorf("a bot the engine cannot start: %v; want an infrastructure error naming the cause", err)
+	}
+}
