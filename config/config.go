@@ -51,6 +51,8 @@ type NATS struct {
 	URL string `mapstructure:"url"`
 	// Listen is the embedded server's address, where submit and results look by default.
 	Listen string `mapstructure:"listen"`
+	// Store is the embedded server's storage directory; empty is data_dir/nats.
+	Store string `mapstructure:"store"`
 }
 
 // Serve configures the daemon.

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -85,7 +86,7 @@ func newRoot() *cobra.Command {
 	pf.StringVar(&a.configFile, "config", "", "configuration file (default: ./judge.yaml or /etc/judge/judge.yaml)")
 	pf.String("data-dir", "", "directory for caches and state (key data_dir)")
 	root.AddCommand(a.imagesCmd(), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
-		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd())
+		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd())
 	// Bad flags and arguments are usage errors (exit status 2), typed rather than told from
 	// the error's text.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
@@ -224,7 +225,7 @@ func (a *app) queue(ctx context.Context, serve bool) (*queue.Queue, error) {
 		AckWait: a.cfg.Serve.AckWait, MaxDeliver: a.cfg.Serve.MaxDeliver}
 	if o.URL == "" {
 		if serve {
-			o.StoreDir = filepath.Join(a.cfg.DataDir, "nats")
+			o.StoreDir = cmp.Or(a.cfg.NATS.Store, filepath.Join(a.cfg.DataDir, "nats"))
 		} else {
 			o.URL = "nats://" + a.cfg.NATS.Listen
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"runtime"
 
@@ -28,49 +29,7 @@ func (a *app) serveCmd() *cobra.Command {
 				return err
 			}
 			defer q.Close()
-			b, err := a.builder(ctx) // connects to the engine and sweeps dead judges' containers
-			if err != nil {
-				return err
-			}
-			r, err := a.runner(b)
-			if err != nil {
-				return err
-			}
-			if a.cfg.Images.Source == "nats" {
-				b, err := a.imageBuilder(ctx)
-				if err != nil {
-					return err
-				}
-				if err := os.MkdirAll(a.cfg.DataDir, 0o755); err != nil {
-					return err
-				}
-				if err := a.fetchImages(ctx, q, b); err != nil {
-					return err
-				}
-			}
-			b.Remote, b.Log = q.Cache(queue.BucketArtifacts), a.log
-			workers := a.cfg.Serve.Workers
-			if workers == 0 {
-				workers = max(1, runtime.NumCPU()/2)
-			}
-			metrics := daemon.NewMetrics()
-			// Each worker's bots get a core of their own where the machine has cores to give:
-			// only the bot on move runs.
-			runners := []daemon.Runner{r}
-			if cores := botCores(a.cfg.Sandbox.Pin, workers); len(cores) > 0 {
-				runners = nil
-				for i := range workers {
-					pinned := *r
-					pinned.Limits.CPUSet = cores[i%len(cores)]
-					runners = append(runners, &pinned)
-				}
-			}
-			d, err := daemon.New(daemon.Options{
-				Queue: q, Runners: runners, Games: games.Lookup, Workers: workers,
-				Grace:     a.cfg.Serve.Grace,
-				Heartbeat: a.cfg.Serve.AckWait / 3, MaxSource: int64(a.cfg.Build.SourceLimit),
-				Metrics: metrics, Log: a.log,
-			})
+			d, metrics, err := a.daemon(ctx, q, a.cfg.Serve.Workers, a.log)
 			if err != nil {
 				return err
 			}
@@ -91,4 +50,52 @@ func (a *app) serveCmd() *cobra.Command {
 			return d.Run(ctx)
 		},
 	}
+}
+
+// daemon makes the daemon of `judge serve` on q, with workers workers (0: one per two cores),
+// logging to log.
+func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog.Logger) (*daemon.Daemon, *daemon.Metrics, error) {
+	b, err := a.builder(ctx) // connects to the engine and sweeps dead judges' containers
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := a.runner(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	if a.cfg.Images.Source == "nats" {
+		ib, err := a.imageBuilder(ctx)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := os.MkdirAll(a.cfg.DataDir, 0o755); err != nil {
+			return nil, nil, err
+		}
+		if err := a.fetchImages(ctx, q, ib); err != nil {
+			return nil, nil, err
+		}
+	}
+	b.Remote, b.Log = q.Cache(queue.BucketArtifacts), log
+	if workers == 0 {
+		workers = max(1, runtime.NumCPU()/2)
+	}
+	// Each worker's bots get a core of their own where the machine has cores to give: only
+	// the bot on move runs.
+	runners := []daemon.Runner{r}
+	if cores := botCores(a.cfg.Sandbox.Pin, workers); len(cores) > 0 {
+		runners = nil
+		for i := range workers {
+			pinned := *r
+			pinned.Limits.CPUSet = cores[i%len(cores)]
+			runners = append(runners, &pinned)
+		}
+	}
+	metrics := daemon.NewMetrics()
+	d, err := daemon.New(daemon.Options{
+		Queue: q, Runners: runners, Games: games.Lookup, Workers: workers,
+		Grace:     a.cfg.Serve.Grace,
+		Heartbeat: a.cfg.Serve.AckWait / 3, MaxSource: int64(a.cfg.Build.SourceLimit),
+		Metrics: metrics, Log: log,
+	})
+	return d, metrics, err
 }

@@ -138,19 +138,11 @@ func TestQuitReplay(t *testing.T) {
 			s := script{catchTurn: 17, override: map[string]game.Reply{c.key: c.reply}}
 			rp := &replay.Replay{Header: replay.Header{Game: "ontherun", Seed: 1, Options: m.Setup().Options,
 				Players: []replay.Player{{Name: "a"}, {Name: "b"}}}}
-			for range 1000 {
-				req, done := m.Next()
-				if done {
-					break
-				}
-				var r game.Reply
-				if req.Expect > 0 {
-					r = s.answer(req)
-				}
-				verdict := m.Reply(r)
+			for _, x := range gametest.Drive(t, m, s.answer) {
+				req, r := x.Request, x.Reply
 				rp.Exchanges = append(rp.Exchanges, replay.Exchange{Type: "move", Turn: req.Turn, Player: req.Player,
 					Sent: req.Send, Expect: req.Expect, LimitUS: req.Limit.Microseconds(), Received: r.Lines,
-					CPUus: r.CPU.Microseconds(), Fault: r.Fault, Verdict: verdict})
+					CPUus: r.CPU.Microseconds(), Fault: r.Fault, Verdict: x.Verdict})
 			}
 			quits := 0
 			for _, x := range rp.Exchanges {

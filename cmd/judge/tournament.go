@@ -1,0 +1,360 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botjudge/judge/config"
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/tournament"
+)
+
+// tournamentFlags are the flags of `judge tournament` and `judge tournament retry`; each set
+// overrides the tournament file.
+type tournamentFlags struct {
+	spec              tournament.Spec
+	opts              []string
+	excludeBroken     bool
+	asJSON, asCSV     bool
+	embedded          bool
+	workers           int
+	noCompile, failed bool
+}
+
+func (f *tournamentFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&f.spec.Game, "game", "", "the game (required with a directory of entrants)")
+	fl.StringVar(&f.spec.Format, "format", "", "roundrobin (default) or swiss")
+	fl.IntVar(&f.spec.Rounds, "rounds", 0, "round robin: times the schedule is played, with new seeds; swiss: rounds (default 1)")
+	fl.Uint64Var(&f.spec.Seed, "seed", 0, "the tournament seed, from which every match's seed derives (default 1)")
+	fl.IntVar(&f.spec.Seats, "seats", 0, "players per match (default: the game's)")
+	fl.IntVar(&f.spec.Final, "final", 0, "the top K then play a double round robin")
+	fl.IntVar(&f.spec.Retries, "retries", 0, "times a match the judge failed is published again (default 2)")
+	fl.StringVar(&f.spec.Name, "name", "", "the prefix of the match ids (default: the file's or directory's name)")
+	fl.StringArrayVar(&f.opts, "opt", nil, "a game option key=value (repeatable; @file reads the value from a file)")
+	fl.BoolVar(&f.excludeBroken, "exclude-broken", false, "an entrant that does not compile plays no match (default: it plays, and never answers)")
+	fl.BoolVar(&f.asJSON, "json", false, "print the outcome as one JSON document")
+	fl.BoolVar(&f.asCSV, "csv", false, "print the standings as CSV")
+	fl.BoolVar(&f.embedded, "embedded", false, "run the NATS server and a daemon in this process (the default when nats.url is not set and no `judge serve` is running)")
+	fl.IntVar(&f.workers, "workers", 0, "matches at once of the embedded daemon (default: serve.workers)")
+	fl.BoolVar(&f.noCompile, "no-compile", false, "do not compile the entrants first (the daemons still do)")
+}
+
+// apply lays the flags that were set over the spec from the file.
+func (f *tournamentFlags) apply(cmd *cobra.Command, s *tournament.Spec) error {
+	fl := cmd.Flags()
+	set := func(name string, apply func()) {
+		if fl.Changed(name) {
+			apply()
+		}
+	}
+	set("game", func() { s.Game = f.spec.Game })
+	set("format", func() { s.Format = f.spec.Format })
+	set("rounds", func() { s.Rounds = f.spec.Rounds })
+	set("seed", func() { s.Seed = f.spec.Seed })
+	set("seats", func() { s.Seats = f.spec.Seats })
+	set("final", func() { s.Final = f.spec.Final })
+	set("retries", func() { s.Retries = f.spec.Retries })
+	set("name", func() { s.Name = f.spec.Name })
+	if f.excludeBroken {
+		s.Broken = "exclude"
+	}
+	opts, err := parseOptions(f.opts)
+	if err != nil {
+		return usageError{err}
+	}
+	if len(opts) > 0 && s.Options == nil {
+		s.Options = map[string]string{}
+	}
+	for k, v := range opts {
+		s.Options[k] = v
+	}
+	return nil
+}
+
+func (a *app) tournamentCmd() *cobra.Command {
+	var f tournamentFlags
+	cmd := &cobra.Command{
+		Use:   "tournament [--game G] [--format roundrobin|swiss] [--rounds N] [--seed N] [--opt k=v]... [--json|--csv] DIR|FILE",
+		Short: "Run a competition round through the queue and print the standings",
+		Long: "Compiles every entrant, schedules the matches (round robin or Swiss), puts them on the\n" +
+			"work queue for the daemons, follows their results and prints the standings. DIR is a\n" +
+			"directory of entrants (one file or sub-directory each; --game is required) or holds\n" +
+			"tournament.yaml; FILE is a tournament file (docs/tournament.md). Run it again and it\n" +
+			"resumes: only the matches without a result are published. Without nats.url it runs\n" +
+			"the NATS server and a daemon in its own process, unless `judge serve` is running.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runTournament(cmd, &f, args[0])
+		},
+	}
+	f.register(cmd)
+	retry := &cobra.Command{
+		Use:   "retry --failed [flags] DIR|FILE",
+		Short: "Publish again the matches the judge failed on every attempt, and print the standings",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !f.failed {
+				return usageError{fmt.Errorf("retry needs --failed (the only matches it retries)")}
+			}
+			return a.runTournament(cmd, &f, args[0])
+		},
+	}
+	f.register(retry)
+	retry.Flags().BoolVar(&f.failed, "failed", false, "retry the matches the judge failed")
+	cmd.AddCommand(retry)
+	return cmd
+}
+
+func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string) error {
+	ctx := cmd.Context()
+	spec, err := tournament.Load(path)
+	if err != nil {
+		return usageError{err}
+	}
+	if err := f.apply(cmd, &spec); err != nil {
+		return err
+	}
+	spec = spec.WithDefaults()
+	if err := spec.Check(); err != nil {
+		return usageError{err}
+	}
+	g, ok := games.Lookup(spec.Game)
+	if !ok {
+		return usageError{fmt.Errorf("unknown game %q (known: %s)", spec.Game, gameNames())}
+	}
+	t := &tournament.Tournament{Spec: spec, Game: g, Retry: f.failed}
+	for _, e := range spec.Entrants {
+		sub, err := build.Load(e.Path, int64(a.cfg.Build.SourceLimit))
+		if err != nil {
+			return usageError{fmt.Errorf("entrant %s: %w", e.Name, err)}
+		}
+		t.Entrants = append(t.Entrants, tournament.Entrant{Name: e.Name, Submission: sub})
+	}
+
+	q, stop, err := a.tournamentQueue(ctx, f)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	if !f.noCompile {
+		b, err := a.builder(ctx)
+		if err != nil {
+			return fmt.Errorf("compiling the entrants first (--no-compile leaves it to the daemons): %w", err)
+		}
+		fmt.Fprintf(os.Stderr, "compiling %d entrants\n", len(t.Entrants))
+		if err := t.Compile(ctx, b); err != nil {
+			return err
+		}
+		for _, e := range t.Entrants {
+			if !e.Build.OK {
+				fmt.Fprintf(os.Stderr, "%s does not compile (%s): it %s\n", e.Name, e.Build.Failure, map[bool]string{true: "plays no match", false: "plays as a bot that never answers"}[spec.Broken == "exclude"])
+			}
+		}
+	}
+	t.Progress = progressPrinter(os.Stderr)
+	out, err := t.Run(ctx, q)
+	if err != nil {
+		return err
+	}
+	switch {
+	case f.asJSON:
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	case f.asCSV:
+		return writeStandingsCSV(os.Stdout, out)
+	}
+	return writeStandings(os.Stdout, out)
+}
+
+// tournamentQueue is the queue the tournament publishes to: nats.url's; else a `judge serve`
+// running on nats.listen; else (or with --embedded) a NATS server and a daemon started here,
+// which stop returns.
+func (a *app) tournamentQueue(ctx context.Context, f *tournamentFlags) (*queue.Queue, func(), error) {
+	if a.cfg.NATS.URL != "" && !f.embedded {
+		q, err := a.queue(ctx, false)
+		if err != nil {
+			return nil, nil, err
+		}
+		return q, func() { q.Close() }, nil
+	}
+	if !f.embedded {
+		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		q, err := a.queue(cctx, false)
+		cancel()
+		if err == nil {
+			fmt.Fprintf(os.Stderr, "publishing to the judge serving on %s\n", q.URL())
+			return q, func() { q.Close() }, nil
+		}
+	}
+	q, err := a.queue(ctx, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	workers := f.workers
+	if workers == 0 {
+		workers = a.cfg.Serve.Workers
+	}
+	// The daemon's own log would drown the progress: only its warnings and errors.
+	d, _, err := a.daemon(ctx, q, workers, newLogger(config.Log{Level: "warn", Format: a.cfg.Log.Format}))
+	if err != nil {
+		q.Close()
+		return nil, nil, err
+	}
+	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); d.Run(dctx) }()
+	fmt.Fprintf(os.Stderr, "judging here: an embedded NATS server and a daemon\n")
+	return q, func() { cancel(); wg.Wait(); q.Close() }, nil
+}
+
+// progressPrinter shows a tournament's progress: a bar rewritten in place on a terminal,
+// a line every tenth of the way (and at the end) otherwise.
+func progressPrinter(w *os.File) func(tournament.Progress) {
+	st, err := w.Stat()
+	tty := err == nil && st.Mode()&os.ModeCharDevice != 0
+	lastTenth := -1
+	return func(p tournament.Progress) {
+		rate := 0.0
+		if m := p.Elapsed.Minutes(); m > 0 {
+			rate = float64(p.Done-p.Stored) / m
+		}
+		eta := "-"
+		if rate > 0 && p.Done < p.Total {
+			eta = (time.Duration(float64(p.Total-p.Done)/rate*float64(time.Minute)) / time.Second * time.Second).String()
+		}
+		line := fmt.Sprintf("%d/%d matches  %.1f/min  ETA %s", p.Done, p.Total, rate, eta)
+		if p.Stored > 0 {
+			line += fmt.Sprintf("  (%d judged before)", p.Stored)
+		}
+		if p.Failed > 0 {
+			line += fmt.Sprintf("  %d failed by the judge", p.Failed)
+		}
+		if tty {
+			const width = 30
+			filled := width * p.Done / max(p.Total, 1)
+			fmt.Fprintf(w, "\r[%s%s] %s ", strings.Repeat("#", filled), strings.Repeat(".", width-filled), line)
+			if p.Done == p.Total {
+				fmt.Fprintln(w)
+			}
+			return
+		}
+		if tenth := 10 * p.Done / max(p.Total, 1); tenth != lastTenth || p.Done == p.Total {
+			lastTenth = tenth
+			fmt.Fprintln(w, line)
+		}
+	}
+}
+
+// standingsColumns are the columns of the table and the CSV.
+func standingsColumns(out tournament.Outcome) []string {
+	cols := []string{"rank", "name", "lang", "points", "score", "matches"}
+	if places(out) == 0 {
+		cols = append(cols, "wins", "draws", "losses")
+	} else {
+		for p := 1; p <= places(out); p++ {
+			cols = append(cols, ordinal(p))
+		}
+	}
+	return append(cols, "faults", "rating")
+}
+
+func places(out tournament.Outcome) int {
+	n := 0
+	for _, r := range out.Standings {
+		n = max(n, len(r.Places))
+	}
+	return n
+}
+
+func ordinal(n int) string {
+	switch n {
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return strconv.Itoa(n) + "th"
+}
+
+func standingsCells(out tournament.Outcome, r tournament.Row) []string {
+	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	cells := []string{strconv.Itoa(r.Rank), r.Name, r.Lang, num(r.Points), num(r.Score), strconv.Itoa(r.Matches)}
+	if n := places(out); n == 0 {
+		cells = append(cells, strconv.Itoa(r.Wins), strconv.Itoa(r.Draws), strconv.Itoa(r.Losses))
+	} else {
+		for p := 0; p < n; p++ {
+			c := 0
+			if p < len(r.Places) {
+				c = r.Places[p]
+			}
+			cells = append(cells, strconv.Itoa(c))
+		}
+	}
+	var faults []string
+	for k, n := range r.Faults {
+		faults = append(faults, fmt.Sprintf("%s:%d", k, n))
+	}
+	sort.Strings(faults)
+	cells = append(cells, strings.Join(faults, " "))
+	rt := r.Rating
+	switch {
+	case rt.BradleyTerry != nil:
+		cells = append(cells, fmt.Sprintf("%.0f", *rt.BradleyTerry))
+	case rt.Mu != nil:
+		cells = append(cells, fmt.Sprintf("%.2f (mu %.2f, sigma %.2f)", *rt.Ordinal, *rt.Mu, *rt.Sigma))
+	default:
+		cells = append(cells, "")
+	}
+	return cells
+}
+
+// writeStandings prints the outcome for a person.
+func writeStandings(w io.Writer, out tournament.Outcome) error {
+	fmt.Fprintf(w, "%s  %s  %s: %d of %d matches judged\n", out.Tournament, out.Game, out.Format, out.Judged, out.Matches)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.ToUpper(strings.Join(standingsColumns(out), "\t")))
+	for _, r := range out.Standings {
+		fmt.Fprintln(tw, strings.Join(standingsCells(out, r), "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, b := range out.Broken {
+		first, _, _ := strings.Cut(strings.TrimSpace(b.Log), "\n")
+		fmt.Fprintf(w, "%s did not compile: %s\n", b.Name, first)
+	}
+	if len(out.Failed) > 0 {
+		fmt.Fprintf(w, "the judge failed %d matches on every attempt (they count for no one; `judge tournament retry --failed` plays them again): %s\n",
+			len(out.Failed), strings.Join(out.Failed, " "))
+	}
+	return nil
+}
+
+func writeStandingsCSV(w io.Writer, out tournament.Outcome) error {
+	cw := csv.NewWriter(w)
+	cw.Write(standingsColumns(out))
+	for _, r := range out.Standings {
+		cw.Write(standingsCells(out, r))
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/tournament"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+// The tournament command with a real NATS server and a real daemon, both embedded in the
+// command, and real bots: the sample bots of each language, twice, so 8 entrants.
+
+// natsHere gives the test a NATS server of its own when a command embeds one: its own port and
+// storage, so that nothing is left for the next run.
+func natsHere(t *testing.T) (listen, store string) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	listen = l.Addr().String()
+	l.Close()
+	store = t.TempDir()
+	t.Setenv("JUDGE_NATS_LISTEN", listen)
+	t.Setenv("JUDGE_NATS_STORE", store)
+	t.Setenv("JUDGE_NATS_URL", "")
+	return listen, store
+}
+
+// entrantsDir is a directory of 8 entrants of game: its sample bot in each language, twice.
+func entrantsDir(t *testing.T, game string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, lang := range []string{"cpp", "go", "java", "pascal"} {
+		src := filepath.Join(sandboxtest.Root(), "bots", game, lang)
+		for _, n := range []string{"1", "2"} {
+			if err := os.CopyFS(filepath.Join(dir, lang+n), os.DirFS(src)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dir
+}
+
+// tournamentJSON runs `judge tournament ... --json` until ctx is done and returns its outcome.
+func tournamentJSON(t *testing.T, ctx context.Context, args ...string) (tournament.Outcome, error) {
+	t.Helper()
+	out, err := capture(t, func() error {
+		root := newRoot()
+		root.SetArgs(append([]string{"--data-dir", sandboxtest.DataDir(), "tournament", "--json"}, args...))
+		return root.ExecuteContext(ctx)
+	})
+	var o tournament.Outcome
+	if err == nil {
+		if jerr := json.Unmarshal([]byte(out), &o); jerr != nil {
+			t.Fatalf("the outcome is not JSON: %v\n%s", jerr, out)
+		}
+	}
+	return o, err
+}
+
+// A round robin of 8 entrants of each game, on the embedded default, gives full standings.
+func TestTournamentOfEachGame(t *testing.T) {
+	sandboxtest.Engine(t)
+	natsHere(t)
+	for _, tc := range []struct {
+		game string
+		opts []string
+	}{
+		{"amazes", nil},
+		{"ontherun", []string{"--opt", "cities=60"}},
+		{"dropblock", []string{"--opt", "turns=200"}},
+		{"langwars", nil},
+		{"snakecore", []string{"--opt", "moves=100"}},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			start := time.Now()
+			o, err := tournamentJSON(t, context.Background(), append([]string{"--game", tc.game, "--name", "each-" + tc.game}, append(tc.opts, entrantsDir(t, tc.game))...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 56 // two-player games: every ordered pair of 8
+			if tc.game == "dropblock" || tc.game == "langwars" || tc.game == "snakecore" {
+				want = 70 // every group of 4 of 8
+			}
+			if o.Matches != want || o.Judged != want || len(o.Failed) != 0 || len(o.Standings) != 8 {
+				t.Fatalf("%d matches, %d judged, failed %v, %d rows; want %d judged of %d and 8 rows", o.Matches, o.Judged, o.Failed, len(o.Standings), want, want)
+			}
+			matches := 0
+			for i, r := range o.Standings {
+				matches += r.Matches
+				if r.Rank < 1 || i > 0 && r.Points > o.Standings[i-1].Points {
+					t.Errorf("row %d out of order: %+v", i, r)
+				}
+			}
+			if seats := matches / want; seats*want != matches || (seats != 2 && seats != 4) {
+				t.Errorf("%d entrant-matches in %d matches", matches, want)
+			}
+			t.Logf("%s: %d matches in %v", tc.game, want, time.Since(start).Round(time.Second))
+		})
+	}
+}
+
+// Stopped midway and run again, a tournament resumes: it judges no match twice and ends with
+// the standings of an uninterrupted run of the same seed. A match the judge failed (its
+// result an infrastructure error) is published again and counts once judged.
+func TestTournamentResumesAndRetries(t *testing.T) {
+	sandboxtest.Engine(t)
+	listen, store := natsHere(t)
+	dir := entrantsDir(t, "amazes")
+	args := func(name string) []string {
+		return []string{"--game", "amazes", "--seed", "9", "--name", name, "--opt", "turns=60", dir}
+	}
+
+	whole, err := tournamentJSON(t, context.Background(), args("whole")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The judge failed the first attempt at match 3 of "resumed" before it started.
+	q, err := queue.Open(context.Background(), queue.Options{Listen: listen, StoreDir: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, _ := json.Marshal(result.Failed("resumed-1-3", "amazes", 1, result.Errorf(result.Infrastructure, "the engine is gone")))
+	if err := q.PublishResult(context.Background(), "resumed-1-3", failed); err != nil {
+		t.Fatal(err)
+	}
+	q.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Second)
+	defer cancel()
+	if _, err := tournamentJSON(t, ctx, args("resumed")...); err == nil {
+		t.Fatal("the tournament finished in 6 s: stopping it proves nothing")
+	}
+	resumed, err := tournamentJSON(t, context.Background(), args("resumed")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumed.Judged != 56 || len(resumed.Failed) != 0 || !reflect.DeepEqual(resumed.Standings, whole.Standings) {
+		t.Errorf("resumed: %d judged, failed %v, standings %+v\nuninterrupted: %+v", resumed.Judged, resumed.Failed, resumed.Standings, whole.Standings)
+	}
+
+	q, err = queue.Open(context.Background(), queue.Options{Listen: listen, StoreDir: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	results := map[string]int{}
+	q.Results(context.Background(), "", false, func(id string, _ []byte) error {
+		results[id]++
+		return nil
+	})
+	for id, n := range results {
+		if n > 1 {
+			t.Errorf("match %s has %d results: judged twice", id, n)
+		}
+	}
+	if results["resumed-1-3-r2"] != 1 {
+		t.Errorf("the match the judge failed was not published again: %v", results)
+	}
+	if n := len(results); n != 56+56+1 {
+		t.Errorf("%d results stored; want 56 for each run and the failed attempt", n)
+	}
+}

@@ -1,0 +1,116 @@
+package tournament
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/botjudge/judge/judge/rating"
+	"github.com/botjudge/judge/judge/rating/openskill"
+	"github.com/botjudge/judge/judge/tournament/standings"
+)
+
+// Row is an entrant's standing and rating.
+type Row struct {
+	standings.Row
+	Rating Rating `json:"rating"`
+}
+
+// Rating is an entrant's rating: for two-player games a Bradley-Terry fit of all the matches
+// (which does not depend on their order) and Elo (played in match order, as a live ladder
+// would), both on the Elo scale; for games of more players OpenSkill's mu and sigma, and the
+// conservative mu - 3 sigma.
+type Rating struct {
+	BradleyTerry *float64 `json:"bradley_terry,omitempty"`
+	Elo          *float64 `json:"elo,omitempty"`
+	Mu           *float64 `json:"mu,omitempty"`
+	Sigma        *float64 `json:"sigma,omitempty"`
+	Ordinal      *float64 `json:"ordinal,omitempty"`
+}
+
+// standings ranks the entrants after the judged matches and rates them.
+func (t *Tournament) standings(ms []standings.Match) ([]Row, error) {
+	entrants := make([]standings.Entrant, len(t.Entrants))
+	for i, e := range t.Entrants {
+		entrants[i] = standings.Entrant{Name: e.Name, Lang: e.Submission.Lang}
+	}
+	scoring := standings.For(t.Game.Name())
+	if t.Spec.Scoring != nil {
+		scoring = *t.Spec.Scoring
+	}
+	rows, err := standings.Compute(entrants, ms, scoring)
+	if err != nil {
+		return nil, fmt.Errorf("tournament: %w", err)
+	}
+	// Ratings that depend on the order of the matches take them in the order they were
+	// scheduled, not the order their results came in: the same tournament, the same ratings.
+	ms = slices.Clone(ms)
+	slices.SortFunc(ms, func(a, b standings.Match) int {
+		return cmp.Or(cmp.Compare(a.Round, b.Round), cmp.Compare(a.Index, b.Index))
+	})
+	ratings := make([]Rating, len(t.Entrants))
+	if t.seats() == 2 {
+		t.rateTwo(ms, ratings)
+	} else {
+		t.rateMany(ms, ratings)
+	}
+	out := make([]Row, len(rows))
+	for i, r := range rows {
+		out[i] = Row{Row: r, Rating: ratings[t.index(r.Name)]}
+	}
+	return out, nil
+}
+
+func ptr(v float64) *float64 { return &v }
+
+func (t *Tournament) rateTwo(ms []standings.Match, ratings []Rating) {
+	elo, e := make([]float64, len(t.Entrants)), rating.DefaultElo()
+	for i := range elo {
+		elo[i] = e.Start
+	}
+	var results []rating.Result
+	for _, m := range ms {
+		a, b := m.Seats[0], m.Seats[1]
+		ra, rb := m.Result.Players[0].Rank, m.Result.Players[1].Rank
+		score := 0.5
+		switch {
+		case ra < rb:
+			score = 1
+			results = append(results, rating.Result{Winner: a, Loser: b})
+		case rb < ra:
+			score = 0
+			results = append(results, rating.Result{Winner: b, Loser: a})
+		default:
+			results = append(results, rating.Result{Winner: a, Loser: b, Draw: true})
+		}
+		elo[a], elo[b] = e.Update(elo[a], elo[b], score)
+	}
+	fit, err := rating.FitBradleyTerry(len(t.Entrants), results)
+	for i := range ratings {
+		ratings[i].Elo = ptr(elo[i])
+		if err == nil {
+			ratings[i].BradleyTerry = ptr(fit.Rating[i])
+		}
+	}
+}
+
+func (t *Tournament) rateMany(ms []standings.Match, ratings []Rating) {
+	rs := make([]openskill.Rating, len(t.Entrants))
+	for i := range rs {
+		rs[i] = openskill.New()
+	}
+	model := openskill.Default()
+	for _, m := range ms {
+		in := make([]openskill.Rating, len(m.Seats))
+		ranks := make([]int, len(m.Seats))
+		for k, e := range m.Seats {
+			in[k], ranks[k] = rs[e], m.Result.Players[k].Rank
+		}
+		for k, r := range model.Rate(in, ranks) {
+			rs[m.Seats[k]] = r
+		}
+	}
+	for i, r := range rs {
+		ratings[i] = Rating{Mu: ptr(r.Mu), Sigma: ptr(r.Sigma), Ordinal: ptr(r.Ordinal())}
+	}
+}

@@ -1,0 +1,569 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/job"
+	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/tournament/schedule"
+	"github.com/botjudge/judge/judge/tournament/standings"
+)
+
+// Queue is what a tournament needs of the work queue: a *queue.Queue.
+type Queue interface {
+	// Submit publishes a job under its id; a job already submitted is not queued again.
+	Submit(ctx context.Context, id string, job []byte) (duplicate bool, err error)
+	// Results calls fn with the stored results, oldest first, and with follow the ones
+	// published later, until ctx is done.
+	Results(ctx context.Context, id string, follow bool, fn func(id string, result []byte) error) error
+}
+
+// Entrant is a competitor and its submission.
+type Entrant struct {
+	Name       string
+	Submission build.Submission
+	// Build is its compilation, when the tournament compiled it first.
+	Build *build.Result
+}
+
+// Tournament is a tournament ready to run.
+type Tournament struct {
+	Spec     Spec
+	Game     game.Game
+	Entrants []Entrant
+	// Progress, when set, is told of every result that settles a match.
+	Progress func(Progress)
+	// Retry gives the matches the judge failed every time one attempt more
+	// (`judge tournament retry --failed`).
+	Retry bool
+}
+
+// Progress is how far a tournament is: Done of Total matches are settled, Stored of them by
+// results that were there when it started (a tournament run again), Failed of them by the
+// judge's failure on every attempt; Elapsed since it started.
+type Progress struct {
+	Done, Total, Stored, Failed int
+	Elapsed                     time.Duration
+}
+
+// Outcome is what a tournament came to.
+type Outcome struct {
+	Tournament string `json:"tournament"`
+	Game       string `json:"game"`
+	Format     string `json:"format"`
+	// Matches counts the matches scheduled, Judged those with a result that counts.
+	Matches int `json:"matches"`
+	Judged  int `json:"judged"`
+	// Failed are the matches the judge failed on every attempt: they count for no one.
+	Failed []string `json:"failed"`
+	// Broken are the entrants that did not compile.
+	Broken []Broken `json:"broken"`
+	// Standings rank every entrant, best first.
+	Standings []Row `json:"standings"`
+}
+
+// Broken is an entrant that did not compile, with its compiler's log.
+type Broken struct {
+	Name     string `json:"name"`
+	Log      string `json:"log"`
+	Excluded bool   `json:"excluded"`
+}
+
+// Compile builds every entrant (through b's cache): a build that fails is kept on the entrant
+// and reported; an error is the judge's own.
+func (t *Tournament) Compile(ctx context.Context, b match.Builder) error {
+	for i := range t.Entrants {
+		e := &t.Entrants[i]
+		sub := e.Submission
+		sub.Files = game.WithLibrary(t.Game, sub.Lang, sub.Files)
+		res, err := b.Build(ctx, sub)
+		if err != nil {
+			return fmt.Errorf("tournament: compiling %s: %w", e.Name, err)
+		}
+		e.Build = &res
+	}
+	return nil
+}
+
+// playing are the entrants that play: all, or those that compiled when broken ones are
+// excluded. The result maps a playing index to the entrant's.
+func (t *Tournament) playing() []int {
+	var idx []int
+	for i, e := range t.Entrants {
+		if t.Spec.Broken == "exclude" && e.Build != nil && !e.Build.OK {
+			continue
+		}
+		idx = append(idx, i)
+	}
+	return idx
+}
+
+// seats is the number of players of each match.
+func (t *Tournament) seats() int {
+	if t.Spec.Seats > 0 {
+		return t.Spec.Seats
+	}
+	_, _, def := t.Game.Players()
+	return def
+}
+
+// Run plays the tournament through q: it publishes every match that has no result yet,
+// follows the results until each match is settled, and returns the standings. It can be
+// stopped at any moment and run again: what was judged stays judged.
+func (t *Tournament) Run(ctx context.Context, q Queue) (Outcome, error) {
+	t.Spec = t.Spec.WithDefaults()
+	if err := t.Spec.Check(); err != nil {
+		return Outcome{}, err
+	}
+	if err := game.CheckPlayers(t.Game, t.seats()); err != nil {
+		return Outcome{}, fmt.Errorf("tournament: %w", err)
+	}
+	players := t.playing()
+	if len(players) < t.seats() {
+		return Outcome{}, fmt.Errorf("tournament: %d entrants can play, a match of %s needs %d", len(players), t.Game.Name(), t.seats())
+	}
+	f := &follower{t: t, q: q, slots: map[string]*slot{}, start: time.Now()}
+	var all []*slot
+	opts := schedule.Options{Seats: t.seats(), Rounds: t.Spec.Rounds, Seed: t.Spec.Seed}
+	switch t.Spec.Format {
+	case RoundRobin:
+		ms, err := schedule.RoundRobin(len(players), opts)
+		if err != nil {
+			return Outcome{}, fmt.Errorf("tournament: %w", err)
+		}
+		stage := f.add(ms, players)
+		if err := f.play(ctx, stage); err != nil {
+			return Outcome{}, err
+		}
+		all = append(all, stage...)
+	case Swiss:
+		if t.seats() != 2 {
+			return Outcome{}, fmt.Errorf("tournament: a Swiss tournament is for two-player matches, %s plays %d", t.Game.Name(), t.seats())
+		}
+		for round := 1; round <= t.Spec.Rounds; round++ {
+			ms, err := t.swissRound(all, players, round)
+			if err != nil {
+				return Outcome{}, err
+			}
+			stage := f.add(ms, players)
+			if err := f.play(ctx, stage); err != nil {
+				return Outcome{}, err
+			}
+			all = append(all, stage...)
+		}
+	}
+	main, err := t.outcome(all)
+	if err != nil || t.Spec.Final < 2 {
+		return main, err
+	}
+	// The final: the top K of the main stage play a double round robin, numbered after it.
+	k := min(t.Spec.Final, len(main.Standings))
+	var top []int
+	for _, r := range main.Standings[:k] {
+		top = append(top, t.index(r.Name))
+	}
+	fo := schedule.Options{Seats: t.seats(), Rounds: 2, Seed: t.Spec.Seed, FirstRound: t.lastRound(all) + 1}
+	if t.seats() == 2 {
+		fo.Rounds = 1 // both orders of every pair: a double round robin
+	}
+	ms, err := schedule.Final(top, fo)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("tournament: the final: %w", err)
+	}
+	final := f.add(ms, nil)
+	if err := f.play(ctx, final); err != nil {
+		return Outcome{}, err
+	}
+	return t.withFinal(main, all, final, top)
+}
+
+func (t *Tournament) index(name string) int {
+	for i, e := range t.Entrants {
+		if e.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func (t *Tournament) lastRound(all []*slot) int {
+	last := 0
+	for _, s := range all {
+		last = max(last, s.m.Round)
+	}
+	return last
+}
+
+// swissRound pairs a round from the results so far: a win is 2 points, a draw 1, a bye 2;
+// ties are broken by the sum of the match scores.
+func (t *Tournament) swissRound(played []*slot, players []int, round int) ([]schedule.Match, error) {
+	st := map[int]*schedule.Standing{}
+	for _, e := range players {
+		st[e] = &schedule.Standing{Entrant: e}
+	}
+	meetings := map[[2]int]int{}
+	for _, s := range played {
+		if s.bye >= 0 {
+			st[s.bye].Byes++
+			st[s.bye].Points += 2
+			continue
+		}
+		a, b := s.m.Seats[0], s.m.Seats[1]
+		meetings[[2]int{a, b}]++
+		st[a].Seat0++
+		st[b].Seat1++
+		if s.res == nil || s.res.Status != result.StatusOK {
+			continue
+		}
+		for k, p := range s.res.Players {
+			e := s.m.Seats[k]
+			st[e].TieBreak += int(p.Score)
+			switch other := s.res.Players[1-k].Rank; {
+			case p.Rank < other:
+				st[e].Points += 2
+			case p.Rank == other:
+				st[e].Points++
+			}
+		}
+	}
+	var standing []schedule.Standing
+	for _, e := range players {
+		standing = append(standing, *st[e])
+	}
+	ms, bye, err := schedule.SwissRound(standing, meetings, round, t.Spec.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("tournament: round %d: %w", round, err)
+	}
+	if bye != schedule.NoBye {
+		ms = append(ms, schedule.Match{Round: round, Index: -1, Seats: []int{bye}})
+	}
+	return ms, nil
+}
+
+// slot is a scheduled match and what has come of it.
+type slot struct {
+	m  schedule.Match
+	id string
+	// bye is the entrant a Swiss round's bye went to (no match is played), else -1.
+	bye int
+	// attempt is the attempt published last (1: the match id; then id-r2, ...); res the
+	// result that settled it, or the last infrastructure failure.
+	attempt int
+	res     *result.Result
+	settled bool
+}
+
+// attemptID is the job id of an attempt at the match.
+func (s *slot) attemptID(n int) string {
+	if n == 1 {
+		return s.id
+	}
+	return fmt.Sprintf("%s-r%d", s.id, n)
+}
+
+// follower publishes matches and follows their results.
+type follower struct {
+	t     *Tournament
+	q     Queue
+	mu    sync.Mutex
+	slots map[string]*slot // by attempt id
+	total int
+	done  int
+	start time.Time
+	// stored counts the matches settled by the results there before this run; replaying is
+	// set while they are read.
+	stored    int
+	replaying bool
+}
+
+// add makes slots of scheduled matches; players maps the schedule's entrant indices to the
+// tournament's (nil: they are the tournament's already).
+func (f *follower) add(ms []schedule.Match, players []int) []*slot {
+	var out []*slot
+	for _, m := range ms {
+		if players != nil {
+			seats := make([]int, len(m.Seats))
+			for k, e := range m.Seats {
+				seats[k] = players[e]
+			}
+			m.Seats = seats
+		}
+		s := &slot{m: m, id: m.ID(f.t.Spec.Name), bye: -1}
+		if m.Index < 0 {
+			s.bye, s.settled = m.Seats[0], true
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// maxAttempts is how many times a match is published at most.
+func (f *follower) maxAttempts() int {
+	n := f.t.Spec.Retries + 1
+	if f.t.Retry {
+		n++
+	}
+	return n
+}
+
+// play settles every slot of a stage: it reads the stored results, publishes what has none,
+// and follows the results until each slot is settled.
+func (f *follower) play(ctx context.Context, stage []*slot) error {
+	f.mu.Lock()
+	for _, s := range stage {
+		if s.bye < 0 {
+			f.total++
+			for n := 1; n <= f.maxAttempts()+8; n++ {
+				f.slots[s.attemptID(n)] = s
+			}
+		} else {
+			f.total++
+			f.done++
+		}
+	}
+	f.mu.Unlock()
+	// What is stored already (a run that was stopped, or daemons that went on without it).
+	f.setReplaying(true)
+	err := f.q.Results(ctx, "", false, f.take)
+	f.setReplaying(false)
+	if err != nil {
+		return fmt.Errorf("tournament: reading the results: %w", err)
+	}
+	f.report()
+	for _, s := range stage {
+		if err := f.publish(ctx, s); err != nil {
+			return err
+		}
+	}
+	if f.settled(stage) {
+		return nil
+	}
+	fctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	err = f.q.Results(fctx, "", true, func(id string, data []byte) error {
+		if err := f.take(id, data); err != nil {
+			return err
+		}
+		if s := f.slotOf(id); s != nil && !s.settled {
+			if err := f.publish(ctx, s); err != nil {
+				return err
+			}
+		}
+		if f.settled(stage) {
+			return errDone
+		}
+		return nil
+	})
+	if errors.Is(err, errDone) {
+		return nil
+	}
+	return fmt.Errorf("tournament: following the results: %w", err)
+}
+
+var errDone = errors.New("tournament: stage settled")
+
+func (f *follower) setReplaying(on bool) {
+	f.mu.Lock()
+	f.replaying = on
+	f.mu.Unlock()
+}
+
+// report tells Progress how far the tournament is.
+func (f *follower) report() {
+	f.mu.Lock()
+	p := Progress{Done: f.done, Total: f.total, Stored: f.stored, Failed: f.failed(), Elapsed: time.Since(f.start)}
+	f.mu.Unlock()
+	if f.t.Progress != nil {
+		f.t.Progress(p)
+	}
+}
+
+func (f *follower) slotOf(id string) *slot {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.slots[id]
+}
+
+func (f *follower) settled(stage []*slot) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, s := range stage {
+		if !s.settled {
+			return false
+		}
+	}
+	return true
+}
+
+// take records a result. A judged result, or one the job itself caused (a bad option, ...),
+// settles its match whatever the attempt; the judge's failure settles it only on the last
+// attempt allowed (publish then sends the next).
+func (f *follower) take(id string, data []byte) error {
+	f.mu.Lock()
+	s := f.slots[id]
+	if s == nil || s.settled {
+		f.mu.Unlock()
+		return nil
+	}
+	var res result.Result
+	if err := json.Unmarshal(data, &res); err != nil {
+		f.mu.Unlock()
+		return fmt.Errorf("tournament: the result of %s: %w", id, err)
+	}
+	n := 1
+	if _, after, ok := strings.Cut(strings.TrimPrefix(id, s.id), "-r"); ok {
+		fmt.Sscan(after, &n)
+	}
+	s.res = &res
+	s.attempt = max(s.attempt, n)
+	if res.Status == result.StatusOK || res.Error == nil || res.Error.Code != result.Infrastructure || s.attempt >= f.maxAttempts() {
+		s.settled = true
+		f.done++
+		if f.replaying {
+			f.stored++
+		}
+	}
+	report := s.settled && !f.replaying
+	f.mu.Unlock()
+	if report {
+		f.report()
+	}
+	return nil
+}
+
+func (f *follower) failed() int {
+	n := 0
+	seen := map[*slot]bool{}
+	for _, s := range f.slots {
+		if !seen[s] && s.settled && s.res != nil && s.res.Status != result.StatusOK {
+			n++
+		}
+		seen[s] = true
+	}
+	return n
+}
+
+// publish sends the attempt a slot waits for: the first, or the next after the judge failed.
+func (f *follower) publish(ctx context.Context, s *slot) error {
+	f.mu.Lock()
+	if s.settled || s.bye >= 0 {
+		f.mu.Unlock()
+		return nil
+	}
+	n := max(s.attempt, 1)
+	if s.res != nil {
+		n = s.attempt + 1 // the last attempt failed (take settles every other result)
+	}
+	f.mu.Unlock()
+	j, err := f.t.job(s, s.attemptID(n))
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(j)
+	if err != nil {
+		return err
+	}
+	if _, err := f.q.Submit(ctx, s.attemptID(n), data); err != nil {
+		return fmt.Errorf("tournament: publishing %s: %w", s.attemptID(n), err)
+	}
+	return nil
+}
+
+// job is the match's job under id, with its seed: every attempt plays the same match.
+func (t *Tournament) job(s *slot, id string) (job.Job, error) {
+	entrants := make([]match.Entrant, len(s.m.Seats))
+	for k, e := range s.m.Seats {
+		entrants[k] = match.Entrant{Name: t.Entrants[e].Name, Submission: t.Entrants[e].Submission}
+	}
+	seed := s.m.Seed
+	return job.FromEntrants(id, t.Game.Name(), &seed, t.Spec.Options, entrants), nil
+}
+
+// outcome adds up the settled matches into standings.
+func (t *Tournament) outcome(slots []*slot) (Outcome, error) {
+	o := Outcome{Tournament: t.Spec.Name, Game: t.Game.Name(), Format: t.Spec.Format, Failed: []string{}, Broken: []Broken{}}
+	for _, e := range t.Entrants {
+		if e.Build != nil && !e.Build.OK {
+			o.Broken = append(o.Broken, Broken{Name: e.Name, Log: e.Build.Log, Excluded: t.Spec.Broken == "exclude"})
+		}
+	}
+	var ms []standings.Match
+	for _, s := range slots {
+		if s.bye >= 0 {
+			continue
+		}
+		o.Matches++
+		if s.res == nil {
+			continue
+		}
+		if s.res.Status != result.StatusOK {
+			if s.res.Error != nil && s.res.Error.Code == result.Infrastructure {
+				o.Failed = append(o.Failed, s.id)
+			}
+			continue
+		}
+		o.Judged++
+		ms = append(ms, standings.Match{ID: s.id, Round: s.m.Round, Index: s.m.Index, Seats: s.m.Seats, Result: *s.res})
+	}
+	sort.Strings(o.Failed)
+	var err error
+	o.Standings, err = t.standings(ms)
+	return o, err
+}
+
+// withFinal ranks the top entrants by the final, and the others after them as the main stage
+// ranked them; the ratings are of every match.
+func (t *Tournament) withFinal(main Outcome, mainSlots, final []*slot, top []int) (Outcome, error) {
+	f, err := t.outcome(final)
+	if err != nil {
+		return main, err
+	}
+	every, err := t.outcome(append(slices.Clone(mainSlots), final...))
+	if err != nil {
+		return main, err
+	}
+	rated := map[string]Rating{}
+	for _, r := range every.Standings {
+		rated[r.Name] = r.Rating
+	}
+	out := every
+	inTop := map[string]bool{}
+	for _, e := range top {
+		inTop[t.Entrants[e].Name] = true
+	}
+	var rows []Row
+	for _, r := range f.Standings {
+		if inTop[r.Name] {
+			if n := len(rows); n == 0 {
+				r.Rank = 1
+			} else if p := rows[n-1]; p.Points != r.Points || p.Score != r.Score {
+				r.Rank = n + 1
+			} else {
+				r.Rank = p.Rank
+			}
+			rows = append(rows, r)
+		}
+	}
+	for _, r := range main.Standings {
+		if !inTop[r.Name] {
+			r.Rank = max(r.Rank, len(top)+1)
+			rows = append(rows, r)
+		}
+	}
+	for i := range rows {
+		rows[i].Rating = rated[rows[i].Name]
+	}
+	out.Standings = rows
+	return out, nil
+}

@@ -1,0 +1,313 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/job"
+	"github.com/botjudge/judge/judge/result"
+)
+
+// The tournament's logic against an in-memory queue and a fake daemon that judges each job
+// at once: the strongest entrant wins (an entrant's strength is the digit its name ends
+// with), equal strengths draw. The real queue and daemon are in cmd/judge's tests.
+
+type memQueue struct {
+	mu      sync.Mutex
+	jobs    []string          // ids, in the order submitted
+	data    map[string][]byte // by id
+	results []string          // ids with a result, in the order published
+	stored  map[string][]byte
+	changed chan struct{}
+	// fail answers these job ids with an infrastructure error.
+	fail map[string]bool
+	// judged counts the matches judged, by id.
+	judged map[string]int
+	// stopAfter, when above 0, stops judging after that many results (a daemon that died).
+	stopAfter int
+}
+
+func newMemQueue() *memQueue {
+	return &memQueue{data: map[string][]byte{}, stored: map[string][]byte{}, changed: make(chan struct{}),
+		fail: map[string]bool{}, judged: map[string]int{}}
+}
+
+func (q *memQueue) Submit(_ context.Context, id string, data []byte) (bool, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if _, ok := q.data[id]; ok {
+		return true, nil
+	}
+	q.data[id] = data
+	q.jobs = append(q.jobs, id)
+	if q.stopAfter > 0 && len(q.results) >= q.stopAfter {
+		return false, nil
+	}
+	if _, done := q.stored[id]; !done { // a daemon acknowledges a job already judged
+		q.judge(id, data)
+	}
+	return false, nil
+}
+
+// judge plays a job as the fake daemon.
+func (q *memQueue) judge(id string, data []byte) {
+	var j job.Job
+	json.Unmarshal(data, &j)
+	var res result.Result
+	if q.fail[id] {
+		res = result.Failed(id, j.Game, *j.Seed, result.Errorf(result.Infrastructure, "the engine is gone"))
+	} else {
+		q.judged[id]++
+		res = result.Result{ID: id, Game: j.Game, Seed: *j.Seed, Status: result.StatusOK}
+		var strengths []float64
+		for _, p := range j.Players {
+			strengths = append(strengths, float64(p.Name[len(p.Name)-1]-'0'))
+		}
+		ranks := make([]int, len(strengths))
+		for k, s := range strengths {
+			ranks[k] = 1
+			for _, o := range strengths {
+				if o > s {
+					ranks[k]++
+				}
+			}
+		}
+		for k, p := range j.Players {
+			res.Players = append(res.Players, result.Player{Name: p.Name, Lang: p.Lang, Score: strengths[k], Rank: ranks[k]})
+		}
+	}
+	b, _ := json.Marshal(res)
+	q.stored[id] = b
+	q.results = append(q.results, id)
+	close(q.changed)
+	q.changed = make(chan struct{})
+}
+
+func (q *memQueue) Results(ctx context.Context, id string, follow bool, fn func(string, []byte) error) error {
+	for i := 0; ; i++ {
+		q.mu.Lock()
+		for i >= len(q.results) {
+			if !follow {
+				q.mu.Unlock()
+				return nil
+			}
+			ch := q.changed
+			q.mu.Unlock()
+			select {
+			case <-ch:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			q.mu.Lock()
+		}
+		rid := q.results[i]
+		data := q.stored[rid]
+		q.mu.Unlock()
+		if id == "" || id == rid {
+			if err := fn(rid, data); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// entrants are named e<i><strength>: e.g. "a3" has strength 3.
+func entrants(names ...string) []Entrant {
+	var es []Entrant
+	for _, n := range names {
+		es = append(es, Entrant{Name: n, Submission: build.Submission{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte("int main(){}")}}})
+	}
+	return es
+}
+
+func tournamentOf(t *testing.T, game string, spec Spec, names ...string) *Tournament {
+	t.Helper()
+	g, ok := games.Lookup(game)
+	if !ok {
+		t.Fatal(game)
+	}
+	spec.Name, spec.Game = "t", game
+	for _, n := range names {
+		spec.Entrants = append(spec.Entrants, EntrantSpec{Name: n, Path: n})
+	}
+	return &Tournament{Spec: spec, Game: g, Entrants: entrants(names...)}
+}
+
+func order(o Outcome) string {
+	var s []string
+	for _, r := range o.Standings {
+		s = append(s, fmt.Sprintf("%d %s %g", r.Rank, r.Name, r.Points))
+	}
+	return strings.Join(s, ", ")
+}
+
+func TestRoundRobinTwoPlayers(t *testing.T) {
+	q := newMemQueue()
+	tr := tournamentOf(t, "amazes", Spec{}, "a1", "b4", "c2", "d3")
+	o, err := tr.Run(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Matches != 12 || o.Judged != 12 || len(o.Failed) != 0 || len(q.jobs) != 12 {
+		t.Fatalf("%d matches, %d judged, failed %v, %d jobs; want 12 of each", o.Matches, o.Judged, o.Failed, len(q.jobs))
+	}
+	// Each plays 6 matches scoring its strength each time.
+	if got := order(o); got != "1 b4 24, 2 d3 18, 3 c2 12, 4 a1 6" {
+		t.Errorf("standings %s", got)
+	}
+	top := o.Standings[0]
+	if top.Wins != 6 || top.Losses != 0 || top.Matches != 6 || top.Rating.BradleyTerry == nil || top.Rating.Elo == nil || *top.Rating.Elo <= 1500 {
+		t.Errorf("the winner's row %+v", top)
+	}
+	ids := append([]string(nil), q.jobs...)
+	sort.Strings(ids)
+	if ids[0] != "t-1-1" || ids[11] != "t-1-9" {
+		t.Errorf("job ids %v", ids)
+	}
+}
+
+// Stopped midway and run again, a tournament publishes only what has no result, judges no
+// match twice and ends with the standings of a run that was never stopped.
+func TestRestartResumes(t *testing.T) {
+	whole, err := tournamentOf(t, "ontherun", Spec{Rounds: 2}, "a1", "b4", "c2", "d3", "e5").Run(context.Background(), newMemQueue())
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := newMemQueue()
+	q.stopAfter = 17 // the daemons stop after 17 of the 40 matches
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := tournamentOf(t, "ontherun", Spec{Rounds: 2}, "a1", "b4", "c2", "d3", "e5").Run(ctx, q); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("the stopped run: %v", err)
+	}
+	q.mu.Lock()
+	q.stopAfter = 0
+	// The daemons come back and judge what is waiting.
+	for _, id := range q.jobs {
+		if _, ok := q.stored[id]; !ok {
+			q.judge(id, q.data[id])
+		}
+	}
+	q.mu.Unlock()
+	again, err := tournamentOf(t, "ontherun", Spec{Rounds: 2}, "a1", "b4", "c2", "d3", "e5").Run(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(again.Standings, whole.Standings) || again.Judged != 40 {
+		t.Errorf("resumed: %d judged, %s; uninterrupted: %s", again.Judged, order(again), order(whole))
+	}
+	for id, n := range q.judged {
+		if n > 1 {
+			t.Errorf("match %s judged %d times", id, n)
+		}
+	}
+}
+
+// A match the judge fails is published again (and counts once it is judged); one it fails
+// every time is listed as failed, counts for no one, and `retry --failed` plays it.
+func TestInfrastructureFailuresAreRetried(t *testing.T) {
+	q := newMemQueue()
+	q.fail["t-1-3"] = true
+	q.fail["t-1-5"], q.fail["t-1-5-r2"], q.fail["t-1-5-r3"] = true, true, true
+	tr := tournamentOf(t, "amazes", Spec{}, "a1", "b4", "c2")
+	o, err := tr.Run(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.judged["t-1-3-r2"] != 1 || !reflect.DeepEqual(o.Failed, []string{"t-1-5"}) || o.Judged != 5 || o.Matches != 6 {
+		t.Fatalf("judged %v; failed %v, %d of %d judged", q.judged, o.Failed, o.Judged, o.Matches)
+	}
+	tr.Retry = true
+	o, err = tr.Run(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.judged["t-1-5-r4"] != 1 || len(o.Failed) != 0 || o.Judged != 6 {
+		t.Errorf("after retry --failed: judged %v; failed %v, %d judged", q.judged, o.Failed, o.Judged)
+	}
+}
+
+func TestSwiss(t *testing.T) {
+	q := newMemQueue()
+	tr := tournamentOf(t, "amazes", Spec{Format: Swiss, Rounds: 4}, "a1", "b4", "c2", "d3", "e5")
+	o, err := tr.Run(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Five entrants: two matches and a bye each round.
+	if o.Matches != 8 || o.Judged != 8 {
+		t.Fatalf("%d matches, %d judged", o.Matches, o.Judged)
+	}
+	met := map[string]bool{}
+	for _, id := range q.jobs {
+		var j job.Job
+		json.Unmarshal(q.data[id], &j)
+		pair := []string{j.Players[0].Name, j.Players[1].Name}
+		sort.Strings(pair)
+		if met[pair[0]+pair[1]] {
+			t.Errorf("%s and %s met twice", pair[0], pair[1])
+		}
+		met[pair[0]+pair[1]] = true
+	}
+	for _, r := range o.Standings {
+		if r.Name == "e5" && (r.Losses != 0 || r.Wins != r.Matches || r.Matches < 3) {
+			t.Errorf("the strongest entrant: %+v", r)
+		}
+		if r.Matches < 3 || r.Matches > 4 {
+			t.Errorf("%s played %d matches in 4 rounds with a bye a round", r.Name, r.Matches)
+		}
+	}
+}
+
+// Four-player games: every group of four, places counted, OpenSkill ratings; broken entrants
+// excluded when asked; a final among the best.
+func TestFourPlayersAndFinal(t *testing.T) {
+	q := newMemQueue()
+	tr := tournamentOf(t, "dropblock", Spec{Final: 4}, "a1", "b4", "c2", "d3", "e5", "f0")
+	tr.Entrants[5].Build = &build.Result{OK: false, Log: "error: expected ';'"}
+	tr.Spec.Broken = "exclude"
+	o, err := tr.Run(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// C(5,4) = 5 groups, then the final's double round robin of the top 4: every group of 4
+	// (one) in every seat rotation (two rounds of one rotation each... as the schedule plays it).
+	if len(o.Broken) != 1 || o.Broken[0].Name != "f0" || !o.Broken[0].Excluded {
+		t.Errorf("broken %+v", o.Broken)
+	}
+	for _, id := range q.jobs {
+		if strings.Contains(string(q.data[id]), `"name":"f0"`) {
+			t.Errorf("the excluded entrant plays %s", id)
+		}
+	}
+	if got := order(o); !strings.HasPrefix(got, "1 e5") || !strings.Contains(got, "b4") {
+		t.Errorf("standings %s", got)
+	}
+	top := o.Standings[0]
+	if top.Places[0] == 0 || top.Rating.Mu == nil || top.Rating.Ordinal == nil || *top.Rating.Mu <= 25 {
+		t.Errorf("the winner's row %+v", top)
+	}
+	last := o.Standings[len(o.Standings)-1]
+	if last.Name != "f0" || last.Matches != 0 {
+		t.Errorf("the last row %+v", last)
+	}
+	final := 0
+	for _, id := range q.jobs {
+		if strings.HasPrefix(id, "t-2-") || strings.HasPrefix(id, "t-3-") {
+			final++
+		}
+	}
+	if final == 0 || o.Matches != 5+final {
+		t.Errorf("%d matches, %d in the final", o.Matches, final)
+	}
+}

@@ -1,0 +1,202 @@
+// Package tournament runs a competition round through the work queue: it compiles every
+// entrant, schedules the matches (round robin or Swiss, package schedule), publishes each as
+// a job for the daemons, follows their results, retries what the judge (not a bot) failed,
+// and adds the results up into standings (package standings) with ratings (package rating).
+// Its state is the queue's: every match has a fixed id and seed derived from the
+// tournament's, so running it again publishes only what has no result yet.
+package tournament
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/botjudge/judge/judge/tournament/standings"
+)
+
+// Spec is a tournament as its file declares it (docs/tournament.md). Zero fields take the
+// defaults of Defaults.
+type Spec struct {
+	// Name prefixes every match id ("<name>-<round>-<match>"); the file's or directory's
+	// name when not given.
+	Name string `json:"name" yaml:"name"`
+	Game string `json:"game" yaml:"game"`
+	// Format is "roundrobin" or "swiss".
+	Format string `json:"format" yaml:"format"`
+	// Rounds repeats a round robin with new seeds, or is the number of Swiss rounds.
+	Rounds int `json:"rounds" yaml:"rounds"`
+	// Seed derives every match's seed.
+	Seed uint64 `json:"seed" yaml:"seed"`
+	// Seats is the number of players of each match: the game's default when 0.
+	Seats int `json:"seats" yaml:"seats"`
+	// Final, when above 1, has the top Final entrants play a double round robin after the
+	// main stage (as CodeCup did).
+	Final int `json:"final" yaml:"final"`
+	// Options are the game's options for every match.
+	Options map[string]string `json:"options" yaml:"options"`
+	// Broken is what becomes of an entrant that does not compile: "play" (the default: it
+	// plays every match as a bot that never answers, the game's rule for a compile error) or
+	// "exclude" (it is listed with its log and plays no match).
+	Broken string `json:"broken" yaml:"broken"`
+	// Retries is how many times a match the judge failed (an infrastructure error) is
+	// published again.
+	Retries int `json:"retries" yaml:"retries"`
+	// Scoring, when set, replaces the scoring of the game's contest (standings.For).
+	Scoring *standings.Scoring `json:"scoring" yaml:"scoring"`
+	// Entrants are the competitors, each a name and a source file or directory (relative to
+	// the tournament file).
+	Entrants []EntrantSpec `json:"entrants" yaml:"entrants"`
+}
+
+// EntrantSpec names an entrant and its submission.
+type EntrantSpec struct {
+	Name string `json:"name" yaml:"name"`
+	Path string `json:"path" yaml:"path"`
+}
+
+// The formats.
+const (
+	RoundRobin = "roundrobin"
+	Swiss      = "swiss"
+)
+
+// WithDefaults is s with its zero fields defaulted: a round robin of one round, seed 1, broken
+// entrants playing, two retries.
+func (s Spec) WithDefaults() Spec {
+	if s.Format == "" {
+		s.Format = RoundRobin
+	}
+	if s.Rounds == 0 {
+		s.Rounds = 1
+	}
+	if s.Seed == 0 {
+		s.Seed = 1
+	}
+	if s.Broken == "" {
+		s.Broken = "play"
+	}
+	if s.Retries == 0 {
+		s.Retries = 2
+	}
+	return s
+}
+
+// Check reports what is wrong with a spec (defaults applied).
+func (s Spec) Check() error {
+	var problems []string
+	if s.Name == "" {
+		problems = append(problems, "no name")
+	}
+	if s.Game == "" {
+		problems = append(problems, "no game")
+	}
+	if s.Format != RoundRobin && s.Format != Swiss {
+		problems = append(problems, fmt.Sprintf("format %q: want roundrobin or swiss", s.Format))
+	}
+	if s.Rounds < 1 {
+		problems = append(problems, fmt.Sprintf("rounds %d: want 1 or more", s.Rounds))
+	}
+	if s.Broken != "play" && s.Broken != "exclude" {
+		problems = append(problems, fmt.Sprintf("broken %q: want play or exclude", s.Broken))
+	}
+	if sc := s.Scoring; sc != nil && sc.Method != standings.ByScore && sc.Method != standings.ByResult {
+		problems = append(problems, fmt.Sprintf("scoring method %q: want score or result", sc.Method))
+	}
+	if s.Retries < 0 || s.Final < 0 || s.Seats < 0 {
+		problems = append(problems, "retries, final and seats cannot be negative")
+	}
+	seen := map[string]bool{}
+	for i, e := range s.Entrants {
+		switch {
+		case e.Name == "" || e.Path == "":
+			problems = append(problems, fmt.Sprintf("entrant %d: a name and a path are needed", i+1))
+		case seen[e.Name]:
+			problems = append(problems, fmt.Sprintf("entrant %q twice", e.Name))
+		}
+		seen[e.Name] = true
+	}
+	if len(s.Entrants) < 2 {
+		problems = append(problems, fmt.Sprintf("%d entrants: a tournament needs 2 or more", len(s.Entrants)))
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("tournament: %s", strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// Load reads a tournament: a file (YAML, or JSON, which YAML reads too), or a directory. A
+// directory holding tournament.yaml (or .yml, .json) is that file; any other directory's
+// entries are the entrants, each named after its file or sub-directory (hidden ones are
+// skipped), and the rest of the spec comes from the caller (flags).
+func Load(path string) (Spec, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return Spec{}, fmt.Errorf("tournament: %w", err)
+	}
+	if st.IsDir() {
+		for _, name := range []string{"tournament.yaml", "tournament.yml", "tournament.json"} {
+			if f := filepath.Join(path, name); fileExists(f) {
+				return Load(f)
+			}
+		}
+		return fromDir(path)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Spec{}, fmt.Errorf("tournament: %w", err)
+	}
+	var s Spec
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&s); err != nil {
+		return Spec{}, fmt.Errorf("tournament: %s: %w", path, err)
+	}
+	if s.Name == "" {
+		s.Name = idName(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
+	}
+	for i, e := range s.Entrants {
+		if e.Path != "" && !filepath.IsAbs(e.Path) {
+			s.Entrants[i].Path = filepath.Join(filepath.Dir(path), e.Path)
+		}
+	}
+	return s, nil
+}
+
+func fromDir(dir string) (Spec, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return Spec{}, fmt.Errorf("tournament: %w", err)
+	}
+	abs, _ := filepath.Abs(dir)
+	s := Spec{Name: idName(filepath.Base(abs))}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		s.Entrants = append(s.Entrants, EntrantSpec{Name: strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())), Path: filepath.Join(dir, e.Name())})
+	}
+	sort.Slice(s.Entrants, func(i, j int) bool { return s.Entrants[i].Name < s.Entrants[j].Name })
+	return s, nil
+}
+
+// idName is name as a job id's prefix: letters, digits, '-' and '_' only.
+func idName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '-' || r == '_' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+func fileExists(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
+}
