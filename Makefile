@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: judge images gvisor demo test bench vet daemon-image
+.PHONY: judge images gvisor demo test bench bench-tournament vet daemon-image
 
 judge:
 	$(GO) build -o $(JUDGE) ./cmd/judge
@@ -58,6 +58,10 @@ bench: images
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench Match -benchtime 20x -count 2 ./judge/games/
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench Throughput -benchtime 40x ./judge/daemon/
 	$(GO) test -run '^$$' -bench Overhead -benchtime 2000x ./judge/queue/
+
+# The tournament figures of BENCHMARKS.md: one daemon against two.
+bench-tournament: images
+	judge/tournament/bench.sh
 
 # The daemon's own image (Dockerfile), from the judge's Debian base image: no registry.
 daemon-image: images

@@ -249,6 +249,17 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 	if err := c.Validate(); err != nil {
 		return Config{}, err
 	}
+	// The data directory's paths are handed to the engine (bind mounts), which takes only
+	// absolute ones: a relative data_dir is the working directory's.
+	for _, dir := range []*string{&c.DataDir, &c.NATS.Store} {
+		if *dir != "" {
+			abs, err := filepath.Abs(*dir)
+			if err != nil {
+				return Config{}, fmt.Errorf("config: %w", err)
+			}
+			*dir = abs
+		}
+	}
 	return c, nil
 }
 

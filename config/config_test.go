@@ -184,3 +184,19 @@ func TestFindsOnlyJudgeYAML(t *testing.T) {
 		t.Fatalf("./judge.yaml not used: %v %v", c.Log.Level, err)
 	}
 }
+
+// A relative data directory (or NATS store) is the working directory's: the engine takes only
+// absolute paths for the bind mounts made from it.
+func TestRelativeDirectoriesAreMadeAbsolute(t *testing.T) {
+	cleanEnv(t)
+	t.Setenv("JUDGE_DATA_DIR", "judge-data/here")
+	t.Setenv("JUDGE_NATS_STORE", "nats-store")
+	c, err := Load(write(t, ""), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd, _ := os.Getwd()
+	if c.DataDir != filepath.Join(wd, "judge-data/here") || c.NATS.Store != filepath.Join(wd, "nats-store") {
+		t.Errorf("data_dir %q, nats.store %q; want them under %s", c.DataDir, c.NATS.Store, wd)
+	}
+}

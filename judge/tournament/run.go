@@ -156,7 +156,7 @@ func (t *Tournament) Run(ctx context.Context, q Queue) (Outcome, error) {
 			if err != nil {
 				return Outcome{}, err
 			}
-			stage := f.add(ms, players)
+			stage := f.add(ms, nil) // paired by the tournament's own indices
 			if err := f.play(ctx, stage); err != nil {
 				return Outcome{}, err
 			}

@@ -239,7 +239,9 @@ func TestInfrastructureFailuresAreRetried(t *testing.T) {
 
 func TestSwiss(t *testing.T) {
 	q := newMemQueue()
-	tr := tournamentOf(t, "amazes", Spec{Format: Swiss, Rounds: 4}, "a1", "b4", "c2", "d3", "e5")
+	// An entrant that does not compile, excluded, leaves five to pair by their own indices.
+	tr := tournamentOf(t, "amazes", Spec{Format: Swiss, Rounds: 4, Broken: "exclude"}, "z0", "a1", "b4", "c2", "d3", "e5")
+	tr.Entrants[0].Build = &build.Result{OK: false}
 	o, err := tr.Run(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
@@ -260,6 +262,12 @@ func TestSwiss(t *testing.T) {
 		met[pair[0]+pair[1]] = true
 	}
 	for _, r := range o.Standings {
+		if r.Name == "z0" {
+			if r.Matches != 0 {
+				t.Errorf("the excluded entrant played %d matches", r.Matches)
+			}
+			continue
+		}
 		if r.Name == "e5" && (r.Losses != 0 || r.Wins != r.Matches || r.Matches < 3) {
 			t.Errorf("the strongest entrant: %+v", r)
 		}
