@@ -49,7 +49,7 @@ func (f *tournamentFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.excludeBroken, "exclude-broken", false, "an entrant that does not compile plays no match (default: it plays, and never answers)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the outcome as one JSON document")
 	fl.BoolVar(&f.asCSV, "csv", false, "print the standings as CSV")
-	fl.BoolVar(&f.embedded, "embedded", false, "run the NATS server and a daemon in this process (the default when nats.url is not set and no `judge serve` is running)")
+	fl.BoolVar(&f.embedded, "embedded", false, "run the NATS server and a daemon in this process (the default when nats.url is not set and no judge serve is running)")
 	fl.IntVar(&f.workers, "workers", 0, "matches at once of the embedded daemon (default: serve.workers)")
 	fl.BoolVar(&f.noCompile, "no-compile", false, "do not compile the entrants first (the daemons still do)")
 }

@@ -466,11 +466,7 @@ func (f *follower) publish(ctx context.Context, s *slot) error {
 		n = s.attempt + 1 // the last attempt failed (take settles every other result)
 	}
 	f.mu.Unlock()
-	j, err := f.t.job(s, s.attemptID(n))
-	if err != nil {
-		return err
-	}
-	data, err := json.Marshal(j)
+	data, err := json.Marshal(f.t.job(s, s.attemptID(n)))
 	if err != nil {
 		return err
 	}
@@ -481,13 +477,13 @@ func (f *follower) publish(ctx context.Context, s *slot) error {
 }
 
 // job is the match's job under id, with its seed: every attempt plays the same match.
-func (t *Tournament) job(s *slot, id string) (job.Job, error) {
+func (t *Tournament) job(s *slot, id string) job.Job {
 	entrants := make([]match.Entrant, len(s.m.Seats))
 	for k, e := range s.m.Seats {
 		entrants[k] = match.Entrant{Name: t.Entrants[e].Name, Submission: t.Entrants[e].Submission}
 	}
 	seed := s.m.Seed
-	return job.FromEntrants(id, t.Game.Name(), &seed, t.Spec.Options, entrants), nil
+	return job.FromEntrants(id, t.Game.Name(), &seed, t.Spec.Options, entrants)
 }
 
 // outcome adds up the settled matches into standings.

@@ -92,7 +92,7 @@ func (s Spec) Check() error {
 		problems = append(problems, "no name")
 	}
 	if s.Game == "" {
-		problems = append(problems, "no game")
+		problems = append(problems, "no game (--game, or game: in the tournament file)")
 	}
 	if s.Format != RoundRobin && s.Format != Swiss {
 		problems = append(problems, fmt.Sprintf("format %q: want roundrobin or swiss", s.Format))
