@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -272,12 +273,23 @@ func (s *slot) attemptID(n int) string {
 	return fmt.Sprintf("%s-r%d", s.id, n)
 }
 
+// attemptOf splits an attempt's job id into the match id and the attempt: "t-1-3-r2" is the
+// second attempt at "t-1-3", "t-1-3" the first.
+func attemptOf(id string) (match string, n int) {
+	if i := strings.LastIndex(id, "-r"); i > 0 {
+		if n, err := strconv.Atoi(id[i+2:]); err == nil && n > 1 {
+			return id[:i], n
+		}
+	}
+	return id, 1
+}
+
 // follower publishes matches and follows their results.
 type follower struct {
 	t     *Tournament
 	q     Queue
 	mu    sync.Mutex
-	slots map[string]*slot // by attempt id
+	slots map[string]*slot // by match id
 	total int
 	done  int
 	start time.Time
@@ -285,6 +297,8 @@ type follower struct {
 	// set while they are read.
 	stored    int
 	replaying bool
+	// failed counts the matches settled by a result that is not judged.
+	failed int
 }
 
 // add makes slots of scheduled matches; players maps the schedule's entrant indices to the
@@ -322,13 +336,10 @@ func (f *follower) maxAttempts() int {
 func (f *follower) play(ctx context.Context, stage []*slot) error {
 	f.mu.Lock()
 	for _, s := range stage {
+		f.total++
 		if s.bye < 0 {
-			f.total++
-			for n := 1; n <= f.maxAttempts()+8; n++ {
-				f.slots[s.attemptID(n)] = s
-			}
+			f.slots[s.id] = s
 		} else {
-			f.total++
 			f.done++
 		}
 	}
@@ -382,7 +393,7 @@ func (f *follower) setReplaying(on bool) {
 // report tells Progress how far the tournament is.
 func (f *follower) report() {
 	f.mu.Lock()
-	p := Progress{Done: f.done, Total: f.total, Stored: f.stored, Failed: f.failed(), Elapsed: time.Since(f.start)}
+	p := Progress{Done: f.done, Total: f.total, Stored: f.stored, Failed: f.failed, Elapsed: time.Since(f.start)}
 	f.mu.Unlock()
 	if f.t.Progress != nil {
 		f.t.Progress(p)
@@ -392,7 +403,8 @@ func (f *follower) report() {
 func (f *follower) slotOf(id string) *slot {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return f.slots[id]
+	m, _ := attemptOf(id)
+	return f.slots[m]
 }
 
 func (f *follower) settled(stage []*slot) bool {
@@ -411,7 +423,8 @@ func (f *follower) settled(stage []*slot) bool {
 // attempt allowed (publish then sends the next).
 func (f *follower) take(id string, data []byte) error {
 	f.mu.Lock()
-	s := f.slots[id]
+	m, n := attemptOf(id)
+	s := f.slots[m]
 	if s == nil || s.settled {
 		f.mu.Unlock()
 		return nil
@@ -421,10 +434,6 @@ func (f *follower) take(id string, data []byte) error {
 		f.mu.Unlock()
 		return fmt.Errorf("tournament: the result of %s: %w", id, err)
 	}
-	n := 1
-	if _, after, ok := strings.Cut(strings.TrimPrefix(id, s.id), "-r"); ok {
-		fmt.Sscan(after, &n)
-	}
 	s.res = &res
 	s.attempt = max(s.attempt, n)
 	if res.Status == result.StatusOK || res.Error == nil || res.Error.Code != result.Infrastructure || s.attempt >= f.maxAttempts() {
@@ -433,6 +442,9 @@ func (f *follower) take(id string, data []byte) error {
 		if f.replaying {
 			f.stored++
 		}
+		if res.Status != result.StatusOK {
+			f.failed++
+		}
 	}
 	report := s.settled && !f.replaying
 	f.mu.Unlock()
@@ -440,18 +452,6 @@ func (f *follower) take(id string, data []byte) error {
 		f.report()
 	}
 	return nil
-}
-
-func (f *follower) failed() int {
-	n := 0
-	seen := map[*slot]bool{}
-	for _, s := range f.slots {
-		if !seen[s] && s.settled && s.res != nil && s.res.Status != result.StatusOK {
-			n++
-		}
-		seen[s] = true
-	}
-	return n
 }
 
 // publish sends the attempt a slot waits for: the first, or the next after the judge failed.

@@ -319,3 +319,21 @@ func TestFourPlayersAndFinal(t *testing.T) {
 		t.Errorf("%d matches, %d in the final", o.Matches, final)
 	}
 }
+
+func TestAttemptOf(t *testing.T) {
+	for _, tc := range []struct {
+		id, match string
+		n         int
+	}{
+		{"t-1-3", "t-1-3", 1},
+		{"t-1-3-r2", "t-1-3", 2},
+		{"t-1-3-r12", "t-1-3", 12},
+		{"spring-r2-1-3", "spring-r2-1-3", 1},
+		{"spring-r2-1-3-r3", "spring-r2-1-3", 3},
+		{"t-1-3-rx", "t-1-3-rx", 1},
+	} {
+		if m, n := attemptOf(tc.id); m != tc.match || n != tc.n {
+			t.Errorf("attemptOf(%q) = %q, %d; want %q, %d", tc.id, m, n, tc.match, tc.n)
+		}
+	}
+}

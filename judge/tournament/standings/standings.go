@@ -100,6 +100,9 @@ func Compute(entrants []Entrant, matches []Match, s Scoring) ([]Row, error) {
 		}
 		ranks := make([]int, len(res.Players))
 		for k, p := range res.Players {
+			if p.Rank < 1 || p.Rank > len(res.Players) {
+				return nil, fmt.Errorf("standings: match %s: player %d ranked %d of %d", m.ID, k, p.Rank, len(res.Players))
+			}
 			ranks[k] = p.Rank
 		}
 		for k, e := range m.Seats {

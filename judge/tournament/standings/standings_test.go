@@ -118,6 +118,9 @@ func TestBadMatches(t *testing.T) {
 	if _, err := Compute(three, []Match{judged("x", []int{0, 7}, []float64{1, 0}, []int{1, 2}, nil)}, For("amazes")); err == nil {
 		t.Error("a seat of no entrant accepted")
 	}
+	if _, err := Compute(three, []Match{judged("z", []int{0, 1}, []float64{1, 0}, []int{1, 3}, nil)}, For("amazes")); err == nil {
+		t.Error("a rank beyond the players accepted")
+	}
 	m := judged("y", []int{0, 1}, []float64{1, 0}, []int{1, 2}, nil)
 	m.Seats = []int{0, 1, 2}
 	if _, err := Compute(three, []Match{m}, For("amazes")); err == nil {
