@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/viper"
 
 	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/sandbox"
 )
@@ -123,9 +124,11 @@ type Sandbox struct {
 	Tmpfs       Bytes   `mapstructure:"tmpfs"`
 	StdoutLimit Bytes   `mapstructure:"stdout_limit"`
 	StderrLimit Bytes   `mapstructure:"stderr_limit"`
-	LineLimit   Bytes   `mapstructure:"line_limit"`
-	Network     bool    `mapstructure:"network"`
-	Seccomp     bool    `mapstructure:"seccomp"`
+	// StderrMatchLimit bounds the bots' stderr one match's replay keeps, all bots together.
+	StderrMatchLimit Bytes `mapstructure:"stderr_match_limit"`
+	LineLimit        Bytes `mapstructure:"line_limit"`
+	Network          bool  `mapstructure:"network"`
+	Seccomp          bool  `mapstructure:"seccomp"`
 	// Freeze is how bots are held while others move: signal, cgroup or none.
 	Freeze string `mapstructure:"freeze"`
 	// Pin gives each worker's bots a core of their own (core 0 stays for the judge) when the
@@ -134,8 +137,10 @@ type Sandbox struct {
 }
 
 // Defaults returns the configuration used when nothing is set. The limits are the
-// components' own defaults (build.DefaultLimits, sandbox.DefaultLimits and DefaultOutput),
-// mapped here once, and mapped back by Build.Limits, Sandbox.Limits and Sandbox.Output.
+// components' own defaults (build.DefaultLimits, sandbox.DefaultLimits and DefaultOutput,
+// match.DefaultStderrMatch), mapped here once, and mapped back by Build.Limits,
+// Sandbox.Limits and Sandbox.Output (sandbox.stderr_match_limit is match.Runner.StderrMatch
+// as it is).
 func Defaults() Config {
 	bl, sl, out := build.DefaultLimits(), sandbox.DefaultLimits(), sandbox.DefaultOutput()
 	return Config{
@@ -155,8 +160,8 @@ func Defaults() Config {
 			Runtime: sl.Runtime, Memory: Bytes(sl.Memory), CPUs: sl.CPUs, Pids: sl.Pids, NoFile: sl.NoFile,
 			FileSize: Bytes(sl.FileSize), Tmpfs: Bytes(sl.Tmpfs), Network: sl.Network,
 			Seccomp: sl.Seccomp == sandbox.SeccompJudge, StdoutLimit: Bytes(out.Stdout),
-			StderrLimit: Bytes(out.Stderr), LineLimit: Bytes(out.Line), Freeze: string(sandbox.FreezeSignal),
-			Pin: true,
+			StderrLimit: Bytes(out.Stderr), StderrMatchLimit: match.DefaultStderrMatch, LineLimit: Bytes(out.Line),
+			Freeze: string(sandbox.FreezeSignal), Pin: true,
 		},
 		NATS:  NATS{Listen: queue.DefaultListen},
 		Serve: Serve{Grace: 2 * time.Minute, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
@@ -365,6 +370,7 @@ func (c Config) Validate() error {
 	positive("sandbox.nofile", s.NoFile > 0, s.NoFile)
 	positive("sandbox.stdout_limit", s.StdoutLimit > 0, s.StdoutLimit)
 	positive("sandbox.stderr_limit", s.StderrLimit > 0, s.StderrLimit)
+	positive("sandbox.stderr_match_limit", s.StderrMatchLimit > 0, s.StderrMatchLimit)
 	positive("sandbox.line_limit", s.LineLimit > 0, s.LineLimit)
 	switch s.Freeze {
 	case "signal", "cgroup", "none":

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -46,6 +47,9 @@ func TestDefaultsAreTheComponents(t *testing.T) {
 	}
 	if got := d.Sandbox.Output(); got != sandbox.DefaultOutput() {
 		t.Errorf("output %+v, want sandbox's %+v", got, sandbox.DefaultOutput())
+	}
+	if got := int64(d.Sandbox.StderrMatchLimit); got != match.DefaultStderrMatch {
+		t.Errorf("stderr per match %d, want match's %d", got, match.DefaultStderrMatch)
 	}
 	want := build.DefaultLimits()
 	want.Runtime = "runc"

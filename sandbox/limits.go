@@ -76,7 +76,8 @@ type Output struct {
 	// Stdout bounds everything the bot may write to stdout; past it, reads fail with
 	// ErrOutputLimit.
 	Stdout int64
-	// Stderr bounds what is kept of stderr (the rest is discarded).
+	// Stderr bounds what is kept of stderr over the bot's life (the rest is discarded, and
+	// TakeStderr marks where).
 	Stderr int64
 	// Line bounds one line of stdout; a longer one is ErrLineTooLong.
 	Line int64

@@ -70,7 +70,8 @@ const MaxStarve = 5
 
 // Process is a running bot. The bot's stdin and stdout are named pipes between the judge
 // and the launcher in the container, so a line costs what a pipe costs; stderr comes
-// through the engine's attach stream. Methods are not safe for concurrent use, except Kill.
+// through the engine's attach stream. Methods are not safe for concurrent use, except Kill,
+// Stderr and TakeStderr.
 type Process struct {
 	e      *Engine
 	a      *attached
@@ -81,7 +82,9 @@ type Process struct {
 	in     *os.File // write end of the bot's stdin
 	out    lineReader
 	errBuf capped
-	frozen bool
+	// errDone is closed when the attach stream has ended: all of stderr has been copied.
+	errDone chan struct{}
+	frozen  bool
 
 	// tasks is /proc/PID/task of the bot's process; "" when it was not found.
 	tasks string
@@ -145,7 +148,11 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 		os.RemoveAll(p.ioDir)
 		return nil, err
 	}
-	go stdcopy.StdCopy(io.Discard, &p.errBuf, p.a.hj.Reader)
+	p.errDone = make(chan struct{})
+	go func() {
+		defer close(p.errDone)
+		stdcopy.StdCopy(io.Discard, &p.errBuf, p.a.hj.Reader)
+	}()
 	if err := p.connect(ctx); err != nil {
 		p.Close()
 		return nil, err
@@ -545,6 +552,13 @@ func (p *Process) PeakMemory() int64 {
 // Stderr is what the bot wrote to stderr, up to its Output.Stderr bytes.
 func (p *Process) Stderr() []byte { return p.errBuf.bytes() }
 
+// TakeStderr is what the bot wrote to stderr since the previous TakeStderr, of what Stderr
+// keeps, and, when its Output.Stderr limit dropped bytes since then, a line saying so: the
+// first time "[judge: stderr cut here: ...]" where the text was cut, later how many more bytes
+// were dropped. Stderr comes through the engine's attach stream, so what the bot wrote just
+// before may still be on its way. Safe to call from any goroutine.
+func (p *Process) TakeStderr() []byte { return p.errBuf.take() }
+
 // TurnLimits bound one turn. The wall limit keeps a sleeping bot from hanging the match.
 type TurnLimits struct {
 	CPU  time.Duration
@@ -660,10 +674,19 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 	return finish(nil)
 }
 
-// Wait blocks until the bot has exited and reports how.
+// Wait blocks until the bot has exited and reports how. Stderr then holds all the bot wrote
+// (Wait gives the engine up to stderrDrain to pass the last of it on).
 func (p *Process) Wait(ctx context.Context) (Exit, error) {
 	p.Thaw()
 	x, err := p.e.wait(ctx, p.a.id)
+	if err == nil {
+		// The engine ends the attach stream once it has copied the bot's last output: what
+		// the bot wrote to stderr before it ended (a stack trace) is then all in Stderr.
+		select {
+		case <-p.errDone:
+		case <-time.After(stderrDrain):
+		}
+	}
 	if p.oomSeen {
 		x.OOM = true
 	}
@@ -673,6 +696,9 @@ func (p *Process) Wait(ctx context.Context) (Exit, error) {
 	}
 	return x, err
 }
+
+// stderrDrain bounds Wait's wait for the end of the attach stream after the bot has exited.
+const stderrDrain = 200 * time.Millisecond
 
 // Kill stops the bot at once. Safe to call from any goroutine.
 func (p *Process) Kill() error {
@@ -769,12 +795,17 @@ func (r *lineReader) readLine(deadline time.Time) ([]byte, error) {
 	}
 }
 
-// capped keeps the first limit bytes written to it and counts the rest.
+// capped keeps the first limit bytes written to it and counts the rest. It is written on the
+// goroutine that copies the attach stream and read on the judge's, hence the mutex.
 type capped struct {
 	mu      sync.Mutex
 	buf     []byte
 	limit   int64
 	dropped int64
+	// taken is how much of buf take has handed out; told how many of the dropped bytes
+	// it has reported.
+	taken int
+	told  int64
 }
 
 func (c *capped) Write(b []byte) (int, error) {
@@ -797,6 +828,40 @@ func (c *capped) bytes() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]byte(nil), c.buf...)
+}
+
+// take is what was kept since the previous take, followed, when bytes were dropped since then,
+// by a line saying so: the first time where the limit cut the text, later how much more was
+// dropped (the bot went on writing).
+func (c *capped) take() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := append([]byte(nil), c.buf[c.taken:]...)
+	c.taken = len(c.buf)
+	if c.dropped == c.told {
+		return out
+	}
+	if c.told == 0 {
+		if len(c.buf) > 0 && c.buf[len(c.buf)-1] != '\n' {
+			out = append(out, '\n') // the marker is a line of its own, where the text was cut
+		}
+		out = fmt.Appendf(out, "[judge: stderr cut here: the bot's %s limit; %d more bytes were not kept]\n", sizeText(c.limit), c.dropped)
+	} else {
+		out = fmt.Appendf(out, "[judge: %d more bytes of stderr were not kept]\n", c.dropped-c.told)
+	}
+	c.told = c.dropped
+	return out
+}
+
+// sizeText writes a size as a person reads it: "64 KiB", "1 MiB", or bytes when it is neither.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // launcher is the command that starts every bot: images.Launcher, which connects the bot to

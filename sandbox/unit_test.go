@@ -257,3 +257,64 @@ func TestZeroLimitsAreTheDefaults(t *testing.T) {
 		t.Errorf("output with a line limit: %+v", got)
 	}
 }
+
+// TakeStderr hands out each byte once, marks where the limit cut the text, on a line of its
+// own, then how much more was dropped.
+func TestCappedTake(t *testing.T) {
+	c := capped{limit: 10}
+	take := func(want string) {
+		t.Helper()
+		if got := string(c.take()); got != want {
+			t.Errorf("take: %q; want %q", got, want)
+		}
+	}
+	take("")
+	c.Write([]byte("ab\n"))
+	c.Write([]byte("cd"))
+	take("ab\ncd")
+	take("")
+	c.Write([]byte("efghijk")) // 5 kept, 2 dropped
+	take("efghi\n[judge: stderr cut here: the bot's 10 bytes limit; 2 more bytes were not kept]\n")
+	take("")
+	c.Write([]byte("lmn"))
+	take("[judge: 3 more bytes of stderr were not kept]\n")
+	take("")
+	if got := string(c.bytes()); got != "ab\ncdefghi" {
+		t.Errorf("bytes: %q; want all that was kept, without markers", got)
+	}
+
+	// Cut at a line's end, the marker needs no newline of its own; one past an earlier take
+	// marks the cut at the start of the next.
+	c = capped{limit: 64 << 10}
+	c.Write(bytes.Repeat([]byte("x\n"), 32<<10))
+	c.take()
+	c.Write([]byte("yy"))
+	take("[judge: stderr cut here: the bot's 64 KiB limit; 2 more bytes were not kept]\n")
+	if got := sizeText(1 << 20); got != "1 MiB" {
+		t.Errorf("sizeText(1 MiB) = %q", got)
+	}
+}
+
+// The copy goroutine writes while the judge takes: every byte kept is taken exactly once.
+func TestCappedTakeConcurrent(t *testing.T) {
+	c := capped{limit: 1 << 20}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 1000; i++ {
+			c.Write([]byte("0123456789"))
+		}
+	}()
+	var all []byte
+	for finished := false; !finished; {
+		select {
+		case <-done:
+			finished = true
+		default:
+		}
+		all = append(all, c.take()...)
+	}
+	if want := bytes.Repeat([]byte("0123456789"), 1000); !bytes.Equal(all, want) {
+		t.Errorf("took %d bytes; want the %d written, in order", len(all), len(want))
+	}
+}

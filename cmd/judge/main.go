@@ -86,7 +86,7 @@ func newRoot() *cobra.Command {
 	pf.StringVar(&a.configFile, "config", "", "configuration file (default: ./judge.yaml or /etc/judge/judge.yaml)")
 	pf.String("data-dir", "", "directory for caches and state (key data_dir)")
 	root.AddCommand(a.imagesCmd(), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
-		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd())
+		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.viewCmd())
 	// Bad flags and arguments are usage errors (exit status 2), typed rather than told from
 	// the error's text.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
@@ -214,7 +214,7 @@ func (a *app) runner(b *build.Builder) (*match.Runner, error) {
 	limits.CPUSet = cpuset
 	return &match.Runner{
 		Sandbox: match.Engine{Engine: a.engine}, Builder: b, WorkDir: work, Version: version,
-		Limits: limits, Freeze: sandbox.Freeze(s.Freeze), Output: s.Output(),
+		Limits: limits, Freeze: sandbox.Freeze(s.Freeze), Output: s.Output(), StderrMatch: int64(s.StderrMatchLimit),
 	}, nil
 }
 

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/botjudge/judge/judge/games"
@@ -15,8 +18,17 @@ import (
 // judge runs the CLI in this process with args.
 func judge(t *testing.T, args ...string) error {
 	t.Helper()
+	return judgeTo(t, nil, args...)
+}
+
+// judgeTo is judge with what the command prints through cobra (cmd.OutOrStdout) to out.
+func judgeTo(t *testing.T, out io.Writer, args ...string) error {
+	t.Helper()
 	root := newRoot()
 	root.SetArgs(append([]string{"--data-dir", sandboxtest.DataDir()}, args...))
+	if out != nil {
+		root.SetOut(out)
+	}
 	return root.ExecuteContext(context.Background())
 }
 
@@ -50,6 +62,29 @@ func TestPlayWritesAReplayOnlyForAJudgedMatch(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("the directory holds %d files; want the replay alone", len(entries))
+	}
+}
+
+// --stderr prints, after the result, what each bot wrote to stderr under the move during
+// which it wrote it.
+func TestPlayPrintsStderrByMove(t *testing.T) {
+	sandboxtest.Engine(t)
+	root := sandboxtest.Root()
+	var out bytes.Buffer
+	err := judgeTo(t, &out, "play", "--game", "amazes", "--seed", "5", "--opt", "turns=4", "--stderr",
+		filepath.Join(root, "cmd/judge/testdata/stderr"), filepath.Join(root, "bots/amazes/cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Red (player 0) moves first: its turns are the replay's exchanges 0, 2, 4, 6.
+	want := "== stderr of player 0 (testdata/stderr)\n" +
+		"-- turn 1 (exchange 0)\nstarting\n" +
+		"-- turn 2 (exchange 2)\ndebug: turn 2\n" +
+		"-- turn 3 (exchange 4)\ndebug: turn 3\n" +
+		"== stderr of player 1 (amazes/cpp)\n(nothing)\n"
+	table, printed, ok := strings.Cut(out.String(), "== stderr")
+	if !ok || "== stderr"+printed != want || !strings.Contains(table, "winner") {
+		t.Errorf("printed:\n%s\nwant the result's table, then:\n%s", out.String(), want)
 	}
 }
 

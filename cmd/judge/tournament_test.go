@@ -4,15 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/tournament"
+	"github.com/botjudge/judge/judge/view"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
@@ -170,5 +174,43 @@ func TestTournamentResumesAndRetries(t *testing.T) {
 	}
 	if n := len(results); n != 56+56+1 {
 		t.Errorf("%d results stored; want 56 for each run and the failed attempt", n)
+	}
+
+	// judge view --tournament: the standings, then the tournament's matches from the results
+	// stream, each with its replay from the object store.
+	outcome := filepath.Join(t.TempDir(), "whole.json")
+	b, _ := json.Marshal(whole)
+	os.WriteFile(outcome, b, 0o644)
+	s := &view.Server{Source: &view.Stream{Store: q, Bucket: queue.BucketReplays}, Lookup: games.Lookup}
+	if err := readOutcome(outcome, s); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler())
+	defer srv.Close()
+	var list struct {
+		Title     string
+		Standings []tournament.Row
+		Matches   []struct{ Key, ID string }
+	}
+	getJSON(t, srv.URL+"/api/list", &list)
+	if list.Title != "Tournament whole (amazes)" || !reflect.DeepEqual(list.Standings, whole.Standings) || len(list.Matches) != 56 {
+		t.Fatalf("the list: %q, %d rows, %d matches; want the tournament's 8 rows and 56 matches", list.Title, len(list.Standings), len(list.Matches))
+	}
+	var film view.Film
+	getJSON(t, srv.URL+"/api/film/"+list.Matches[0].Key, &film)
+	if film.Problem != "" || film.Result.ID != list.Matches[0].ID || len(film.Frames) < 2 {
+		t.Errorf("the film of %s: problem %q, result %q, %d pictures", list.Matches[0].ID, film.Problem, film.Result.ID, len(film.Frames))
+	}
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	r, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Body.Close()
+	if err := json.NewDecoder(r.Body).Decode(v); err != nil || r.StatusCode != 200 {
+		t.Fatalf("%s: %d %v", url, r.StatusCode, err)
 	}
 }

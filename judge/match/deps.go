@@ -36,7 +36,10 @@ type Process interface {
 	Exited() bool
 	Wait(ctx context.Context) (sandbox.Exit, error)
 	PeakMemory() int64
+	// Stderr is all of its stderr kept; TakeStderr what came since the previous take, with
+	// a line where its limit cut the text.
 	Stderr() []byte
+	TakeStderr() []byte
 	Kill() error
 	Close() error
 }

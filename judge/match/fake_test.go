@@ -1,6 +1,7 @@
 package match_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/sandbox"
 )
@@ -31,6 +33,7 @@ type fakeStep struct {
 }
 
 // fakeBot answers each request by echoing its line, except where a step says otherwise.
+// stderr starts with what it writes starting up; it writes atEnd when its input ends.
 type fakeBot struct {
 	mu      sync.Mutex
 	steps   map[int]fakeStep // by exchange, from 0
@@ -38,6 +41,8 @@ type fakeBot struct {
 	exited  bool
 	exit    sandbox.Exit
 	stderr  string
+	taken   int // of stderr, by TakeStderr
+	atEnd   string
 	cpu     time.Duration
 	closed  bool
 	started bool
@@ -83,6 +88,7 @@ func (b *fakeBot) CloseStdin() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.exited = true
+	b.stderr += b.atEnd
 	return nil
 }
 
@@ -104,6 +110,14 @@ func (b *fakeBot) Stderr() []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return []byte(b.stderr)
+}
+
+func (b *fakeBot) TakeStderr() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	text := b.stderr[b.taken:]
+	b.taken = len(b.stderr)
+	return []byte(text)
 }
 
 func (b *fakeBot) Close() error {
@@ -147,17 +161,36 @@ func entrant(id string) match.Entrant {
 // and an honest one, and checks that every bot started was closed.
 func playFakes(t *testing.T, steps map[int]fakeStep, first, second string) (result.Result, error) {
 	t.Helper()
-	f := &fakes{bots: map[string]*fakeBot{"tested": {steps: steps}, "honest": {}, "no-build": {}, "no-start": {}}}
-	r := &match.Runner{Sandbox: f, Builder: f, WorkDir: t.TempDir()}
+	res, _, err := playFakeBot(t, &match.Runner{}, &fakeBot{steps: steps}, first, second)
+	return res, err
+}
+
+// playFakeBot is playFakes with the bot "tested" given, on runner r (given fakes and a work
+// directory here), also returning the replay read back.
+func playFakeBot(t *testing.T, r *match.Runner, tested *fakeBot, first, second string) (result.Result, *replay.Replay, error) {
+	t.Helper()
+	f := &fakes{bots: map[string]*fakeBot{"tested": tested, "honest": {}, "no-build": {}, "no-start": {}}}
+	r.Sandbox, r.Builder, r.WorkDir = f, f, t.TempDir()
+	var buf bytes.Buffer
 	j := match.Job{ID: "fake", Game: script{}, Seed: 1, Players: []match.Entrant{entrant(first), entrant(second)},
-		Options: map[string]string{"p0": "echo a,echo b,echo c", "p1": "echo a,echo b,echo c"}}
+		Options: map[string]string{"p0": "echo a,echo b,echo c", "p1": "echo a,echo b,echo c"}, Replay: replay.NewWriter(&buf)}
 	res, err := r.Play(context.Background(), j)
 	for id, b := range f.bots {
 		if b.started && !b.closed {
 			t.Errorf("bot %s was not closed", id)
 		}
 	}
-	return res, err
+	if err != nil {
+		return res, nil, err
+	}
+	if err := j.Replay.Err(); err != nil {
+		t.Fatalf("writing the replay: %v", err)
+	}
+	rp, err := replay.Read(&buf)
+	if err != nil {
+		t.Fatalf("the replay does not read: %v", err)
+	}
+	return res, rp, nil
 }
 
 func TestFaultsWithFakes(t *testing.T) {
@@ -225,5 +258,54 @@ func TestBuildAndStartFailuresWithFakes(t *testing.T) {
 	_, err = playFakes(t, nil, "honest", "no-start")
 	if !errors.Is(err, result.Infrastructure) || !strings.Contains(err.Error(), "the engine is gone") {
 		t.Errorf("a bot the engine cannot start: %v; want an infrastructure error naming the cause", err)
+	}
+}
+
+// A bot's stderr goes to the exchange during which it was written: what it wrote starting up
+// to its first, what it wrote on its way out (its input ended) to its last. The result keeps
+// the end of it; all of it is written before the result.
+func TestStderrByExchangeWithFakes(t *testing.T) {
+	tested := &fakeBot{stderr: "starting\n", atEnd: "bye\n", steps: map[int]fakeStep{
+		0: {lines: []string{"echo a"}, cpu: time.Millisecond, stderr: "one\n"},
+		2: {lines: []string{"echo c"}, cpu: time.Millisecond, stderr: "three\n"},
+	}}
+	// The tested bot is player 1: its exchanges are the replay's 1, 3 and 5.
+	res, rp, err := playFakeBot(t, &match.Runner{}, tested, "honest", "tested")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"", "starting\none\n", "", "", "", "three\nbye\n"}
+	for i, x := range rp.Exchanges {
+		if x.Stderr != want[i] {
+			t.Errorf("exchange %d (player %d, turn %d): stderr %q; want %q", i, x.Player, x.Turn, x.Stderr, want[i])
+		}
+	}
+	if got, want := res.Players[1].Stderr, "starting\none\nthree\nbye\n"; got != want || res.Players[0].Stderr != "" {
+		t.Errorf("the result's stderr %q and %q; want none and %q", res.Players[0].Stderr, got, want)
+	}
+	if rp.Result.Players[1].Stderr != res.Players[1].Stderr {
+		t.Errorf("the replay's result has stderr %q", rp.Result.Players[1].Stderr)
+	}
+}
+
+// The replay keeps the bots' stderr up to the match's limit, and cuts it there with a line
+// saying so; the result still has the end of each bot's.
+func TestStderrMatchLimitWithFakes(t *testing.T) {
+	tested := &fakeBot{steps: map[int]fakeStep{
+		0: {lines: []string{"echo a"}, stderr: "0123456789abc\n"},
+		1: {lines: []string{"echo b"}, stderr: "more\n"},
+	}}
+	res, rp, err := playFakeBot(t, &match.Runner{StderrMatch: 10}, tested, "tested", "honest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := "0123456789\n[judge: stderr cut here: the match's 10 bytes limit for all bots' stderr in its replay; no more is kept]\n"
+	for i, x := range rp.Exchanges {
+		if want := map[int]string{0: cut}[i]; x.Stderr != want {
+			t.Errorf("exchange %d: stderr %q; want %q", i, x.Stderr, want)
+		}
+	}
+	if got := res.Players[0].Stderr; got != "0123456789abc\nmore\n" {
+		t.Errorf("the result's stderr %q; want all of it", got)
 	}
 }

@@ -4,6 +4,7 @@
 package match
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -38,10 +39,17 @@ type Runner struct {
 	Freeze sandbox.Freeze
 	// Output bounds each bot's output; a zero field is sandbox's default.
 	Output sandbox.Output
+	// StderrMatch bounds the bots' stderr a match's replay keeps, all bots together; 0 is
+	// DefaultStderrMatch. Past it the text is cut with a line saying so.
+	StderrMatch int64
 	// WorkDir holds each match's input files while it runs.
 	WorkDir string
 	Version string
 }
+
+// DefaultStderrMatch is the default of Runner.StderrMatch: four bots' worth of
+// sandbox.DefaultOutput's stderr, so that by default only each bot's own limit cuts.
+const DefaultStderrMatch = 256 << 10
 
 // Job is one match to play.
 type Job struct {
@@ -92,7 +100,7 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 		if err != nil {
 			return res, result.Errorf(result.Infrastructure, "building player %d (%s): %w", i, e.Name, err)
 		}
-		bots[i] = &bot{build: b, lang: sub.Lang}
+		bots[i] = &bot{build: b, lang: sub.Lang, last: -1}
 		if !b.OK {
 			bots[i].dead = &game.Fault{Kind: game.CompileError, Detail: "the program did not compile"}
 		}
@@ -114,6 +122,19 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 	}
 	j.Replay.Header(hdr)
 
+	// A bot's stderr is taken just before each request to it: it is frozen between its
+	// requests, so what has come by then was written during its last exchange, and is that
+	// exchange's. The engine passes stderr on within a millisecond or two (more on a loaded
+	// machine; the answer, on the judge's own pipe, comes at once): what comes later goes to
+	// the next exchange, which is the best the judge knows without a marker in the stream.
+	limit := cmp.Or(r.StderrMatch, DefaultStderrMatch)
+	errLog := stderrLog{w: j.Replay, limit: limit, left: limit}
+	exchanges := 0
+	record := func(p int, x replay.Exchange) {
+		j.Replay.Exchange(x)
+		errLog.moved(p, bots[p], exchanges)
+		exchanges++
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return res, result.Errorf(result.Infrastructure, "match stopped: %w", err)
@@ -132,11 +153,12 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 			stopQuitting(bots, -1)
 		}
 		b := bots[req.Player]
+		errLog.take(req.Player, b)
 		x := replay.Exchange{Turn: req.Turn, Player: req.Player, Sent: req.Send, Expect: req.Expect,
 			Ready: req.Ready, LimitUS: req.Limit.Microseconds()}
 		if req.Expect == 0 && req.Ready == "" {
 			b.notify(req.Send)
-			j.Replay.Exchange(x)
+			record(req.Player, x)
 			continue
 		}
 		reply, err := r.ask(ctx, b, req)
@@ -154,15 +176,21 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 		}
 		x.Received, x.Fault, x.Verdict = reply.Lines, reply.Fault, verdict
 		x.CPUus, x.CPUms = reply.CPU.Microseconds(), reply.CPU.Milliseconds()
-		j.Replay.Exchange(x)
+		record(req.Player, x)
 	}
 
 	r.finish(bots)
+	// What the bots wrote last (on their way out, once their input ended), before the
+	// result: a replay's last line is its result.
+	for i, b := range bots {
+		errLog.take(i, b)
+	}
 	out := m.Result()
 	for i, e := range j.Players {
 		b := bots[i]
 		p := result.Player{Name: e.Name, Lang: e.Submission.Lang, Build: b.build, Moves: b.moves,
-			CPUms: b.cpu.Milliseconds(), StartupCPUms: b.startup.Milliseconds(), WallMs: b.wall.Milliseconds(), MaxRSSKiB: b.peak >> 10}
+			CPUms: b.cpu.Milliseconds(), StartupCPUms: b.startup.Milliseconds(), WallMs: b.wall.Milliseconds(), MaxRSSKiB: b.peak >> 10,
+			Stderr: result.StderrTail(b.stderr.String())}
 		if i < len(out.Scores) {
 			p.Score, p.Rank = out.Scores[i], out.Ranks[i]
 		}
@@ -195,6 +223,70 @@ type bot struct {
 	// startup is the CPU the bot used before its first request; unpaid is what of it beyond
 	// the runtime's allowance its first request has still to be charged.
 	startup, unpaid time.Duration
+	// last is the index of the bot's last exchange in the replay, -1 before its first; early
+	// is the stderr taken before that (its start-up's), which goes to its first exchange.
+	last  int
+	early string
+	// stderr is all of its stderr taken, for the result's tail.
+	stderr strings.Builder
+}
+
+// stderrLog writes the bots' stderr to the replay, each text with the exchange it belongs
+// to, within the match's limit.
+type stderrLog struct {
+	w     *replay.Writer
+	limit int64
+	left  int64 // bytes the limit still allows; -1 once it cut
+}
+
+// take takes what bot b, player p, wrote to stderr since the previous take: it belongs to the
+// bot's last exchange, or, before its first, to its first.
+func (l *stderrLog) take(p int, b *bot) {
+	if b.proc == nil {
+		return
+	}
+	text := string(b.proc.TakeStderr())
+	b.stderr.WriteString(text)
+	if b.last < 0 {
+		b.early += text
+		return
+	}
+	l.write(p, b.last, text)
+}
+
+// moved records that exchange is bot b's (player p's) latest: its start-up's stderr, the
+// first time, goes to it.
+func (l *stderrLog) moved(p int, b *bot, exchange int) {
+	b.last = exchange
+	l.write(p, exchange, b.early)
+	b.early = ""
+}
+
+// write writes text as player p's stderr during exchange, cut with a line saying so where it
+// passes the match's limit; past that it writes nothing.
+func (l *stderrLog) write(p, exchange int, text string) {
+	if text == "" || l.left < 0 {
+		return
+	}
+	if int64(len(text)) > l.left {
+		cut := int(l.left)
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut]
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		size := fmt.Sprintf("%d bytes", l.limit)
+		if l.limit%1024 == 0 {
+			size = fmt.Sprintf("%d KiB", l.limit>>10)
+		}
+		text += "[judge: stderr cut here: the match's " + size + " limit for all bots' stderr in its replay; no more is kept]\n"
+		l.left = -1
+	} else {
+		l.left -= int64(len(text))
+	}
+	l.w.Stderr(p, exchange, text)
 }
 
 // stopQuitting stops every quitting bot but player except (-1: all).

@@ -1,8 +1,16 @@
 // Package replay writes and re-judges replays. A replay is a JSON Lines file: a header
 // (game, seed, options, players, images, the generated world), one line per exchange (who,
-// what was sent, what came back, the CPU time, any fault), and the result. Verify re-runs the
-// game's rules on the recorded answers, with no bot, and checks that it asks the same
-// questions and reaches the same result: the proof that a judgement is deterministic.
+// what was sent, what came back, the CPU time, any fault), the bots' stderr, and the result.
+// Verify re-runs the game's rules on the recorded answers, with no bot, and checks that it
+// asks the same questions and reaches the same result: the proof that a judgement is
+// deterministic.
+//
+// A bot's stderr is for its author, not for the judgement (Rejudge and Verify ignore it).
+// Each "stderr" line (version 3) holds what one player wrote during one of its exchanges,
+// naming it by its index among the exchanges, from 0. It is written when the judge takes it,
+// just before the player's next request or at the end, so it follows its exchange, often
+// after later ones; Read attaches it to its exchange (Exchange.Stderr), concatenating when
+// several name the same. It is text: bytes that are not UTF-8 are written as U+FFFD.
 //
 // A bot's answer is bytes, and the game judges those bytes, so a replay holds them exactly.
 // A JSON string holds any valid UTF-8 exactly (NUL as \u0000), but not bytes that are not
@@ -35,8 +43,8 @@ import (
 )
 
 // Version is the replay format's version: 2 adds the exact bytes of strings that are not
-// valid UTF-8 to version 1.
-const Version = 2
+// valid UTF-8 to version 1, 3 the "stderr" lines.
+const Version = 3
 
 // Header is the replay's first line.
 type Header struct {
@@ -76,6 +84,10 @@ type Exchange struct {
 	// judgement of the exchange.
 	Fault   *game.Fault `json:"fault,omitempty"`
 	Verdict *game.Fault `json:"verdict,omitempty"`
+	// Stderr is what the player wrote to stderr during the exchange (see the package
+	// comment). A replay holds it on lines of its own: Writer.Exchange writes it so, Read
+	// gathers it here.
+	Stderr string `json:"stderr,omitempty"`
 }
 
 // exact is s's bytes when JSON would not hold s (see the package comment), else nil.
@@ -174,10 +186,21 @@ type footer struct {
 	Result result.Result `json:"result"`
 }
 
+// stderrLine is what one player wrote to stderr during exchange Exchange.
+type stderrLine struct {
+	Type     string `json:"type"` // "stderr"
+	Player   int    `json:"player"`
+	Exchange int    `json:"exchange"`
+	Text     string `json:"text"`
+}
+
 // Writer writes a replay. A nil *Writer writes nothing.
 type Writer struct {
 	enc *json.Encoder
 	err error
+	// players are the players of the exchanges written, by index, so that a stderr line
+	// names one that is there.
+	players []int
 }
 
 // NewWriter starts a replay on w.
@@ -196,10 +219,31 @@ func (w *Writer) Header(h Header) {
 	w.write(h)
 }
 
-// Exchange writes one exchange.
+// Exchange writes one exchange, and its Stderr, if any, on a line of its own.
 func (w *Writer) Exchange(x Exchange) {
+	if w == nil {
+		return
+	}
 	x.Type = "move"
+	stderr := x.Stderr
+	x.Stderr = ""
 	w.write(x)
+	w.players = append(w.players, x.Player)
+	w.Stderr(x.Player, len(w.players)-1, stderr)
+}
+
+// Stderr writes what player wrote to stderr during exchange (its index among the exchanges
+// written, from 0); empty text writes nothing. An exchange not yet written, or another
+// player's, is the writer's error: the replay would not read.
+func (w *Writer) Stderr(player, exchange int, text string) {
+	if w == nil || w.err != nil || text == "" {
+		return
+	}
+	if exchange < 0 || exchange >= len(w.players) || w.players[exchange] != player {
+		w.err = fmt.Errorf("replay: stderr of player %d for exchange %d, which is not one of its %d written", player, exchange, len(w.players))
+		return
+	}
+	w.write(stderrLine{Type: "stderr", Player: player, Exchange: exchange, Text: text})
 }
 
 // Result writes the result, the last line.
@@ -250,6 +294,11 @@ func Read(r io.Reader) (*Replay, error) {
 			var x Exchange
 			err = json.Unmarshal(sc.Bytes(), &x)
 			rp.Exchanges = append(rp.Exchanges, x)
+		case t.Type == "stderr":
+			var l stderrLine
+			if err = json.Unmarshal(sc.Bytes(), &l); err == nil {
+				err = rp.attach(l)
+			}
 		case t.Type == "result":
 			var f footer
 			err = json.Unmarshal(sc.Bytes(), &f)
@@ -273,15 +322,37 @@ func Read(r io.Reader) (*Replay, error) {
 	return rp, nil
 }
 
+// attach adds a stderr line's text to its exchange, which must come before it.
+func (rp *Replay) attach(l stderrLine) error {
+	if l.Exchange < 0 || l.Exchange >= len(rp.Exchanges) {
+		return fmt.Errorf("stderr for exchange %d, of %d recorded before it", l.Exchange, len(rp.Exchanges))
+	}
+	x := &rp.Exchanges[l.Exchange]
+	if x.Player != l.Player {
+		return fmt.Errorf("stderr of player %d for exchange %d, which is player %d's", l.Player, l.Exchange, x.Player)
+	}
+	x.Stderr += l.Text
+	return nil
+}
+
 // Rejudge plays the game again from the header, answering every request with the recorded
 // answer, and checks that the game asks what was recorded and gives the recorded verdicts.
 // It returns the game's result.
-func (rp *Replay) Rejudge(g game.Game) (game.Result, error) {
+func (rp *Replay) Rejudge(g game.Game) (game.Result, error) { return rp.Watch(g, nil) }
+
+// Watch is Rejudge calling watch with the match before the first exchange (step 0) and
+// after each exchange i (step i+1), as far as the replay agrees with the game: a viewer draws
+// each step of the match from it.
+func (rp *Replay) Watch(g game.Game, watch func(step int, m game.Match)) (game.Result, error) {
 	h := rp.Header
 	m, err := game.Start(g, game.Config{Seed: h.Seed, Players: len(h.Players), Options: h.Options})
 	if err != nil {
 		return game.Result{}, fmt.Errorf("replay: starting the game: %w", err)
 	}
+	if watch == nil {
+		watch = func(int, game.Match) {}
+	}
+	watch(0, m)
 	for i := 0; ; i++ {
 		req, done := m.Next()
 		if done {
@@ -301,12 +372,14 @@ func (rp *Replay) Rejudge(g game.Game) (game.Result, error) {
 				time.Duration(x.LimitUS)*time.Microsecond, x.Sent)
 		}
 		if req.Expect == 0 && req.Ready == "" {
+			watch(i+1, m)
 			continue
 		}
 		verdict := m.Reply(game.Reply{Lines: x.Received, Fault: x.Fault, CPU: time.Duration(x.CPUus) * time.Microsecond})
 		if !reflect.DeepEqual(asRecorded(verdict), x.Verdict) {
 			return game.Result{}, fmt.Errorf("replay: exchange %d: the game's verdict is %v, the replay recorded %v", i+1, verdict, x.Verdict)
 		}
+		watch(i+1, m)
 	}
 }
 

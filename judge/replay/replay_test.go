@@ -3,6 +3,7 @@ package replay_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -183,9 +184,86 @@ func TestVersion1ReplayVerifies(t *testing.T) {
 	if _, err := verify([]byte(v1), say{}); err != nil {
 		t.Errorf("a version 1 replay: %v", err)
 	}
-	v3 := strings.Replace(v1, `"version":1`, `"version":3`, 1)
-	if _, err := replay.Read(strings.NewReader(v3)); err == nil || !strings.Contains(err.Error(), "version 3") {
-		t.Errorf("a replay of version 3 read with error %v; want one naming the version", err)
+	// Version 2 added only the base64 fields, which a replay of valid UTF-8 lacks.
+	v2 := strings.Replace(v1, `"version":1`, `"version":2`, 1)
+	if _, err := verify([]byte(v2), say{}); err != nil {
+		t.Errorf("a version 2 replay: %v", err)
+	}
+	v4 := strings.Replace(v1, `"version":1`, `"version":4`, 1)
+	if _, err := replay.Read(strings.NewReader(v4)); err == nil || !strings.Contains(err.Error(), "version 4") {
+		t.Errorf("a replay of version 4 read with error %v; want one naming the version", err)
+	}
+}
+
+// Stderr lines are attached to the exchanges they name, concatenated, whenever they come
+// after them; the replay still verifies (stderr is not judged).
+func TestStderrRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	w := replay.NewWriter(&buf)
+	w.Header(replay.Header{Game: "say", Seed: 1, Players: []replay.Player{{Name: "p"}}})
+	w.Exchange(replay.Exchange{Turn: 1, Sent: "say\n", Expect: 1, LimitUS: 1e6, Received: []string{"hi"}, Stderr: "starting\n"})
+	w.Stderr(0, 0, "turn 1\n")
+	w.Exchange(replay.Exchange{Turn: 2, Sent: "say\n", Expect: 1, LimitUS: 1e6, Received: []string{"hi"}})
+	w.Stderr(0, 0, "late for turn 1\n")
+	w.Stderr(0, 1, "")
+	w.Stderr(0, 1, "bye \xff\n")
+	w.Result(result.Result{Game: "say", Seed: 1, Players: []result.Player{{Score: 2, Rank: 1}}})
+	if err := w.Err(); err != nil {
+		t.Fatal(err)
+	}
+	raw := buf.String()
+	if n := strings.Count(raw, `{"type":"stderr"`); n != 4 {
+		t.Errorf("%d stderr lines; want 4 (none for empty text):\n%s", n, raw)
+	}
+	if strings.Contains(raw, `"type":"move"`) && strings.Contains(strings.Split(raw, "\n")[1], `"stderr"`) {
+		t.Errorf("a move line holds stderr: %s", strings.Split(raw, "\n")[1])
+	}
+	rp, err := replay.Read(strings.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rp.Exchanges[0].Stderr, "starting\nturn 1\nlate for turn 1\n"; got != want {
+		t.Errorf("exchange 0's stderr %q; want %q", got, want)
+	}
+	if got, want := rp.Exchanges[1].Stderr, "bye \ufffd\n"; got != want {
+		t.Errorf("exchange 1's stderr %q; want %q", got, want)
+	}
+	if _, err := verify([]byte(raw), say{}); err != nil {
+		t.Errorf("a replay with stderr: %v", err)
+	}
+}
+
+// A stderr line names an exchange recorded before it, of its own player; the writer refuses
+// to write one that does not.
+func TestStderrOfAMissingExchangeFails(t *testing.T) {
+	const head = `{"type":"header","version":3,"game":"say","seed":1,"options":null,"players":[{"name":"a","lang":"cpp"}]}
+{"type":"move","turn":1,"player":0,"sent":"say\n","expect":1,"limit_us":1000000,"received":["hi"],"cpu_ms":0,"cpu_us":0}
+`
+	const tail = `{"type":"result","result":{"game":"say","seed":1,"players":[{"score":1,"rank":1}]}}
+`
+	if _, err := replay.Read(strings.NewReader(head + `{"type":"stderr","player":0,"exchange":0,"text":"x"}` + "\n" + tail)); err != nil {
+		t.Fatalf("a good stderr line: %v", err)
+	}
+	line := func(player, exchange int) string {
+		return fmt.Sprintf(`{"type":"stderr","player":%d,"exchange":%d,"text":"x"}`+"\n", player, exchange)
+	}
+	for name, raw := range map[string]string{
+		"past the end":     head + line(0, 1) + tail,
+		"negative":         head + line(0, -1) + tail,
+		"another player":   head + line(1, 0) + tail,
+		"after the result": head + tail + line(0, 0),
+	} {
+		if _, err := replay.Read(strings.NewReader(raw)); err == nil || !strings.Contains(err.Error(), "line ") {
+			t.Errorf("stderr %s: read with error %v; want one naming the line", name, err)
+		}
+	}
+
+	var buf bytes.Buffer
+	w := replay.NewWriter(&buf)
+	w.Header(replay.Header{Game: "say"})
+	w.Stderr(0, 0, "too early")
+	if w.Err() == nil {
+		t.Error("the writer wrote stderr for an exchange not written")
 	}
 }
 

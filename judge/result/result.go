@@ -10,6 +10,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
@@ -110,6 +111,40 @@ type Player struct {
 	StartupCPUms int64 `json:"startup_cpu_ms"`
 	WallMs       int64 `json:"wall_ms"`
 	MaxRSSKiB    int64 `json:"max_rss_kib"`
+	// Stderr is the end of what the bot wrote to stderr (StderrTail); the replay has all the
+	// judge kept, move by move.
+	Stderr string `json:"stderr,omitempty"`
+}
+
+// The most of a bot's stderr a result holds: its last StderrLines lines, at most StderrBytes.
+const (
+	StderrLines = 20
+	StderrBytes = 2 << 10
+)
+
+// StderrTail is the end of a bot's stderr as Player.Stderr holds it: its last StderrLines
+// lines within StderrBytes, cut where a line starts (within the last line only when that one
+// alone is longer), after a line saying how much was cut. A result is a small message, and
+// the end is where a crash's message and stack trace are.
+func StderrTail(s string) string {
+	cut := len(s)
+	for lines := 0; cut > 0 && lines < StderrLines; lines++ {
+		start := strings.LastIndexByte(s[:cut-1], '\n') + 1 // of the line that ends at cut
+		if len(s)-start > StderrBytes {
+			break
+		}
+		cut = start
+	}
+	if cut == len(s) && len(s) > StderrBytes {
+		cut = len(s) - StderrBytes
+		for cut < len(s) && !utf8.RuneStart(s[cut]) {
+			cut++
+		}
+	}
+	if cut == 0 {
+		return s
+	}
+	return fmt.Sprintf("[judge: %d earlier bytes of stderr not shown]\n", cut) + s[cut:]
 }
 
 // JudgeInfo says who judged the match and when.

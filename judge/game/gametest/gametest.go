@@ -144,7 +144,10 @@ func Conformance(t *testing.T, g game.Game, c Case) {
 //   - determinism: the same seed, options and answers give the same requests, verdicts and
 //     result;
 //   - replays: a match written as a replay and read back re-judges to the same result
-//     (replay.Verify), as `judge replay verify` does.
+//     (replay.Verify), as `judge replay verify` does;
+//   - pictures, for a game.Viewer: View changes nothing in the match, a picture does not
+//     change after it was taken, it has a score per player, and the last one's scores are
+//     the result's.
 func Check(g game.Game, c Case) error {
 	if c.Seeds == 0 {
 		c.Seeds = 20
@@ -161,7 +164,80 @@ func Check(g game.Game, c Case) error {
 	options(g, &p)
 	randomPlay(g, c, &p)
 	allTimeOut(g, &p)
+	views(g, c, &p)
 	return errors.Join(p...)
+}
+
+func views(g game.Game, c Case, p *problems) {
+	lo, hi, _ := g.Players()
+	for s := range min(c.Seeds, 5) {
+		seed := uint64(s + 1)
+		n := lo + s%(hi-lo+1)
+		cfg := game.Config{Seed: seed, Players: n}
+		m, err := game.Start(g, cfg)
+		if err != nil {
+			p.add("pictures, seed %d: %v", seed, err)
+			return
+		}
+		v, ok := m.(game.Viewer)
+		if !ok {
+			return
+		}
+		var taken []game.View
+		var encoded []string
+		take := func() error {
+			pic := v.View()
+			b, err := json.Marshal(pic)
+			if err != nil {
+				return fmt.Errorf("the picture does not encode: %v", err)
+			}
+			if len(pic.Scores) != n {
+				return fmt.Errorf("the picture has %d scores for %d players", len(pic.Scores), n)
+			}
+			taken, encoded = append(taken, pic), append(encoded, string(b))
+			return nil
+		}
+		if err := take(); err != nil {
+			p.add("pictures, seed %d, before the first request: %v", seed, err)
+			return
+		}
+		answer := RandomAnswers(c.Words, seed)
+		var failed error
+		log, err := drive(m, func(req game.Request) game.Reply {
+			if failed == nil {
+				failed = take() // the picture after the last reply
+			}
+			return answer(req)
+		})
+		if err == nil {
+			err = failed
+		}
+		if err == nil {
+			err = take()
+		}
+		if err != nil {
+			p.add("pictures, seed %d, %d players: %v", seed, n, err)
+			return
+		}
+		want, err := play(g, cfg, c.Words, seed)
+		if err != nil {
+			p.add("pictures, seed %d: %v", seed, err)
+			return
+		}
+		if res := m.Result(); !reflect.DeepEqual(log, want.log) || !reflect.DeepEqual(res, want.result) {
+			p.add("pictures, seed %d, %d players: taking pictures changed the match (result %+v, without pictures %+v)", seed, n, res, want.result)
+			return
+		}
+		for i, pic := range taken {
+			if b, _ := json.Marshal(pic); string(b) != encoded[i] {
+				p.add("pictures, seed %d: picture %d changed after it was taken:\n%s\n%s", seed, i, encoded[i], b)
+				return
+			}
+		}
+		if last, res := taken[len(taken)-1].Scores, m.Result().Scores; !reflect.DeepEqual(last, res) {
+			p.add("pictures, seed %d, %d players: the last picture's scores are %v, the result's %v", seed, n, last, res)
+		}
+	}
 }
 
 // problems collects what Check finds.

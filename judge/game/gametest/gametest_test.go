@@ -103,6 +103,23 @@ func (m *guessMatch) Result() game.Result {
 	return res
 }
 
+// View shows the scores; its flaws: "shared" hands out the match's own slice (a picture
+// that changes after it was taken), "nosy" moves the coin's random stream, "stale" shows
+// last round's scores at the end.
+func (m *guessMatch) View() game.View {
+	switch m.flaw {
+	case "shared":
+		return game.View{Scores: m.scores}
+	case "nosy":
+		m.rng.IntN(2)
+	case "stale":
+		if m.turn >= m.rounds {
+			return game.View{Scores: make([]float64, m.n)}
+		}
+	}
+	return game.View{Scores: append([]float64(nil), m.scores...), State: map[string]int{"turn": m.turn}}
+}
+
 // Check passes a game that keeps the rules, and finds each flaw.
 func TestCheck(t *testing.T) {
 	c := gametest.Case{Words: []string{"H", "T"}, Seeds: 6}
@@ -114,6 +131,9 @@ func TestCheck(t *testing.T) {
 		{"lenient", `want an *game.OptionError naming no-such-option`},
 		{"restless", "Next changed while a request was pending"},
 		{"short", "a result of 1 scores, 0 ranks"},
+		{"shared", "changed after it was taken"},
+		{"nosy", "taking pictures changed the match"},
+		{"stale", "the last picture's scores are"},
 	} {
 		err := gametest.Check(guess{flaw: tc.flaw}, c)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -41,6 +41,9 @@ type match struct {
 	// quit is the player owed the Quit notice after a sudden death, or -1.
 	quit int
 	over bool
+	// walked is the squares each player passed through in its last turn, its start first:
+	// the path a viewer draws (View).
+	walked [2][]int
 }
 
 func newMatch(m *Maze, turns int, budget time.Duration, setup game.Setup) *match {
@@ -174,6 +177,7 @@ func (m *match) score(p int) {
 // neither captures nor causes a sudden death: a player out of the game must not take
 // the opponent's points (decided here; the page is silent).
 func (m *match) finish(p int, line string, jury bool) {
+	m.walked[p] = append(m.walked[p][:0], m.at[p].sq)
 	for i := 0; i < len(line); i++ {
 		if !m.step(p, line[i]) {
 			break
@@ -220,6 +224,7 @@ func (m *match) step(p int, c byte) bool {
 	}
 	m.at[p] = place{neighbour(at.sq, d), d}
 	m.know[p].discover(m.at[p].sq)
+	m.walked[p] = append(m.walked[p], m.at[p].sq)
 	return true
 }
 

@@ -56,6 +56,14 @@ type match struct {
 	fugitive   int
 	detectives [numDetectives]int
 
+	// For the viewer (view.go): trail is the fugitive's cities, its start first, and by the
+	// transport letters of its moves (by[k] took it to trail[k+1]); told is the last line the
+	// Detectives were told of it, and known the city they last heard, in turn knownTurn.
+	trail            []int
+	by               string
+	told             string
+	known, knownTurn int
+
 	scores [2]float64
 	faults [2]*game.Fault
 	// caught is set by an arrest: the Detectives win whatever the points, 10-10 included.
@@ -199,7 +207,8 @@ func (m *match) fugitiveStart(line string) *game.Fault {
 		return m.fault(game.IllegalMove, "start city %d is detective %d's", c, k+1)
 	}
 	m.fugitive = c
-	m.notice(detectives, fmt.Sprintf("%d\n", c))
+	m.trail, m.told, m.known = append(m.trail, c), strconv.Itoa(c), c
+	m.notice(detectives, m.told+"\n")
 	m.phase, m.turn = fugMove, 1
 	m.ask(fugitive, "", 1)
 	return nil
@@ -225,6 +234,7 @@ func (m *match) fugitiveMove(line string) *game.Fault {
 		return m.fault(game.IllegalMove, "no %s connection from city %d to city %d", kind.letter(), m.fugitive, c)
 	}
 	m.fugitive = c
+	m.trail, m.by = append(m.trail, c), m.by+kind.letter()
 	if k := m.detectiveIn(c); k >= 0 {
 		// The Detectives were not told this turn's city, so an announcement now is unused.
 		m.arrest(fmt.Sprintf("the fugitive moved onto detective %d in city %d", k+1, c), (m.turn-1)/turnsPerRound)
@@ -233,7 +243,9 @@ func (m *match) fugitiveMove(line string) *game.Fault {
 	told := kind.letter()
 	if m.turn%turnsPerRound == 0 {
 		told = fmt.Sprintf("%s %d", told, c)
+		m.known, m.knownTurn = c, m.turn
 	}
+	m.told = told
 	m.phase = detMove
 	m.ask(detectives, told+"\n", numDetectives)
 	return nil

@@ -1,0 +1,397 @@
+package view_test
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/view"
+)
+
+// browser is a real headless Chromium (Debian's chromium package) that records every request
+// its page makes and every error the page logs. Without Chromium the test fails when
+// JUDGE_REQUIRE_BROWSER is set (make test, CI), else it is skipped.
+type browser struct {
+	ctx context.Context
+
+	mu       sync.Mutex
+	requests []string
+	errors   []string
+}
+
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	path := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			path = p
+			break
+		}
+	}
+	if path == "" {
+		if os.Getenv("JUDGE_REQUIRE_BROWSER") != "" {
+			t.Fatal("Chromium is not installed (apt-get install chromium): the viewer's tests need a real browser")
+		}
+		t.Skip("Chromium is not installed; set JUDGE_REQUIRE_BROWSER=1 to make this a failure")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.WindowSize(1400, 1000))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancel2 := chromedp.NewContext(actx)
+	t.Cleanup(cancel2)
+	b := &browser{ctx: ctx}
+	// The first Run starts the browser; it must not have a timeout (it would stop the browser).
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	requests := chromedp.Events(ctx, network.RequestWillBeSent)
+	console := chromedp.Console(ctx)
+	go func() {
+		for e, err := range requests {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.requests = append(b.requests, e.Request.URL)
+			b.mu.Unlock()
+		}
+	}()
+	go func() {
+		for m, err := range console {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException {
+				b.mu.Lock()
+				b.errors = append(b.errors, m.Text)
+				b.mu.Unlock()
+			}
+		}
+	}()
+	return b
+}
+
+// do runs steps, each bounded in time.
+func (b *browser) do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+}
+
+// get runs one action that yields a value.
+func get[T any](t *testing.T, b *browser, a chromedp.Action[T]) T {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		t.Fatalf("browser: %v", err)
+	}
+	return v
+}
+
+// checkLocal fails the test for any request that left the machine (anything but 127.0.0.1,
+// a file, or data the page made itself) and for any error the page logged.
+func (b *browser) checkLocal(t *testing.T) {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.requests) == 0 {
+		t.Error("no request was recorded: the recorder does not work")
+	}
+	for _, r := range b.requests {
+		u, err := url.Parse(r)
+		if err != nil {
+			t.Errorf("request to %q", r)
+			continue
+		}
+		switch {
+		case u.Scheme == "file" || u.Scheme == "data" || u.Scheme == "blob" || u.Scheme == "about":
+		case (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() == "127.0.0.1":
+		default:
+			t.Errorf("the page made a request outside 127.0.0.1: %s", r)
+		}
+	}
+	for _, e := range b.errors {
+		t.Errorf("the page logged an error: %s", e)
+	}
+}
+
+// shots is where screenshots go: JUDGE_SCREENSHOTS (README's are made with
+// JUDGE_SCREENSHOTS=docs/screenshots), else the test's temporary directory.
+func shots(t *testing.T) string {
+	if d := os.Getenv("JUDGE_SCREENSHOTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.TempDir()
+}
+
+func readReplay(t *testing.T, path string) *replay.Replay {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rp, err := replay.Read(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return rp
+}
+
+// shownScores are the scores the page shows: the scoreboard of the current step and the
+// result table.
+func shownScores(t *testing.T, b *browser, n int) (live, final []float64) {
+	t.Helper()
+	for i := range n {
+		a := get(t, b, chromedp.Text(chromedp.CSS(fmt.Sprintf(`[data-testid=score][data-player="%d"]`, i))))
+		c := get(t, b, chromedp.Text(chromedp.CSS(fmt.Sprintf(`[data-testid=final-score][data-player="%d"]`, i))))
+		live = append(live, parseScore(t, a))
+		final = append(final, parseScore(t, c))
+	}
+	return live, final
+}
+
+func parseScore(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		t.Fatalf("the page shows the score %q", s)
+	}
+	return v
+}
+
+func scoresOf(r result.Result) []float64 {
+	var s []float64
+	for _, p := range r.Players {
+		s = append(s, p.Score)
+	}
+	return s
+}
+
+func near(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if d := a[i] - b[i]; d > 0.006 || d < -0.006 { // the page rounds to 2 decimals
+			return false
+		}
+	}
+	return true
+}
+
+func currentStep(t *testing.T, b *browser) int {
+	t.Helper()
+	a := get(t, b, chromedp.AttributeValue(chromedp.CSS(`[data-testid=step]`), "data-step"))
+	n, err := strconv.Atoi(a.Value)
+	if err != nil || !a.Exists {
+		t.Fatalf("the step shown is %q", a.Value)
+	}
+	return n
+}
+
+// film is the page of the replay at path. The query makes each a new page, not a jump
+// within the last one, so that navigating to it waits for it to load.
+func film(server, path string) string {
+	return server + "/?" + url.QueryEscape(path) + "#/m/" + url.PathEscape(path)
+}
+
+func key(k string) chromedp.Action[chromedp.Void] { return chromedp.KeyEvent(k) }
+
+// TestViewerShowsEveryGame opens a real replay of each game in `judge view`, plays it with
+// the keys to its end, and checks that the page draws the game and shows the result's
+// scores; it keeps a screenshot of each.
+func TestViewerShowsEveryGame(t *testing.T) {
+	b := newBrowser(t)
+	srv := httptest.NewServer((&view.Server{Source: &view.Files{Paths: []string{"testdata"}}, Lookup: games.Lookup, Title: "Replays"}).Handler())
+	defer srv.Close()
+	dir := shots(t)
+
+	b.do(t, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
+	if n := get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=match]").length`)); n < len(games.All()) {
+		t.Fatalf("the list shows %d matches, want at least one per game (%d)", n, len(games.All()))
+	}
+
+	for _, g := range games.All() {
+		t.Run(g.Name(), func(t *testing.T) {
+			path := filepath.Join("testdata", g.Name()+".jsonl")
+			rp := readReplay(t, path)
+			n := len(rp.Exchanges)
+			b.do(t, chromedp.Navigate(film(srv.URL, path)),
+				chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)), key(kb.Home))
+			if s := currentStep(t, b); s != 0 {
+				t.Fatalf("after Home the page is at step %d", s)
+			}
+			b.do(t, key(kb.ArrowRight), key(kb.ArrowRight))
+			if s := currentStep(t, b); s != 2 {
+				t.Fatalf("after two right arrows the page is at step %d", s)
+			}
+			sent := get(t, b, chromedp.TextContent(chromedp.CSS(`[data-testid=sent]`)))
+			if want := rp.Exchanges[1].Sent; want != "" && sent != want {
+				t.Errorf("step 2 shows sent %q, the replay's exchange 2 sent %q", sent, want)
+			}
+			// Play: the step moves on by itself; then pause and go to the end.
+			b.do(t, key(" "), chromedp.Sleep(500*time.Millisecond), key(" "))
+			if s := currentStep(t, b); s <= 2 {
+				t.Errorf("after playing for 500 ms the page is at step %d", s)
+			}
+			b.do(t, key(kb.End))
+			if s := currentStep(t, b); s != n {
+				t.Fatalf("after End the page is at step %d of %d", s, n)
+			}
+			live, final := shownScores(t, b, len(rp.Header.Players))
+			if want := scoresOf(rp.Result); !near(live, want) || !near(final, want) {
+				t.Errorf("at the end the page shows scores %v (board) and %v (result), the result is %v", live, final, want)
+			}
+			png := get(t, b, chromedp.FullScreenshot(100))
+			out := filepath.Join(dir, g.Name()+".png")
+			if err := os.WriteFile(out, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("screenshot: %s (%d KiB)", out, len(png)>>10)
+		})
+	}
+	b.checkLocal(t)
+}
+
+// TestViewerMarksFaults opens a match in which a bot broke the rules: the timeline marks the
+// fault at its turn, and its mark leads to the exchange, which shows the fault.
+func TestViewerMarksFaults(t *testing.T) {
+	b := newBrowser(t)
+	srv := httptest.NewServer((&view.Server{Source: &view.Files{Paths: []string{"testdata"}}, Lookup: games.Lookup}).Handler())
+	defer srv.Close()
+	path := filepath.Join("testdata", "broken.jsonl")
+	rp := readReplay(t, path)
+	player := -1
+	for i, p := range rp.Result.Players {
+		if p.Fault != nil {
+			player = i
+			break
+		}
+	}
+	if player < 0 {
+		t.Fatal("testdata/broken.jsonl has no fault")
+	}
+	fault := rp.Result.Players[player].Fault
+	b.do(t, chromedp.Navigate(film(srv.URL, path)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=fault-mark]`)))
+	mark := get(t, b, chromedp.Attributes(chromedp.CSS(`[data-testid=fault-mark]`)))
+	if mark["data-turn"] != fmt.Sprint(fault.Turn) || mark["data-player"] != fmt.Sprint(player) {
+		t.Fatalf("the first fault mark is player %s at turn %s, the result has player %d at turn %d", mark["data-player"], mark["data-turn"], player, fault.Turn)
+	}
+	b.do(t, chromedp.Click(chromedp.CSS(`[data-testid=fault-mark]`)))
+	if s := currentStep(t, b); fmt.Sprint(s) != mark["data-step"] {
+		t.Errorf("the fault's mark led to step %d, not its step %s", s, mark["data-step"])
+	}
+	shown := get(t, b, chromedp.TextContent(chromedp.CSS(`[data-testid=exchange] [data-testid=fault]`)))
+	if !strings.Contains(shown, fmt.Sprintf("%s at turn %d", fault.Kind, fault.Turn)) || !strings.Contains(shown, fault.Detail) {
+		t.Errorf("the fault's exchange shows %q, want %s at turn %d: %q", shown, fault.Kind, fault.Turn, fault.Detail)
+	}
+	b.checkLocal(t)
+}
+
+// TestSelfContainedPage opens `judge replay html`'s page from disk: with no server, it plays
+// the replay and shows its result, and makes no request but for itself.
+func TestSelfContainedPage(t *testing.T) {
+	b := newBrowser(t)
+	for _, name := range []string{"snakecore", "ontherun"} {
+		t.Run(name, func(t *testing.T) {
+			rp := readReplay(t, filepath.Join("testdata", name+".jsonl"))
+			out := filepath.Join(t.TempDir(), name+".html")
+			f, err := os.Create(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := view.WriteHTML(f, view.Make(rp, games.Lookup)); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			b.do(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
+			live, final := shownScores(t, b, len(rp.Header.Players))
+			if want := scoresOf(rp.Result); !near(live, want) || !near(final, want) {
+				t.Errorf("the page shows %v and %v, the result is %v", live, final, want)
+			}
+			b.do(t, key(kb.Home), key(kb.ArrowRight))
+			if s := currentStep(t, b); s != 1 {
+				t.Errorf("after Home and a right arrow the page is at step %d", s)
+			}
+		})
+	}
+	b.checkLocal(t)
+}
+
+// TestBadReplaysSayWhy gives the page what is not a good replay: it says what is wrong, and
+// never shows a blank page.
+func TestBadReplaysSayWhy(t *testing.T) {
+	b := newBrowser(t)
+	good, err := os.ReadFile(filepath.Join("testdata", "amazes.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	lines := strings.SplitAfter(string(good), "\n")
+	cases := []struct{ name, content, want string }{
+		{"not-json.jsonl", "hello, world\n", "not"},
+		{"truncated.jsonl", strings.Join(lines[:len(lines)/2], ""), "no result"},
+		{"newer.jsonl", strings.Replace(string(good), `"version":`, `"version":99,"old_version":`, 1), "newer"},
+		{"empty.jsonl", "", "empty"},
+	}
+	for _, c := range cases {
+		if err := os.WriteFile(filepath.Join(dir, c.name), []byte(c.content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := httptest.NewServer((&view.Server{Source: &view.Files{Paths: []string{dir}}, Lookup: games.Lookup}).Handler())
+	defer srv.Close()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// From the server, and from the page's own "Open a replay": both must say why.
+			b.do(t, chromedp.Navigate(film(srv.URL, filepath.Join(dir, c.name))),
+				chromedp.WaitVisible(chromedp.CSS(`[data-testid=error]`)))
+			if msg := get(t, b, chromedp.TextContent(chromedp.CSS(`[data-testid=error]`))); !strings.Contains(strings.ToLower(msg), c.want) {
+				t.Errorf("served: the page says %q, want it to mention %q", msg, c.want)
+			}
+			b.do(t, chromedp.Navigate(srv.URL+"/?open="+c.name), chromedp.WaitReady(chromedp.ID("open")),
+				chromedp.SetUploadFiles(chromedp.ID("open"), []string{filepath.Join(dir, c.name)}),
+				chromedp.WaitVisible(chromedp.CSS(`[data-testid=error]`)))
+			if msg := get(t, b, chromedp.TextContent(chromedp.CSS(`[data-testid=error]`))); !strings.Contains(strings.ToLower(msg), c.want) || !strings.Contains(msg, c.name) {
+				t.Errorf("opened: the page says %q, want it to name the file and mention %q", msg, c.want)
+			}
+		})
+	}
+	// A good replay opened from the page is played, drawn by the judge.
+	abs, _ := filepath.Abs(filepath.Join("testdata", "amazes.jsonl"))
+	b.do(t, chromedp.Navigate(srv.URL+"/?open"), chromedp.WaitReady(chromedp.ID("open")),
+		chromedp.SetUploadFiles(chromedp.ID("open"), []string{abs}),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
+	// The server answered the bad replays with errors, which the browser logs: expected here.
+	b.mu.Lock()
+	b.errors = slices.DeleteFunc(b.errors, func(e string) bool { return strings.Contains(e, "Failed to load resource") })
+	b.mu.Unlock()
+	b.checkLocal(t)
+}

@@ -1,0 +1,330 @@
+package view
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/judge/result"
+)
+
+// Source is where the viewer finds matches: replay files, or the judge's results stream and
+// replay store.
+type Source interface {
+	// Matches lists the matches, oldest first.
+	Matches(ctx context.Context) ([]Match, error)
+	// Replay writes the replay of the match key (Match.Key) to w; false when there is none.
+	Replay(ctx context.Context, key string, w io.Writer) (bool, error)
+}
+
+// Match is one match in the viewer's list.
+type Match struct {
+	// Key names the match to Source.Replay.
+	Key    string
+	Result result.Result
+	// HasReplay is false for a match that could not be judged, or whose replay was not kept.
+	HasReplay bool
+}
+
+// Server serves the viewer: the page, its scripts, the list of matches and their films.
+type Server struct {
+	Source Source
+	// Lookup finds a replay's game (games.Lookup).
+	Lookup func(string) (game.Game, bool)
+	// Title heads the list; Standings, when set, are shown above it (a tournament's, as
+	// `judge tournament --json` writes them), and Prefix keeps to the matches whose id
+	// starts with it.
+	Title     string
+	Standings json.RawMessage
+	Prefix    string
+	// MaxUpload bounds a replay posted from the page (default 256 MiB).
+	MaxUpload int64
+}
+
+// Handler is the viewer's HTTP handler.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.index)
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(Static())))
+	mux.HandleFunc("GET /api/list", s.list)
+	mux.HandleFunc("GET /api/film/{key...}", s.film)
+	mux.HandleFunc("POST /api/film", s.upload)
+	return secure(mux)
+}
+
+// secure keeps the page to its own server: no script, style or request goes anywhere else,
+// and no other site may frame it.
+func secure(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) index(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if err := WriteIndex(w, "judge view"); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+	}
+}
+
+// listEntry is a match as the page lists it.
+type listEntry struct {
+	Key     string       `json:"key"`
+	ID      string       `json:"id"`
+	Game    string       `json:"game"`
+	Seed    uint64       `json:"seed"`
+	Status  string       `json:"status"`
+	Error   string       `json:"error,omitempty"`
+	Replay  bool         `json:"replay"`
+	Players []listPlayer `json:"players"`
+	Started string       `json:"started,omitempty"`
+}
+
+type listPlayer struct {
+	Name  string      `json:"name"`
+	Score float64     `json:"score"`
+	Rank  int         `json:"rank"`
+	Fault *game.Fault `json:"fault,omitempty"`
+}
+
+func (s *Server) list(w http.ResponseWriter, r *http.Request) {
+	ms, err := s.Source.Matches(r.Context())
+	if err != nil {
+		writeError(w, http.StatusBadGateway, err)
+		return
+	}
+	out := struct {
+		Title     string          `json:"title"`
+		Standings json.RawMessage `json:"standings,omitempty"`
+		Matches   []listEntry     `json:"matches"`
+	}{Title: s.Title, Standings: s.Standings, Matches: []listEntry{}}
+	for _, m := range ms {
+		res := m.Result
+		if s.Prefix != "" && !strings.HasPrefix(res.ID, s.Prefix) {
+			continue
+		}
+		e := listEntry{Key: m.Key, ID: res.ID, Game: res.Game, Seed: res.Seed, Status: res.Status, Replay: m.HasReplay}
+		if res.Error != nil {
+			e.Error = res.Error.Error()
+		}
+		if !res.Judge.Started.IsZero() {
+			e.Started = res.Judge.Started.Format("2006-01-02 15:04:05Z")
+		}
+		for _, p := range res.Players {
+			e.Players = append(e.Players, listPlayer{Name: p.Name, Score: p.Score, Rank: p.Rank, Fault: p.Fault})
+		}
+		out.Matches = append(out.Matches, e)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) film(w http.ResponseWriter, r *http.Request) {
+	key := r.PathValue("key")
+	var buf bytes.Buffer
+	ok, err := s.Source.Replay(r.Context(), key, &buf)
+	switch {
+	case err != nil:
+		writeError(w, http.StatusBadGateway, fmt.Errorf("reading the replay of %s: %w", key, err))
+		return
+	case !ok:
+		writeError(w, http.StatusNotFound, fmt.Errorf("there is no replay of %s", key))
+		return
+	}
+	s.writeFilm(w, &buf)
+}
+
+func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
+	max := s.MaxUpload
+	if max <= 0 {
+		max = 256 << 20
+	}
+	s.writeFilm(w, http.MaxBytesReader(w, r.Body, max))
+}
+
+func (s *Server) writeFilm(w http.ResponseWriter, r io.Reader) {
+	f, err := Read(r, s.Lookup)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, f)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, err error) {
+	writeJSON(w, status, map[string]string{"error": err.Error()})
+}
+
+// Files is a Source of replay files: each path is a replay, or a directory searched for
+// *.jsonl replays (recursively).
+type Files struct {
+	Paths []string
+
+	mu    sync.Mutex
+	cache map[string]fileEntry // by path: a replay is read again only when it changed
+}
+
+type fileEntry struct {
+	size, mod int64
+	match     Match
+	err       error
+}
+
+// Matches lists the replays, by path; a file that is not a replay is listed as a match that
+// could not be read, with the reason.
+func (f *Files) Matches(ctx context.Context) ([]Match, error) {
+	var paths []string
+	for _, p := range f.Paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			paths = append(paths, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() && strings.HasSuffix(d.Name(), ".jsonl") {
+				paths = append(paths, path)
+			}
+			return ctx.Err()
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	out := make([]Match, 0, len(paths))
+	for _, p := range paths {
+		out = append(out, f.read(p))
+	}
+	return out, nil
+}
+
+// read is the list entry of the replay at path, from the cache while the file is unchanged.
+func (f *Files) read(path string) Match {
+	st, err := os.Stat(path)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.cache == nil {
+		f.cache = map[string]fileEntry{}
+	}
+	if e, ok := f.cache[path]; ok && err == nil && e.size == st.Size() && e.mod == st.ModTime().UnixNano() {
+		return e.match
+	}
+	m := Match{Key: path, Result: result.Result{ID: filepath.Base(path), Status: result.StatusError}}
+	if err == nil {
+		var rp *replay.Replay
+		var file *os.File
+		if file, err = os.Open(path); err == nil {
+			rp, err = replay.Read(file)
+			file.Close()
+		}
+		if err == nil {
+			m.Result, m.HasReplay = rp.Result, true
+			if m.Result.ID == "" {
+				m.Result.ID = filepath.Base(path)
+			}
+			if m.Result.Game == "" {
+				m.Result.Game, m.Result.Seed = rp.Header.Game, rp.Header.Seed
+			}
+		}
+	}
+	if err != nil {
+		m.Result.Error = result.Errorf(result.InvalidJob, "%s is not a readable replay: %w", path, err)
+		return m
+	}
+	f.cache[path] = fileEntry{size: st.Size(), mod: st.ModTime().UnixNano(), match: m}
+	return m
+}
+
+// Replay copies the replay file key, one of those Matches lists.
+func (f *Files) Replay(ctx context.Context, key string, w io.Writer) (bool, error) {
+	ms, err := f.Matches(ctx)
+	if err != nil {
+		return false, err
+	}
+	// Only a listed file is served: the page cannot read any other file of the machine.
+	if !slices.ContainsFunc(ms, func(m Match) bool { return m.Key == key }) {
+		return false, nil
+	}
+	file, err := os.Open(key)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer file.Close()
+	_, err = io.Copy(w, file)
+	return err == nil, err
+}
+
+// Store is what the Stream source reads: the results stream and the replay store
+// (queue.Queue).
+type Store interface {
+	Results(ctx context.Context, id string, follow bool, fn func(id string, result []byte) error) error
+	GetObject(ctx context.Context, bucket, key string, w io.Writer) (bool, error)
+}
+
+// Stream is a Source of the judge's results stream, with the replays of its object store.
+type Stream struct {
+	Store Store
+	// Bucket is the replay store (queue.BucketReplays).
+	Bucket string
+}
+
+// Matches lists every stored result, oldest first.
+func (s *Stream) Matches(ctx context.Context) ([]Match, error) {
+	var out []Match
+	err := s.Store.Results(ctx, "", false, func(_ string, data []byte) error {
+		var res result.Result
+		if err := json.Unmarshal(data, &res); err != nil {
+			return nil // not a result this judge reads: not listed
+		}
+		out = append(out, Match{Key: res.ID, Result: res, HasReplay: res.Replay != ""})
+		return nil
+	})
+	return out, err
+}
+
+// Replay copies the replay of the match whose id is key from the replay store.
+func (s *Stream) Replay(ctx context.Context, key string, w io.Writer) (bool, error) {
+	var res result.Result
+	found := false
+	err := s.Store.Results(ctx, key, false, func(_ string, data []byte) error {
+		found = json.Unmarshal(data, &res) == nil
+		return nil
+	})
+	if err != nil || !found || res.Replay == "" {
+		return false, err
+	}
+	// The daemon names a replay by bucket and key ("judge-replays/m1.jsonl").
+	return s.Store.GetObject(ctx, s.Bucket, strings.TrimPrefix(res.Replay, s.Bucket+"/"), w)
+}
+
+// DefaultListen is where `judge view` serves: this machine only.
+const DefaultListen = "127.0.0.1:8080"

@@ -1,0 +1,416 @@
+// The judge's viewer: a results list and a replay player. Plain JavaScript, no library, no
+// network but the page's own server (judge view) or none at all (judge replay html). A film
+// (judge/view/film.go) is the replay with the game's picture of each step; each game's
+// renderer (games/<game>.js) draws a picture, this file does everything else.
+"use strict";
+
+const JudgeView = (() => {
+  const FILM_VERSION = 1;
+  const renderers = {};
+  const COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+  const SVGNS = "http://www.w3.org/2000/svg";
+
+  // el makes an HTML element: el("div", {class: "x"}, child, "text", ...).
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    setAttrs(e, attrs);
+    append(e, children);
+    return e;
+  }
+  // svg makes an SVG element the same way.
+  function svg(tag, attrs, ...children) {
+    const e = document.createElementNS(SVGNS, tag);
+    setAttrs(e, attrs);
+    append(e, children);
+    return e;
+  }
+  function setAttrs(e, attrs) {
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
+      else if (k === "text") e.textContent = v;
+      else e.setAttribute(k, v);
+    }
+  }
+  function append(e, children) {
+    for (const c of children.flat(Infinity)) {
+      if (c === undefined || c === null || c === false) continue;
+      e.append(c instanceof Node ? c : String(c));
+    }
+  }
+  const color = (i) => COLORS[i % COLORS.length];
+
+  // register adds a game's renderer:
+  //   toggles: [{key, label, value}]   switches the page shows above the picture
+  //   prepare(film) -> ctx             once per film (a layout, say)
+  //   draw(box, view)                  draws one step into box (a <div> the renderer owns);
+  //                                    view = {film, ctx, state, scores, step, exchange, toggles}
+  function register(name, renderer) { renderers[name] = renderer; }
+
+  // ---------- Loading ----------
+
+  // parseFilm checks what a film's JSON holds and says clearly what is wrong with it.
+  function checkFilm(f) {
+    if (!f || typeof f !== "object") throw new Error("this is not a replay film (not a JSON object)");
+    if (f.error) throw new Error(f.error);
+    if (typeof f.version !== "number") throw new Error("this is not a replay film (no version)");
+    if (f.version > FILM_VERSION) throw new Error(`this film is version ${f.version}, newer than this viewer reads (${FILM_VERSION}): open it with a newer judge`);
+    if (!f.header || !Array.isArray(f.exchanges) || !Array.isArray(f.frame_of)) throw new Error("this replay film is incomplete (no header, exchanges or steps)");
+    return f;
+  }
+
+  // readReplayText makes a film without pictures from a replay file read in the browser
+  // (JSON Lines): what a page opened from disk can show without the judge.
+  function filmFromReplayText(text) {
+    const lines = text.split("\n").filter((l) => l.trim() !== "");
+    if (lines.length === 0) throw new Error("the file is empty");
+    let first;
+    try { first = JSON.parse(lines[0]); } catch (e) {
+      // A film (or a result) may have been given instead of a replay.
+      try { return checkFilm(JSON.parse(text)); } catch (e2) { throw new Error("this is not a replay: line 1 is not JSON"); }
+    }
+    if (first && first.frame_of) return checkFilm(first);
+    if (!first || first.type !== "header") throw new Error("this is not a replay: line 1 is not a replay header");
+    if (first.version > 3) throw new Error(`this replay is version ${first.version}, newer than this viewer reads: open it with a newer judge`);
+    const film = {version: FILM_VERSION, header: first, exchanges: [], frames: [], frame_of: [], result: null,
+      problem: "opened without the judge: only the exchanges are shown (judge view FILE draws the game)"};
+    lines.slice(1).forEach((l, i) => {
+      let r;
+      try { r = JSON.parse(l); } catch (e) { throw new Error(`the replay is damaged: line ${i + 2} is not JSON`); }
+      if (r.type === "move") film.exchanges.push(r);
+      else if (r.type === "result") film.result = r.result;
+      else if (r.type === "stderr" && film.exchanges[r.exchange]) film.exchanges[r.exchange].stderr = (film.exchanges[r.exchange].stderr || "") + r.text;
+    });
+    if (!film.result) throw new Error("the replay is truncated: it has no result line (the file was cut, or the match did not finish)");
+    film.frame_of = new Array(film.exchanges.length + 1).fill(-1);
+    return film;
+  }
+
+  async function fetchJSON(url, options) {
+    const r = await fetch(url, options);
+    let body;
+    try { body = await r.json(); } catch (e) { throw new Error(`${url}: the server answered ${r.status} with no JSON`); }
+    if (!r.ok) throw new Error(body && body.error ? body.error : `${url}: ${r.status}`);
+    return body;
+  }
+
+  // ---------- The page ----------
+
+  const root = () => document.getElementById("app");
+  const served = () => !document.getElementById("film");
+
+  function showError(where, message) {
+    where.replaceChildren(el("div", {class: "error", role: "alert", "data-testid": "error"},
+      el("strong", {}, "This cannot be shown. "), message));
+  }
+
+  async function route() {
+    const box = root();
+    stopPlayer();
+    const hash = decodeURIComponent(location.hash.slice(1));
+    try {
+      if (hash.startsWith("/m/")) {
+        box.replaceChildren(el("p", {class: "muted"}, "Loading..."));
+        const film = checkFilm(await fetchJSON("api/film/" + encodeURIComponent(hash.slice(3))));
+        showFilm(film);
+      } else {
+        await showList(box);
+      }
+    } catch (e) {
+      showError(box, e.message);
+    }
+  }
+
+  async function showList(box) {
+    const list = await fetchJSON("api/list");
+    box.replaceChildren();
+    box.append(el("h1", {}, list.title || "Results"));
+    if (list.note) box.append(el("p", {class: "muted"}, list.note));
+    if (list.standings && list.standings.length) {
+      box.append(el("h2", {}, "Standings"), standingsTable(list.standings));
+    }
+    box.append(el("h2", {}, `Matches (${list.matches.length})`));
+    if (!list.matches.length) {
+      box.append(el("p", {class: "muted"}, "No match yet."));
+      return;
+    }
+    const rows = list.matches.map((m) => el("tr", {"data-testid": "match"},
+      el("td", {}, m.replay ? el("a", {href: "#/m/" + encodeURIComponent(m.key)}, m.id) : m.id),
+      el("td", {}, m.game), el("td", {}, m.seed),
+      el("td", {}, m.status === "ok" ? m.players.map((p, i) => el("span", {class: "pl"},
+        swatch(i), `${p.name} ${fmt(p.score)}`, p.rank === 1 ? " \u2605" : "",
+        p.fault ? el("span", {class: "fault", title: `${p.fault.kind} at turn ${p.fault.turn}: ${p.fault.detail}`}, ` ${p.fault.kind}`) : "")) :
+        el("span", {class: "fault"}, m.error || "not judged")),
+      el("td", {}, m.replay ? "" : el("span", {class: "muted"}, "no replay"))));
+    box.append(el("table", {class: "list"},
+      el("thead", {}, el("tr", {}, el("th", {}, "Match"), el("th", {}, "Game"), el("th", {}, "Seed"), el("th", {}, "Players"), el("th", {}, ""))),
+      el("tbody", {}, rows)));
+  }
+
+  function standingsTable(rows) {
+    const cols = Object.keys(rows[0]).filter((k) => k !== "name" && typeof rows[0][k] !== "object");
+    return el("table", {class: "list", "data-testid": "standings"},
+      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Entrant"), cols.map((c) => el("th", {}, c)))),
+      el("tbody", {}, rows.map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", {}, r.name),
+        cols.map((c) => el("td", {}, typeof r[c] === "number" ? fmt(r[c]) : r[c]))))));
+  }
+
+  function swatch(i) { return el("span", {class: "swatch", style: `background:${color(i)}`}); }
+  function fmt(x) {
+    if (typeof x !== "number") return x === undefined || x === null ? "" : String(x);
+    return Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/0+$/, "").replace(/\.$/, "");
+  }
+
+  // ---------- The player ----------
+
+  let player = null;
+
+  function stopPlayer() {
+    if (player) { clearInterval(player.timer); player.timer = null; }
+  }
+
+  // faultsOf lists the steps at which something went wrong: a fault the referee saw or a
+  // verdict the game gave (step = exchange index + 1, the step that shows its outcome).
+  function faultsOf(film) {
+    const out = [];
+    film.exchanges.forEach((x, i) => {
+      const f = x.verdict || x.fault;
+      if (f) out.push({step: i + 1, player: x.player, turn: x.turn, fault: f});
+    });
+    return out;
+  }
+
+  function showFilm(film) {
+    const box = root();
+    stopPlayer();
+    const h = film.header, n = film.exchanges.length;
+    const r = renderers[h.game];
+    const frames = film.frames || [];
+    const players = h.players || [];
+    const p = player = {film, step: n, playing: false, speed: 8, timer: null, toggles: {}, ctx: null};
+    if (r) {
+      for (const t of r.toggles || []) p.toggles[t.key] = t.value;
+      try { p.ctx = r.prepare ? r.prepare(film) : null; } catch (e) { p.drawError = e.message; }
+    }
+    const faults = faultsOf(film);
+
+    const board = el("div", {class: "board", "data-testid": "board"});
+    const stepLabel = el("span", {class: "step", "data-testid": "step"});
+    const slider = el("input", {type: "range", min: 0, max: n, value: n, "aria-label": "step", "data-testid": "slider",
+      oninput: () => go(+slider.value)});
+    const playBtn = el("button", {title: "play / pause (space)", "data-testid": "play", onclick: () => toggle()}, "\u25b6");
+    const speedSel = el("select", {title: "steps per second (+ / -)", "data-testid": "speed", onchange: () => { p.speed = +speedSel.value; if (p.playing) { toggle(); toggle(); } }},
+      [1, 2, 4, 8, 16, 32, 64, 128].map((s) => el("option", {value: s, selected: s === p.speed}, `${s}/s`)));
+    const timeline = el("div", {class: "timeline", "data-testid": "timeline"},
+      faults.map((f) => el("button", {class: "mark", style: `left:${n ? (100 * f.step / n) : 0}%;border-color:${color(f.player)}`,
+        "data-testid": "fault-mark", "data-step": f.step, "data-turn": f.turn, "data-player": f.player,
+        title: `${players[f.player] ? players[f.player].name : "player " + f.player}: ${f.fault.kind} at turn ${f.turn}: ${f.fault.detail}`,
+        onclick: () => go(f.step)}, "!")));
+    const scoreboard = el("div", {class: "scoreboard", "data-testid": "scoreboard"});
+    const chart = el("div", {class: "chart"});
+    const exchangeBox = el("div", {class: "exchange", "data-testid": "exchange"});
+    const toggleBox = el("div", {class: "toggles"}, r ? (r.toggles || []).map((t) => el("label", {},
+      el("input", {type: "checkbox", "data-testid": "toggle-" + t.key, checked: t.value, onchange: (e) => { p.toggles[t.key] = e.target.checked; draw(); }}), " ", t.label)) : []);
+
+    const result = film.result || {};
+    const info = el("div", {class: "info"},
+      el("h1", {}, `${h.game}`, result.id ? el("span", {class: "muted"}, ` \u00b7 ${result.id}`) : ""),
+      el("div", {class: "meta"},
+        el("span", {"data-testid": "seed"}, `seed ${h.seed}`),
+        Object.keys(h.options || {}).sort().map((k) => optionTag(k, String(h.options[k])))),
+      resultTable(film));
+
+    const controls = el("div", {class: "controls"},
+      el("button", {title: "first step (Home)", onclick: () => go(0)}, "|\u25c0"),
+      el("button", {title: "step back (\u2190)", "data-testid": "back", onclick: () => go(p.step - 1)}, "\u25c0"),
+      playBtn,
+      el("button", {title: "step forward (\u2192)", "data-testid": "forward", onclick: () => go(p.step + 1)}, "\u25b6\u25b6"),
+      el("button", {title: "last step (End)", onclick: () => go(n)}, "\u25b6|"),
+      speedSel, stepLabel);
+
+    const problem = film.problem || p.drawError;
+    box.replaceChildren(info,
+      problem ? el("div", {class: "warning", "data-testid": "problem"}, problem) : "",
+      !r && frames.length ? el("div", {class: "warning"}, `this viewer has no renderer for ${h.game}`) : "",
+      el("div", {class: "stage"},
+        el("div", {class: "left"}, toggleBox, board),
+        el("div", {class: "right"}, scoreboard, chart, exchangeBox)),
+      el("div", {class: "bar"}, slider, timeline), controls);
+
+    function toggle() {
+      p.playing = !p.playing;
+      playBtn.textContent = p.playing ? "\u25ae\u25ae" : "\u25b6";
+      clearInterval(p.timer);
+      if (p.playing) {
+        if (p.step >= n) go(0);
+        p.timer = setInterval(() => { if (p.step >= n) toggle(); else go(p.step + 1); }, 1000 / p.speed);
+      }
+    }
+    function go(step) {
+      p.step = Math.max(0, Math.min(n, step));
+      slider.value = p.step;
+      draw();
+    }
+    // frameAt is the picture shown at a step: the last one known at or before it.
+    function frameAt(step) {
+      for (let s = step; s >= 0; s--) {
+        const i = film.frame_of[s];
+        if (i !== undefined && i >= 0) return frames[i];
+      }
+      return null;
+    }
+    function draw() {
+      const x = p.step > 0 ? film.exchanges[p.step - 1] : null;
+      stepLabel.textContent = `step ${p.step} / ${n}` + (x ? ` \u00b7 turn ${x.turn}` : "");
+      stepLabel.setAttribute("data-step", p.step);
+      const frame = frameAt(p.step);
+      const scores = frame ? frame.scores : null;
+      scoreboard.replaceChildren(el("table", {}, players.map((pl, i) => el("tr", {},
+        el("td", {}, swatch(i)), el("td", {}, pl.name),
+        el("td", {class: "num", "data-testid": "score", "data-player": i}, scores ? fmt(scores[i]) : "")))));
+      drawChart(chart, film, frames, p.step, players.length);
+      exchangeBox.replaceChildren(exchangeView(film, x, p.step));
+      if (r && frame && !p.drawError) {
+        try {
+          r.draw(board, {film, ctx: p.ctx, state: frame.state, scores: frame.scores, step: p.step, exchange: x, toggles: p.toggles});
+        } catch (e) {
+          showError(board, `the ${h.game} renderer failed at step ${p.step}: ${e.message}`);
+        }
+      } else if (!frame) {
+        board.replaceChildren(el("p", {class: "muted"}, "No picture for this step."));
+      }
+    }
+    p.go = go; p.toggle = toggle; p.n = n;
+    go(n);
+  }
+
+  // optionTag shows an option; a long value (a whole map or maze) is cut, and kept whole in
+  // its tooltip.
+  function optionTag(k, v) {
+    const short = v.length > 32 ? v.replace(/\s+/g, " ").slice(0, 24) + `\u2026 (${v.length} characters)` : v;
+    return el("span", {class: "opt", title: short === v ? null : v, "data-testid": "option"}, `${k}=${short}`);
+  }
+
+  function resultTable(film) {
+    const res = film.result || {};
+    const players = film.header.players || [];
+    const rp = res.players || [];
+    return el("table", {class: "result", "data-testid": "result"},
+      el("thead", {}, el("tr", {}, ["", "player", "lang", "score", "rank", "moves", "CPU ms", "fault"].map((c) => el("th", {}, c)))),
+      el("tbody", {}, players.map((pl, i) => {
+        const q = rp[i] || {};
+        return el("tr", {},
+          el("td", {}, swatch(i)), el("td", {}, pl.name), el("td", {}, pl.lang),
+          el("td", {class: "num", "data-testid": "final-score", "data-player": i}, fmt(q.score)),
+          el("td", {class: "num"}, q.rank), el("td", {class: "num"}, q.moves), el("td", {class: "num"}, q.cpu_ms),
+          el("td", {class: "fault"}, q.fault ? `${q.fault.kind} at turn ${q.fault.turn}: ${q.fault.detail}` : ""));
+      })));
+  }
+
+  function exchangeView(film, x, step) {
+    if (!x) return el("p", {class: "muted"}, "Before the first exchange. Step forward (\u2192) to see what was sent and answered.");
+    const pl = (film.header.players || [])[x.player] || {name: "player " + x.player};
+    const f = x.verdict || x.fault;
+    const kind = x.expect === 0 && !x.ready ? "notice (no answer asked)" : `asked for ${x.ready ? "READY" : x.expect + " line" + (x.expect === 1 ? "" : "s")}`;
+    return el("div", {},
+      el("div", {class: "xhead"}, swatch(x.player), ` ${pl.name} \u00b7 turn ${x.turn} \u00b7 ${kind}`,
+        x.expect || x.ready ? ` \u00b7 ${x.cpu_ms} ms CPU of ${Math.round(x.limit_us / 1000)}` : ""),
+      el("div", {class: "label"}, "sent"), el("pre", {"data-testid": "sent"}, x.sent || "(nothing)"),
+      x.expect || x.ready ? [el("div", {class: "label"}, "answered"), el("pre", {"data-testid": "received"}, (x.received || []).join("\n") || "(nothing)")] : "",
+      f ? el("div", {class: "fault", "data-testid": "fault"}, `${f.kind} at turn ${f.turn}: ${f.detail}`) : "",
+      x.stderr ? [el("div", {class: "label"}, "stderr during this move"), el("pre", {class: "stderr", "data-testid": "stderr"}, x.stderr)] : "");
+  }
+
+  // drawChart draws each player's score over the steps, with the current step marked.
+  function drawChart(box, film, frames, step, nPlayers) {
+    const n = film.exchanges.length;
+    const series = [];
+    let lo = 0, hi = 1, last = null;
+    for (let s = 0; s <= n; s++) {
+      const i = film.frame_of[s];
+      if (i !== undefined && i >= 0) last = frames[i].scores;
+      series.push(last);
+      if (last) for (const v of last) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+    }
+    if (!frames.length) { box.replaceChildren(); return; }
+    const W = 300, H = 110, X = (s) => 4 + (W - 8) * (n ? s / n : 0), Y = (v) => H - 14 - (H - 24) * (v - lo) / (hi - lo || 1);
+    const g = svg("svg", {viewBox: `0 0 ${W} ${H}`, class: "chartsvg", role: "img", "aria-label": "score over the match"});
+    for (let pl = 0; pl < nPlayers; pl++) {
+      let d = "";
+      series.forEach((sc, s) => { if (sc) d += `${d ? "L" : "M"}${X(s).toFixed(1)},${Y(sc[pl]).toFixed(1)}`; });
+      g.append(svg("path", {d, fill: "none", stroke: color(pl), "stroke-width": 1.5}));
+    }
+    g.append(svg("line", {x1: X(step), x2: X(step), y1: 0, y2: H - 10, stroke: "#888", "stroke-dasharray": "3 2"}));
+    g.append(svg("text", {x: 4, y: H - 1, "font-size": 9, fill: "#666"}, `score \u00b7 ${fmt(lo)}..${fmt(hi)}`));
+    box.replaceChildren(g);
+  }
+
+  // ---------- Keys and files ----------
+
+  function onKey(e) {
+    if (!player || !player.go || e.target.tagName === "INPUT" && e.target.type !== "range" || e.target.tagName === "SELECT") return;
+    const p = player;
+    const big = e.shiftKey ? 10 : 1;
+    switch (e.key) {
+      case " ": p.toggle(); break;
+      case "ArrowRight": p.go(p.step + big); break;
+      case "ArrowLeft": p.go(p.step - big); break;
+      case "Home": p.go(0); break;
+      case "End": p.go(p.n); break;
+      case "+": case "=": setSpeed(2); break;
+      case "-": setSpeed(0.5); break;
+      default: return;
+    }
+    e.preventDefault();
+  }
+  function setSpeed(f) {
+    const sel = document.querySelector("[data-testid=speed]");
+    const opts = [...sel.options].map((o) => +o.value);
+    const want = player.speed * f;
+    const v = opts.reduce((a, b) => Math.abs(b - want) < Math.abs(a - want) ? b : a);
+    sel.value = v;
+    sel.dispatchEvent(new Event("change"));
+  }
+
+  // openFile loads another replay chosen by the user, without reloading the page: through the
+  // judge when the page is served (it draws the game), else in the page (exchanges only).
+  async function openFile(file) {
+    const box = root();
+    try {
+      const text = await file.text();
+      let film;
+      if (served()) {
+        film = checkFilm(await fetchJSON("api/film", {method: "POST", body: text}));
+      } else {
+        film = filmFromReplayText(text);
+      }
+      history.replaceState(null, "", location.pathname + location.search + "#/file");
+      showFilm(film);
+    } catch (e) {
+      showError(box, `${file.name}: ${e.message}`);
+    }
+  }
+
+  function start() {
+    document.addEventListener("keydown", onKey);
+    const input = document.getElementById("open");
+    if (input) input.addEventListener("change", () => { if (input.files[0]) openFile(input.files[0]); input.value = ""; });
+    const embedded = document.getElementById("film");
+    if (embedded) {
+      const back = document.getElementById("home");
+      if (back) back.remove();
+      try {
+        showFilm(checkFilm(JSON.parse(embedded.textContent)));
+      } catch (e) {
+        showError(root(), `the replay in this page cannot be read: ${e.message}`);
+      }
+      return;
+    }
+    window.addEventListener("hashchange", route);
+    route();
+  }
+
+  return {register, el, svg, color, fmt, start, filmFromReplayText, get player() { return player; }};
+})();
+
+window.addEventListener("DOMContentLoaded", () => JudgeView.start());
