@@ -48,10 +48,11 @@ gvisor:
 browser:
 	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 
-# -p 1: packages run one after another, so timing tests do not share the two cores. The gVisor
+# -p 1: packages run one after another, so timing tests do not share the two cores. The
+# viewer's browser test leaves a screenshot of each game in judge-data/screenshots. The gVisor
 # pass has its own data directory: a cache hit from the first pass would skip its compilers.
 test: images gvisor browser vet
-	JUDGE_REQUIRE_DOCKER=1 JUDGE_REQUIRE_BROWSER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -count=1 -p 1 -timeout 25m ./...
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_REQUIRE_BROWSER=1 JUDGE_SCREENSHOTS=$(JUDGE_DATA_DIR)/screenshots JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -count=1 -p 1 -timeout 25m ./...
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR)/runsc JUDGE_TEST_RUNTIME=runsc $(GO) test -count=1 -p 1 -timeout 20m ./sandbox/... ./judge/build/... ./judge/match/... ./judge/games/...
 
 # The figures of BENCHMARKS.md.

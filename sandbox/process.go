@@ -68,10 +68,9 @@ var (
 // a CPU: past MaxStarve times the wall limit, Exchange gives up with ErrStarved.
 const MaxStarve = 5
 
-// Process is a running bot. The bot's stdin and stdout are named pipes between the judge
-// and the launcher in the container, so a line costs what a pipe costs; stderr comes
-// through the engine's attach stream. Methods are not safe for concurrent use, except Kill,
-// Stderr and TakeStderr.
+// Process is a running bot. The bot's stdin, stdout and stderr are named pipes between the
+// judge and the launcher in the container, so a line costs what a pipe costs. Methods are not
+// safe for concurrent use, except Kill, Stderr and TakeStderr.
 type Process struct {
 	e      *Engine
 	a      *attached
@@ -81,8 +80,11 @@ type Process struct {
 	ioDir  string
 	in     *os.File // write end of the bot's stdin
 	out    lineReader
-	errBuf capped
-	// errDone is closed when the attach stream has ended: all of stderr has been copied.
+	// errBuf keeps stderr: the bot's, from its own pipe (errPipe), and the launcher's
+	// complaints before it connected that pipe, from the engine's attach stream.
+	errBuf  capped
+	errPipe *errPipe
+	// errDone is closed when the attach stream has ended.
 	errDone chan struct{}
 	frozen  bool
 
@@ -138,12 +140,19 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 	if p.ioDir, p.in, err = e.makePipes(); err != nil {
 		return nil, err
 	}
+	if p.errPipe, err = openErrPipe(filepath.Join(p.ioDir, "err"), &p.errBuf); err != nil {
+		p.in.Close()
+		os.RemoveAll(p.ioDir)
+		return nil, fmt.Errorf("sandbox: opening the bot's stderr: %w", err)
+	}
 	p.a, err = e.create(ctx, containerSpec{
 		image: spec.Image, cmd: append(launcher(spec.Limits.Runtime), spec.Cmd...), env: spec.Env,
 		workDir: "/work", limits: spec.Limits, binds: binds, noStdin: true,
-		pipes: map[string]string{"/judge/io/in": filepath.Join(p.ioDir, "in"), "/judge/io/out": filepath.Join(p.ioDir, "out")},
+		pipes: map[string]string{"/judge/io/in": filepath.Join(p.ioDir, "in"), "/judge/io/out": filepath.Join(p.ioDir, "out"),
+			"/judge/io/err": filepath.Join(p.ioDir, "err")},
 	})
 	if err != nil {
+		p.errPipe.close()
 		p.in.Close()
 		os.RemoveAll(p.ioDir)
 		return nil, err
@@ -160,7 +169,7 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 	return p, nil
 }
 
-// makePipes creates the directory mounted at /judge/io with the bot's two named pipes, and
+// makePipes creates the directory mounted at /judge/io with the bot's three named pipes, and
 // opens the judge's end of "in". Opening it read-write never blocks and lets the launcher's
 // open of its read end return at once.
 func (e *Engine) makePipes() (string, *os.File, error) {
@@ -175,7 +184,7 @@ func (e *Engine) makePipes() (string, *os.File, error) {
 	if err := os.Chmod(dir, 0o711); err != nil {
 		return fail(err)
 	}
-	for name, mode := range map[string]uint32{"in": 0o400, "out": 0o200} {
+	for name, mode := range map[string]uint32{"in": 0o400, "out": 0o200, "err": 0o200} {
 		f := filepath.Join(dir, name)
 		if err := unix.Mkfifo(f, mode); err != nil {
 			return fail(err)
@@ -555,9 +564,9 @@ func (p *Process) Stderr() []byte { return p.errBuf.bytes() }
 // TakeStderr is what the bot wrote to stderr since the previous TakeStderr, of what Stderr
 // keeps, and, when its Output.Stderr limit dropped bytes since then, a line saying so: the
 // first time "[judge: stderr cut here: ...]" where the text was cut, later how many more bytes
-// were dropped. Stderr comes through the engine's attach stream, so what the bot wrote just
-// before may still be on its way. Safe to call from any goroutine.
-func (p *Process) TakeStderr() []byte { return p.errBuf.take() }
+// were dropped. Stderr has a pipe of its own, drained before TakeStderr answers: of a frozen
+// or exited bot it is exactly what the bot wrote. Safe to call from any goroutine.
+func (p *Process) TakeStderr() []byte { return p.errPipe.take() }
 
 // TurnLimits bound one turn. The wall limit keeps a sleeping bot from hanging the match.
 type TurnLimits struct {
@@ -675,16 +684,23 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 }
 
 // Wait blocks until the bot has exited and reports how. Stderr then holds all the bot wrote
-// (Wait gives the engine up to stderrDrain to pass the last of it on).
+// (Wait gives its pipe and the engine up to stderrDrain to pass the last of it on).
 func (p *Process) Wait(ctx context.Context) (Exit, error) {
 	p.Thaw()
 	x, err := p.e.wait(ctx, p.a.id)
 	if err == nil {
-		// The engine ends the attach stream once it has copied the bot's last output: what
-		// the bot wrote to stderr before it ended (a stack trace) is then all in Stderr.
-		select {
-		case <-p.errDone:
-		case <-time.After(stderrDrain):
+		// The stderr pipe ends once every process holding it has exited, and the engine ends
+		// the attach stream once it has copied the last of it: what the bot wrote before it
+		// ended (a stack trace) is then all in Stderr.
+		timer := time.NewTimer(stderrDrain)
+		defer timer.Stop()
+	drain:
+		for _, done := range []chan struct{}{p.errPipe.done, p.errDone} {
+			select {
+			case <-done:
+			case <-timer.C:
+				break drain
+			}
 		}
 	}
 	if p.oomSeen {
@@ -697,7 +713,7 @@ func (p *Process) Wait(ctx context.Context) (Exit, error) {
 	return x, err
 }
 
-// stderrDrain bounds Wait's wait for the end of the attach stream after the bot has exited.
+// stderrDrain bounds Wait's wait for the end of stderr after the bot has exited.
 const stderrDrain = 200 * time.Millisecond
 
 // Kill stops the bot at once. Safe to call from any goroutine.
@@ -730,6 +746,7 @@ func (p *Process) Close() error {
 		if p.out.f != nil {
 			p.out.f.Close()
 		}
+		p.errPipe.close()
 		os.RemoveAll(p.ioDir)
 	})
 	return p.closeErr
@@ -793,75 +810,6 @@ func (r *lineReader) readLine(deadline time.Time) ([]byte, error) {
 			r.err = fmt.Errorf("%w: %w", ErrClosed, err)
 		}
 	}
-}
-
-// capped keeps the first limit bytes written to it and counts the rest. It is written on the
-// goroutine that copies the attach stream and read on the judge's, hence the mutex.
-type capped struct {
-	mu      sync.Mutex
-	buf     []byte
-	limit   int64
-	dropped int64
-	// taken is how much of buf take has handed out; told how many of the dropped bytes
-	// it has reported.
-	taken int
-	told  int64
-}
-
-func (c *capped) Write(b []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	room := c.limit - int64(len(c.buf))
-	if room < 0 {
-		room = 0
-	}
-	if int64(len(b)) <= room {
-		c.buf = append(c.buf, b...)
-	} else {
-		c.buf = append(c.buf, b[:room]...)
-		c.dropped += int64(len(b)) - room
-	}
-	return len(b), nil
-}
-
-func (c *capped) bytes() []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]byte(nil), c.buf...)
-}
-
-// take is what was kept since the previous take, followed, when bytes were dropped since then,
-// by a line saying so: the first time where the limit cut the text, later how much more was
-// dropped (the bot went on writing).
-func (c *capped) take() []byte {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := append([]byte(nil), c.buf[c.taken:]...)
-	c.taken = len(c.buf)
-	if c.dropped == c.told {
-		return out
-	}
-	if c.told == 0 {
-		if len(c.buf) > 0 && c.buf[len(c.buf)-1] != '\n' {
-			out = append(out, '\n') // the marker is a line of its own, where the text was cut
-		}
-		out = fmt.Appendf(out, "[judge: stderr cut here: the bot's %s limit; %d more bytes were not kept]\n", sizeText(c.limit), c.dropped)
-	} else {
-		out = fmt.Appendf(out, "[judge: %d more bytes of stderr were not kept]\n", c.dropped-c.told)
-	}
-	c.told = c.dropped
-	return out
-}
-
-// sizeText writes a size as a person reads it: "64 KiB", "1 MiB", or bytes when it is neither.
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // launcher is the command that starts every bot: images.Launcher, which connects the bot to

@@ -443,7 +443,7 @@ func (a *app) writeSecurity(w io.Writer) error {
 		{"file size", s.FileSize.String()},
 		{"core dumps", "none"},
 		{"stdout", fmt.Sprintf("%s in all, %s per line", s.StdoutLimit, s.LineLimit)},
-		{"stderr kept", s.StderrLimit.String()},
+		{"stderr kept", s.StderrLimit.String() + " per bot, " + s.StderrMatchLimit.String() + " per match (by move, in the replay)"},
 		{"frozen between turns", s.Freeze + onOff(s.Runtime == sandbox.RuntimeGVisor && s.Freeze == string(sandbox.FreezeSignal), " (gVisor: the cgroup freezer)", "")},
 		{"compilation", fmt.Sprintf("no network, %s, %g core(s), %d tasks, %v wall, log %s, artifact %s, source %s",
 			b.Memory, b.CPUs, b.Pids, b.Timeout, b.LogLimit, b.ArtifactLimit, b.SourceLimit)},

@@ -3,16 +3,24 @@ package match_test
 import (
 	"testing"
 
+	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/match/matchtest"
 )
 
 // What a real bot writes to stderr reaches the replay under the move during which it wrote
-// it: at start-up, under its first; when its input ends, under its last. Its opponent sleeps
-// on its moves, as a bot that thinks would, which gives the engine's attach stream (not a
-// pipe of the judge's, as stdout is) the time to pass stderr on.
+// it: at start-up, under its first; when its input ends, under its last. Its opponent answers
+// at once, and the bot writes to stderr just before it answers: stderr has a pipe of its own,
+// drained when it is taken, so nothing of it can be late. The match is played ten times.
 func TestStderrIsKeptByMove(t *testing.T) {
 	r := runner(t)
-	opts := map[string]string{"p0": "sleep 50,sleep 50,sleep 50,sleep 50", "p1": "echo a,err two,echo c,err four"}
+	for range 10 {
+		stderrByMove(t, r)
+	}
+}
+
+func stderrByMove(t *testing.T, r *match.Runner) {
+	t.Helper()
+	opts := map[string]string{"p0": "echo a,echo b,echo c,echo d", "p1": "echo a,err two,echo c,err four"}
 	res, rp := matchtest.Play(t, r, script{}, 1, opts, "sandbox/testdata/probe", "judge/match/testdata/stderr")
 	// The script game alternates: player 1's moves are the replay's exchanges 1, 3, 5, 7.
 	want := map[int]string{1: "starting\n", 3: "two\n", 7: "four\nbye\n"}

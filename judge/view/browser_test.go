@@ -312,6 +312,29 @@ func TestViewerMarksFaults(t *testing.T) {
 	if !strings.Contains(shown, fmt.Sprintf("%s at turn %d", fault.Kind, fault.Turn)) || !strings.Contains(shown, fault.Detail) {
 		t.Errorf("the fault's exchange shows %q, want %s at turn %d: %q", shown, fault.Kind, fault.Turn, fault.Detail)
 	}
+
+	// What the other bot wrote to stderr is shown beside the exchange of the move it was
+	// written in, and only there.
+	wrote := 0
+	for i, x := range rp.Exchanges {
+		b.do(t, key(kb.Home))
+		for range i + 1 {
+			b.do(t, key(kb.ArrowRight))
+		}
+		got := get(t, b, chromedp.Evaluate[string](`(document.querySelector("[data-testid=stderr]") || {}).textContent || ""`))
+		if got != x.Stderr {
+			t.Errorf("step %d shows stderr %q; the replay has %q", i+1, got, x.Stderr)
+		}
+		if x.Stderr != "" {
+			wrote++
+		}
+		if i > 8 {
+			break
+		}
+	}
+	if wrote < 2 {
+		t.Errorf("the replay's first moves hold %d stderr texts: the test shows nothing", wrote)
+	}
 	b.checkLocal(t)
 }
 

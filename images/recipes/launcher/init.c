@@ -1,7 +1,9 @@
 /*
- * /judge/init: the first program of every bot container. It connects the bot's stdin and
- * stdout to the judge's named pipes, mounted at /judge/io, and then becomes the bot (execv),
- * so the judge talks to the bot through a plain kernel pipe rather than through the engine.
+ * /judge/init: the first program of every bot container. It connects the bot's stdin, stdout
+ * and stderr to the judge's named pipes, mounted at /judge/io, and then becomes the bot
+ * (execv), so the judge talks to the bot through a plain kernel pipe rather than through the
+ * engine. Stderr has a pipe of its own so that the judge knows what the bot wrote during each
+ * move: what a frozen bot wrote is in that pipe, where the engine's stream might still carry it.
  * Usage: /judge/init [--trap] PROGRAM [ARG]...
  *
  * Before the exec it waits for one byte on stdin: the judge sends it once it has found the
@@ -95,11 +97,16 @@ int main(int argc, char **argv) {
        returns at once; opening "out" waits until the judge reads it. */
     int in = open("/judge/io/in", O_RDONLY | O_CLOEXEC);
     if (in < 0) return fail("/judge/io/in");
+    /* The judge holds the read end of "err" open before the container starts too; "err" is
+       opened before "out", so that the judge, once "out" is open, knows "err" is. */
+    int err = open("/judge/io/err", O_WRONLY | O_CLOEXEC);
+    if (err < 0) return fail("/judge/io/err");
     int out = open("/judge/io/out", O_WRONLY | O_CLOEXEC);
     if (out < 0) return fail("/judge/io/out");
-    if (dup2(in, 0) < 0 || dup2(out, 1) < 0) return fail("dup2");
+    if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) return fail("dup2");
     close(in);
     close(out);
+    close(err);
     char go;
     ssize_t n;
     while ((n = read(0, &go, 1)) < 0 && errno == EINTR) {

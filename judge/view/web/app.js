@@ -104,9 +104,14 @@ const JudgeView = (() => {
       el("strong", {}, "This cannot be shown. "), message));
   }
 
+  // listTimer refreshes the list while it is shown: results keep coming during a round.
+  let listTimer = null;
+  const LIST_REFRESH_MS = 10000;
+
   async function route() {
     const box = root();
     stopPlayer();
+    clearTimeout(listTimer);
     const hash = decodeURIComponent(location.hash.slice(1));
     try {
       if (hash.startsWith("/m/")) {
@@ -123,6 +128,8 @@ const JudgeView = (() => {
 
   async function showList(box) {
     const list = await fetchJSON("api/list");
+    clearTimeout(listTimer);
+    listTimer = setTimeout(() => showList(box).catch((e) => showError(box, e.message)), LIST_REFRESH_MS);
     box.replaceChildren();
     box.append(el("h1", {}, list.title || "Results"));
     if (list.note) box.append(el("p", {class: "muted"}, list.note));
@@ -183,6 +190,7 @@ const JudgeView = (() => {
   function showFilm(film) {
     const box = root();
     stopPlayer();
+    clearTimeout(listTimer);
     const h = film.header, n = film.exchanges.length;
     const r = renderers[h.game];
     const frames = film.frames || [];
@@ -295,6 +303,18 @@ const JudgeView = (() => {
     const res = film.result || {};
     const players = film.header.players || [];
     const rp = res.players || [];
+    // What the compiler said, for a build that failed or warned: the bot's author wants it.
+    const logs = players.map((pl, i) => {
+      const b = (rp[i] || {}).build || {};
+      if (!b.log && b.ok !== false) return "";
+      return el("details", {class: "buildlog", "data-testid": "build-log", open: b.ok === false},
+        el("summary", {}, swatch(i), `${pl.name}: ${b.ok === false ? "did not compile" + (b.failure ? ` (${b.failure})` : "") : "compiler output"}`),
+        el("pre", {}, b.log || "(no output)"));
+    });
+    return el("div", {}, resultRows(players, rp), logs);
+  }
+
+  function resultRows(players, rp) {
     return el("table", {class: "result", "data-testid": "result"},
       el("thead", {}, el("tr", {}, ["", "player", "lang", "score", "rank", "moves", "CPU ms", "fault"].map((c) => el("th", {}, c)))),
       el("tbody", {}, players.map((pl, i) => {
@@ -376,6 +396,7 @@ const JudgeView = (() => {
   // judge when the page is served (it draws the game), else in the page (exchanges only).
   async function openFile(file) {
     const box = root();
+    clearTimeout(listTimer);
     try {
       const text = await file.text();
       let film;

@@ -1,0 +1,171 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// errPipe is the judge's end of the bot's stderr, a named pipe of its own (/judge/io/err),
+// kept in a capped buffer. The bot writes it straight into the kernel's pipe buffer, so once
+// the bot is frozen everything it wrote is either in the buffer already or in that pipe: take
+// drains the pipe before it answers, and so gives exactly what the bot wrote up to now, which
+// the engine's attach stream (a copy through the engine, with its own delay) could not.
+//
+// A goroutine drains the pipe as the bot writes, so that a bot never blocks on a full pipe
+// (what is beyond the limit is counted and dropped). Every read of the pipe, the goroutine's
+// and take's, is made under mu: no byte read is ever outside the buffer while take looks.
+type errPipe struct {
+	mu   sync.Mutex
+	fd   int // the pipe's read end, non-blocking
+	wake int // an eventfd that stops the goroutine
+	buf  *capped
+	eof  bool
+	done chan struct{} // closed when the goroutine has stopped: the bot's end is closed, or close
+}
+
+// openErrPipe opens the read end of the named pipe at path, which lets the launcher's open of
+// its write end return at once, and starts draining it into buf.
+func openErrPipe(path string, buf *capped) (*errPipe, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	if err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	e := &errPipe{fd: fd, wake: wake, buf: buf, done: make(chan struct{})}
+	go e.run()
+	return e, nil
+}
+
+// run drains the pipe whenever it has something, until the bot's end is closed (every
+// process holding it has exited) or close wakes it.
+func (e *errPipe) run() {
+	defer close(e.done)
+	fds := []unix.PollFd{{Fd: int32(e.fd), Events: unix.POLLIN}, {Fd: int32(e.wake), Events: unix.POLLIN}}
+	for {
+		fds[0].Revents, fds[1].Revents = 0, 0
+		if _, err := unix.Poll(fds, -1); err != nil && !errors.Is(err, unix.EINTR) {
+			return
+		}
+		if fds[1].Revents != 0 {
+			return
+		}
+		// A pipe with no writer yet is not readable: poll wakes for data, or for a hang-up
+		// once the bot's end, having been open, is closed.
+		e.mu.Lock()
+		e.drain()
+		eof := e.eof
+		e.mu.Unlock()
+		if eof {
+			return
+		}
+	}
+}
+
+// drain reads what the pipe holds into the buffer; mu is held.
+func (e *errPipe) drain() {
+	var b [32 << 10]byte
+	for !e.eof {
+		n, err := unix.Read(e.fd, b[:])
+		switch {
+		case n > 0:
+			e.buf.Write(b[:n])
+		case errors.Is(err, unix.EINTR):
+		case err == nil && n == 0:
+			e.eof = true // every writer is gone
+		default:
+			return // EAGAIN: the pipe is empty
+		}
+	}
+}
+
+// take is what the bot wrote since the previous take (capped.take), the pipe drained first.
+func (e *errPipe) take() []byte {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.drain()
+	return e.buf.take()
+}
+
+// close stops the goroutine and closes the pipe.
+func (e *errPipe) close() {
+	unix.Write(e.wake, []byte{1, 0, 0, 0, 0, 0, 0, 0})
+	<-e.done
+	unix.Close(e.fd)
+	unix.Close(e.wake)
+}
+
+// capped keeps the first limit bytes written to it and counts the rest. It is written on the
+// goroutine that copies the attach stream and read on the judge's, hence the mutex.
+type capped struct {
+	mu      sync.Mutex
+	buf     []byte
+	limit   int64
+	dropped int64
+	// taken is how much of buf take has handed out; told how many of the dropped bytes
+	// it has reported.
+	taken int
+	told  int64
+}
+
+func (c *capped) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	room := c.limit - int64(len(c.buf))
+	if room < 0 {
+		room = 0
+	}
+	if int64(len(b)) <= room {
+		c.buf = append(c.buf, b...)
+	} else {
+		c.buf = append(c.buf, b[:room]...)
+		c.dropped += int64(len(b)) - room
+	}
+	return len(b), nil
+}
+
+func (c *capped) bytes() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]byte(nil), c.buf...)
+}
+
+// take is what was kept since the previous take, followed, when bytes were dropped since then,
+// by a line saying so: the first time where the limit cut the text, later how much more was
+// dropped (the bot went on writing).
+func (c *capped) take() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := append([]byte(nil), c.buf[c.taken:]...)
+	c.taken = len(c.buf)
+	if c.dropped == c.told {
+		return out
+	}
+	if c.told == 0 {
+		if len(c.buf) > 0 && c.buf[len(c.buf)-1] != '\n' {
+			out = append(out, '\n') // the marker is a line of its own, where the text was cut
+		}
+		out = fmt.Appendf(out, "[judge: stderr cut here: the bot's %s limit; %d more bytes were not kept]\n", sizeText(c.limit), c.dropped)
+	} else {
+		out = fmt.Appendf(out, "[judge: %d more bytes of stderr were not kept]\n", c.dropped-c.told)
+	}
+	c.told = c.dropped
+	return out
+}
+
+// sizeText writes a size as a person reads it: "64 KiB", "1 MiB", or bytes when it is neither.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
