@@ -72,14 +72,14 @@ const MaxStarve = 5
 // judge and the launcher in the container, so a line costs what a pipe costs. Methods are not
 // safe for concurrent use, except Kill, Stderr and TakeStderr.
 type Process struct {
-	e      *Engine
-	a      *attached
-	cg     *cgroup
-	pidfd  int
-	spec   RunSpec
-	ioDir  string
-	in     *os.File // write end of the bot's stdin
-	out    lineReader
+	e     *Engine
+	a     *attached
+	cg    *cgroup
+	pidfd int
+	spec  RunSpec
+	ioDir string
+	in    *os.File // write end of the bot's stdin
+	out   lineReader
 	// errBuf keeps stderr: the bot's, from its own pipe (errPipe), and the launcher's
 	// complaints before it connected that pipe, from the engine's attach stream.
 	errBuf  capped
