@@ -54,6 +54,23 @@ type NATS struct {
 	Listen string `mapstructure:"listen"`
 	// Store is the embedded server's storage directory; empty is data_dir/nats.
 	Store string `mapstructure:"store"`
+	// Replicas is how many servers keep each stream and object store: 1 for a single
+	// server, 3 for a cluster (losing one server then loses nothing).
+	Replicas int `mapstructure:"replicas"`
+	// ServerName names the embedded server in a cluster; empty is the host name and port.
+	ServerName string `mapstructure:"server_name"`
+	// Cluster makes the embedded server a node of a cluster of judge machines.
+	Cluster NATSCluster `mapstructure:"cluster"`
+}
+
+// NATSCluster is the embedded server's cluster: every machine lists the same routes.
+type NATSCluster struct {
+	// Name is the cluster's name, the same on every node.
+	Name string `mapstructure:"name"`
+	// Listen is where this node takes routes from the others (host:port); empty: no cluster.
+	Listen string `mapstructure:"listen"`
+	// Routes are every node's cluster address (host:port), this one's included.
+	Routes []string `mapstructure:"routes"`
 }
 
 // Serve configures the daemon.
@@ -163,7 +180,7 @@ func Defaults() Config {
 			StderrLimit: Bytes(out.Stderr), StderrMatchLimit: match.DefaultStderrMatch, LineLimit: Bytes(out.Line),
 			Freeze: string(sandbox.FreezeSignal), Pin: true,
 		},
-		NATS:  NATS{Listen: queue.DefaultListen},
+		NATS:  NATS{Listen: queue.DefaultListen, Replicas: queue.DefaultReplicas, Cluster: NATSCluster{Name: queue.DefaultCluster, Routes: []string{}}},
 		Serve: Serve{Grace: 2 * time.Minute, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
 	}
 }
@@ -247,7 +264,7 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 	}
 	var c Config
 	err := v.UnmarshalExact(&c, viper.DecodeHook(mapstructure.ComposeDecodeHookFunc(
-		bytesHook, mapstructure.StringToTimeDurationHookFunc())))
+		bytesHook, mapstructure.StringToTimeDurationHookFunc(), mapstructure.StringToSliceHookFunc(","))))
 	if err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
@@ -385,6 +402,21 @@ func (c Config) Validate() error {
 	}
 	if _, _, err := net.SplitHostPort(c.NATS.Listen); err != nil {
 		bad("nats.listen", "want host:port (got %q)", c.NATS.Listen)
+	}
+	if c.NATS.Replicas < 1 || c.NATS.Replicas > 5 {
+		bad("nats.replicas", "must be 1 to 5 (got %d)", c.NATS.Replicas)
+	}
+	if cl := c.NATS.Cluster; cl.Listen != "" {
+		if _, _, err := net.SplitHostPort(cl.Listen); err != nil {
+			bad("nats.cluster.listen", "want host:port (got %q)", cl.Listen)
+		}
+		for _, r := range cl.Routes {
+			if _, _, err := net.SplitHostPort(strings.TrimPrefix(r, "nats-route://")); err != nil {
+				bad("nats.cluster.routes", "want host:port for each (got %q)", r)
+			}
+		}
+	} else if len(cl.Routes) > 0 {
+		bad("nats.cluster.routes", "need nats.cluster.listen, this node's own cluster address")
 	}
 	if c.Serve.Workers < 0 {
 		bad("serve.workers", "must not be negative (got %d)", c.Serve.Workers)

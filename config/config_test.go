@@ -204,3 +204,30 @@ func TestRelativeDirectoriesAreMadeAbsolute(t *testing.T) {
 		t.Errorf("data_dir %q, nats.store %q; want them under %s", c.DataDir, c.NATS.Store, wd)
 	}
 }
+
+// The cluster keys: routes from the environment as a comma-separated list, and the checks.
+func TestNATSCluster(t *testing.T) {
+	cleanEnv(t)
+	t.Setenv("JUDGE_NATS_REPLICAS", "3")
+	t.Setenv("JUDGE_NATS_CLUSTER_LISTEN", "10.0.0.1:6222")
+	t.Setenv("JUDGE_NATS_CLUSTER_ROUTES", "10.0.0.1:6222,10.0.0.2:6222,nats-route://10.0.0.3:6222")
+	c, err := Load("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := c.NATS; n.Replicas != 3 || n.Cluster.Listen != "10.0.0.1:6222" || !reflect.DeepEqual(n.Cluster.Routes, []string{"10.0.0.1:6222", "10.0.0.2:6222", "nats-route://10.0.0.3:6222"}) {
+		t.Errorf("%+v", n)
+	}
+	for _, tc := range []struct{ file, want string }{
+		{"nats:\n  replicas: 0\n", "nats.replicas"},
+		{"nats:\n  replicas: 7\n", "nats.replicas"},
+		{"nats:\n  cluster:\n    routes: [a:1]\n", "need nats.cluster.listen"},
+		{"nats:\n  cluster:\n    listen: nowhere\n", "nats.cluster.listen"},
+		{"nats:\n  cluster:\n    listen: a:1\n    routes: [b]\n", "nats.cluster.routes"},
+	} {
+		cleanEnv(t)
+		if _, err := Load(write(t, tc.file), nil); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v; want an error about %s", tc.file, err, tc.want)
+		}
+	}
+}

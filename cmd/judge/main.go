@@ -221,11 +221,14 @@ func (a *app) runner(b *build.Builder) (*match.Runner, error) {
 // queue connects to nats.url; with none, serve embeds a server and the clients look for the
 // embedded one on nats.listen.
 func (a *app) queue(ctx context.Context, serve bool) (*queue.Queue, error) {
-	o := queue.Options{URL: a.cfg.NATS.URL, Listen: a.cfg.NATS.Listen, Logger: a.log,
+	n := a.cfg.NATS
+	o := queue.Options{URL: n.URL, Listen: n.Listen, Logger: a.log, Replicas: n.Replicas,
 		AckWait: a.cfg.Serve.AckWait, MaxDeliver: a.cfg.Serve.MaxDeliver}
 	if o.URL == "" {
 		if serve {
-			o.StoreDir = cmp.Or(a.cfg.NATS.Store, filepath.Join(a.cfg.DataDir, "nats"))
+			o.StoreDir = cmp.Or(n.Store, filepath.Join(a.cfg.DataDir, "nats"))
+			o.ServerName = n.ServerName
+			o.Cluster = queue.Cluster{Name: n.Cluster.Name, Listen: n.Cluster.Listen, Routes: n.Cluster.Routes}
 		} else {
 			o.URL = "nats://" + a.cfg.NATS.Listen
 		}

@@ -172,7 +172,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 	}
 
 	stop := d.heartbeat(ctx, dl, log)
-	res, err := d.judge(ctx, j, runner)
+	res, err := d.judge(ctx, log, j, dl.NumDelivered, runner)
 	stop()
 	if err == nil {
 		winner := "draw"
@@ -204,7 +204,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 }
 
 // judge plays the job's match and stores its replay.
-func (d *Daemon) judge(ctx context.Context, j job.Job, runner Runner) (result.Result, error) {
+func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, attempt uint64, runner Runner) (result.Result, error) {
 	seed := randomSeed()
 	mj, err := j.Match(d.o.Games, seed)
 	if err != nil {
@@ -226,12 +226,52 @@ func (d *Daemon) judge(ctx context.Context, j job.Job, runner Runner) (result.Re
 			d.o.Metrics.Faults.WithLabelValues(string(p.Fault.Kind)).Inc()
 		}
 	}
+	// Each delivery stores a replay of its own: a daemon cut off from the queue past
+	// AckWait may still store its replay late, and must not replace the one that the
+	// stored result (another delivery's) describes.
 	key := j.ID + ".jsonl"
-	if err := d.o.Queue.PutObject(ctx, queue.BucketReplays, key, &rep); err != nil {
+	if attempt > 1 {
+		key = fmt.Sprintf("%s@%d.jsonl", j.ID, attempt)
+	}
+	if err := d.store(ctx, log, key, rep.Bytes()); err != nil {
 		return res, fmt.Errorf("storing the replay: %w", err)
 	}
 	res.Replay = queue.BucketReplays + "/" + key
 	return res, nil
+}
+
+// publishTimeout bounds the publishing of a result, retries included.
+const publishTimeout = time.Minute
+
+// storeTimeout bounds the storing of a replay, tries included, as publishTimeout bounds the
+// publishing of a result: a judged match is not thrown away for a short loss of the network.
+const (
+	storeTimeout    = time.Minute
+	storeTryTimeout = 15 * time.Second
+)
+
+// store puts a replay in the replay store, trying again (from the start: a put of the same
+// key replaces it) until it is stored or storeTimeout has passed; a shutdown does not stop
+// it, the match being over.
+func (d *Daemon) store(ctx context.Context, log *slog.Logger, key string, data []byte) error {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	for {
+		// A connection that went silent (a partition) blocks a put rather than failing it:
+		// each try has a time of its own.
+		actx, acancel := context.WithTimeout(ctx, storeTryTimeout)
+		err := d.o.Queue.PutObject(actx, queue.BucketReplays, key, bytes.NewReader(data))
+		acancel()
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		log.Warn("daemon: storing the replay failed: trying again", "err", err)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Second):
+		}
+	}
 }
 
 // answer publishes a result, then acknowledges (judged) or terminates (not judgeable) the
@@ -239,7 +279,7 @@ func (d *Daemon) judge(ctx context.Context, j job.Job, runner Runner) (result.Re
 func (d *Daemon) answer(ctx context.Context, log *slog.Logger, dl *queue.Delivery, res result.Result, judged bool) {
 	data, err := json.Marshal(res)
 	if err == nil {
-		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishTimeout)
 		err = d.o.Queue.PublishResult(pctx, res.ID, data)
 		cancel()
 	}

@@ -353,16 +353,23 @@ func TestServerRestart(t *testing.T) {
 	}
 }
 
+// buildJudge builds the judge's binary, for a daemon in a process of its own.
+func buildJudge(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "judge")
+	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(sandboxtest.Root(), "cmd/judge")).CombinedOutput(); err != nil {
+		t.Fatalf("building the judge: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // A daemon killed (SIGKILL) in the middle of a match: the job is judged by another daemon,
 // exactly one result is published, and no container is left behind.
 func TestKilledDaemon(t *testing.T) {
 	before := containers(t)
 	srv := server(t, "127.0.0.1:-1", t.TempDir())
 	defer srv.Close()
-	bin := filepath.Join(t.TempDir(), "judge")
-	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(sandboxtest.Root(), "cmd/judge")).CombinedOutput(); err != nil {
-		t.Fatalf("building the judge: %v\n%s", err, out)
-	}
+	bin := buildJudge(t)
 	dataDir := t.TempDir()
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "JUDGE_NATS_URL="+srv.URL(), "JUDGE_DATA_DIR="+dataDir,

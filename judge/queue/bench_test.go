@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"slices"
 	"testing"
 	"time"
@@ -13,17 +14,80 @@ import (
 	"github.com/botjudge/judge/judge/queue"
 )
 
-// BenchmarkOverhead is the queue's own cost per job on an embedded server: a job from Submit
-// to a daemon's Next, and a result from PublishResult to a following client, against a plain
-// NATS request/reply on the same server as the baseline.
+// BenchmarkOverhead is the queue's own cost per job: a job from Submit to a daemon's Next,
+// and a result from PublishResult to a following client, against a plain NATS request/reply
+// on the same servers as the baseline; on the embedded server alone ("single"), and on a
+// 3-node cluster in this process with every stream on 3 replicas ("cluster-r3"), the
+// daemon connected to another node than the submitter.
 func BenchmarkOverhead(b *testing.B) {
 	ctx := context.Background()
-	srv, err := queue.Open(ctx, queue.Options{Listen: "127.0.0.1:-1", StoreDir: b.TempDir(), Logger: slog.New(slog.DiscardHandler)})
+	quiet := slog.New(slog.DiscardHandler)
+	b.Run("single", func(b *testing.B) {
+		srv, err := queue.Open(ctx, queue.Options{Listen: "127.0.0.1:-1", StoreDir: b.TempDir(), Logger: quiet})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer srv.Close()
+		overhead(b, srv.URL(), srv.URL())
+	})
+	b.Run("cluster-r3", func(b *testing.B) {
+		urls := benchCluster(b, 3)
+		overhead(b, urls[0], urls[1])
+	})
+}
+
+// benchCluster starts n embedded servers in a cluster, in this process, and returns their
+// client URLs.
+func benchCluster(b *testing.B, n int) []string {
+	var clients, routes []string
+	for range n {
+		for _, list := range []*[]string{&clients, &routes} {
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			*list = append(*list, l.Addr().String())
+			l.Close()
+		}
+	}
+	qs := make([]*queue.Queue, n)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			q, err := queue.Open(context.Background(), queue.Options{Listen: clients[i], StoreDir: b.TempDir(), Replicas: n,
+				Cluster: queue.Cluster{Listen: routes[i], Routes: routes}, Logger: slog.New(slog.DiscardHandler)})
+			qs[i] = q
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Cleanup(func() {
+		for _, q := range qs {
+			q.Close()
+		}
+	})
+	var urls []string
+	for _, q := range qs {
+		urls = append(urls, q.URL())
+	}
+	return urls
+}
+
+// overhead measures on the server(s) at submitURL (the submitter, the results' reader) and
+// daemonURL (the daemon).
+func overhead(b *testing.B, submitURL, daemonURL string) {
+	ctx := context.Background()
+	quiet := slog.New(slog.DiscardHandler)
+	srv, err := queue.Open(ctx, queue.Options{URL: submitURL, Logger: quiet})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer srv.Close()
-	daemon, err := queue.Open(ctx, queue.Options{URL: srv.URL(), Logger: slog.New(slog.DiscardHandler)})
+	daemon, err := queue.Open(ctx, queue.Options{URL: daemonURL, Logger: quiet})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -35,10 +99,14 @@ func BenchmarkOverhead(b *testing.B) {
 	}
 
 	b.Run("nats-request-reply", func(b *testing.B) {
-		nc, _ := nats.Connect(srv.URL())
+		nc, _ := nats.Connect(submitURL)
 		defer nc.Close()
-		sub, _ := nc.Subscribe("bench.echo", func(m *nats.Msg) { m.Respond(m.Data) })
+		rc, _ := nats.Connect(daemonURL)
+		defer rc.Close()
+		sub, _ := rc.Subscribe("bench.echo", func(m *nats.Msg) { m.Respond(m.Data) })
 		defer sub.Unsubscribe()
+		rc.Flush()
+		time.Sleep(100 * time.Millisecond) // the subscription reaches the other nodes
 		var ts []time.Duration
 		for i := 0; i < b.N; i++ {
 			start := time.Now()

@@ -56,9 +56,34 @@ type Options struct {
 	DedupWindow time.Duration
 	// ResultsMaxAge is how long results are kept; 0 (the default) keeps them forever.
 	ResultsMaxAge time.Duration
+	// Replicas is how many servers of a JetStream cluster keep each stream and object
+	// store, default 1 (DefaultReplicas): a single server. With 3, losing any one server
+	// loses nothing. A stream that exists with fewer is updated, and the change logged; a
+	// server that cannot make the change (not clustered, too few servers) is an error saying
+	// so, never a stream silently kept as it was. One with more keeps them: a command run
+	// with the default must not take a cluster's replicas away.
+	Replicas int
+	// ServerName names the embedded server, default its listen address; every server of a
+	// cluster needs a name of its own.
+	ServerName string
+	// Cluster, when its Listen is set, makes the embedded server a node of a NATS cluster:
+	// several judge machines then hold the queue together, with no NATS deployment of
+	// their own.
+	Cluster Cluster
 	// Logger receives connection events and the embedded server's log, default
 	// slog.Default().
 	Logger *slog.Logger
+}
+
+// Cluster is the embedded server's part in a NATS cluster.
+type Cluster struct {
+	// Name is the cluster's name, the same on every node, default "judge".
+	Name string
+	// Listen is the host:port the node takes routes from the other nodes on.
+	Listen string
+	// Routes are the other nodes' cluster addresses ("nats-route://host:port" or
+	// "host:port"); a node may list itself too, so that every node has the same list.
+	Routes []string
 }
 
 // Object store buckets, as PutObject and GetObject name them.
@@ -82,6 +107,8 @@ const (
 	DefaultListen     = "127.0.0.1:4222"
 	DefaultAckWait    = 60 * time.Second
 	DefaultMaxDeliver = 5
+	DefaultReplicas   = 1
+	DefaultCluster    = "judge"
 )
 
 const (
@@ -104,8 +131,10 @@ const (
 	// drainTimeout bounds Close: draining only flushes what is already in flight.
 	drainTimeout = 10 * time.Second
 	// setupTimeout bounds creating the streams, consumer and buckets when the caller's
-	// context has no deadline.
-	setupTimeout = 30 * time.Second
+	// context has no deadline; setupAttemptTimeout bounds one attempt.
+	setupTimeout        = 30 * time.Second
+	clusterSetupTimeout = 2 * time.Minute
+	setupAttemptTimeout = 5 * time.Second
 )
 
 var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
@@ -161,6 +190,12 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 	if o.ResultsMaxAge < 0 {
 		o.ResultsMaxAge = 0
 	}
+	if o.Replicas <= 0 {
+		o.Replicas = DefaultReplicas
+	}
+	if o.Replicas > 5 {
+		return nil, fmt.Errorf("queue: %d replicas: JetStream keeps at most 5", o.Replicas)
+	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
@@ -206,6 +241,9 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 func (q *Queue) connect() error {
 	nc, err := nats.Connect(q.url,
 		nats.Name("judge"),
+		// The servers of a cluster are tried in the order nats.url lists them: each
+		// machine lists its nearest first.
+		nats.DontRandomize(),
 		nats.MaxReconnects(-1),
 		nats.ReconnectWait(reconnectWait),
 		nats.PingInterval(pingInterval),
@@ -247,14 +285,36 @@ func (q *Queue) connect() error {
 
 // setup creates or updates everything the queue uses. It is idempotent, so it runs on every
 // Open (several daemons may race here; identical configurations make that harmless) and again
-// when the consumer turns out to be gone.
+// when the consumer turns out to be gone. A cluster that is still electing its leader drops
+// requests unanswered, so each attempt is short and setup tries again until ctx is done.
 func (q *Queue) setup(ctx context.Context) error {
 	if _, ok := ctx.Deadline(); !ok {
+		timeout := setupTimeout
+		if q.o.Cluster.Listen != "" {
+			timeout = clusterSetupTimeout // the other machines are starting too
+		}
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, setupTimeout)
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	_, err := q.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	for {
+		actx, cancel := context.WithTimeout(ctx, setupAttemptTimeout)
+		err := q.setupOnce(actx)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		q.log.Debug("queue: setting up the streams, again", "err", err)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(retryMin):
+		}
+	}
+}
+
+func (q *Queue) setupOnce(ctx context.Context) error {
+	_, err := q.stream(ctx, jetstream.StreamConfig{
 		Name:        q.jobsStream,
 		Description: "judge jobs: a work queue, each job taken by one daemon",
 		Subjects:    []string{q.jobsSubject},
@@ -263,14 +323,14 @@ func (q *Queue) setup(ctx context.Context) error {
 		Duplicates:  q.o.DedupWindow,
 	})
 	if err != nil {
-		return fmt.Errorf("queue: stream %s: %w", q.jobsStream, err)
+		return err
 	}
 	// The server rejects a duplicate window longer than the stream's max age.
 	resultsDup := q.o.DedupWindow
 	if q.o.ResultsMaxAge > 0 && resultsDup > q.o.ResultsMaxAge {
 		resultsDup = q.o.ResultsMaxAge
 	}
-	results, err := q.js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	results, err := q.stream(ctx, jetstream.StreamConfig{
 		Name:              q.resultsStream,
 		Description:       "judge results: the last result of each job id",
 		Subjects:          []string{q.resultsPrefix + ">"},
@@ -281,7 +341,7 @@ func (q *Queue) setup(ctx context.Context) error {
 		Duplicates:        resultsDup,
 	})
 	if err != nil {
-		return fmt.Errorf("queue: stream %s: %w", q.resultsStream, err)
+		return err
 	}
 	cons, err := q.js.CreateOrUpdateConsumer(ctx, q.jobsStream, jetstream.ConsumerConfig{
 		Durable:       ConsumerName,
@@ -298,12 +358,19 @@ func (q *Queue) setup(ctx context.Context) error {
 	}
 	objects := map[string]jetstream.ObjectStore{}
 	for name, bucket := range q.buckets {
+		replicas := q.o.Replicas
+		if obs, err := q.js.ObjectStore(ctx, bucket); err == nil {
+			if st, err := obs.Status(ctx); err == nil {
+				replicas = q.replicas("object store "+bucket, st.Replicas())
+			}
+		}
 		obs, err := q.js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
-			Bucket:  bucket,
-			Storage: jetstream.FileStorage,
+			Bucket:   bucket,
+			Storage:  jetstream.FileStorage,
+			Replicas: replicas,
 		})
 		if err != nil {
-			return fmt.Errorf("queue: object store %s: %w", bucket, err)
+			return q.replicasErr("object store "+bucket, err)
 		}
 		objects[name] = obs
 	}
@@ -313,6 +380,43 @@ func (q *Queue) setup(ctx context.Context) error {
 	q.objects = objects
 	q.mu.Unlock()
 	return nil
+}
+
+// stream creates or updates a stream with the queue's replicas.
+func (q *Queue) stream(ctx context.Context, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
+	cfg.Replicas = q.o.Replicas
+	if s, err := q.js.Stream(ctx, cfg.Name); err == nil {
+		cfg.Replicas = q.replicas("stream "+cfg.Name, s.CachedInfo().Config.Replicas)
+	}
+	s, err := q.js.CreateOrUpdateStream(ctx, cfg)
+	if err != nil {
+		return nil, q.replicasErr("stream "+cfg.Name, err)
+	}
+	return s, nil
+}
+
+// replicas is the number of replicas to give what, which exists with had: the queue's when
+// that is more (the change is logged), else had. A queue never takes replicas away: a
+// command run with the default of one must not strip a cluster's streams of theirs.
+func (q *Queue) replicas(what string, had int) int {
+	switch {
+	case had < q.o.Replicas:
+		q.log.Warn("queue: adding replicas to "+what, "had", had, "replicas", q.o.Replicas)
+		return q.o.Replicas
+	case had > q.o.Replicas && q.o.Replicas > 1:
+		q.log.Warn("queue: "+what+" has more replicas than nats.replicas asks: kept", "has", had, "replicas", q.o.Replicas)
+	}
+	return had
+}
+
+// replicasErr explains a failure to create or update what: with more than one replica, the
+// usual cause is a server that is not in a JetStream cluster of that many servers.
+func (q *Queue) replicasErr(what string, err error) error {
+	if q.o.Replicas > 1 {
+		return fmt.Errorf("queue: %s with %d replicas (nats.replicas): %w; the server must be in a JetStream cluster of at least %d servers, all up",
+			what, q.o.Replicas, err, q.o.Replicas)
+	}
+	return fmt.Errorf("queue: %s: %w", what, err)
 }
 
 // Close drains the connection (what is in flight is flushed; a job delivered and not acked

@@ -23,8 +23,13 @@ func (q *Queue) PublishResult(ctx context.Context, id string, result []byte) err
 	if err := ValidID(id); err != nil {
 		return err
 	}
-	_, err := q.publish(ctx, "publish result "+id, q.resultsPrefix+id, result,
+	ack, err := q.publish(ctx, "publish result "+id, q.resultsPrefix+id, result,
 		jetstream.WithMsgID("result-"+id), jetstream.WithExpectStream(q.resultsStream))
+	if err == nil && ack.Duplicate {
+		// Another daemon judged the job too (this one lost its connection past AckWait): the
+		// stored result stays the only one.
+		q.log.Info("queue: a result of this job is already stored: it is kept, this one dropped", "job", id)
+	}
 	return err
 }
 

@@ -1,10 +1,13 @@
 package queue
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -38,18 +41,28 @@ func startServer(o Options, log *slog.Logger) (*server.Server, error) {
 		// which the server spells -1.
 		port = server.RANDOM_PORT
 	}
-	srv, err := server.NewServer(&server.Options{
-		Host:      host,
-		Port:      port,
-		JetStream: true,
-		StoreDir:  o.StoreDir,
+	opts := &server.Options{
+		ServerName: o.ServerName,
+		Host:       host,
+		Port:       port,
+		JetStream:  true,
+		StoreDir:   o.StoreDir,
 		// The daemon owns the process's signals; the server must not exit or reload on them.
 		NoSigs:                 true,
 		DisableJetStreamBanner: true,
 		// Jobs inline their sources: allow large ones through, so that the daemon can judge
 		// an oversized job (and say why) instead of the publisher failing obscurely.
 		MaxPayload: maxPayload,
-	})
+	}
+	if opts.ServerName == "" {
+		// Unique in a cluster of machines, and of servers on one machine (tests).
+		hostname, _ := os.Hostname()
+		opts.ServerName = cmp.Or(hostname, host) + ":" + portText
+	}
+	if err := clusterOptions(opts, o.Cluster); err != nil {
+		return nil, err
+	}
+	srv, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("queue: embedded server: %w", err)
 	}
@@ -73,6 +86,40 @@ func startServer(o Options, log *slog.Logger) (*server.Server, error) {
 	}
 	log.Info("queue: embedded NATS server started", "url", srv.ClientURL(), "store_dir", o.StoreDir)
 	return srv, nil
+}
+
+// clusterOptions makes the server a node of the cluster c, when c has a Listen address.
+func clusterOptions(opts *server.Options, c Cluster) error {
+	if c.Listen == "" {
+		if len(c.Routes) > 0 {
+			return fmt.Errorf("queue: embedded server: cluster routes without a cluster listen address")
+		}
+		return nil
+	}
+	host, portText, err := net.SplitHostPort(c.Listen)
+	if err != nil {
+		return fmt.Errorf("queue: embedded server: cluster listen address %q: %w", c.Listen, err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil || port <= 0 || port > 65535 {
+		return fmt.Errorf("queue: embedded server: cluster listen address %q: bad port", c.Listen)
+	}
+	opts.Cluster = server.ClusterOpts{Name: c.Name, Host: host, Port: port}
+	if opts.Cluster.Name == "" {
+		opts.Cluster.Name = DefaultCluster
+	}
+	var routes []string
+	for _, r := range c.Routes {
+		if !strings.Contains(r, "://") {
+			r = "nats-route://" + r
+		}
+		routes = append(routes, r)
+	}
+	opts.Routes = server.RoutesFromStr(strings.Join(routes, ","))
+	if len(routes) > 0 && len(opts.Routes) != len(routes) {
+		return fmt.Errorf("queue: embedded server: cluster routes %q: not all are URLs", c.Routes)
+	}
+	return nil
 }
 
 // serverLogger routes the embedded server's log through slog. The server's notices (its

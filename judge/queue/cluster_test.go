@@ -1,0 +1,131 @@
+package queue
+
+import (
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+)
+
+// freeAddrs are n free loopback addresses.
+func freeAddrs(t *testing.T, n int) []string {
+	t.Helper()
+	var out []string
+	var ls []net.Listener
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, l)
+		out = append(out, l.Addr().String())
+	}
+	for _, l := range ls {
+		l.Close()
+	}
+	return out
+}
+
+// cluster starts n embedded servers in a cluster, each through a Queue with o (as n `judge
+// serve` with nats.cluster.* would), and returns the queues and their client URLs.
+func cluster(t *testing.T, n int, o Options) ([]*Queue, []string) {
+	t.Helper()
+	clients, routes := freeAddrs(t, n), freeAddrs(t, n)
+	qs := make([]*Queue, n)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			oi := o
+			oi.Listen, oi.StoreDir, oi.Logger = clients[i], t.TempDir(), testLogger()
+			oi.Cluster = Cluster{Name: "test", Listen: routes[i], Routes: routes}
+			// A cluster elects its JetStream meta leader once enough nodes are up: the
+			// nodes start together, as machines of a cluster do.
+			q, err := Open(testContext(t, 60*time.Second), oi)
+			qs[i] = q
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatalf("a cluster node: %v", err)
+		}
+	}
+	for _, q := range qs {
+		t.Cleanup(func() { q.Close() })
+	}
+	var urls []string
+	for _, q := range qs {
+		urls = append(urls, q.URL())
+	}
+	return qs, urls
+}
+
+// On a 3-node cluster with 3 replicas, every stream and object store is kept by all three
+// nodes, and a client given every node's URL works through any of them.
+func TestClusterReplicas(t *testing.T) {
+	qs, urls := cluster(t, 3, Options{Replicas: 3})
+	c := client(t, strings.Join(urls, ","), Options{Replicas: 3})
+	ctx := testContext(t, 30*time.Second)
+	for _, name := range []string{c.jobsStream, c.resultsStream, "OBJ_" + c.buckets[BucketReplays]} {
+		s, err := c.js.Stream(ctx, name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		info := s.CachedInfo()
+		if info.Config.Replicas != 3 || info.Cluster == nil || len(info.Cluster.Replicas) != 2 {
+			t.Errorf("%s: %d replicas configured, cluster %+v; want 3 (a leader and 2 followers)", name, info.Config.Replicas, info.Cluster)
+		}
+	}
+	submit(t, c, "j1", "job one")
+	d := next(t, qs[2], 10*time.Second)
+	if string(d.Data) != "job one" {
+		t.Errorf("job %q", d.Data)
+	}
+	if err := d.Ack(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Replicas a single server cannot give are an error saying what to do; a stream that has
+// fewer replicas than asked is updated, not silently used as it is.
+func TestReplicasOnTheWrongServer(t *testing.T) {
+	q := embedded(t, Options{})
+	_, err := Open(testContext(t, 8*time.Second), Options{URL: q.URL(), Replicas: 3, Logger: testLogger()})
+	if err == nil || !strings.Contains(err.Error(), "with 3 replicas (nats.replicas)") || !strings.Contains(err.Error(), "JetStream cluster of at least 3 servers") {
+		t.Errorf("3 replicas on one server: %v", err)
+	}
+	if _, err := Open(testContext(t, 5*time.Second), Options{URL: q.URL(), Replicas: 6}); err == nil {
+		t.Error("6 replicas: no error")
+	}
+
+	qs, urls := cluster(t, 3, Options{})
+	ctx := testContext(t, 30*time.Second)
+	s, err := qs[0].js.Stream(ctx, qs[0].jobsStream)
+	if err != nil || s.CachedInfo().Config.Replicas != 1 {
+		t.Fatalf("a cluster queue with the default replicas: %v", err)
+	}
+	c := client(t, strings.Join(urls, ","), Options{Replicas: 3})
+	// A client with the default of one replica (judge submit with no nats.replicas) does not
+	// take them away again.
+	client(t, strings.Join(urls, ","), Options{})
+	for _, name := range []string{c.jobsStream, c.resultsStream, "OBJ_" + c.buckets[BucketArtifacts]} {
+		s, err := c.js.Stream(ctx, name)
+		if err != nil || s.CachedInfo().Config.Replicas != 3 {
+			t.Errorf("%s after Open with 3 replicas, then 1: %v, %+v", name, err, s.CachedInfo().Config)
+		}
+	}
+}
+
+func TestClusterOptionsAreChecked(t *testing.T) {
+	for _, c := range []Cluster{
+		{Routes: []string{"127.0.0.1:6222"}},
+		{Listen: "nowhere"},
+		{Listen: "127.0.0.1:0"},
+	} {
+		_, err := Open(testContext(t, 5*time.Second), Options{Listen: "127.0.0.1:-1", StoreDir: t.TempDir(), Cluster: c, Logger: testLogger()})
+		if err == nil || !strings.Contains(err.Error(), "cluster") {
+			t.Errorf("%+v: %v", c, fmt.Sprint(err))
+		}
+	}
+}

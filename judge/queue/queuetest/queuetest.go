@@ -1,0 +1,248 @@
+// Package queuetest runs a real NATS JetStream cluster for tests: nodes in processes of their
+// own (the judge's embedded server, judge/queue/queuetest/natsnode), which a test kills with
+// SIGKILL and starts again, as machines that die and come back.
+package queuetest
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"fmt"
+	"net"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Cluster is a running test cluster.
+type Cluster struct {
+	t     testing.TB
+	bin   string
+	nodes []*Node
+	// Host is the address the nodes take clients on.
+	Host string
+}
+
+// Node is one server of the cluster.
+type Node struct {
+	Name, Client, Route, Store string
+	args                       []string
+
+	mu  sync.Mutex
+	cmd *exec.Cmd
+	log *Buffer
+}
+
+// Options are a test cluster's.
+type Options struct {
+	// Nodes is the number of servers, default 3; Replicas of each stream, default Nodes.
+	Nodes, Replicas int
+	// Listen is the address the nodes take clients on, default 127.0.0.1; "0.0.0.0" lets a
+	// network namespace of the test's reach them.
+	Listen string
+	// AckWait is the jobs consumer's, which every node sets when it starts: the daemons'.
+	AckWait time.Duration
+}
+
+// StartCluster starts a cluster. It fails the test when the cluster does not come up within a
+// minute.
+func StartCluster(t testing.TB, o Options) *Cluster {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	bin := filepath.Join(t.TempDir(), "natsnode")
+	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(filepath.Dir(file), "natsnode")).CombinedOutput(); err != nil {
+		t.Fatalf("building natsnode: %v\n%s", err, out)
+	}
+	n, listen := cmp.Or(o.Nodes, 3), cmp.Or(o.Listen, "127.0.0.1")
+	replicas := cmp.Or(o.Replicas, n)
+	c := &Cluster{t: t, bin: bin, Host: listen}
+	clients, routes := freePorts(t, n), freePorts(t, n)
+	var all []string
+	for _, p := range routes {
+		all = append(all, fmt.Sprintf("127.0.0.1:%d", p))
+	}
+	for i := range n {
+		nd := &Node{Name: fmt.Sprintf("n%d", i+1), Client: fmt.Sprintf("%s:%d", listen, clients[i]),
+			Route: all[i], Store: t.TempDir()}
+		nd.args = []string{"-listen", nd.Client, "-store", nd.Store, "-name", nd.Name, "-cluster", nd.Route,
+			"-routes", strings.Join(all, ","), "-replicas", fmt.Sprint(replicas)}
+		if o.AckWait > 0 {
+			nd.args = append(nd.args, "-ack-wait", o.AckWait.String())
+		}
+		c.nodes = append(c.nodes, nd)
+	}
+	t.Cleanup(c.stop)
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i, nd := range c.nodes {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = c.start(nd) }()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
+}
+
+func freePorts(t testing.TB, n int) []int {
+	var ls []net.Listener
+	var ports []int
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, l)
+		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+	}
+	for _, l := range ls {
+		l.Close()
+	}
+	return ports
+}
+
+// start runs nd and waits until it says it is ready (its streams exist).
+func (c *Cluster) start(nd *Node) error {
+	cmd := exec.Command(c.bin, nd.args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	log := &Buffer{}
+	cmd.Stderr = log
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	nd.mu.Lock()
+	nd.cmd, nd.log = cmd, log
+	nd.mu.Unlock()
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		ok := sc.Scan() && sc.Text() == "ready"
+		ready <- ok
+		for sc.Scan() {
+		}
+	}()
+	select {
+	case ok := <-ready:
+		if !ok {
+			cmd.Wait()
+			return fmt.Errorf("node %s did not start: %s", nd.Name, log.String())
+		}
+		return nil
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		return fmt.Errorf("node %s not ready after a minute: %s", nd.Name, log.String())
+	}
+}
+
+// Buffer is a process's log, written by its output's copier and read by the test.
+type Buffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (w *Buffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+// String is what was written so far.
+func (w *Buffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// Nodes are the cluster's nodes.
+func (c *Cluster) Nodes() []*Node { return c.nodes }
+
+// URLs are the nodes' client URLs, comma-separated, first first: what nats.url takes. A
+// client connects to the first it can and learns the others.
+func (c *Cluster) URLs(first int) string {
+	var urls []string
+	for i := range c.nodes {
+		urls = append(urls, "nats://"+c.nodes[(first+i)%len(c.nodes)].Client)
+	}
+	return strings.Join(urls, ",")
+}
+
+// Kill kills node i with SIGKILL: its process ends at once, with whatever it had not
+// written to disk.
+func (c *Cluster) Kill(i int) {
+	nd := c.nodes[i]
+	nd.mu.Lock()
+	cmd := nd.cmd
+	nd.cmd = nil
+	nd.mu.Unlock()
+	if cmd != nil {
+		cmd.Process.Signal(syscall.SIGKILL)
+		cmd.Wait()
+	}
+}
+
+// Restart starts node i again on its store and addresses; it fails the test when the node
+// does not come back.
+func (c *Cluster) Restart(i int) {
+	c.t.Helper()
+	if err := c.start(c.nodes[i]); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// Leader is the index of the node leading stream, or -1 when none does yet.
+func (c *Cluster) Leader(ctx context.Context, stream string) (int, error) {
+	nc, err := nats.Connect(c.URLs(0))
+	if err != nil {
+		return -1, err
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return -1, err
+	}
+	s, err := js.Stream(ctx, stream)
+	if err != nil {
+		return -1, err
+	}
+	if cl := s.CachedInfo().Cluster; cl != nil {
+		for i, nd := range c.nodes {
+			if nd.Name == cl.Leader {
+				return i, nil
+			}
+		}
+	}
+	return -1, nil
+}
+
+func (c *Cluster) stop() {
+	for i := range c.nodes {
+		c.Kill(i)
+	}
+}
+
+// Log is what node i has logged (warnings and errors), for a failing test's report.
+func (c *Cluster) Log(i int) string {
+	nd := c.nodes[i]
+	nd.mu.Lock()
+	log := nd.log
+	nd.mu.Unlock()
+	if log == nil {
+		return ""
+	}
+	return log.String()
+}
