@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: judge images gvisor browser demo test bench bench-tournament vet daemon-image
+.PHONY: judge images gvisor browser netns demo test bench bench-tournament vet daemon-image
 
 judge:
 	$(GO) build -o $(JUDGE) ./cmd/judge
@@ -48,10 +48,15 @@ gvisor:
 browser:
 	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 
+# iproute2 and nsenter, for the partition test's network namespaces (judge/daemon).
+netns:
+	@command -v ip >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2)
+	@command -v nsenter >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq util-linux)
+
 # -p 1: packages run one after another, so timing tests do not share the two cores. The
 # viewer's browser test leaves a screenshot of each game in judge-data/screenshots. The gVisor
 # pass has its own data directory: a cache hit from the first pass would skip its compilers.
-test: images gvisor browser vet
+test: images gvisor browser netns vet
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_REQUIRE_BROWSER=1 JUDGE_SCREENSHOTS=$(JUDGE_DATA_DIR)/screenshots JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -count=1 -p 1 -timeout 25m ./...
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR)/runsc JUDGE_TEST_RUNTIME=runsc $(GO) test -count=1 -p 1 -timeout 20m ./sandbox/... ./judge/build/... ./judge/match/... ./judge/games/...
 
