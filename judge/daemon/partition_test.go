@@ -74,18 +74,16 @@ func (h *host) heal(t *testing.T) { ip(t, "netns", "exec", h.ns, "ip", "link", "
 func TestPartitionedDaemon(t *testing.T) {
 	before := containers(t)
 	h := newHost(t)
-	c := queuetest.StartCluster(t, queuetest.Options{Listen: "0.0.0.0", AckWait: ackWait})
+	// The nodes take clients on this machine's end of the veth pair only: the test's own
+	// network, reachable from the namespace and from here.
+	c := queuetest.StartCluster(t, queuetest.Options{Listen: h.gateway, AckWait: ackWait})
 	q := client(t, c.URLs(0))
 
 	bin := buildJudge(t)
-	var urls []string
-	for _, nd := range c.Nodes() {
-		urls = append(urls, "nats://"+strings.Replace(nd.Client, "0.0.0.0", h.gateway, 1))
-	}
 	// nsenter, not ip netns exec: that mounts a /sys of the namespace's own, without the
 	// host's cgroups, which the judge reads.
 	cmd := exec.Command("nsenter", "--net=/var/run/netns/"+h.ns, bin, "serve")
-	cmd.Env = append(os.Environ(), "JUDGE_NATS_URL="+strings.Join(urls, ","), "JUDGE_DATA_DIR="+t.TempDir(),
+	cmd.Env = append(os.Environ(), "JUDGE_NATS_URL="+c.URLs(0), "JUDGE_DATA_DIR="+t.TempDir(),
 		"JUDGE_SERVE_ACK_WAIT="+ackWait.String(), "JUDGE_SERVE_HTTP=", "JUDGE_SERVE_WORKERS=1", "JUDGE_LOG_LEVEL=info")
 	var logs queuetest.Buffer
 	cmd.Stderr = &logs

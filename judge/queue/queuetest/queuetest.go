@@ -45,8 +45,8 @@ type Node struct {
 type Options struct {
 	// Nodes is the number of servers, default 3; Replicas of each stream, default Nodes.
 	Nodes, Replicas int
-	// Listen is the address the nodes take clients on, default 127.0.0.1; "0.0.0.0" lets a
-	// network namespace of the test's reach them.
+	// Listen is the address the nodes take clients on, default 127.0.0.1; the address of
+	// this machine's end of a veth pair lets a network namespace of the test's reach them.
 	Listen string
 	// AckWait is the jobs consumer's, which every node sets when it starts: the daemons'.
 	AckWait time.Duration
