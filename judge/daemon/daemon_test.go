@@ -44,9 +44,12 @@ func server(t testing.TB, addr, dir string) *queue.Queue {
 
 var quiet = slog.New(slog.DiscardHandler)
 
-func client(t testing.TB, url string) *queue.Queue {
+func client(t testing.TB, url string) *queue.Queue { return clientAck(t, url, ackWait) }
+
+// clientAck is client with another AckWait, for a test whose every queue uses it.
+func clientAck(t testing.TB, url string, ack time.Duration) *queue.Queue {
 	t.Helper()
-	q, err := queue.Open(context.Background(), queue.Options{URL: url, AckWait: ackWait, Logger: quiet})
+	q, err := queue.Open(context.Background(), queue.Options{URL: url, AckWait: ack, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,11 +71,17 @@ func runDaemon(t testing.TB, url string, adjust ...func(*daemon.Options)) (*daem
 	t.Helper()
 	m := daemon.NewMetrics()
 	q := client(t, url)
+	return m, runDaemonOn(t, q, m, ackWait, adjust...)
+}
+
+// runDaemonOn runs a daemon on q, whose AckWait is ack.
+func runDaemonOn(t testing.TB, q *queue.Queue, m *daemon.Metrics, ack time.Duration, adjust ...func(*daemon.Options)) func() {
+	t.Helper()
 	r := matchtest.Runner(t)
 	b := r.Builder.(*build.Builder)
 	o := daemon.Options{
 		Queue: q, Games: games.Lookup, Workers: 1, Grace: 30 * time.Second,
-		Heartbeat: ackWait / 3, MaxSource: 1 << 20, Metrics: m, Backoff: []time.Duration{time.Second},
+		Heartbeat: ack / 3, MaxSource: 1 << 20, Metrics: m, Backoff: []time.Duration{time.Second},
 		Runners: []daemon.Runner{r},
 	}
 	b.Remote = q.Cache(queue.BucketArtifacts)
@@ -87,7 +96,7 @@ func runDaemon(t testing.TB, url string, adjust ...func(*daemon.Options)) (*daem
 	done := make(chan struct{})
 	go func() { d.Run(ctx); close(done) }()
 	var once sync.Once
-	return m, func() { once.Do(func() { cancel(); <-done }) }
+	return func() { once.Do(func() { cancel(); <-done }) }
 }
 
 // jobJSON makes a job of the sample bots.
