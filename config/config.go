@@ -151,6 +151,10 @@ type Sandbox struct {
 	// Pin gives each worker's bots a core of their own (core 0 stays for the judge) when the
 	// machine has at least two.
 	Pin bool `mapstructure:"pin"`
+	// Warm is how many containers judge serve keeps started ahead, per worker and kind of bot
+	// (image and limits), so that a match's bots start at once; 0 starts each bot's when its
+	// match needs it.
+	Warm int `mapstructure:"warm"`
 }
 
 // Defaults returns the configuration used when nothing is set. The limits are the
@@ -178,7 +182,7 @@ func Defaults() Config {
 			FileSize: Bytes(sl.FileSize), Tmpfs: Bytes(sl.Tmpfs), Network: sl.Network,
 			Seccomp: sl.Seccomp == sandbox.SeccompJudge, StdoutLimit: Bytes(out.Stdout),
 			StderrLimit: Bytes(out.Stderr), StderrMatchLimit: match.DefaultStderrMatch, LineLimit: Bytes(out.Line),
-			Freeze: string(sandbox.FreezeSignal), Pin: true,
+			Freeze: string(sandbox.FreezeSignal), Pin: true, Warm: sandbox.DefaultWarm,
 		},
 		NATS:  NATS{Listen: queue.DefaultListen, Replicas: queue.DefaultReplicas, Cluster: NATSCluster{Name: queue.DefaultCluster, Routes: []string{}}},
 		Serve: Serve{Grace: 2 * time.Minute, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
@@ -399,6 +403,9 @@ func (c Config) Validate() error {
 	}
 	if s.Tmpfs < 0 {
 		bad("sandbox.tmpfs", "must not be negative (got %v)", s.Tmpfs)
+	}
+	if s.Warm < 0 {
+		bad("sandbox.warm", "must not be negative (got %d)", s.Warm)
 	}
 	if _, _, err := net.SplitHostPort(c.NATS.Listen); err != nil {
 		bad("nats.listen", "want host:port (got %q)", c.NATS.Listen)

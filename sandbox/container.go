@@ -197,12 +197,22 @@ var errNotRunning = errors.New("sandbox: not running")
 
 // pid returns the host PID of the container's first process.
 func (e *Engine) pid(ctx context.Context, id string) (int, error) {
+	pid, _, err := e.inspect(ctx, id)
+	return pid, err
+}
+
+// inspect returns the host PID of the container's first process and the ID of its image
+// (which it returns even when the container is not running).
+func (e *Engine) inspect(ctx context.Context, id string) (pid int, image string, err error) {
 	info, err := e.cli.ContainerInspect(ctx, id)
 	if err != nil {
-		return 0, fmt.Errorf("sandbox: inspecting container: %w", err)
+		return 0, "", fmt.Errorf("sandbox: inspecting container: %w", err)
+	}
+	if info.ContainerJSONBase != nil {
+		image = info.Image
 	}
 	if info.State == nil || info.State.Pid == 0 || !info.State.Running {
-		return 0, fmt.Errorf("%w: container %s", errNotRunning, id[:12])
+		return 0, image, fmt.Errorf("%w: container %s", errNotRunning, id[:12])
 	}
-	return info.State.Pid, nil
+	return info.State.Pid, image, nil
 }

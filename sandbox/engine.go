@@ -48,6 +48,8 @@ type Engine struct {
 	host     string
 	log      *slog.Logger
 	profiles map[profileKey]string // seccomp profiles (see profiles)
+	pool     pool
+	tasks    tasks
 }
 
 // ErrNoDocker is returned by New when the engine cannot be reached.
@@ -144,9 +146,15 @@ func (e *Engine) Instance() string { return e.instance }
 // RunDir holds the named pipes of this judge's running bots; it is empty between matches.
 func (e *Engine) RunDir() string { return e.runDir }
 
-// Close releases the instance lock and the connection. Containers are not touched: every
+// Close removes the pool's containers, waits for the removal of the closed Processes', and
+// releases the instance lock and the connection. Other containers are not touched: every
 // Process and compilation removes its own.
 func (e *Engine) Close() error {
+	e.Warm(0)
+	e.tasks.mu.Lock()
+	e.tasks.closed = true
+	e.tasks.mu.Unlock()
+	e.Settle()
 	if e.lockFile != nil {
 		os.RemoveAll(e.runDir)
 		os.Remove(e.lockPath)

@@ -88,6 +88,7 @@ type Process struct {
 	errDone chan struct{}
 	frozen  bool
 
+	imageID string // the ID of the image the container runs
 	// tasks is /proc/PID/task of the bot's process; "" when it was not found.
 	tasks string
 	sched schedStats
@@ -98,14 +99,44 @@ type Process struct {
 	oomSeen  bool
 
 	closeOnce sync.Once
-	closeErr  error
 }
 
 // connectTimeout bounds the launcher's start, up to its opening of the pipes.
 const connectTimeout = 30 * time.Second
 
 // Start runs a bot. It runs unfrozen until the first Freeze or Exchange.
+//
+// A bot's container is made in two steps. Prepared, it runs the launcher, connected to its
+// pipes and waiting for the judge's go; /bot and /work are empty directories of its own.
+// Launched, it has its artifact and input files in those directories, and the launcher,
+// given the go, becomes the bot. With a warm pool (Warm) the first step was taken before the
+// match asked: the bot's clock starts at the go, not at the engine's create.
 func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
+	spec = spec.withDefaults()
+	for name, src := range spec.Files {
+		if name == "" || strings.ContainsAny(name, "/\x00") || name == "." || name == ".." {
+			return nil, fmt.Errorf("sandbox: bad input file name %q", name)
+		}
+		if st, err := os.Stat(src); err != nil || !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("sandbox: input file %s is not a regular file", src)
+		}
+	}
+	p := e.takeWarm(spec)
+	if p == nil {
+		var err error
+		if p, err = e.prepare(ctx, spec); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.launch(spec); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// withDefaults fills in the zero fields.
+func (spec RunSpec) withDefaults() RunSpec {
 	spec.Limits, spec.Output = spec.Limits.orDefaults(), spec.Output.OrDefaults()
 	if spec.Freeze == "" {
 		spec.Freeze = FreezeSignal
@@ -116,23 +147,13 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 		// stopped: only the cgroup freezer holds them all.
 		spec.Freeze = FreezeCgroup
 	}
-	binds := map[string]string{}
-	if spec.Artifact != "" {
-		binds["/bot"] = spec.Artifact
-	}
-	for name, src := range spec.Files {
-		if name == "" || strings.ContainsAny(name, "/\x00") || name == "." || name == ".." {
-			return nil, fmt.Errorf("sandbox: bad input file name %q", name)
-		}
-		abs, err := filepath.Abs(src)
-		if err != nil {
-			return nil, err
-		}
-		if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
-			return nil, fmt.Errorf("sandbox: input file %s is not a regular file", src)
-		}
-		binds["/work/"+name] = abs
-	}
+	return spec
+}
+
+// prepare makes a container of spec's kind (everything but its artifact and files) up to the
+// launcher waiting for its go. A container that did not get that far is returned all the
+// same: the bot then reads as closed, and Wait tells why.
+func (e *Engine) prepare(ctx context.Context, spec RunSpec) (*Process, error) {
 	p := &Process{e: e, spec: spec, pidfd: -1}
 	p.errBuf.limit = spec.Output.Stderr
 	p.out.limit, p.out.max = spec.Output.Stdout, int(spec.Output.Line)
@@ -147,7 +168,8 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 	}
 	p.a, err = e.create(ctx, containerSpec{
 		image: spec.Image, cmd: append(launcher(spec.Limits.Runtime), spec.Cmd...), env: spec.Env,
-		workDir: "/work", limits: spec.Limits, binds: binds, noStdin: true,
+		workDir: "/work", limits: spec.Limits, noStdin: true,
+		binds: map[string]string{"/bot": filepath.Join(p.ioDir, "bot"), "/work": filepath.Join(p.ioDir, "work")},
 		pipes: map[string]string{"/judge/io/in": filepath.Join(p.ioDir, "in"), "/judge/io/out": filepath.Join(p.ioDir, "out"),
 			"/judge/io/err": filepath.Join(p.ioDir, "err")},
 	})
@@ -169,7 +191,36 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 	return p, nil
 }
 
-// makePipes creates the directory mounted at /judge/io with the bot's three named pipes, and
+// ready reports whether a prepared container still waits for its go.
+func (p *Process) ready() bool { return p.cg != nil && !p.Exited() }
+
+// launch puts spec's artifact and files in the container's /bot and /work and gives the
+// launcher its go.
+func (p *Process) launch(spec RunSpec) error {
+	p.spec = spec
+	if spec.Artifact != "" {
+		if err := linkTree(filepath.Join(p.ioDir, "bot"), spec.Artifact); err != nil {
+			return fmt.Errorf("sandbox: placing the bot's artifact: %w", err)
+		}
+	}
+	for name, src := range spec.Files {
+		if err := linkFile(filepath.Join(p.ioDir, "work", name), src, 0o444); err != nil {
+			return fmt.Errorf("sandbox: placing input file %s: %w", name, err)
+		}
+	}
+	if p.cg == nil {
+		return nil // the launcher never got as far: the first read reports it
+	}
+	p.startCPU = p.CPU()
+	// The launcher waits for this byte before it becomes the bot.
+	if _, err := p.in.Write([]byte{0}); err != nil {
+		return fmt.Errorf("sandbox: starting the bot: %w", err)
+	}
+	return nil
+}
+
+// makePipes creates the container's directory: the bot's three named pipes, mounted at
+// /judge/io, and the empty bot and work directories mounted at /bot and /work; it
 // opens the judge's end of "in". Opening it read-write never blocks and lets the launcher's
 // open of its read end return at once.
 func (e *Engine) makePipes() (string, *os.File, error) {
@@ -197,6 +248,13 @@ func (e *Engine) makePipes() (string, *os.File, error) {
 			}
 		}
 	}
+	// The bot's /bot and /work, empty until launch: readable by the bot through their mounts
+	// (read-only), not through dir.
+	for _, name := range []string{"bot", "work"} {
+		if err := os.Mkdir(filepath.Join(dir, name), 0o755); err != nil {
+			return fail(err)
+		}
+	}
 	in, err := os.OpenFile(filepath.Join(dir, "in"), os.O_RDWR, 0)
 	if err != nil {
 		return fail(err)
@@ -204,7 +262,7 @@ func (e *Engine) makePipes() (string, *os.File, error) {
 	return dir, in, nil
 }
 
-// connect waits for the launcher to open the bot's stdout, then finds the bot's process.
+// connect waits for the launcher to open the bot's stdout, then finds its process.
 func (p *Process) connect(ctx context.Context) error {
 	type opened struct {
 		f   *os.File
@@ -242,7 +300,8 @@ func (p *Process) connect(ctx context.Context) error {
 		p.out.f = o.f
 		return nil
 	}
-	pid, err := p.e.pid(ctx, p.a.id)
+	pid, image, err := p.e.inspect(ctx, p.a.id)
+	p.imageID = image
 	if errors.Is(err, errNotRunning) {
 		return nil // exited already: the first read reports it, Wait tells how
 	}
@@ -273,11 +332,6 @@ func (p *Process) connect(ctx context.Context) error {
 	}
 	p.tasks = fmt.Sprintf("/proc/%d/task", pid)
 	p.sched.dir = p.tasks
-	p.startCPU = p.CPU()
-	// The launcher waits for this byte before it becomes the bot.
-	if _, err := p.in.Write([]byte{0}); err != nil {
-		return fmt.Errorf("sandbox: starting the bot: %w", err)
-	}
 	return nil
 }
 
@@ -347,12 +401,44 @@ func (p *Process) runnable() bool { return p.inState("R") }
 
 // inState reports whether a thread of the bot is in one of the states (/proc/PID/stat).
 func (p *Process) inState(states string) bool {
-	if p.tasks == "" {
+	found := false
+	p.eachThread(func(_ string, state byte) bool {
+		found = strings.IndexByte(states, state) >= 0
+		return !found
+	})
+	return found
+}
+
+// Waiting reports whether the bot is blocked reading its input: no thread of it is running,
+// ready to run or waiting for the disk, and one sleeps in a pipe read (its wchan). Under gVisor
+// the host sees the sandbox's kernel, not the bot's threads: never.
+func (p *Process) Waiting() bool {
+	if p.spec.Limits.Runtime == RuntimeGVisor {
 		return false
+	}
+	reading := false
+	idle := p.eachThread(func(tid string, state byte) bool {
+		if state == 'R' || state == 'D' {
+			return false
+		}
+		if !reading && state == 'S' {
+			w, _ := os.ReadFile(p.tasks + "/" + tid + "/wchan")
+			reading = bytes.HasSuffix(w, []byte("pipe_read")) // anon_pipe_read since Linux 6.12
+		}
+		return true
+	})
+	return idle && reading
+}
+
+// eachThread calls fn with each thread of the bot and its state (/proc/PID/task/TID/stat)
+// until fn returns false; it reports whether fn never did. A bot not found has no threads.
+func (p *Process) eachThread(fn func(tid string, state byte) bool) bool {
+	if p.tasks == "" {
+		return true
 	}
 	dir, err := os.Open(p.tasks)
 	if err != nil {
-		return false
+		return true
 	}
 	names, _ := dir.Readdirnames(-1)
 	dir.Close()
@@ -365,11 +451,11 @@ func (p *Process) inState(states string) bool {
 		n, _ := f.Read(buf)
 		f.Close()
 		// "pid (comm) S ...": the state follows the last ")", comm may hold anything.
-		if i := bytes.LastIndexByte(buf[:n], ')'); i >= 0 && i+2 < n && strings.IndexByte(states, buf[i+2]) >= 0 {
-			return true
+		if i := bytes.LastIndexByte(buf[:n], ')'); i >= 0 && i+2 < n && !fn(tid, buf[i+2]) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // schedStats reads the scheduler's run_delay of the bot's threads: how long each has been
@@ -459,6 +545,10 @@ func (s *schedStats) close() {
 
 // ID is the container's ID.
 func (p *Process) ID() string { return p.a.id }
+
+// ImageID is the ID of the image the bot runs in ("" when its container ended before the
+// judge saw it run): the image itself, where a tag may since name another.
+func (p *Process) ImageID() string { return p.imageID }
 
 // Send writes data to the bot's stdin. It fails when the bot does not read it in time.
 func (p *Process) Send(data []byte, deadline time.Time) error {
@@ -716,6 +806,33 @@ func (p *Process) Wait(ctx context.Context) (Exit, error) {
 // stderrDrain bounds Wait's wait for the end of stderr after the bot has exited.
 const stderrDrain = 200 * time.Millisecond
 
+// Ended waits, until ctx ends, for the bot to exit and the last of its stderr to be in, and
+// reports whether it has exited. Unlike Wait, it asks the engine nothing (not how the bot
+// ended): it watches the bot's process.
+func (p *Process) Ended(ctx context.Context) bool {
+	if p.pidfd < 0 {
+		_, err := p.Wait(ctx)
+		return err == nil
+	}
+	p.Thaw()
+	for !p.Exited() {
+		wait := 100 * time.Millisecond
+		if d, ok := ctx.Deadline(); ok {
+			wait = min(wait, time.Until(d))
+		}
+		if ctx.Err() != nil || wait <= 0 {
+			return false
+		}
+		fds := []unix.PollFd{{Fd: int32(p.pidfd), Events: unix.POLLIN}}
+		unix.Poll(fds, int(wait.Milliseconds())+1)
+	}
+	select {
+	case <-p.errPipe.done:
+	case <-time.After(stderrDrain):
+	}
+	return true
+}
+
 // Kill stops the bot at once. Safe to call from any goroutine.
 func (p *Process) Kill() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -724,8 +841,10 @@ func (p *Process) Kill() error {
 	return p.e.cli.ContainerKill(ctx, p.a.id, "KILL")
 }
 
-// Close kills the bot if it still runs and removes its container and pipes. It is always
-// safe to call, more than once.
+// Close kills the bot if it still runs and removes its container and directory. The
+// removal goes on in the background, off the match's path: Engine.Settle waits for it and
+// Engine.Close does, and a judge that dies before it ends leaves the container to Sweep.
+// It is always safe to call, more than once.
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
 		p.sample()
@@ -737,8 +856,6 @@ func (p *Process) Close() error {
 			p.cg.close()
 		}
 		p.sched.close()
-		p.closeErr = p.e.remove(p.a.id)
-		p.a.hj.Close()
 		if p.pidfd >= 0 {
 			unix.Close(p.pidfd)
 		}
@@ -747,9 +864,13 @@ func (p *Process) Close() error {
 			p.out.f.Close()
 		}
 		p.errPipe.close()
-		os.RemoveAll(p.ioDir)
+		p.e.background(func() {
+			p.e.remove(p.a.id)
+			p.a.hj.Close()
+			os.RemoveAll(p.ioDir)
+		})
 	})
-	return p.closeErr
+	return nil
 }
 
 var errTimeout = errors.New("timeout")

@@ -26,7 +26,9 @@ func probe(t *testing.T, adjust func(*sandbox.RunSpec)) *sandbox.Process {
 	if adjust != nil {
 		adjust(&spec)
 	}
-	return sandboxtest.Start(t, e, spec)
+	// Every probe runs in a container the pool prepared ahead of its match, as the daemon's
+	// bots do: the restrictions must hold there.
+	return sandboxtest.StartWarm(t, e, spec)
 }
 
 // ask sends one command and returns the single answer line.

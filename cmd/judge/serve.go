@@ -90,6 +90,9 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 			runners = append(runners, &pinned)
 		}
 	}
+	// Each runner's bots are of kinds of their own (their cores are part of their limits):
+	// the pool keeps each kind ready for the workers that share its runner.
+	a.engine.Warm(a.cfg.Sandbox.Warm * ((workers + len(runners) - 1) / len(runners)))
 	metrics := daemon.NewMetrics()
 	d, err := daemon.New(daemon.Options{
 		Queue: q, Runners: runners, Games: games.Lookup, Workers: workers,

@@ -30,11 +30,17 @@ type Process interface {
 	// CPU is all the CPU the bot has used; StartCPU what of it its container used starting.
 	CPU() time.Duration
 	StartCPU() time.Duration
-	// Busy reports a thread running, ready to run or waiting for the disk.
+	// Busy reports a thread running, ready to run or waiting for the disk; Waiting that the
+	// bot is blocked reading its input (false where that cannot be seen).
 	Busy() bool
-	// Exited reports that the bot has ended; Wait waits for that and says how.
+	Waiting() bool
+	// Exited reports that the bot has ended; Wait waits for that and says how; Ended waits
+	// for it and for its last stderr, quicker, without saying how.
 	Exited() bool
 	Wait(ctx context.Context) (sandbox.Exit, error)
+	Ended(ctx context.Context) bool
+	// ImageID is the ID of the image it runs in, "" when not known.
+	ImageID() string
 	PeakMemory() int64
 	// Stderr is all of its stderr kept; TakeStderr what came since the previous take, with
 	// a line where its limit cut the text.

@@ -74,6 +74,8 @@ func (b *fakeBot) Freeze() error                { return nil }
 func (b *fakeBot) Thaw() error                  { return nil }
 func (b *fakeBot) StartCPU() time.Duration      { return 0 }
 func (b *fakeBot) Busy() bool                   { return false }
+func (b *fakeBot) Waiting() bool                { return true }
+func (b *fakeBot) ImageID() string              { return "" }
 func (b *fakeBot) PeakMemory() int64            { return 1 << 20 }
 func (b *fakeBot) Kill() error                  { return nil }
 
@@ -96,6 +98,11 @@ func (b *fakeBot) Exited() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.exited
+}
+
+func (b *fakeBot) Ended(ctx context.Context) bool {
+	_, err := b.Wait(ctx)
+	return err == nil
 }
 
 func (b *fakeBot) Wait(ctx context.Context) (sandbox.Exit, error) {

@@ -62,12 +62,14 @@ type Job struct {
 	Replay *replay.Writer
 }
 
-// startupIdle is how long a starting bot must use (almost) no CPU to count as ready; startupMax
-// bounds the wait. Bots start unfrozen, all at once, so that a match does not wait for each
+// startupIdle is how long a starting bot must use (almost) no CPU to count as ready, where the
+// judge cannot see it waiting for input; startupLook is the longest time between looks;
+// startupMax bounds the wait. Bots start unfrozen, all at once, so that a match does not wait for each
 // runtime's start (a JVM's) in turn; the CPU they use meanwhile is charged to their first
 // request, less the language runtime's measured allowance (images.Lang.Startup).
 const (
 	startupIdle = 60 * time.Millisecond
+	startupLook = 10 * time.Millisecond
 	startupMax  = 10 * time.Second
 )
 
@@ -116,7 +118,14 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 
 	hdr := replay.Header{Game: j.Game.Name(), Seed: j.Seed, Options: setup.Options, World: setup.World}
 	for i, e := range j.Players {
-		runID, _ := r.Sandbox.ImageID(ctx, bots[i].build.RunImage)
+		// The image a bot ran in is its container's; a bot that did not run is asked of the engine.
+		var runID string
+		if bots[i].proc != nil {
+			runID = bots[i].proc.ImageID()
+		}
+		if runID == "" {
+			runID, _ = r.Sandbox.ImageID(ctx, bots[i].build.RunImage)
+		}
 		hdr.Players = append(hdr.Players, replay.Player{Name: e.Name, Lang: e.Submission.Lang,
 			CompileImage: bots[i].build.Image, RunImage: runID, Toolchain: bots[i].build.Toolchain})
 	}
@@ -364,21 +373,33 @@ func (r *Runner) start(ctx context.Context, setup game.Setup, bots []*bot) error
 	return errors.Join(errs...)
 }
 
-// waitIdle returns once the bot has used (almost) no CPU for startupIdle and is not ready to
-// run: it is waiting for input. A bot that got little CPU while ready to run was starved by a
-// loaded machine: it is still starting up, and its start-up is still its own.
+// waitIdle returns once the bot is waiting for input: blocked reading it at two looks in a row
+// with no CPU used between, where that can be seen (Process.Waiting), else once it has used
+// (almost) no CPU for startupIdle and is not ready to run. A bot that got little CPU while
+// ready to run was starved by a loaded machine: it is still starting up, and its start-up is
+// still its own. The looks come quickly at first (a compiled bot is ready in a millisecond or
+// two), then every startupLook.
 func waitIdle(ctx context.Context, p Process) {
 	deadline := time.Now().Add(startupMax)
-	last := p.CPU()
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		time.Sleep(startupIdle)
+	last, lastAt := p.CPU(), time.Now()
+	prev, waiting := last, false
+	for look := time.Millisecond; time.Now().Before(deadline) && ctx.Err() == nil; look = min(2*look, startupLook) {
+		time.Sleep(look)
+		now := p.CPU()
+		was := waiting
+		if waiting = p.Waiting(); waiting && was && now == prev {
+			return
+		}
+		prev = now
+		if time.Since(lastAt) < startupIdle {
+			continue
+		}
 		// Idle is under a tenth of a core: gVisor's kernel uses a few percent of one while
 		// its bot waits for its first input.
-		now := p.CPU()
 		if now-last < startupIdle/10 && !p.Busy() {
 			return
 		}
-		last = now
+		last, lastAt = now, time.Now()
 	}
 }
 
@@ -579,7 +600,7 @@ func (r *Runner) finish(bots []*bot) {
 			b.proc.CloseStdin()
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			defer cancel()
-			b.proc.Wait(ctx)
+			b.proc.Ended(ctx)
 		}()
 	}
 	wg.Wait()

@@ -148,6 +148,7 @@ func playTimed(t *testing.T, r *match.Runner, opts map[string]string, players ..
 	if err != nil {
 		t.Fatal(err)
 	}
+	matchtest.Engine(r).Settle()
 	left, err := matchtest.Engine(r).OwnContainers(context.Background())
 	if err != nil {
 		t.Fatal(err)

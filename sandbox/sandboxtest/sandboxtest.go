@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -144,6 +145,24 @@ func Start(t testing.TB, e *sandbox.Engine, spec sandbox.RunSpec) *sandbox.Proce
 			t.Errorf("removing the bot's container: %v", err)
 		}
 	})
+	return p
+}
+
+// StartWarm runs a built bot, as Start does, in a container the engine's pool prepared before
+// the bot was asked for (it turns the pool on, for one container per kind), and fails the test
+// unless it was one.
+func StartWarm(t testing.TB, e *sandbox.Engine, spec sandbox.RunSpec) *sandbox.Process {
+	t.Helper()
+	e.Warm(1)
+	if p, err := e.Start(context.Background(), spec); err == nil {
+		p.Close() // the kind's first start, cold: the pool now prepares one
+	}
+	e.Settle()
+	pooled := e.Pooled()
+	p := Start(t, e, spec)
+	if !slices.Contains(pooled, p.ID()) {
+		t.Fatalf("the bot's container %.12s was not one the pool had ready (%d)", p.ID(), len(pooled))
+	}
 	return p
 }
 

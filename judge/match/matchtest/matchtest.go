@@ -66,6 +66,7 @@ func Play(t *testing.T, r *match.Runner, g game.Game, seed uint64, opts map[stri
 			t.Fatalf("%s did not compile:\n%s", p.Name, p.Build.Log)
 		}
 	}
+	Engine(r).Settle() // the bots' containers are removed in the background
 	if left, err := Engine(r).OwnContainers(context.Background()); err != nil || len(left) > 0 {
 		t.Errorf("containers outlived the match: %v %v", left, err)
 	}

@@ -1,0 +1,227 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// DefaultWarm is the containers a daemon keeps prepared per worker and kind of bot: a
+// two-player match's.
+const DefaultWarm = 2
+
+// pool keeps prepared containers (see Start), by kind, for Start to take: a match's bots then
+// start at the launcher's go instead of at the engine's create. Each is used once, by one bot,
+// and removed after it like any other.
+type pool struct {
+	mu     sync.Mutex
+	size   int                   // containers kept ready per kind; 0 keeps none
+	ready  map[string][]*Process // by kind, oldest first
+	coming map[string]int        // being prepared, by kind
+}
+
+// kind is what a prepared container has of a RunSpec: everything but the artifact and the
+// input files, which launch puts in.
+func kind(spec RunSpec) string {
+	return fmt.Sprintf("%q %q %q %+v %s %+v", spec.Image, spec.Cmd, spec.Env, spec.Limits, spec.Freeze, spec.Output)
+}
+
+// Warm keeps n prepared containers ready for each kind of bot the engine has started (an image
+// with its command, environment and limits), from that kind's first Start on; 0, the default,
+// keeps none and removes those kept. A prepared container is the launcher, started with every
+// restriction and waiting on its pipe: it uses no CPU, and what it used is not the bot's (see
+// Process.StartCPU).
+func (e *Engine) Warm(n int) {
+	e.pool.mu.Lock()
+	e.pool.size = max(n, 0)
+	var drop []*Process
+	for k, list := range e.pool.ready {
+		if len(list) > e.pool.size {
+			drop = append(drop, list[e.pool.size:]...)
+			e.pool.ready[k] = list[:e.pool.size]
+		}
+	}
+	e.pool.mu.Unlock()
+	for _, p := range drop {
+		p.Close()
+	}
+}
+
+// Pooled lists the IDs of the containers the pool holds ready.
+func (e *Engine) Pooled() []string {
+	e.pool.mu.Lock()
+	defer e.pool.mu.Unlock()
+	var ids []string
+	for _, list := range e.pool.ready {
+		for _, p := range list {
+			ids = append(ids, p.ID())
+		}
+	}
+	return ids
+}
+
+// takeWarm is a prepared container of spec's kind that still waits for its go, or nil, and
+// has the pool prepare the kind's containers up to its size again.
+func (e *Engine) takeWarm(spec RunSpec) *Process {
+	k := kind(spec)
+	pl := &e.pool
+	pl.mu.Lock()
+	if pl.size == 0 {
+		pl.mu.Unlock()
+		return nil
+	}
+	if pl.ready == nil {
+		pl.ready, pl.coming = map[string][]*Process{}, map[string]int{}
+	}
+	var got *Process
+	var ended []*Process
+	list := pl.ready[k]
+	for len(list) > 0 && got == nil {
+		if list[0].ready() {
+			got = list[0]
+		} else {
+			ended = append(ended, list[0])
+		}
+		list = list[1:]
+	}
+	pl.ready[k] = list
+	missing := pl.size - len(list) - pl.coming[k]
+	pl.coming[k] += max(missing, 0)
+	pl.mu.Unlock()
+	for _, p := range ended {
+		e.log.Warn("a prepared container ended before a bot needed it: removed", "container", p.ID()[:12], "image", spec.Image)
+		p.Close()
+	}
+	for range missing {
+		e.background(func() { e.prepareWarm(k, spec) })
+	}
+	return got
+}
+
+// prepareWarm prepares a container of kind k for the pool.
+func (e *Engine) prepareWarm(k string, spec RunSpec) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*connectTimeout)
+	defer cancel()
+	spec.Artifact, spec.Files = "", nil
+	p, err := e.prepare(ctx, spec)
+	pl := &e.pool
+	pl.mu.Lock()
+	pl.coming[k]--
+	keep := err == nil && p.ready() && len(pl.ready[k]) < pl.size
+	if keep {
+		pl.ready[k] = append(pl.ready[k], p)
+	}
+	pl.mu.Unlock()
+	switch {
+	case err != nil:
+		e.log.Warn("preparing a container for the pool", "image", spec.Image, "err", err)
+	case !keep:
+		p.Close()
+	}
+}
+
+// tasks counts the engine's work in the background: containers being removed or prepared.
+type tasks struct {
+	mu     sync.Mutex
+	idle   *sync.Cond // broadcast when n falls to 0
+	n      int
+	closed bool // Close has begun: work is done at once, on the caller's goroutine
+}
+
+// background runs fn on a goroutine of its own that Settle and Close wait for.
+func (e *Engine) background(fn func()) {
+	t := &e.tasks
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		fn()
+		return
+	}
+	t.n++
+	t.mu.Unlock()
+	go func() {
+		defer func() {
+			t.mu.Lock()
+			if t.n--; t.n == 0 && t.idle != nil {
+				t.idle.Broadcast()
+			}
+			t.mu.Unlock()
+		}()
+		fn()
+	}()
+}
+
+// Settle waits until the engine's work in the background is done: the removal of every
+// closed Process's container, and the pool's preparing.
+func (e *Engine) Settle() {
+	t := &e.tasks
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.idle == nil {
+		t.idle = sync.NewCond(&t.mu)
+	}
+	for t.n > 0 {
+		t.idle.Wait()
+	}
+}
+
+// linkTree fills the empty directory dst with the tree at src: hard links where the file system
+// allows (the same files, at no cost), copies elsewhere. A symbolic link is made again as it is,
+// never followed (it resolves in the container); what is neither a file, a directory nor a
+// link has no place in an artifact and is left out.
+func linkTree(dst, src string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		switch {
+		case d.IsDir() && rel == ".":
+			return os.Chmod(dst, info.Mode().Perm())
+		case d.IsDir():
+			return os.Mkdir(target, info.Mode().Perm())
+		case d.Type()&fs.ModeSymlink != 0:
+			to, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(to, target)
+		case d.Type().IsRegular():
+			return linkFile(target, path, info.Mode().Perm())
+		}
+		return nil
+	})
+}
+
+// linkFile makes dst the regular file src: a hard link, or a copy with mode perm.
+func linkFile(dst, src string, perm fs.FileMode) error {
+	if os.Link(src, dst) == nil {
+		return nil
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

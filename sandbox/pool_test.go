@@ -1,0 +1,119 @@
+package sandbox_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+// A bot started from the pool gets its own artifact and input files, is charged all of its
+// own CPU and none of the idle launcher's, and its container is removed like any other.
+// The pool keeps its size, refuses a prepared container that has ended, and Close removes
+// everything it holds.
+func TestWarmPool(t *testing.T) {
+	ctx := context.Background()
+	before := containers(t)
+	e, err := sandbox.New(ctx, sandbox.Options{Host: os.Getenv("JUDGE_DOCKER_HOST"), StateDir: sandboxtest.DataDir()})
+	if err != nil {
+		if sandboxtest.Required() {
+			t.Fatal(err)
+		}
+		t.Skip(err)
+	}
+	defer e.Close()
+	spec := sandboxtest.Spec(sandboxtest.Build(t, sandboxtest.Builder(t, e), "sandbox/testdata/lifecycle/cpp"))
+	file := filepath.Join(t.TempDir(), "start.txt")
+	if err := os.WriteFile(file, []byte("burn 300\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	spec.Files = map[string]string{"start.txt": file}
+
+	e.Warm(2)
+	cold, err := e.Start(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold.Close()
+	e.Settle()
+	pooled := e.Pooled()
+	if len(pooled) != 2 {
+		t.Fatalf("the pool holds %d containers after its kind's first start; want 2", len(pooled))
+	}
+	// The prepared containers wait: their launchers' time is not the bots'.
+	time.Sleep(300 * time.Millisecond)
+	p, err := e.Start(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(pooled, p.ID()) {
+		t.Fatalf("the bot did not get a prepared container")
+	}
+	if got := mustAsk(t, p, "echo warm"); got != "echo warm" {
+		t.Fatalf("answered %q", got)
+	}
+	// The bot burnt 300 ms from its start file before it read its input.
+	if used := p.CPU() - p.StartCPU(); used < 280*time.Millisecond || used > 600*time.Millisecond {
+		t.Errorf("the bot was charged %v for a 300 ms burn (start %v)", used, p.StartCPU())
+	}
+	if p.ImageID() == "" {
+		t.Errorf("no image ID")
+	}
+	p.Close()
+	e.Settle()
+	if n := len(e.Pooled()); n != 2 {
+		t.Errorf("the pool holds %d after a start; want 2 again", n)
+	}
+
+	// A prepared container that has ended is never handed out.
+	dead := e.Pooled()
+	for _, id := range dead {
+		if out, err := exec.Command("docker", "kill", id).CombinedOutput(); err != nil {
+			t.Fatalf("docker kill: %v: %s", err, out)
+		}
+	}
+	p, err = e.Start(ctx, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(dead, p.ID()) {
+		t.Fatalf("the bot got a container that had ended")
+	}
+	if got := mustAsk(t, p, "echo after"); got != "echo after" {
+		t.Fatalf("answered %q", got)
+	}
+	p.Close()
+
+	e.Close()
+	if left := newContainers(t, before); len(left) > 0 {
+		t.Errorf("containers outlived the engine: %v", left)
+	}
+}
+
+// containers lists the judge containers on this host.
+func containers(t *testing.T) []string {
+	t.Helper()
+	ids, err := sandboxtest.Engine(t).Containers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// newContainers lists the judge containers on this host that are not in before.
+func newContainers(t *testing.T, before []string) []string {
+	t.Helper()
+	var extra []string
+	for _, id := range containers(t) {
+		if !slices.Contains(before, id) {
+			extra = append(extra, id[:12])
+		}
+	}
+	return extra
+}
