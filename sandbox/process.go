@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/docker/docker/api/types/container"
@@ -79,6 +80,7 @@ type Process struct {
 	spec  RunSpec
 	ioDir string
 	in    *os.File // write end of the bot's stdin
+	inRaw syscall.RawConn
 	out   lineReader
 	// errBuf keeps stderr: the bot's, from its own pipe (errPipe), and the launcher's
 	// complaints before it connected that pipe, from the engine's attach stream.
@@ -97,6 +99,7 @@ type Process struct {
 	cpuSeen  time.Duration // last CPU reading, kept after the cgroup is gone
 	peakSeen int64
 	oomSeen  bool
+	sampled  time.Time // the memory figures' last reading
 
 	closeOnce sync.Once
 }
@@ -469,7 +472,15 @@ type schedStats struct {
 	files map[string]*os.File // thread ID -> its schedstat
 	base  map[string]int64    // each thread's figure at the last mark
 	buf   [128]byte
+	// unmarked is the wall time of the turns since the last mark. A turn marks only once it
+	// reaches markEvery: since then counts what the bot waited in those turns too, at most
+	// markEvery, which is nothing beside a wall limit (seconds).
+	unmarked time.Duration
 }
+
+// markEvery is how much turn time passes between the run-queue figures' marks (schedStats):
+// a fast bot's turns take microseconds, and a mark costs a read per thread.
+const markEvery = time.Millisecond
 
 // each calls fn with each known thread's run_delay (ns), after looking for threads started
 // since the last look when relist is set. A thread that has ended takes its figure with it.
@@ -491,13 +502,15 @@ func (s *schedStats) each(relist bool, fn func(tid string, delay int64)) {
 	}
 }
 
-// mark records every thread's figure as the base since measures from (a turn's start).
+// mark records every thread's figure as the base since measures from (a turn's start), and
+// sets unmarked to 0.
 func (s *schedStats) mark() {
 	if s.base == nil {
 		s.base = map[string]int64{}
 	}
 	clear(s.base)
 	s.each(false, func(tid string, v int64) { s.base[tid] = v })
+	s.unmarked = 0
 }
 
 // since is the longest any one thread has waited since the mark (a thread started since
@@ -560,6 +573,29 @@ func (p *Process) Send(data []byte, deadline time.Time) error {
 	return err
 }
 
+// trySend writes what of data the bot's stdin pipe takes at once (all of a request that fits in
+// its buffer), never waiting, and returns how much.
+func (p *Process) trySend(data []byte) int {
+	if len(data) == 0 {
+		return 0
+	}
+	if p.inRaw == nil {
+		rc, err := p.in.SyscallConn()
+		if err != nil {
+			return 0
+		}
+		p.inRaw = rc
+	}
+	n := 0
+	p.inRaw.Write(func(fd uintptr) bool {
+		if m, err := unix.Write(int(fd), data); err == nil {
+			n = m
+		}
+		return true // done, whatever it wrote: Send waits for the rest
+	})
+	return n
+}
+
 // CloseStdin closes the bot's stdin: it reads end of file.
 func (p *Process) CloseStdin() error { return p.in.Close() }
 
@@ -587,7 +623,9 @@ func (p *Process) Freeze() error {
 	if p.frozen {
 		return nil
 	}
-	p.sample()
+	if time.Since(p.sampled) >= sampleEvery {
+		p.sample()
+	}
 	if err := p.hold(true); err != nil {
 		return fmt.Errorf("sandbox: freezing: %w", err)
 	}
@@ -629,11 +667,18 @@ func (p *Process) hold(stop bool) error {
 	return nil
 }
 
+// sampleEvery is the least time between two readings of the memory figures when freezing: the
+// peak is the kernel's high-water mark, which any later reading has, so only a peak reached
+// just before the bot ended, its cgroup with it, can be missed (an OOM kill is known anyway:
+// its peak is the limit).
+const sampleEvery = 10 * time.Millisecond
+
 // sample records the memory figures while the cgroup still exists.
 func (p *Process) sample() {
 	if p.cg == nil {
 		return
 	}
+	p.sampled = time.Now()
 	if m := p.cg.PeakMemory(); m > p.peakSeen {
 		p.peakSeen = m
 	}
@@ -676,21 +721,34 @@ type Turn struct {
 }
 
 // Exchange is one turn of a line protocol: thaw the bot, send request (if any), read lines
-// answer lines, freeze the bot again. CPU is the bot's CPU time over the exchange; the turn
-// fails with ErrCPULimit or ErrWallLimit when it runs out. The wall limit is there for a bot
+// answer lines, freeze the bot again. CPU is the bot's CPU time over the exchange (of a bot
+// frozen before it, since the judge last read its CPU: what it used before the freeze held it
+// is charged here); the turn fails with ErrCPULimit or ErrWallLimit when it runs out. The wall limit is there for a bot
 // that sleeps: time the bot spent ready to run but waiting for a CPU (an overloaded machine)
 // extends it, up to MaxStarve times, then the turn fails with ErrStarved. The answer read
 // so far is returned with any error.
 func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, error) {
+	start := time.Now()
+	wallEnd := start.Add(lim.Wall)
+	// A held bot's CPU has not moved since the judge last read it (the previous turn's end, or
+	// CPU) but for what it used before the hold took, which is its own too: the turn starts
+	// from that reading. The request goes into the pipe before the bot is let go, so that it
+	// wakes once and finds it, rather than waking to sleep in its read again.
+	held := p.frozen && p.spec.Freeze != FreezeNone
+	cpu0, sent := p.cpuSeen, 0
+	if held {
+		sent = p.trySend(request)
+	} else {
+		cpu0 = p.CPU()
+	}
 	if err := p.Thaw(); err != nil {
 		return Turn{}, err
 	}
 	defer p.Freeze()
-	start := time.Now()
-	cpu0 := p.CPU()
-	p.sched.mark()
+	if p.sched.unmarked >= markEvery || p.sched.base == nil {
+		p.sched.mark()
+	}
 	var looked, computed time.Duration // see look
-	wallEnd := start.Add(lim.Wall)
 	t := Turn{}
 	finish := func(err error) (Turn, error) {
 		t.Wall = time.Since(start)
@@ -698,13 +756,15 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 		if err == nil && lim.CPU > 0 && t.CPU > lim.CPU {
 			err = ErrCPULimit
 		}
+		p.sched.unmarked += t.Wall
 		if err != nil {
 			t.Waited = max(t.Waited, p.sched.since()+looked+computed)
+			p.sched.unmarked = markEvery
 		}
 		return t, err
 	}
-	if len(request) > 0 {
-		if err := p.Send(request, wallEnd); err != nil {
+	if len(request) > sent {
+		if err := p.Send(request[sent:], wallEnd); err != nil {
 			return finish(err)
 		}
 	}
@@ -848,9 +908,14 @@ func (p *Process) Kill() error {
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
 		p.sample()
-		// A frozen bot must run again to be killed (p.frozen is left alone: Kill may run on
-		// any goroutine): a task frozen by the cgroup would not even die, and under gVisor a
-		// stopped sandbox kernel leaves the runtime nothing to talk to, so removal hangs.
+		// The bot dies now, not when the engine gets round to its container: nothing of it
+		// may run into the next match. A frozen bot must run again to die (p.frozen is left
+		// alone: Kill may run on any goroutine): a task frozen by the cgroup would not, and
+		// under gVisor a stopped sandbox kernel leaves the runtime nothing to talk to, so
+		// removal hangs.
+		if p.pidfd >= 0 {
+			unix.PidfdSendSignal(p.pidfd, unix.SIGKILL, nil, 0)
+		}
 		p.hold(false)
 		if p.cg != nil {
 			p.cg.close()
@@ -883,6 +948,8 @@ type lineReader struct {
 	limit int64  // at most this many bytes in all
 	max   int    // at most this many bytes in a line
 	err   error  // sticky: end of file or the output limit
+	raw   syscall.RawConn
+	poll  [1]unix.PollFd
 }
 
 func (r *lineReader) readLine(deadline time.Time) ([]byte, error) {
@@ -918,12 +985,11 @@ func (r *lineReader) readLine(deadline time.Time) ([]byte, error) {
 			copy(nb, r.buf)
 			r.buf = nb
 		}
-		r.f.SetReadDeadline(deadline)
-		n, err := r.f.Read(r.buf[len(r.buf) : len(r.buf)+want])
+		n, err := r.read(r.buf[len(r.buf):len(r.buf)+want], deadline)
 		r.buf = r.buf[:len(r.buf)+n]
 		r.total += int64(n)
 		switch {
-		case errors.Is(err, os.ErrDeadlineExceeded):
+		case err == errTimeout:
 			return nil, errTimeout
 		case err == io.EOF:
 			r.err = ErrClosed
@@ -931,6 +997,41 @@ func (r *lineReader) readLine(deadline time.Time) ([]byte, error) {
 			r.err = fmt.Errorf("%w: %w", ErrClosed, err)
 		}
 	}
+}
+
+// read reads what the pipe has, waiting for it until deadline. It waits in ppoll on its own
+// thread rather than in Go's network poller: the bot's answer then wakes the judge's thread
+// itself, not a poller that hands the goroutine on to another (a wake-up more per move).
+func (r *lineReader) read(b []byte, deadline time.Time) (n int, err error) {
+	if r.raw == nil {
+		if r.raw, err = r.f.SyscallConn(); err != nil {
+			return 0, err
+		}
+	}
+	cerr := r.raw.Read(func(fd uintptr) bool {
+		for {
+			n, err = unix.Read(int(fd), b)
+			switch {
+			case err == nil && n == 0:
+				err = io.EOF
+				return true
+			case err != unix.EAGAIN && err != unix.EINTR:
+				return true
+			}
+			left := time.Until(deadline)
+			if left <= 0 {
+				n, err = 0, errTimeout
+				return true
+			}
+			ts := unix.NsecToTimespec(left.Nanoseconds())
+			r.poll[0] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
+			unix.Ppoll(r.poll[:], &ts, nil)
+		}
+	})
+	if cerr != nil {
+		return 0, cerr
+	}
+	return max(n, 0), err
 }
 
 // launcher is the command that starts every bot: images.Launcher, which connects the bot to

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -316,5 +317,59 @@ func TestCappedTakeConcurrent(t *testing.T) {
 	}
 	if want := bytes.Repeat([]byte("0123456789"), 1000); !bytes.Equal(all, want) {
 		t.Errorf("took %d bytes; want the %d written, in order", len(all), len(want))
+	}
+}
+
+func TestParseCPUSet(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []int
+	}{
+		{"1", []int{1}},
+		{"0-3", []int{0, 1, 2, 3}},
+		{"1,3-5", []int{1, 3, 4, 5}},
+		{" 2 , 0", []int{0, 2}},
+		{"", nil},
+		{"x", nil},
+		{"3-1", nil},
+		{"-1", nil},
+		{"1-", nil},
+	} {
+		set, ok := parseCPUSet(tc.in)
+		var got []int
+		for c := 0; ok && c < 64; c++ {
+			if set.IsSet(c) {
+				got = append(got, c)
+			}
+		}
+		if ok != (tc.want != nil) || !slices.Equal(got, tc.want) {
+			t.Errorf("%q: got %v %v, want %v", tc.in, got, ok, tc.want)
+		}
+	}
+}
+
+// Beside moves the calling thread onto the cores and restores it.
+func TestBeside(t *testing.T) {
+	var before, during, after unix.CPUSet
+	unix.SchedGetaffinity(0, &before)
+	if before.Count() < 2 {
+		t.Skip("one core")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread() // the same thread throughout: Beside's lock nests in this one
+		defer runtime.UnlockOSThread()
+		restore := Beside("0")
+		unix.SchedGetaffinity(0, &during)
+		restore()
+		unix.SchedGetaffinity(0, &after)
+	}()
+	<-done
+	if during.Count() != 1 || !during.IsSet(0) {
+		t.Errorf("during: %d cores", during.Count())
+	}
+	if after != before {
+		t.Errorf("the thread kept its affinity: %d cores, %d before", after.Count(), before.Count())
 	}
 }

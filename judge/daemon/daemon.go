@@ -13,7 +13,7 @@
 package daemon
 
 import (
-	"bytes"
+	"bufio"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -210,12 +211,27 @@ func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, attempt
 	if err != nil {
 		return result.Result{}, err
 	}
-	var rep bytes.Buffer
-	mj.Replay = replay.NewWriter(&rep)
+	// The replay goes to a file through a buffer of a fixed size: a match's moves cost the
+	// same however long it has run, where a growing buffer would copy itself over and over.
+	f, err := os.CreateTemp("", "judge-replay-*.jsonl")
+	if err != nil {
+		return result.Result{}, fmt.Errorf("making the replay's file: %w", err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	rep := bufio.NewWriterSize(f, 64<<10)
+	mj.Replay = replay.NewWriter(rep)
 	start := time.Now()
 	res, err := runner.Play(ctx, mj)
 	if err != nil {
 		return res, err
+	}
+	if err := errors.Join(mj.Replay.Err(), rep.Flush()); err != nil {
+		return res, fmt.Errorf("writing the replay: %w", err)
+	}
+	size, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return res, fmt.Errorf("writing the replay: %w", err)
 	}
 	d.o.Metrics.MatchSeconds.WithLabelValues(j.Game).Observe(time.Since(start).Seconds())
 	for _, p := range res.Players {
@@ -233,7 +249,7 @@ func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, attempt
 	if attempt > 1 {
 		key = fmt.Sprintf("%s@%d.jsonl", j.ID, attempt)
 	}
-	if err := d.store(ctx, log, key, rep.Bytes()); err != nil {
+	if err := d.store(ctx, log, key, io.NewSectionReader(f, 0, size)); err != nil {
 		return res, fmt.Errorf("storing the replay: %w", err)
 	}
 	res.Replay = queue.BucketReplays + "/" + key
@@ -253,14 +269,14 @@ const (
 // store puts a replay in the replay store, trying again (from the start: a put of the same
 // key replaces it) until it is stored or storeTimeout has passed; a shutdown does not stop
 // it, the match being over.
-func (d *Daemon) store(ctx context.Context, log *slog.Logger, key string, data []byte) error {
+func (d *Daemon) store(ctx context.Context, log *slog.Logger, key string, data *io.SectionReader) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
 	for {
 		// A connection that went silent (a partition) blocks a put rather than failing it:
 		// each try has a time of its own.
 		actx, acancel := context.WithTimeout(ctx, storeTryTimeout)
-		err := d.o.Queue.PutObject(actx, queue.BucketReplays, key, bytes.NewReader(data))
+		err := d.o.Queue.PutObject(actx, queue.BucketReplays, key, io.NewSectionReader(data, 0, data.Size()))
 		acancel()
 		if err == nil || ctx.Err() != nil {
 			return err

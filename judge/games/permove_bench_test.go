@@ -6,8 +6,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +20,7 @@ import (
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/sandbox"
 )
 
 // BenchmarkPerMove is the judge's cost per exchange inside a real match, against a plain OS
@@ -40,6 +43,10 @@ func BenchmarkPerMove(b *testing.B) {
 		b.Run(tc.game, func(b *testing.B) {
 			g, _ := games.Lookup(tc.game)
 			r := matchtest.Runner(b)
+			// Pinned as judge serve pins a worker's bots (sandbox.pin): the last core. The floor
+			// runs there too, and so does the thread talking to it.
+			core := runtime.NumCPU() - 1
+			r.Limits.CPUSet = fmt.Sprint(core)
 			bot := matchtest.Load(b, "bots/"+tc.game+"/cpp")
 			sub := bot
 			sub.Files = game.WithLibrary(g, sub.Lang, sub.Files) // as the runner builds it
@@ -47,9 +54,16 @@ func BenchmarkPerMove(b *testing.B) {
 			if err != nil || !built.OK {
 				b.Fatalf("building the bot: %v", err)
 			}
-			play := func(value string, seed uint64) (time.Duration, *replay.Replay) {
-				var buf bytes.Buffer
-				j := match.Job{Game: g, Seed: seed, Options: map[string]string{tc.option: value, "players": "2"}, Replay: replay.NewWriter(&buf)}
+			play := func(value string, seed uint64, stamps *[]time.Time) (time.Duration, *replay.Replay) {
+				// The replay goes where the daemon's goes: a file, through a fixed buffer.
+				f, err := os.CreateTemp(b.TempDir(), "replay-*.jsonl")
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer f.Close()
+				buf := bufio.NewWriterSize(f, 64<<10)
+				j := match.Job{Game: g, Seed: seed, Options: map[string]string{tc.option: value, "players": "2"},
+					Replay: replay.NewWriter(&stamped{w: buf, at: stamps})}
 				if tc.game != "snakecore" {
 					delete(j.Options, "players")
 				}
@@ -61,36 +75,70 @@ func BenchmarkPerMove(b *testing.B) {
 					b.Fatal(err)
 				}
 				wall := time.Since(start)
-				rp, err := replay.Read(&buf)
+				if err := buf.Flush(); err != nil {
+					b.Fatal(err)
+				}
+				f.Seek(0, io.SeekStart)
+				rp, err := replay.Read(f)
 				if err != nil {
 					b.Fatal(err)
 				}
 				return wall, rp
 			}
-			var marginal, pipe []time.Duration
+			var marginal, pipe, move []time.Duration
+			stamps := make([]time.Time, 0, 1<<14)
 			for i := 0; i < b.N; i++ {
 				seed := uint64(i + 1)
-				ws, short := play(tc.short, seed)
-				wl, long := play(tc.long, seed)
+				ws, short := play(tc.short, seed, nil)
+				stamps = stamps[:0]
+				wl, long := play(tc.long, seed, &stamps)
+				matchtest.Engine(r).Settle()
 				if n := len(long.Exchanges) - len(short.Exchanges); n > 0 {
 					marginal = append(marginal, (wl-ws)/time.Duration(n))
 				}
-				pipe = append(pipe, plainPipe(b, filepath.Join(built.Artifact, "bot"), long, 0)...)
+				for k := 1; k < len(stamps); k++ {
+					move = append(move, stamps[k].Sub(stamps[k-1]))
+				}
+				pipe = append(pipe, plainPipe(b, filepath.Join(built.Artifact, "bot"), long, 0, r.Limits.CPUSet)...)
 			}
-			slices.Sort(marginal)
-			slices.Sort(pipe)
+			for _, d := range [][]time.Duration{marginal, pipe, move} {
+				slices.Sort(d)
+			}
+			q := func(d []time.Duration, f float64) float64 {
+				return float64(d[int(f*float64(len(d)-1))].Nanoseconds()) / 1e3
+			}
 			m, p := marginal[len(marginal)/2], pipe[len(pipe)/2]
 			b.ReportMetric(float64(m.Nanoseconds())/1e3, "marginal-us")
 			b.ReportMetric(float64(p.Nanoseconds())/1e3, "pipe-us")
 			b.ReportMetric(float64(m)/float64(p), "judge/pipe")
+			b.ReportMetric(q(move, 0.5), "move-p50-us")
+			b.ReportMetric(q(move, 0.99), "move-p99-us")
+			b.ReportMetric(q(pipe, 0.99), "pipe-p99-us")
+			b.ReportMetric(q(move, 0.5)-q(pipe, 0.5), "added-p50-us")
+			b.ReportMetric(q(move, 0.99)-q(pipe, 0.99), "added-p99-us")
 		})
 	}
+}
+
+// stamped notes the time of each replay line of an exchange as it is written: the judge
+// writes one per exchange, so the gaps between them are what each exchange took, whole.
+type stamped struct {
+	w  io.Writer
+	at *[]time.Time
+}
+
+func (s *stamped) Write(p []byte) (int, error) {
+	if s.at != nil && bytes.HasPrefix(p, []byte(`{"type":"move"`)) {
+		*s.at = append(*s.at, time.Now())
+	}
+	return s.w.Write(p)
 }
 
 // plainPipe runs the bot as a plain process on OS pipes and sends it what the replay sent
 // player, in order; it returns the time from each request that asks for an answer to the
 // answer's last line.
-func plainPipe(b *testing.B, bin string, rp *replay.Replay, player int) []time.Duration {
+func plainPipe(b *testing.B, bin string, rp *replay.Replay, player int, cpuset string) []time.Duration {
+	defer sandbox.Beside(cpuset)()
 	cmd := exec.Command(bin)
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -101,7 +149,7 @@ func plainPipe(b *testing.B, bin string, rp *replay.Replay, player int) []time.D
 		b.Fatal(err)
 	}
 	cmd.Stderr = io.Discard
-	if err := cmd.Start(); err != nil {
+	if err := cmd.Start(); err != nil { // started from the pinned thread: the bot inherits its cores
 		b.Fatal(err)
 	}
 	defer func() { in.Close(); cmd.Process.Kill(); cmd.Wait() }()

@@ -63,14 +63,16 @@ type Job struct {
 }
 
 // startupIdle is how long a starting bot must use (almost) no CPU to count as ready, where the
-// judge cannot see it waiting for input; startupLook is the longest time between looks;
+// judge cannot see it waiting for input; the looks at it start startupFirstLook apart and
+// double up to startupLook;
 // startupMax bounds the wait. Bots start unfrozen, all at once, so that a match does not wait for each
 // runtime's start (a JVM's) in turn; the CPU they use meanwhile is charged to their first
 // request, less the language runtime's measured allowance (images.Lang.Startup).
 const (
-	startupIdle = 60 * time.Millisecond
-	startupLook = 10 * time.Millisecond
-	startupMax  = 10 * time.Second
+	startupIdle      = 60 * time.Millisecond
+	startupFirstLook = 250 * time.Microsecond
+	startupLook      = 10 * time.Millisecond
+	startupMax       = 10 * time.Second
 )
 
 // Play plays a match. An error is returned only when the match could not be judged
@@ -139,6 +141,9 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 	limit := cmp.Or(r.StderrMatch, DefaultStderrMatch)
 	errLog := stderrLog{w: j.Replay, limit: limit, left: limit}
 	exchanges := 0
+	// The judge's side of the exchanges runs on the bots' cores (when they have cores of their
+	// own), so that an answer wakes it there: see sandbox.Beside.
+	defer sandbox.Beside(r.Limits.CPUSet)()
 	record := func(p int, x replay.Exchange) {
 		j.Replay.Exchange(x)
 		errLog.moved(p, bots[p], exchanges)
@@ -377,13 +382,12 @@ func (r *Runner) start(ctx context.Context, setup game.Setup, bots []*bot) error
 // with no CPU used between, where that can be seen (Process.Waiting), else once it has used
 // (almost) no CPU for startupIdle and is not ready to run. A bot that got little CPU while
 // ready to run was starved by a loaded machine: it is still starting up, and its start-up is
-// still its own. The looks come quickly at first (a compiled bot is ready in a millisecond or
-// two), then every startupLook.
+// still its own. The looks come quickly at first (a compiled bot is ready in a millisecond).
 func waitIdle(ctx context.Context, p Process) {
 	deadline := time.Now().Add(startupMax)
 	last, lastAt := p.CPU(), time.Now()
 	prev, waiting := last, false
-	for look := time.Millisecond; time.Now().Before(deadline) && ctx.Err() == nil; look = min(2*look, startupLook) {
+	for look := startupFirstLook; time.Now().Before(deadline) && ctx.Err() == nil; look = min(2*look, startupLook) {
 		time.Sleep(look)
 		now := p.CPU()
 		was := waiting

@@ -14,6 +14,9 @@ type knowledge struct {
 	count int // squares discovered
 	// fresh are the squares discovered since the match last scored them.
 	fresh []int
+	// news is set when anything is learnt or discovered, and cleared at infer's fixpoint:
+	// the rules read nothing else, so without news infer would find nothing.
+	news bool
 }
 
 func (k *knowledge) discover(s int) {
@@ -21,6 +24,7 @@ func (k *knowledge) discover(s int) {
 		k.disc[s] = true
 		k.count++
 		k.fresh = append(k.fresh, s)
+		k.news = true
 	}
 }
 
@@ -30,6 +34,7 @@ func (k *knowledge) learn(e int) bool {
 		return false
 	}
 	k.known[e] = true
+	k.news = true
 	return true
 }
 
@@ -91,10 +96,11 @@ func corridor(m *Maze, s int, d dir, k *knowledge) string {
 }
 
 // infer is the information stage's second half: the page's rules applied until none
-// adds anything. Each rule only adds knowledge, and the dead-end rules only look at
+// adds anything (at once, when nothing is new since the last time). Each rule only adds knowledge, and the dead-end rules only look at
 // squares not discovered otherwise, so the order of the rules does not matter.
 func (k *knowledge) infer(m *Maze) {
-	for {
+	for k.news {
+		k.news = false
 		c := k.corners(m)
 		d := k.deadEnds(m)
 		o := k.outerEdges(m)
