@@ -25,22 +25,28 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// crashWithABot starts a bot, prints its container ID, and dies without cleaning up.
+// crashWithABot starts a bot with a warm pool, prints the IDs of its container and of the
+// pool's, and dies without cleaning up.
 func crashWithABot() {
 	t := &testing.T{}
 	e := sandboxtest.Engine(t)
 	res := sandboxtest.Build(t, sandboxtest.Builder(t, e), "sandbox/testdata/probe")
+	e.Warm(2)
 	p, err := e.Start(context.Background(), sandboxtest.Spec(res))
 	if err != nil {
 		fmt.Println("error", err)
 		os.Exit(1)
 	}
 	p.Freeze() // the orphan is even frozen, which must not stop its removal
+	e.Settle() // the pool has prepared its containers
 	fmt.Println("instance", e.Instance())
-	fmt.Println("container", p.ID())
+	for _, id := range append(e.Pooled(), p.ID()) {
+		fmt.Println("container", id)
+	}
 	syscall.Kill(os.Getpid(), syscall.SIGKILL)
 }
 
+// A judge that dies leaves its bots' containers and its pool's to the next judge's sweep.
 func TestOrphansAreSwept(t *testing.T) {
 	e := sandboxtest.Engine(t)
 	sandboxtest.Build(t, sandboxtest.Builder(t, e), "sandbox/testdata/probe") // compile outside the child
@@ -52,32 +58,37 @@ func TestOrphansAreSwept(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var orphan, crashed string
+	var orphans []string
+	var crashed string
 	sc := bufio.NewScanner(out)
 	for sc.Scan() {
 		if id, ok := strings.CutPrefix(sc.Text(), "container "); ok {
-			orphan = id
+			orphans = append(orphans, id)
 		}
 		if id, ok := strings.CutPrefix(sc.Text(), "instance "); ok {
 			crashed = id
 		}
 	}
 	err := cmd.Wait()
-	if orphan == "" {
-		t.Fatalf("the crashing judge started no bot (%v)", err)
+	if len(orphans) != 3 {
+		t.Fatalf("the crashing judge left %d containers, not a bot and two warm ones (%v)", len(orphans), err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	ids, _ := e.Containers(ctx)
-	if !slices.Contains(ids, orphan) {
-		t.Fatalf("the orphan %s is not there before the sweep", orphan[:12])
+	for _, orphan := range orphans {
+		if !slices.Contains(ids, orphan) {
+			t.Fatalf("the orphan %s is not there before the sweep", orphan[:12])
+		}
 	}
 	if _, err := e.Sweep(ctx); err != nil {
 		t.Fatal(err)
 	}
 	ids, _ = e.Containers(ctx)
-	if slices.Contains(ids, orphan) {
-		t.Errorf("the orphan %s is still there after the sweep", orphan[:12])
+	for _, orphan := range orphans {
+		if slices.Contains(ids, orphan) {
+			t.Errorf("the orphan %s is still there after the sweep", orphan[:12])
+		}
 	}
 	if !slices.Contains(ids, live.ID()) {
 		t.Errorf("the sweep removed a live judge's container")
