@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -17,14 +18,18 @@ import (
 // BenchmarkRoundTrip is one move (write a line, the bot echoes it) through the sandbox, the
 // bot thawed before and frozen after as in a match, against the same static binary on a plain
 // OS pipe outside Docker. The two alternate move by move so that both see the same machine;
-// "added" is the median of the per-move differences. /nofreeze leaves the bot running.
+// "added" is the median of the per-move differences. /nofreeze leaves the bot running. Both
+// bots, and the thread talking to them, are on the last core, as judge serve pins a worker's
+// bots and its side of the exchanges (sandbox.Beside).
 func BenchmarkRoundTrip(b *testing.B) {
 	e := sandboxtest.Engine(b)
 	res := sandboxtest.Build(b, sandboxtest.Builder(b, e), "sandbox/testdata/probe")
 	msg := []byte("echo 0123456789\n")
+	core := fmt.Sprint(sandboxtest.LastCore())
 	for _, freeze := range []sandbox.Freeze{sandbox.FreezeSignal, sandbox.FreezeCgroup, sandbox.FreezeNone} {
 		b.Run("freeze="+string(freeze), func(b *testing.B) {
-			cmd := exec.Command(filepath.Join(res.Artifact, "bot"))
+			defer sandbox.Beside(core)()
+			cmd := exec.Command(filepath.Join(res.Artifact, "bot")) // started from the pinned thread: on its core
 			in, _ := cmd.StdinPipe()
 			outPipe, _ := cmd.StdoutPipe()
 			if err := cmd.Start(); err != nil {
@@ -35,6 +40,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 
 			spec := sandboxtest.Spec(res)
 			spec.Freeze = freeze
+			spec.Limits.CPUSet = core
 			p, err := e.Start(context.Background(), spec)
 			if err != nil {
 				b.Fatal(err)

@@ -143,7 +143,8 @@ func (e *Engine) HasRuntime(ctx context.Context, name string) error {
 // Instance is this judge's instance id, as found in its containers' labels.
 func (e *Engine) Instance() string { return e.instance }
 
-// RunDir holds the named pipes of this judge's running bots; it is empty between matches.
+// RunDir holds a directory per container of this judge's bots (its named pipes, its /bot and
+// /work), running or prepared in the pool; it is empty when there are none.
 func (e *Engine) RunDir() string { return e.runDir }
 
 // Close removes the pool's containers, waits for the removal of the closed Processes', and

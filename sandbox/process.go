@@ -81,7 +81,11 @@ type Process struct {
 	ioDir string
 	in    *os.File // write end of the bot's stdin
 	inRaw syscall.RawConn
-	out   lineReader
+	// trySend's argument and result, kept here so that a send allocates nothing
+	sendFn  func(uintptr) bool
+	sending []byte
+	sent    int
+	out     lineReader
 	// errBuf keeps stderr: the bot's, from its own pipe (errPipe), and the launcher's
 	// complaints before it connected that pipe, from the engine's attach stream.
 	errBuf  capped
@@ -584,16 +588,20 @@ func (p *Process) trySend(data []byte) int {
 		if err != nil {
 			return 0
 		}
-		p.inRaw = rc
+		p.inRaw, p.sendFn = rc, p.sendFd // one method value, not a closure per send
 	}
-	n := 0
-	p.inRaw.Write(func(fd uintptr) bool {
-		if m, err := unix.Write(int(fd), data); err == nil {
-			n = m
-		}
-		return true // done, whatever it wrote: Send waits for the rest
-	})
-	return n
+	p.sending, p.sent = data, 0
+	p.inRaw.Write(p.sendFn)
+	p.sending = nil
+	return p.sent
+}
+
+// sendFd is trySend's one write: done, whatever it wrote (Send waits for the rest).
+func (p *Process) sendFd(fd uintptr) bool {
+	if n, err := unix.Write(int(fd), p.sending); err == nil {
+		p.sent = n
+	}
+	return true
 }
 
 // CloseStdin closes the bot's stdin: it reads end of file.
@@ -950,6 +958,12 @@ type lineReader struct {
 	err   error  // sticky: end of file or the output limit
 	raw   syscall.RawConn
 	poll  [1]unix.PollFd
+	// read's arguments and results, kept here so that a read allocates nothing
+	readFn    func(uintptr) bool
+	rb        []byte
+	rdeadline time.Time
+	rn        int
+	rerr      error
 }
 
 func (r *lineReader) readLine(deadline time.Time) ([]byte, error) {
@@ -1002,36 +1016,46 @@ func (r *lineReader) readLine(deadline time.Time) ([]byte, error) {
 // read reads what the pipe has, waiting for it until deadline. It waits in ppoll on its own
 // thread rather than in Go's network poller: the bot's answer then wakes the judge's thread
 // itself, not a poller that hands the goroutine on to another (a wake-up more per move).
-func (r *lineReader) read(b []byte, deadline time.Time) (n int, err error) {
+func (r *lineReader) read(b []byte, deadline time.Time) (int, error) {
 	if r.raw == nil {
-		if r.raw, err = r.f.SyscallConn(); err != nil {
+		raw, err := r.f.SyscallConn()
+		if err != nil {
 			return 0, err
 		}
+		r.raw, r.readFn = raw, r.readFd // one method value, not a closure per read
 	}
-	cerr := r.raw.Read(func(fd uintptr) bool {
-		for {
-			n, err = unix.Read(int(fd), b)
-			switch {
-			case err == nil && n == 0:
-				err = io.EOF
-				return true
-			case err != unix.EAGAIN && err != unix.EINTR:
-				return true
-			}
-			left := time.Until(deadline)
-			if left <= 0 {
-				n, err = 0, errTimeout
-				return true
-			}
-			ts := unix.NsecToTimespec(left.Nanoseconds())
-			r.poll[0] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
-			unix.Ppoll(r.poll[:], &ts, nil)
+	r.rb, r.rdeadline = b, deadline
+	if err := r.raw.Read(r.readFn); err != nil {
+		return 0, err
+	}
+	r.rb = nil
+	return r.rn, r.rerr
+}
+
+// readFd is read's work on the pipe's descriptor: rb in, rn and rerr out.
+func (r *lineReader) readFd(fd uintptr) bool {
+	for {
+		n, err := unix.Read(int(fd), r.rb)
+		switch {
+		case err == nil && n == 0:
+			r.rn, r.rerr = 0, io.EOF
+			return true
+		case err == nil:
+			r.rn, r.rerr = n, nil
+			return true
+		case err != unix.EAGAIN && err != unix.EINTR:
+			r.rn, r.rerr = 0, err
+			return true
 		}
-	})
-	if cerr != nil {
-		return 0, cerr
+		left := time.Until(r.rdeadline)
+		if left <= 0 {
+			r.rn, r.rerr = 0, errTimeout
+			return true
+		}
+		ts := unix.NsecToTimespec(left.Nanoseconds())
+		r.poll[0] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
+		unix.Ppoll(r.poll[:], &ts, nil)
 	}
-	return max(n, 0), err
 }
 
 // launcher is the command that starts every bot: images.Launcher, which connects the bot to

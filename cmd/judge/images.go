@@ -444,6 +444,7 @@ func (a *app) writeSecurity(w io.Writer) error {
 		{"core dumps", "none"},
 		{"stdout", fmt.Sprintf("%s in all, %s per line", s.StdoutLimit, s.LineLimit)},
 		{"stderr kept", s.StderrLimit.String() + " per bot, " + s.StderrMatchLimit.String() + " per match (by move, in the replay)"},
+		{"started ahead", fmt.Sprintf("%d container(s) per worker and kind of bot, by judge serve (each for one bot only)", s.Warm)},
 		{"frozen between turns", s.Freeze + onOff(s.Runtime == sandbox.RuntimeGVisor && s.Freeze == string(sandbox.FreezeSignal), " (gVisor: the cgroup freezer)", "")},
 		{"compilation", fmt.Sprintf("no network, %s, %g core(s), %d tasks, %v wall, log %s, artifact %s, source %s",
 			b.Memory, b.CPUs, b.Pids, b.Timeout, b.LogLimit, b.ArtifactLimit, b.SourceLimit)},

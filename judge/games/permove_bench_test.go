@@ -30,7 +30,11 @@ import (
 // (the match's fixed costs, containers and builds, cancel out). The floor runs the same
 // compiled bot as a plain process and sends it exactly what the long match sent player 0,
 // timing each request to its answer. Reported: marginal-us (the judge, per exchange),
-// pipe-us (the floor's median, per exchange), and their ratio.
+// pipe-us (the floor's median, per exchange), and their ratio; the gaps between the long
+// match's exchanges as the replay receives them (move-p50-us, move-p99-us: what each took,
+// whole) against the floor's (added-*-us: the differences of the quantiles); and the bytes the
+// judge allocates per exchange beyond the short match's (alloc-B/exchange: the same in a long
+// match as in a short one when nothing grows with its length; the replay's reading excluded).
 func BenchmarkPerMove(b *testing.B) {
 	for _, tc := range []struct {
 		game        string
@@ -54,7 +58,9 @@ func BenchmarkPerMove(b *testing.B) {
 			if err != nil || !built.OK {
 				b.Fatalf("building the bot: %v", err)
 			}
-			play := func(value string, seed uint64, stamps *[]time.Time) (time.Duration, *replay.Replay) {
+			var ms runtime.MemStats
+			bytesAllocated := func() uint64 { runtime.ReadMemStats(&ms); return ms.TotalAlloc }
+			play := func(value string, seed uint64, stamps *[]time.Time) (time.Duration, uint64, *replay.Replay) {
 				// The replay goes where the daemon's goes: a file, through a fixed buffer.
 				f, err := os.CreateTemp(b.TempDir(), "replay-*.jsonl")
 				if err != nil {
@@ -70,11 +76,13 @@ func BenchmarkPerMove(b *testing.B) {
 				for k := range 2 {
 					j.Players = append(j.Players, match.Entrant{Name: fmt.Sprint(k), Submission: bot})
 				}
+				a := bytesAllocated()
 				start := time.Now()
 				if _, err := r.Play(context.Background(), j); err != nil {
 					b.Fatal(err)
 				}
 				wall := time.Since(start)
+				a = bytesAllocated() - a
 				if err := buf.Flush(); err != nil {
 					b.Fatal(err)
 				}
@@ -83,18 +91,23 @@ func BenchmarkPerMove(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				return wall, rp
+				return wall, a, rp
 			}
 			var marginal, pipe, move []time.Duration
+			var allocs []float64
 			stamps := make([]time.Time, 0, 1<<14)
 			for i := 0; i < b.N; i++ {
 				seed := uint64(i + 1)
-				ws, short := play(tc.short, seed, nil)
+				// Each match's containers are removed before the next starts (the engine's
+				// work in the background would otherwise fall in the next one's time).
+				ws, as, short := play(tc.short, seed, nil)
+				matchtest.Engine(r).Settle()
 				stamps = stamps[:0]
-				wl, long := play(tc.long, seed, &stamps)
+				wl, al, long := play(tc.long, seed, &stamps)
 				matchtest.Engine(r).Settle()
 				if n := len(long.Exchanges) - len(short.Exchanges); n > 0 {
 					marginal = append(marginal, (wl-ws)/time.Duration(n))
+					allocs = append(allocs, (float64(al)-float64(as))/float64(n))
 				}
 				for k := 1; k < len(stamps); k++ {
 					move = append(move, stamps[k].Sub(stamps[k-1]))
@@ -111,6 +124,8 @@ func BenchmarkPerMove(b *testing.B) {
 			b.ReportMetric(float64(m.Nanoseconds())/1e3, "marginal-us")
 			b.ReportMetric(float64(p.Nanoseconds())/1e3, "pipe-us")
 			b.ReportMetric(float64(m)/float64(p), "judge/pipe")
+			slices.Sort(allocs)
+			b.ReportMetric(allocs[len(allocs)/2], "alloc-B/exchange")
 			b.ReportMetric(q(move, 0.5), "move-p50-us")
 			b.ReportMetric(q(move, 0.99), "move-p99-us")
 			b.ReportMetric(q(pipe, 0.99), "pipe-p99-us")

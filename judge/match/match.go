@@ -63,16 +63,17 @@ type Job struct {
 }
 
 // startupIdle is how long a starting bot must use (almost) no CPU to count as ready, where the
-// judge cannot see it waiting for input; the looks at it start startupFirstLook apart and
-// double up to startupLook;
-// startupMax bounds the wait. Bots start unfrozen, all at once, so that a match does not wait for each
+// judge cannot see it waiting for input; the first startupQuickLooks looks at it are
+// startupFirstLook apart, the next ones twice as far each time, up to startupLook; startupMax
+// bounds the wait. Bots start unfrozen, all at once, so that a match does not wait for each
 // runtime's start (a JVM's) in turn; the CPU they use meanwhile is charged to their first
 // request, less the language runtime's measured allowance (images.Lang.Startup).
 const (
-	startupIdle      = 60 * time.Millisecond
-	startupFirstLook = 250 * time.Microsecond
-	startupLook      = 10 * time.Millisecond
-	startupMax       = 10 * time.Second
+	startupIdle       = 60 * time.Millisecond
+	startupFirstLook  = 500 * time.Microsecond
+	startupQuickLooks = 20
+	startupLook       = 10 * time.Millisecond
+	startupMax        = 10 * time.Second
 )
 
 // Play plays a match. An error is returned only when the match could not be judged
@@ -387,7 +388,11 @@ func waitIdle(ctx context.Context, p Process) {
 	deadline := time.Now().Add(startupMax)
 	last, lastAt := p.CPU(), time.Now()
 	prev, waiting := last, false
-	for look := startupFirstLook; time.Now().Before(deadline) && ctx.Err() == nil; look = min(2*look, startupLook) {
+	for n := 0; time.Now().Before(deadline) && ctx.Err() == nil; n++ {
+		look := startupFirstLook
+		if n >= startupQuickLooks {
+			look = min(startupFirstLook<<(n-startupQuickLooks+1), startupLook)
+		}
 		time.Sleep(look)
 		now := p.CPU()
 		was := waiting

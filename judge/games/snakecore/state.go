@@ -52,6 +52,7 @@ type state struct {
 	owner   []int
 	pythons []*python
 	rng     *rand.Rand
+	free    []int // respawn's list of free cells, kept between calls
 }
 
 // outcome says what a move did, for tests and debugging.
@@ -255,12 +256,13 @@ func (s *state) protect(py *python) outcome {
 // respawn puts a free block on a uniformly random empty cell. There always is one: the
 // block came off the field this move and left its cell empty.
 func (s *state) respawn(kind byte) {
-	var free []int
+	free := s.free[:0]
 	for c := range s.ground {
 		if s.empty(c) {
 			free = append(free, c)
 		}
 	}
+	s.free = free
 	if len(free) == 0 {
 		return // cannot happen (see above); losing a block beats a panic
 	}
