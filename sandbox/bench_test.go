@@ -84,8 +84,10 @@ func BenchmarkRoundTrip(b *testing.B) {
 	}
 }
 
-// BenchmarkStartToFirstAnswer is a container's start (create, attach, start, cgroup) up to
-// the bot's first answer, and its removal, per language.
+// BenchmarkStartToFirstAnswer is a bot's start up to its first answer, per language: "cold",
+// the container made when the bot is asked for (create, attach, start, cgroup); "warm", taken
+// from the pool (sandbox.warm), made ahead. ms-in-background is the engine's work after the bot
+// is closed, off the match's path: the container's removal and, warm, the pool's refill.
 func BenchmarkStartToFirstAnswer(b *testing.B) {
 	e := sandboxtest.Engine(b)
 	builder := sandboxtest.Builder(b, e)
@@ -113,24 +115,34 @@ func BenchmarkStartToFirstAnswer(b *testing.B) {
 	})
 	for _, lang := range images.LangNames() {
 		res := sandboxtest.Build(b, builder, filepath.Join("bots/hello", lang))
-		b.Run(lang, func(b *testing.B) {
-			var first, remove time.Duration
-			for i := 0; i < b.N; i++ {
-				start := time.Now()
-				p, err := e.Start(context.Background(), sandboxtest.Spec(res))
-				if err != nil {
-					b.Fatal(err)
+		for _, warm := range []int{0, 1} {
+			b.Run(lang+"/"+map[int]string{0: "cold", 1: "warm"}[warm], func(b *testing.B) {
+				e.Warm(warm)
+				defer e.Warm(0)
+				hello := func() (time.Duration, time.Duration) {
+					start := time.Now()
+					p, err := e.Start(context.Background(), sandboxtest.Spec(res))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := p.Exchange([]byte("hi\n"), 1, sandbox.TurnLimits{CPU: 5 * time.Second, Wall: 20 * time.Second}); err != nil {
+						b.Fatal(err)
+					}
+					first := time.Since(start)
+					p.Close()
+					t := time.Now()
+					e.Settle()
+					return first, time.Since(t)
 				}
-				if _, err := p.Exchange([]byte("hi\n"), 1, sandbox.TurnLimits{CPU: 5 * time.Second, Wall: 20 * time.Second}); err != nil {
-					b.Fatal(err)
+				hello() // warm: the kind's first start, which has the pool prepare it
+				var first, background time.Duration
+				for i := 0; i < b.N; i++ {
+					f, bg := hello()
+					first, background = first+f, background+bg
 				}
-				first += time.Since(start)
-				t := time.Now()
-				p.Close()
-				remove += time.Since(t)
-			}
-			b.ReportMetric(float64(first.Microseconds())/1000/float64(b.N), "ms-to-first-answer")
-			b.ReportMetric(float64(remove.Microseconds())/1000/float64(b.N), "ms-to-remove")
-		})
+				b.ReportMetric(float64(first.Microseconds())/1000/float64(b.N), "ms-to-first-answer")
+				b.ReportMetric(float64(background.Microseconds())/1000/float64(b.N), "ms-in-background")
+			})
+		}
 	}
 }
