@@ -730,11 +730,11 @@ type Turn struct {
 
 // Exchange is one turn of a line protocol: thaw the bot, send request (if any), read lines
 // answer lines, freeze the bot again. CPU is the bot's CPU time over the exchange (of a bot
-// frozen before it, since the judge last read its CPU: what it used before the freeze held it
-// is charged here); the turn fails with ErrCPULimit or ErrWallLimit when it runs out. The wall limit is there for a bot
-// that sleeps: time the bot spent ready to run but waiting for a CPU (an overloaded machine)
-// extends it, up to MaxStarve times, then the turn fails with ErrStarved. The answer read
-// so far is returned with any error.
+// frozen before it, since the judge last read its CPU: what it used before the freeze held
+// it is charged here); the turn fails with ErrCPULimit or ErrWallLimit when it runs out. The
+// wall limit is there for a bot that sleeps: time the bot spent ready to run but waiting for
+// a CPU (an overloaded machine) extends it, up to MaxStarve times, then the turn fails with
+// ErrStarved. The answer read so far is returned with any error.
 func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, error) {
 	start := time.Now()
 	wallEnd := start.Add(lim.Wall)
