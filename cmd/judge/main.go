@@ -48,6 +48,26 @@ func main() {
 	os.Exit(1)
 }
 
+// closeEngineAfter has every command of c's tree close the engine when it ends, failed or
+// not (cobra's post-run hooks run only after a success): the warm pool's containers and the
+// removals in the background must not outlive the command.
+func (a *app) closeEngineAfter(c *cobra.Command) {
+	if run := c.RunE; run != nil {
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			defer func() {
+				if a.engine != nil {
+					a.engine.Close()
+					a.engine = nil
+				}
+			}()
+			return run(cmd, args)
+		}
+	}
+	for _, sub := range c.Commands() {
+		a.closeEngineAfter(sub)
+	}
+}
+
 // app is what every command shares: the configuration and, on demand, the engine.
 type app struct {
 	configFile string
@@ -76,17 +96,13 @@ func newRoot() *cobra.Command {
 			a.log = newLogger(cfg.Log)
 			return nil
 		},
-		PersistentPostRun: func(*cobra.Command, []string) {
-			if a.engine != nil {
-				a.engine.Close()
-			}
-		},
 	}
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.configFile, "config", "", "configuration file (default: ./judge.yaml or /etc/judge/judge.yaml)")
 	pf.String("data-dir", "", "directory for caches and state (key data_dir)")
 	root.AddCommand(a.imagesCmd(), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
 		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.viewCmd())
+	a.closeEngineAfter(root)
 	// Bad flags and arguments are usage errors (exit status 2), typed rather than told from
 	// the error's text.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })

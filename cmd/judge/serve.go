@@ -34,9 +34,10 @@ func (a *app) serveCmd() *cobra.Command {
 				return err
 			}
 			if a.cfg.Serve.HTTP != "" {
+				e := a.engine // closed, and a.engine cleared, when serve returns
 				go func() {
 					healthy := func(ctx context.Context) error {
-						if _, err := a.engine.ImageID(ctx, "judge-healthz"); err != nil {
+						if _, err := e.ImageID(ctx, "judge-healthz"); err != nil {
 							return err
 						}
 						_, _, err := q.Result(ctx, "healthz")

@@ -198,8 +198,15 @@ func noContainersLeft(t *testing.T, before []string) {
 	}
 }
 
+// containers lists the judge containers on this host, once those of dead judges are swept: a
+// judge killed earlier (by a test of this package or another) leaves its bots' and its warm
+// pool's, and a judge serve that a test starts sweeps them, which would move the count.
 func containers(t *testing.T) []string {
-	ids, err := sandboxtest.Engine(t).Containers(context.Background())
+	e := sandboxtest.Engine(t)
+	if _, err := e.Sweep(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := e.Containers(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
