@@ -106,7 +106,6 @@ func (e *Engine) takeWarm(spec RunSpec) *Process {
 func (e *Engine) prepareWarm(k string, spec RunSpec) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*connectTimeout)
 	defer cancel()
-	spec.Artifact, spec.Files = "", nil
 	p, err := e.prepare(ctx, spec)
 	pl := &e.pool
 	pl.mu.Lock()

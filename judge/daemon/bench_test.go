@@ -29,9 +29,9 @@ func BenchmarkThroughput(b *testing.B) {
 }
 
 func benchThroughput(b *testing.B, setup string, daemons, warm int) {
-	containers := map[int]string{0: "cold"}[warm]
-	if containers == "" {
-		containers = "warm"
+	containers := "warm"
+	if warm == 0 {
+		containers = "cold"
 	}
 	b.Run(fmt.Sprintf("%s/daemons=%d/%s", setup, daemons, containers), func(b *testing.B) {
 		url := func(int) string { return "" }

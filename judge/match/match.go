@@ -388,12 +388,12 @@ func waitIdle(ctx context.Context, p Process) {
 	deadline := time.Now().Add(startupMax)
 	last, lastAt := p.CPU(), time.Now()
 	prev, waiting := last, false
-	for n := 0; time.Now().Before(deadline) && ctx.Err() == nil; n++ {
-		look := startupFirstLook
-		if n >= startupQuickLooks {
-			look = min(startupFirstLook<<(n-startupQuickLooks+1), startupLook)
-		}
+	look := startupFirstLook
+	for n := 1; time.Now().Before(deadline) && ctx.Err() == nil; n++ {
 		time.Sleep(look)
+		if n >= startupQuickLooks {
+			look = min(2*look, startupLook)
+		}
 		now := p.CPU()
 		was := waiting
 		if waiting = p.Waiting(); waiting && was && now == prev {

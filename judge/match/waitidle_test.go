@@ -1,0 +1,42 @@
+package match
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// A bot that takes long to start (a JVM under gVisor: half a second) is looked at once every
+// startupLook after the quick looks, however long it takes: the looks' schedule once
+// overflowed after about 65 of them and spun, reading /proc, for the rest of the start.
+func TestWaitIdleLooksCalmlyAtASlowStart(t *testing.T) {
+	const starting = 1500 * time.Millisecond
+	p := &slowStart{until: time.Now().Add(starting)}
+	start := time.Now()
+	waitIdle(context.Background(), p)
+	if took := time.Since(start); took < starting {
+		t.Errorf("ready after %v, while the bot was still starting", took)
+	}
+	if most := startupQuickLooks + int((starting+2*startupIdle)/startupLook) + 10; p.looks > most {
+		t.Errorf("%d looks in %v; want at most %d", p.looks, time.Since(start), most)
+	}
+}
+
+// slowStart uses CPU and is busy until until, then waits without being seen to (as under
+// gVisor); it is the Process of waitIdle, which asks nothing else.
+type slowStart struct {
+	Process
+	until time.Time
+	looks int
+}
+
+func (s *slowStart) CPU() time.Duration {
+	s.looks++
+	if now := time.Now(); now.Before(s.until) {
+		return time.Duration(now.UnixNano())
+	}
+	return time.Duration(s.until.UnixNano())
+}
+
+func (s *slowStart) Busy() bool    { return time.Now().Before(s.until) }
+func (s *slowStart) Waiting() bool { return false }
