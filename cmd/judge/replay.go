@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -19,52 +21,113 @@ func (a *app) replayCmd() *cobra.Command {
 	cmd.AddCommand(&cobra.Command{
 		Use:   "verify FILE",
 		Short: "Re-run the referee on a replay's recorded answers (no bots) and confirm the same result",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			f, err := os.Open(args[0])
-			if err != nil {
-				return usageError{err}
-			}
-			defer f.Close()
-			res, err := replay.Verify(f, games.Lookup)
+		Long: `Re-run the referee on a replay's recorded answers (no bots) and confirm the same result.
+Exit status: 0 when the replay re-judges to its recorded result, 1 when it does not (each
+difference is named, with the recorded and the re-judged value), 2 when FILE cannot be read
+or is not a replay.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rp, err := readReplayFile(args[0])
 			if err != nil {
 				return err
 			}
-			fmt.Printf("verified: %s seed %d, re-judged to the recorded result\n", res.Game, res.Seed)
+			g, ok := games.Lookup(rp.Header.Game)
+			if !ok {
+				return usageError{fmt.Errorf("%s: this judge does not know the game %q (known: %s)", args[0], rp.Header.Game, gameNames())}
+			}
+			got, err := rp.Rejudge(g)
+			var diffs []replay.Difference
+			var m *replay.MismatchError
+			switch {
+			case errors.As(err, &m):
+				diffs = m.Differences
+			case err != nil:
+				return fmt.Errorf("%s: %w", args[0], err)
+			default:
+				diffs = rp.Compare(got)
+			}
+			if len(diffs) > 0 {
+				return mismatchError(args[0], diffs)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "verified: %s: %s seed %d, re-judged to the recorded result\n", args[0], rp.Header.Game, rp.Header.Seed)
 			return nil
 		},
 	})
 	var out string
+	var allowMismatch bool
 	html := &cobra.Command{
 		Use:   "html FILE -o OUT.html",
 		Short: "Write one self-contained HTML page that plays the replay, with no server and no network",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
+		Long: `Write one self-contained HTML page that plays the replay: it opens from disk with no server
+and no network. -o - writes the page to standard output.
+A replay that does not re-judge to its recorded result (edited, or from a judge whose rules
+differ) is refused with exit status 1, each difference named; with --allow-mismatch the page
+is written all the same, with a banner at its top naming the differences.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return usageError{errors.New("-o OUT.html is required")}
+				return usageError{errors.New("-o OUT.html is required (-o - writes to standard output)")}
 			}
-			f, err := os.Open(args[0])
+			rp, err := readReplayFile(args[0])
 			if err != nil {
-				return usageError{err}
+				return err
 			}
-			defer f.Close()
-			film, err := view.Read(f, games.Lookup)
+			film := view.Make(rp, games.Lookup)
+			if len(film.Mismatch) > 0 && !allowMismatch {
+				return fmt.Errorf("%w\n(--allow-mismatch writes the page all the same, with these differences in a banner)", mismatchError(args[0], film.Mismatch))
+			}
+			write := func(w io.Writer) error { return view.WriteHTML(w, film) }
+			info := cmd.OutOrStdout()
+			if out == "-" {
+				info = cmd.ErrOrStderr() // standard output holds the page
+				err = write(cmd.OutOrStdout())
+			} else {
+				err = writeFileAtomic(out, write)
+			}
 			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			if err := writeFileAtomic(out, func(w io.Writer) error { return view.WriteHTML(w, film) }); err != nil {
 				return err
 			}
 			if film.Problem != "" {
-				fmt.Fprintf(os.Stderr, "note: %s\n", film.Problem)
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", film.Problem)
 			}
-			fmt.Printf("wrote %s (%s seed %d, %d exchanges)\n", out, film.Header.Game, film.Header.Seed, len(film.Exchanges))
+			if len(film.Mismatch) > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s does not re-judge to its record; the page says so in a banner\n", args[0])
+			}
+			fmt.Fprintf(info, "wrote %s (%s seed %d, %d exchanges)\n", cmp.Or(out, "-"), film.Header.Game, film.Header.Seed, len(film.Exchanges))
 			return nil
 		},
 	}
-	html.Flags().StringVarP(&out, "output", "o", "", "the HTML file to write")
+	html.Flags().StringVarP(&out, "output", "o", "", "the HTML file to write (- for standard output)")
+	html.Flags().BoolVar(&allowMismatch, "allow-mismatch", false, "write the page of a replay that does not re-judge to its record, with a banner saying so")
 	cmd.AddCommand(html)
 	return cmd
+}
+
+// readReplayFile reads a replay; a file that is missing or is not a replay is a usage error
+// that names it.
+func readReplayFile(path string) (*replay.Replay, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	defer f.Close()
+	rp, err := replay.Read(f)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("%s: %w", path, err)}
+	}
+	return rp, nil
+}
+
+// mismatchError says that the replay at path does not re-judge to what it records, one
+// difference a line.
+func mismatchError(path string, diffs []replay.Difference) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s does not re-judge to its recorded result:", path)
+	for _, d := range diffs {
+		b.WriteString("\n  ")
+		b.WriteString(d.String())
+	}
+	return errors.New(b.String())
 }
 
 // writeFileAtomic writes name through a temporary file beside it, so that a reader never

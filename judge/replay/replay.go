@@ -492,7 +492,9 @@ func (rp *Replay) Watch(g game.Game, watch func(step int, m game.Match)) (game.R
 	h := rp.Header
 	m, err := game.Start(g, game.Config{Seed: h.Seed, Players: len(h.Players), Options: h.Options})
 	if err != nil {
-		return game.Result{}, fmt.Errorf("replay: starting the game: %w", err)
+		// This judge would not have started this match: the header was edited, or comes
+		// from a judge whose game takes other options.
+		return game.Result{}, mismatch(Difference{Field: "header", Recorded: fmt.Sprintf("a match of %s for %s", h.Game, players(len(h.Players))), Rejudged: "refused: " + err.Error()})
 	}
 	if watch == nil {
 		watch = func(int, game.Match) {}
@@ -502,19 +504,19 @@ func (rp *Replay) Watch(g game.Game, watch func(step int, m game.Match)) (game.R
 		req, done := m.Next()
 		if done {
 			if i < len(rp.Exchanges) {
-				return game.Result{}, fmt.Errorf("replay: exchange %d: the game is over, but the replay goes on", i+1)
+				x := rp.Exchanges[i]
+				return game.Result{}, mismatch(Difference{Field: fmt.Sprintf("exchange %d", i+1),
+					Recorded: fmt.Sprintf("player %d asked at turn %d", x.Player, x.Turn), Rejudged: "the game is over"})
 			}
 			return m.Result(), nil
 		}
 		if i >= len(rp.Exchanges) {
-			return game.Result{}, fmt.Errorf("replay: the replay ends, but the game asks player %d at turn %d", req.Player, req.Turn)
+			return game.Result{}, mismatch(Difference{Field: fmt.Sprintf("exchange %d", i+1),
+				Recorded: "the end of the match", Rejudged: fmt.Sprintf("player %d asked at turn %d", req.Player, req.Turn)})
 		}
 		x := &rp.Exchanges[i]
-		if x.Player != req.Player || x.Turn != req.Turn || x.Sent != req.Send || x.Expect != req.Expect ||
-			x.Ready != req.Ready || x.LimitUS != req.Limit.Microseconds() {
-			return game.Result{}, fmt.Errorf("replay: exchange %d: the game asks player %d at turn %d (expect %d, limit %v) %q, the replay recorded player %d at turn %d (expect %d, limit %v) %q",
-				i+1, req.Player, req.Turn, req.Expect, req.Limit, req.Send, x.Player, x.Turn, x.Expect,
-				time.Duration(x.LimitUS)*time.Microsecond, x.Sent)
+		if d := requestDifferences(i, x, req); len(d) > 0 {
+			return game.Result{}, mismatch(d...)
 		}
 		if req.Expect == 0 && req.Ready == "" {
 			watch(i+1, m)
@@ -522,7 +524,8 @@ func (rp *Replay) Watch(g game.Game, watch func(step int, m game.Match)) (game.R
 		}
 		verdict := m.Reply(game.Reply{Lines: x.Received, Fault: x.Fault, CPU: time.Duration(x.CPUus) * time.Microsecond})
 		if !reflect.DeepEqual(asRecorded(verdict), x.Verdict) {
-			return game.Result{}, fmt.Errorf("replay: exchange %d: the game's verdict is %v, the replay recorded %v", i+1, verdict, x.Verdict)
+			return game.Result{}, mismatch(Difference{Field: fmt.Sprintf("exchange %d verdict (player %d, turn %d)", i+1, x.Player, x.Turn),
+				Recorded: verdictWords(x.Verdict), Rejudged: verdictWords(asRecorded(verdict))})
 		}
 		watch(i+1, m)
 	}
@@ -543,20 +546,10 @@ func Verify(r io.Reader, lookup func(string) (game.Game, bool)) (result.Result, 
 	if err != nil {
 		return result.Result{}, err
 	}
-	recorded := rp.Result
-	if len(recorded.Players) != len(got.Scores) {
-		return recorded, fmt.Errorf("replay: re-judged %d players, recorded %d", len(got.Scores), len(recorded.Players))
+	if d := rp.Compare(got); len(d) > 0 {
+		return rp.Result, mismatch(d...)
 	}
-	for i, p := range recorded.Players {
-		if p.Score != got.Scores[i] || p.Rank != got.Ranks[i] || !reflect.DeepEqual(p.Fault, asRecorded(faultOrNil(got.Faults, i))) {
-			return recorded, fmt.Errorf("replay: player %d: re-judged score %v rank %v fault %v, recorded score %v rank %v fault %v",
-				i, got.Scores[i], got.Ranks[i], faultOrNil(got.Faults, i), p.Score, p.Rank, p.Fault)
-		}
-	}
-	if !reflect.DeepEqual(got.Winner, recorded.Winner) {
-		return recorded, fmt.Errorf("replay: re-judged winner %v, recorded %v", ptr(got.Winner), ptr(recorded.Winner))
-	}
-	return recorded, nil
+	return rp.Result, nil
 }
 
 // asRecorded is f as a replay records it: a fault's detail is not exact (it is for people),
@@ -579,11 +572,4 @@ func faultOrNil(f []*game.Fault, i int) *game.Fault {
 		return f[i]
 	}
 	return nil
-}
-
-func ptr(p *int) any {
-	if p == nil {
-		return "draw"
-	}
-	return *p
 }

@@ -8,6 +8,7 @@ package view
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -33,6 +34,10 @@ type Film struct {
 	// Problem says why some steps have no picture (FrameOf holds -1 for them): a game
 	// without pictures, or a replay that its game does not re-judge to the end.
 	Problem string `json:"problem,omitempty"`
+	// Mismatch lists how the replay departs from what its game makes of it: a result or a
+	// move that was edited, or rules that changed since. The page shows it above everything
+	// else: a replay that does not re-judge must not pass for a true one.
+	Mismatch []replay.Difference `json:"mismatch,omitempty"`
 }
 
 // Read reads a replay and makes its film. An error is a file that is not a readable replay;
@@ -79,9 +84,18 @@ func Make(rp *replay.Replay, lookup func(string) (game.Game, bool)) *Film {
 			f.FrameOf[step] = len(f.Frames) - 1
 		}
 	}
-	if _, err := rp.Watch(g, watch); err != nil {
+	got, err := rp.Watch(g, watch)
+	var m *replay.MismatchError
+	switch {
+	case errors.As(err, &m):
+		f.Mismatch = m.Differences
+		f.Problem = "the replay departs from the game: the pictures stop where it does"
+	case err != nil:
 		f.Problem = fmt.Sprintf("the replay does not re-judge (%v): the pictures stop where it departs from the game", err)
-	} else if len(f.Frames) == 0 {
+	default:
+		f.Mismatch = rp.Compare(got)
+	}
+	if err == nil && len(f.Frames) == 0 {
 		f.Problem = fmt.Sprintf("the game %q draws no pictures: only the exchanges are shown", rp.Header.Game)
 	}
 	return f

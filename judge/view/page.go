@@ -1,15 +1,15 @@
 package view
 
 import (
+	"crypto/sha256"
 	"embed"
-	"encoding/json"
+	"encoding/base64"
 	"fmt"
+	"html/template"
 	"io"
 	"io/fs"
-	"path"
 	"slices"
 	"strings"
-	"text/template"
 )
 
 // web is the viewer: plain JavaScript, SVG and CSS, no build step, nothing from a CDN.
@@ -34,45 +34,70 @@ func scripts() []string {
 	return append([]string{"app.js"}, names...)
 }
 
+// page is rendered by html/template: every string a replay carries (a game's name, a
+// player's, an option) is escaped for where it lands, so that opening a replay never runs
+// code; the CSP below is the second wall.
 var page = template.Must(template.ParseFS(web, "web/index.html"))
 
 type pageData struct {
+	CSP     string
 	Title   string
 	Inline  bool
-	Style   string
-	Film    string
-	Scripts []string
+	Style   template.CSS
+	Film    *Film
+	Scripts []template.JS // inline: the scripts themselves
+	Sources []string      // served: their names under static/
+}
+
+// Content security policies. Scripts run only from the server's own files (served) or by
+// their hash (the self-contained page): a script tag smuggled into the page by any path runs
+// nowhere. Styles may be inline: the renderers colour players with style attributes, and a
+// style cannot run code.
+const (
+	servedCSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'"
+	// ServedCSP is servedCSP as a header, which can also forbid framing.
+	ServedCSP = servedCSP + "; frame-ancestors 'none'"
+)
+
+// inlineCSP allows exactly the given scripts, by their SHA-256, and nothing from anywhere.
+func inlineCSP(scripts []template.JS) string {
+	var b strings.Builder
+	b.WriteString("default-src 'none'; script-src")
+	for _, s := range scripts {
+		sum := sha256.Sum256([]byte(s))
+		fmt.Fprintf(&b, " 'sha256-%s'", base64.StdEncoding.EncodeToString(sum[:]))
+	}
+	b.WriteString("; style-src 'unsafe-inline'; img-src data:; object-src 'none'; base-uri 'none'; form-action 'none'")
+	return b.String()
 }
 
 // WriteIndex writes the page `judge view` serves: its scripts and style are fetched from
 // static/.
 func WriteIndex(w io.Writer, title string) error {
-	return page.Execute(w, pageData{Title: title, Scripts: scripts()})
+	return page.Execute(w, pageData{CSP: servedCSP, Title: title, Sources: scripts()})
 }
 
 // WriteHTML writes one self-contained page that plays the film: the app, its style and the
 // film inside it, so that it opens from disk with no server and no network.
 func WriteHTML(w io.Writer, f *Film) error {
-	film, err := json.Marshal(f) // escapes <, > and &: the JSON cannot close its <script>
-	if err != nil {
-		return err
-	}
-	d := pageData{Title: title(f), Inline: true, Film: string(film)}
+	d := pageData{Title: title(f), Inline: true, Film: f}
 	style, err := fs.ReadFile(Static(), "style.css")
 	if err != nil {
 		return err
 	}
-	d.Style = string(style)
+	d.Style = template.CSS(style)
 	for _, name := range scripts() {
 		b, err := fs.ReadFile(Static(), name)
 		if err != nil {
 			return err
 		}
+		// Our own code, trusted; html/template would otherwise quote it as a JS string.
 		if strings.Contains(strings.ToLower(string(b)), "</script") {
-			return fmt.Errorf("view: %s contains </script and cannot be inlined", path.Base(name))
+			return fmt.Errorf("view: %s contains </script and cannot be inlined", name)
 		}
-		d.Scripts = append(d.Scripts, string(b))
+		d.Scripts = append(d.Scripts, template.JS(b))
 	}
+	d.CSP = inlineCSP(d.Scripts)
 	return page.Execute(w, d)
 }
 

@@ -36,6 +36,10 @@ type Match struct {
 	Result result.Result
 	// HasReplay is false for a match that could not be judged, or whose replay was not kept.
 	HasReplay bool
+	// Unreadable says why a file listed is not a replay this judge reads.
+	Unreadable string
+	// Mismatch is set for a replay that does not re-judge to the result it records.
+	Mismatch bool
 }
 
 // Server serves the viewer: the page, its scripts, the list of matches and their films.
@@ -68,7 +72,7 @@ func (s *Server) Handler() http.Handler {
 // and no other site may frame it.
 func secure(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'")
+		w.Header().Set("Content-Security-Policy", ServedCSP)
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		h.ServeHTTP(w, r)
 	})
@@ -83,15 +87,19 @@ func (s *Server) index(w http.ResponseWriter, _ *http.Request) {
 
 // listEntry is a match as the page lists it.
 type listEntry struct {
-	Key     string       `json:"key"`
-	ID      string       `json:"id"`
-	Game    string       `json:"game"`
-	Seed    uint64       `json:"seed"`
-	Status  string       `json:"status"`
-	Error   string       `json:"error,omitempty"`
-	Replay  bool         `json:"replay"`
-	Players []listPlayer `json:"players"`
-	Started string       `json:"started,omitempty"`
+	Key    string `json:"key"`
+	ID     string `json:"id"`
+	Game   string `json:"game"`
+	Seed   uint64 `json:"seed"`
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+	Replay bool   `json:"replay"`
+	// Unreadable is why a file is not a readable replay; Mismatch marks a replay that does
+	// not re-judge to its recorded result.
+	Unreadable string       `json:"unreadable,omitempty"`
+	Mismatch   bool         `json:"mismatch,omitempty"`
+	Players    []listPlayer `json:"players"`
+	Started    string       `json:"started,omitempty"`
 }
 
 type listPlayer struct {
@@ -117,7 +125,8 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 		if s.Prefix != "" && !strings.HasPrefix(res.ID, s.Prefix) {
 			continue
 		}
-		e := listEntry{Key: m.Key, ID: res.ID, Game: res.Game, Seed: res.Seed, Status: res.Status, Replay: m.HasReplay}
+		e := listEntry{Key: m.Key, ID: res.ID, Game: res.Game, Seed: res.Seed, Status: res.Status, Replay: m.HasReplay,
+			Unreadable: m.Unreadable, Mismatch: m.Mismatch}
 		if res.Error != nil {
 			e.Error = res.Error.Error()
 		}
@@ -178,6 +187,9 @@ func writeError(w http.ResponseWriter, status int, err error) {
 // *.jsonl replays (recursively).
 type Files struct {
 	Paths []string
+	// Lookup, when set, finds each replay's game so that the list marks a replay that does
+	// not re-judge to its recorded result (games.Lookup).
+	Lookup func(string) (game.Game, bool)
 
 	mu    sync.Mutex
 	cache map[string]fileEntry // by path: a replay is read again only when it changed
@@ -245,6 +257,7 @@ func (f *Files) read(path string) Match {
 		}
 		if err == nil {
 			m.Result, m.HasReplay = rp.Result, true
+			m.Mismatch = f.mismatch(rp)
 			if m.Result.ID == "" {
 				m.Result.ID = filepath.Base(path)
 			}
@@ -254,11 +267,24 @@ func (f *Files) read(path string) Match {
 		}
 	}
 	if err != nil {
-		m.Result.Error = result.Errorf(result.InvalidJob, "%s is not a readable replay: %w", path, err)
+		m.Unreadable = fmt.Sprintf("%s is not a readable replay: %v", path, err)
 		return m
 	}
 	f.cache[path] = fileEntry{size: st.Size(), mod: st.ModTime().UnixNano(), match: m}
 	return m
+}
+
+// mismatch re-judges a replay, as its film will: true when it does not reach its record.
+func (f *Files) mismatch(rp *replay.Replay) bool {
+	if f.Lookup == nil {
+		return false
+	}
+	g, ok := f.Lookup(rp.Header.Game)
+	if !ok {
+		return false // not this judge's game: the film says so
+	}
+	got, err := rp.Rejudge(g)
+	return err != nil || len(rp.Compare(got)) > 0
 }
 
 // Replay copies the replay file key, one of those Matches lists.

@@ -45,6 +45,11 @@ const JudgeView = (() => {
   //   prepare(film) -> ctx             once per film (a layout, say)
   //   draw(box, view)                  draws one step into box (a <div> the renderer owns);
   //                                    view = {film, ctx, state, scores, step, exchange, toggles}
+  //   roles(film) -> [label]           optional: each player's role in the game ("Fugitive"),
+  //                                    shown beside its name in the result and the scoreboard
+  //   scoreNotes(film) -> [{player, text}]  optional: why a score jumps or differs from what the
+  //                                    picture shows (a fault that scores 0, a clamp), in words
+  //                                    under the chart
   function register(name, renderer) { renderers[name] = renderer; }
 
   // ---------- Loading ----------
@@ -143,15 +148,27 @@ const JudgeView = (() => {
     }
     const rows = list.matches.map((m) => el("tr", {"data-testid": "match"},
       el("td", {}, m.replay ? el("a", {href: "#/m/" + encodeURIComponent(m.key)}, m.id) : m.id),
-      el("td", {}, m.game), el("td", {}, m.seed),
+      ...gameAndSeed(m), el("td", {class: "when", "data-testid": "started"}, (m.started || "").replace(/Z$/, "")),
       el("td", {}, m.status === "ok" ? m.players.map((p, i) => el("span", {class: "pl"},
         swatch(i), `${p.name} ${fmt(p.score)}`, p.rank === 1 ? " \u2605" : "",
         p.fault ? el("span", {class: "fault", title: `${p.fault.kind} at turn ${p.fault.turn}: ${p.fault.detail}`}, ` ${p.fault.kind}`) : "")) :
-        el("span", {class: "fault"}, m.error || "not judged")),
-      el("td", {}, m.replay ? "" : el("span", {class: "muted"}, "no replay"))));
+        el("span", {class: "fault", "data-testid": "match-error"}, unreadable(m) ? m.unreadable : m.error || "not judged")),
+      el("td", {}, m.mismatch ? el("span", {class: "fault", "data-testid": "mismatch-mark", title: "what this replay records is not what its game makes of its moves: open it to see what differs"}, "does not re-judge") :
+        m.replay ? "" : el("span", {class: "muted"}, "no replay"))));
     box.append(el("table", {class: "list"},
-      el("thead", {}, el("tr", {}, el("th", {}, "Match"), el("th", {}, "Game"), el("th", {}, "Seed"), el("th", {}, "Players"), el("th", {}, ""))),
+      el("caption", {class: "legend", "data-testid": "list-legend"},
+        "\u2605 = winner (rank 1; in a draw, every player ranked 1) \u00b7 each player's score follows its name \u00b7 Started: when the judge began the match (UTC)"),
+      el("thead", {}, el("tr", {}, el("th", {}, "Match"), el("th", {}, "Game"), el("th", {}, "Seed"), el("th", {}, "Started (UTC)"), el("th", {}, "Players"), el("th", {}, ""))),
       el("tbody", {}, rows)));
+  }
+
+  // unreadable says a list entry is a file that could not be read as a replay: no game, no
+  // seed, only why (judge/view/server.go says it in m.unreadable).
+  function unreadable(m) { return !!m.unreadable; }
+  function gameAndSeed(m) {
+    if (unreadable(m)) return [el("td", {class: "fault", "data-testid": "unreadable"}, "unreadable"), el("td", {})];
+    // A match that could not be judged keeps the game and seed of its job, when it has one.
+    return [el("td", {}, m.game), el("td", {}, m.game ? m.seed : "")];
   }
 
   function standingsTable(rows) {
@@ -237,13 +254,14 @@ const JudgeView = (() => {
       speedSel, stepLabel);
 
     const problem = film.problem || p.drawError;
-    box.replaceChildren(info,
+    box.replaceChildren(mismatchBanner(film), info,
       problem ? el("div", {class: "warning", "data-testid": "problem"}, problem) : "",
       !r && frames.length ? el("div", {class: "warning"}, `this viewer has no renderer for ${h.game}`) : "",
       el("div", {class: "stage"},
         el("div", {class: "left"}, toggleBox, board),
         el("div", {class: "right"}, scoreboard, chart, exchangeBox)),
-      el("div", {class: "bar"}, slider, timeline), controls);
+      // The slider and the buttons stay in view at the bottom of the window (style.css: .dock).
+      el("div", {class: "dock", "data-testid": "dock"}, el("div", {class: "bar"}, slider, timeline), controls));
 
     function toggle() {
       p.playing = !p.playing;
@@ -273,8 +291,9 @@ const JudgeView = (() => {
       stepLabel.setAttribute("data-step", p.step);
       const frame = frameAt(p.step);
       const scores = frame ? frame.scores : null;
+      const roles = rolesOf(film);
       scoreboard.replaceChildren(el("table", {}, players.map((pl, i) => el("tr", {},
-        el("td", {}, swatch(i)), el("td", {}, pl.name),
+        el("td", {}, swatch(i), lineSample(i)), el("td", {}, pl.name, roles[i] ? el("span", {class: "role", "data-testid": "role"}, ` ${roles[i]}`) : ""),
         el("td", {class: "num", "data-testid": "score", "data-player": i}, scores ? fmt(scores[i]) : "")))));
       drawChart(chart, film, frames, p.step, players.length);
       exchangeBox.replaceChildren(exchangeView(film, x, p.step));
@@ -290,6 +309,18 @@ const JudgeView = (() => {
     }
     p.go = go; p.toggle = toggle; p.n = n;
     go(n);
+  }
+
+  // mismatchBanner says, above everything, that a replay does not re-judge to what it
+  // records, and what differs: the page must not pass an edited file off as a true one.
+  function mismatchBanner(film) {
+    const diffs = film.mismatch || [];
+    if (!diffs.length) return "";
+    return el("div", {class: "banner", role: "alert", "data-testid": "mismatch"},
+      el("strong", {}, "This replay does not re-judge to what it records."),
+      " It was edited, or made by a judge whose rules differ from this one's. The tables below show what the file records; the board shows what the game makes of its moves.",
+      el("ul", {}, diffs.map((d) => el("li", {"data-testid": "difference"},
+        el("b", {}, d.field), `: recorded ${d.recorded}, re-judged ${d.rejudged}`))));
   }
 
   // optionTag shows an option; a long value (a whole map or maze) is cut, and kept whole in
@@ -311,16 +342,29 @@ const JudgeView = (() => {
         el("summary", {}, swatch(i), `${pl.name}: ${b.ok === false ? "did not compile" + (b.failure ? ` (${b.failure})` : "") : "compiler output"}`),
         el("pre", {}, b.log || "(no output)"));
     });
-    return el("div", {}, resultRows(players, rp), logs);
+    return el("div", {}, resultRows(players, rp, rolesOf(film)), logs);
   }
 
-  function resultRows(players, rp) {
+  // rolesOf is each player's role as the game's renderer names it (On The Run's Fugitive and
+  // Detectives), or [] when the game has none.
+  function rolesOf(film) {
+    const r = renderers[film.header.game];
+    if (!r || !r.roles) return [];
+    try { return (r.roles(film) || []).map((x) => (x === undefined || x === null ? "" : String(x))); } catch (e) { return []; }
+  }
+
+  function resultRows(players, rp, roles) {
+    roles = roles || [];
+    const hasRoles = roles.some((x) => x);
     return el("table", {class: "result", "data-testid": "result"},
-      el("thead", {}, el("tr", {}, ["", "player", "lang", "score", "rank", "moves", "CPU ms", "fault"].map((c) => el("th", {}, c)))),
+      el("thead", {}, el("tr", {}, ["", "player", hasRoles ? "role" : null, "lang", "score", "rank", "moves", "CPU ms", "fault"]
+        .filter((c) => c !== null).map((c) => el("th", {}, c)))),
       el("tbody", {}, players.map((pl, i) => {
         const q = rp[i] || {};
         return el("tr", {},
-          el("td", {}, swatch(i)), el("td", {}, pl.name), el("td", {}, pl.lang),
+          el("td", {}, swatch(i)), el("td", {}, pl.name),
+          hasRoles ? el("td", {class: "role", "data-testid": "result-role", "data-player": i}, roles[i] || "") : "",
+          el("td", {}, pl.lang),
           el("td", {class: "num", "data-testid": "final-score", "data-player": i}, fmt(q.score)),
           el("td", {class: "num"}, q.rank), el("td", {class: "num"}, q.moves), el("td", {class: "num"}, q.cpu_ms),
           el("td", {class: "fault"}, q.fault ? `${q.fault.kind} at turn ${q.fault.turn}: ${q.fault.detail}` : ""));
@@ -341,7 +385,19 @@ const JudgeView = (() => {
       x.stderr ? [el("div", {class: "label"}, "stderr during this move"), el("pre", {class: "stderr", "data-testid": "stderr"}, x.stderr)] : "");
   }
 
-  // drawChart draws each player's score over the steps, with the current step marked.
+  // Each player's line in the chart has its own dash pattern as well as its colour, so that
+  // lines over each other (a tie) still show; lineSample is the pattern beside its name.
+  const DASHES = [null, "7 3", "2 2", "9 3 2 3", "1 3", "12 3", "5 2 1 2 1 2", "3 5"];
+  const dash = (i) => DASHES[i % DASHES.length];
+  function lineSample(i) {
+    return svg("svg", {class: "linesample", viewBox: "0 0 22 6", width: 22, height: 6, "aria-hidden": "true"},
+      svg("path", {d: "M1 3h20", stroke: color(i), "stroke-width": 2, "stroke-dasharray": dash(i)}));
+  }
+
+  // drawChart draws each player's score over the steps, with the current step marked. Lines
+  // that overlap stay apart: each has its own dash pattern and a small vertical offset, and
+  // ends in a label with its last score; what the renderer says of the scores (scoreNotes) is
+  // written under it.
   function drawChart(box, film, frames, step, nPlayers) {
     const n = film.exchanges.length;
     const series = [];
@@ -353,16 +409,49 @@ const JudgeView = (() => {
       if (last) for (const v of last) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
     }
     if (!frames.length) { box.replaceChildren(); return; }
-    const W = 300, H = 110, X = (s) => 4 + (W - 8) * (n ? s / n : 0), Y = (v) => H - 14 - (H - 24) * (v - lo) / (hi - lo || 1);
-    const g = svg("svg", {viewBox: `0 0 ${W} ${H}`, class: "chartsvg", role: "img", "aria-label": "score over the match"});
+    const W = 300, H = 120, RIGHT = 40, SEP = 1.6;
+    const X = (s) => 4 + (W - RIGHT - 8) * (n ? s / n : 0), Y = (v) => H - 16 - (H - 28) * (v - lo) / (hi - lo || 1);
+    const off = (pl) => (pl - (nPlayers - 1) / 2) * SEP;
+    const names = (film.header.players || []).map((p, i) => p.name || `player ${i}`);
+    const g = svg("svg", {viewBox: `0 0 ${W} ${H}`, class: "chartsvg", role: "img", "aria-label": "score over the match", "data-testid": "chart"});
+    g.append(svg("line", {x1: 4, x2: W - RIGHT - 4, y1: Y(0), y2: Y(0), stroke: "#ddd"}));
+    const ends = [];
     for (let pl = 0; pl < nPlayers; pl++) {
-      let d = "";
-      series.forEach((sc, s) => { if (sc) d += `${d ? "L" : "M"}${X(s).toFixed(1)},${Y(sc[pl]).toFixed(1)}`; });
-      g.append(svg("path", {d, fill: "none", stroke: color(pl), "stroke-width": 1.5}));
+      let d = "", end = null;
+      series.forEach((sc, s) => {
+        if (!sc) return;
+        d += `${d ? "L" : "M"}${X(s).toFixed(1)},${(Y(sc[pl]) + off(pl)).toFixed(1)}`;
+        end = sc[pl];
+      });
+      g.append(svg("path", {d, fill: "none", stroke: color(pl), "stroke-width": 1.6, "stroke-dasharray": dash(pl),
+        "data-testid": "series", "data-player": pl}, svg("title", {}, names[pl] || `player ${pl}`)));
+      if (end !== null && end !== undefined) ends.push({pl, v: end, y: Y(end) + off(pl)});
     }
-    g.append(svg("line", {x1: X(step), x2: X(step), y1: 0, y2: H - 10, stroke: "#888", "stroke-dasharray": "3 2"}));
-    g.append(svg("text", {x: 4, y: H - 1, "font-size": 9, fill: "#666"}, `score \u00b7 ${fmt(lo)}..${fmt(hi)}`));
-    box.replaceChildren(g);
+    // The end labels, pushed apart so that equal scores are all readable.
+    ends.sort((a, b) => a.y - b.y || a.pl - b.pl);
+    const GAP = 9.5;
+    for (let k = 1; k < ends.length; k++) ends[k].y = Math.max(ends[k].y, ends[k - 1].y + GAP);
+    const over = ends.length ? ends[ends.length - 1].y - (H - 14) : 0;
+    if (over > 0) for (const e of ends) e.y -= over;
+    for (let k = ends.length - 2; k >= 0; k--) ends[k].y = Math.min(ends[k].y, ends[k + 1].y - GAP);
+    for (const e of ends) {
+      g.append(svg("text", {x: W - RIGHT, y: (e.y + 3).toFixed(1), "font-size": 9, "font-weight": 600, fill: color(e.pl),
+        "data-testid": "series-end", "data-player": e.pl}, fmt(e.v)));
+    }
+    g.append(svg("line", {x1: X(step), x2: X(step), y1: 0, y2: H - 12, stroke: "#888", "stroke-dasharray": "3 2"}));
+    g.append(svg("text", {x: 4, y: H - 2, "font-size": 9, fill: "#666"}, `score \u00b7 ${fmt(lo)}..${fmt(hi)}`));
+    const notes = scoreNotesOf(film);
+    box.replaceChildren(g, notes.length ? el("ul", {class: "scorenotes", "data-testid": "score-notes"},
+      notes.map((x) => el("li", {}, x.player >= 0 ? swatch(x.player) : "", x.text))) : "");
+  }
+
+  // scoreNotesOf is what the game's renderer says of the scores, or [].
+  function scoreNotesOf(film) {
+    const r = renderers[film.header.game];
+    if (!r || !r.scoreNotes || !(film.frames || []).length) return [];
+    try {
+      return (r.scoreNotes(film) || []).filter((x) => x && x.text).map((x) => ({player: typeof x.player === "number" ? x.player : -1, text: String(x.text)}));
+    } catch (e) { return []; }
   }
 
   // ---------- Keys and files ----------
