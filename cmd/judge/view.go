@@ -42,7 +42,7 @@ nothing from anywhere but this server.`,
 						return usageError{err}
 					}
 				}
-				s.Source = &view.Files{Paths: args}
+				s.Source = &view.Files{Paths: args, Lookup: games.Lookup}
 				if tournamentFile == "" {
 					s.Title = "Replays"
 				}
