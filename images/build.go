@@ -16,6 +16,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 )
@@ -332,24 +333,60 @@ func (b *Builder) installing(pins map[string]string) map[string]string {
 	return out
 }
 
-// Drift is an image whose packages are not the lock's pins (it was built with what stood in
-// for pins the mirror no longer served), as "ref: installed, not pinned".
-func (b *Builder) Drift(ctx context.Context, names ...string) ([]string, error) {
-	list, err := b.List(ctx, names...)
-	if err != nil {
-		return nil, err
+// Followed is what the images of the languages (all when none) hold instead of the lock's
+// pins: for each pin an image was built without (its build followed the mirror, which no
+// longer served it), the pin and the version installed instead, read from the image's label.
+// An image that is missing holds nothing.
+func (b *Builder) Followed(ctx context.Context, names ...string) ([]Change, error) {
+	ls := Langs()
+	if len(names) > 0 {
+		ls = nil
+		for _, name := range names {
+			l, ok := LangByName(name)
+			if !ok {
+				return nil, fmt.Errorf("images: unknown language %q (known: %s)", name, langNames())
+			}
+			ls = append(ls, l)
+		}
 	}
-	var out []string
-	for _, st := range list {
-		if st.ID == "" || len(st.Recipe.packages) == 0 {
-			continue
-		}
-		labels, err := b.Engine.ImageLabels(ctx, st.Ref)
-		if err != nil {
-			return nil, err
-		}
-		if got, want := labels[LabelPackages], packageArg(st.Recipe.packages); got != want {
-			out = append(out, fmt.Sprintf("%s holds %s, not the pinned %s", st.Ref, got, want))
+	var out []Change
+	for _, l := range ls {
+		for _, r := range []*Recipe{b.Catalog.Compile(l), b.Catalog.Run(l)} {
+			if len(r.packages) == 0 {
+				continue
+			}
+			ref := r.Ref(b.Prefix)
+			id, err := b.Engine.ImageID(ctx, ref)
+			if err != nil {
+				return nil, err
+			}
+			if id == "" {
+				continue
+			}
+			labels, err := b.Engine.ImageLabels(ctx, ref)
+			if err != nil {
+				return nil, err
+			}
+			if labels[LabelPackages] == "" {
+				continue // built before images said what they hold, when builds always took the pins
+			}
+			installed := map[string]string{}
+			for _, p := range strings.Fields(labels[LabelPackages]) {
+				if pkg, version, ok := strings.Cut(p, "="); ok {
+					installed[pkg] = version
+				}
+			}
+			pkgs := make([]string, 0, len(r.packages))
+			for p := range r.packages {
+				pkgs = append(pkgs, p)
+			}
+			sort.Strings(pkgs)
+			ll := b.Catalog.Lock.Languages[l.Name]
+			for _, p := range pkgs {
+				if pinned := r.packages[p]; installed[p] != pinned {
+					out = append(out, Change{Lang: l.Name, Package: p, Pinned: pinned, Served: installed[p], Line: ll.Line(p, pinned)})
+				}
+			}
 		}
 	}
 	return out, nil

@@ -12,7 +12,6 @@ import (
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
-	"github.com/botjudge/judge/judge/games"
 )
 
 func (a *app) compileCmd() *cobra.Command {
@@ -23,14 +22,26 @@ func (a *app) compileCmd() *cobra.Command {
 		Short: "Build one submission and print the build result",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if lang != "" {
+				if err := checkLangs("--lang", lang); err != nil {
+					return err
+				}
+			}
+			var g game.Game
+			if gameName != "" {
+				var err error
+				if g, err = lookupGame("--game", gameName); err != nil {
+					return err
+				}
+			}
 			sub := build.Submission{Lang: lang, Files: map[string][]byte{}}
 			for _, arg := range args {
 				if lang != "" {
 					arg = lang + ":" + arg
 				}
-				s, err := build.Load(arg, int64(a.cfg.Build.SourceLimit))
+				s, err := loadBot(arg, int64(a.cfg.Build.SourceLimit))
 				if err != nil {
-					return usageError{err}
+					return err
 				}
 				if sub.Lang != "" && s.Lang != sub.Lang {
 					return usageError{fmt.Errorf("%s is %s, but the submission is %s", arg, s.Lang, sub.Lang)}
@@ -40,11 +51,7 @@ func (a *app) compileCmd() *cobra.Command {
 					sub.Files[n] = d
 				}
 			}
-			if gameName != "" {
-				g, ok := games.Lookup(gameName)
-				if !ok {
-					return usageError{fmt.Errorf("unknown game %q (known: %s)", gameName, gameNames())}
-				}
+			if g != nil {
 				sub.Files = game.WithLibrary(g, sub.Lang, sub.Files)
 			}
 			b, err := a.builder(cmd.Context())

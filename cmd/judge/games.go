@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -18,7 +17,7 @@ func (a *app) gamesCmd() *cobra.Command {
 		Use:   "games",
 		Short: "List the games, their player counts, options and defaults",
 		Args:  cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			type row struct {
 				Name    string        `json:"name"`
 				Min     int           `json:"min_players"`
@@ -32,11 +31,11 @@ func (a *app) gamesCmd() *cobra.Command {
 				rows = append(rows, row{g.Name(), min, max, def, g.Options()})
 			}
 			if asJSON {
-				enc := json.NewEncoder(os.Stdout)
+				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(rows)
 			}
-			tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			for _, r := range rows {
 				players := fmt.Sprint(r.Min)
 				if r.Max != r.Min {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -32,6 +33,16 @@ func (a *app) imagesCmd() *cobra.Command {
 			"in the data directory, and --update-lock writes it over the lock file, to commit.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkLangs("--lang", langs...); err != nil {
+				return err
+			}
+			lockOut := ""
+			if updateLock {
+				var err error
+				if lockOut, err = a.lockToWrite(); err != nil {
+					return err
+				}
+			}
 			b, err := a.imageBuilder(cmd.Context())
 			if err != nil {
 				return err
@@ -46,18 +57,18 @@ func (a *app) imagesCmd() *cobra.Command {
 				missing = missing || s.ID == ""
 			}
 			if missing || updateLock || strict {
-				if err := a.resolve(cmd, b, strict, updateLock); err != nil {
+				if err := a.resolve(cmd, b, strict, lockOut); err != nil {
 					return err
 				}
 			}
 			if strict {
 				// An image built earlier with what stood in for a pin is a change too.
-				drift, err := b.Drift(cmd.Context(), langs...)
+				followed, err := b.Followed(cmd.Context(), langs...)
 				if err != nil {
 					return err
 				}
-				if len(drift) > 0 {
-					return fmt.Errorf("images: strict: these images do not hold the pinned packages (rebuild them: remove them and run without --strict after updating the lock):\n  %s", strings.Join(drift, "\n  "))
+				if len(followed) > 0 {
+					return pinError("strict: these images hold what stood in for pins the mirror no longer served (pinned -> installed; remove them, update the lock, and build again)", followed)
 				}
 			}
 			list, err = b.Build(cmd.Context(), langs...)
@@ -71,6 +82,19 @@ func (a *app) imagesCmd() *cobra.Command {
 				}
 			}
 			fmt.Printf("%d images up to date, %d built\n", len(list)-built, built)
+			if lockOut != "" {
+				return nil // the lock now pins what the images hold
+			}
+			// Built now or earlier, images that followed the mirror make the lock stale: said on
+			// every build, not only on the one that followed it.
+			followed, err := b.Followed(cmd.Context(), langs...)
+			if err != nil {
+				return err
+			}
+			if len(followed) > 0 {
+				fmt.Fprintf(os.Stderr, "WARNING: the images follow the mirror, not the lock, for %d pins it no longer serves (pinned -> installed; --update-lock writes them to the lock file):\n%s\n",
+					len(followed), pinLines(followed))
+			}
 			return nil
 		},
 	}
@@ -160,9 +184,15 @@ func (a *app) imagesCmd() *cobra.Command {
 	listCmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	exportCmd := &cobra.Command{
 		Use:   "export FILE",
-		Short: "Write the exact images (all, or --lang's) to FILE, for `judge images import` on another machine",
+		Short: "Write the exact images (all, or --lang's) to FILE, for judge images import on another machine",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkLangs("--lang", langs...); err != nil {
+				return err
+			}
+			if err := checkOutputFile("", args[0]); err != nil {
+				return err
+			}
 			b, err := a.imageBuilder(cmd.Context())
 			if err != nil {
 				return err
@@ -194,18 +224,24 @@ func (a *app) imagesCmd() *cobra.Command {
 	exportCmd.Flags().StringSliceVar(&langs, "lang", nil, "only the images of these languages")
 	importCmd := &cobra.Command{
 		Use:   "import FILE",
-		Short: "Load the images of an archive from `judge images export`, checking their digest and IDs",
+		Short: "Load the images of an archive from judge images export, checking their digest and IDs",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := os.Open(args[0])
+			if errors.Is(err, fs.ErrNotExist) {
+				return usageError{fmt.Errorf("%s: no such file", args[0])}
+			}
+			if err != nil {
+				return usageError{err}
+			}
+			defer f.Close()
+			if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+				return usageError{fmt.Errorf("%s: not an archive file (judge images export writes one)", args[0])}
+			}
 			b, err := a.imageBuilder(cmd.Context())
 			if err != nil {
 				return err
 			}
-			f, err := os.Open(args[0])
-			if err != nil {
-				return err
-			}
-			defer f.Close()
 			start := time.Now()
 			if err := os.MkdirAll(a.cfg.DataDir, 0o755); err != nil {
 				return err
@@ -239,7 +275,7 @@ func (a *app) imagesCmd() *cobra.Command {
 // lock as resolved: unchanged pins stay, a pin no longer served follows its line, loudly (an
 // error when strict). The resolution is saved in the data directory, and over the lock file
 // with updateLock.
-func (a *app) resolve(cmd *cobra.Command, b *images.Builder, strict, updateLock bool) error {
+func (a *app) resolve(cmd *cobra.Command, b *images.Builder, strict bool, lockOut string) error {
 	lock, data, err := images.ReadLock(a.cfg.Images.Lock)
 	if err != nil {
 		return err
@@ -264,23 +300,32 @@ func (a *app) resolve(cmd *cobra.Command, b *images.Builder, strict, updateLock 
 	if err := images.NewResolution(data, resolved, changes).Save(a.resolutionFile()); err != nil {
 		return err
 	}
-	if updateLock {
-		file := a.cfg.Images.Lock
-		if file == "" {
-			if _, err := os.Stat("images/lock.json"); err != nil {
-				return usageError{errors.New("--update-lock: set images.lock (JUDGE_IMAGES_LOCK) to the lock file to write, or run from the judge's source tree")}
-			}
-			file = "images/lock.json"
-		}
-		if err := images.WriteLock(file, resolved); err != nil {
+	if lockOut != "" {
+		if err := images.WriteLock(lockOut, resolved); err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "wrote the resolved lock to %s (%d changes)\n", file, len(changes))
+		fmt.Fprintf(os.Stderr, "wrote the resolved lock to %s (%d changes)\n", lockOut, len(changes))
 	}
 	return nil
 }
 
+// lockToWrite is the lock file --update-lock writes: images.lock, else the source tree's.
+func (a *app) lockToWrite() (string, error) {
+	if file := a.cfg.Images.Lock; file != "" {
+		return file, nil
+	}
+	if _, err := os.Stat("images/lock.json"); err != nil {
+		return "", usageError{errors.New("--update-lock: no lock file to write: set images.lock (JUDGE_IMAGES_LOCK) to it, or run from the judge's source tree")}
+	}
+	return "images/lock.json", nil
+}
+
 func pinError(what string, changes []images.Change) error {
+	return fmt.Errorf("images: %s:\n%s", what, pinLines(changes))
+}
+
+// pinLines lists changed pins, one "  lang: package pinned -> served" a line.
+func pinLines(changes []images.Change) string {
 	var lines []string
 	for _, c := range changes {
 		served := c.Served
@@ -289,7 +334,7 @@ func pinError(what string, changes []images.Change) error {
 		}
 		lines = append(lines, fmt.Sprintf("  %s: %s %s -> %s", c.Lang, c.Package, c.Pinned, served))
 	}
-	return fmt.Errorf("images: %s:\n%s", what, strings.Join(lines, "\n"))
+	return strings.Join(lines, "\n")
 }
 
 // check reports, per pinned package, whether the mirror still serves it: in seconds, without

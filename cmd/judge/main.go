@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -17,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/botjudge/judge/config"
 	"github.com/botjudge/judge/images"
@@ -41,11 +43,20 @@ func main() {
 		return
 	}
 	fmt.Fprintln(os.Stderr, "judge:", err)
+	os.Exit(exitCode(err))
+}
+
+// exitCode is a command's exit status: 0 when it did what it was asked, 2 when its arguments
+// are bad (a usageError: nothing was attempted), 1 when it could not do it.
+func exitCode(err error) int {
 	var ue usageError
-	if errors.As(err, &ue) || strings.HasPrefix(err.Error(), "unknown command") {
-		os.Exit(2)
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		return 2
 	}
-	os.Exit(1)
+	return 1
 }
 
 // closeEngineAfter has every command of c's tree close the engine when it ends, failed or
@@ -81,6 +92,7 @@ func newRoot() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "judge",
 		Short:         "Referee for programming-contest bot games",
+		Version:       judgeVersion(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
@@ -100,20 +112,27 @@ func newRoot() *cobra.Command {
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.configFile, "config", "", "configuration file (default: ./judge.yaml or /etc/judge/judge.yaml)")
 	pf.String("data-dir", "", "directory for caches and state (key data_dir)")
+	root.SetVersionTemplate("{{.Version}}\n") // as `judge version` prints it
 	root.AddCommand(a.imagesCmd(), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
-		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.viewCmd())
+		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.viewCmd(),
+		a.versionCmd())
 	a.closeEngineAfter(root)
 	// Bad flags and arguments are usage errors (exit status 2), typed rather than told from
 	// the error's text.
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(flagError)
 	var typeArgs func(c *cobra.Command)
 	typeArgs = func(c *cobra.Command) {
+		if !c.Runnable() && c.HasSubCommands() {
+			commandGroup(c)
+		}
 		if check := c.Args; check != nil {
 			c.Args = func(cmd *cobra.Command, args []string) error {
-				if err := check(cmd, args); err != nil {
-					return usageError{err}
+				err := check(cmd, args)
+				var ue usageError
+				if err != nil && !errors.As(err, &ue) {
+					return usageError{fmt.Errorf("%s: %w (usage: %s)", cmd.CommandPath(), err, cmd.UseLine())}
 				}
-				return nil
+				return err
 			}
 		}
 		for _, sub := range c.Commands() {
@@ -122,6 +141,51 @@ func newRoot() *cobra.Command {
 	}
 	typeArgs(root)
 	return root
+}
+
+// commandGroup makes c, a command that only holds others (judge, judge images), refuse an
+// unknown command with exit status 2: cobra would print c's help and exit 0 (below the root).
+// Without arguments it prints its help.
+func commandGroup(c *cobra.Command) {
+	c.SuggestionsMinimumDistance = 2 // cobra's own default, which SuggestionsFor does not apply
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		var names []string
+		for _, sub := range cmd.Commands() {
+			if sub.IsAvailableCommand() {
+				names = append(names, sub.Name())
+			}
+		}
+		msg := fmt.Sprintf("unknown command %q for %q (its commands: %s)", args[0], cmd.CommandPath(), strings.Join(names, ", "))
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += "; did you mean " + strings.Join(s, " or ") + "?"
+		}
+		return usageError{errors.New(msg)}
+	}
+	c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+}
+
+// flagError is a bad flag as a usage error; a value the flag cannot take is said in words
+// rather than in its parser's ("strconv.ParseUint: parsing "-1": invalid syntax").
+func flagError(_ *cobra.Command, err error) error {
+	var bad *pflag.InvalidValueError
+	if errors.As(err, &bad) {
+		f := bad.GetFlag()
+		if want, ok := flagWants[f.Value.Type()]; ok {
+			err = fmt.Errorf("invalid value %q for --%s: want %s", bad.GetValue(), f.Name, want)
+		}
+	}
+	return usageError{err}
+}
+
+// flagWants says, per kind of flag value (pflag's Value.Type), what a valid one is.
+var flagWants = map[string]string{
+	"uint64":   "a whole number from 0 to 18446744073709551615",
+	"int":      "a whole number",
+	"bool":     "true or false",
+	"duration": "a duration such as 90s, 5m or 1h30m",
 }
 
 func newLogger(c config.Log) *slog.Logger {
@@ -213,9 +277,6 @@ func (a *app) builder(ctx context.Context) (*build.Builder, error) {
 	}, nil
 }
 
-// version is the judge's version, set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
 func (a *app) runner(b *build.Builder) (*match.Runner, error) {
 	s := a.cfg.Sandbox
 	work := filepath.Join(a.cfg.DataDir, "matches")
@@ -229,7 +290,7 @@ func (a *app) runner(b *build.Builder) (*match.Runner, error) {
 	limits := s.Limits()
 	limits.CPUSet = cpuset
 	return &match.Runner{
-		Sandbox: match.Engine{Engine: a.engine}, Builder: b, WorkDir: work, Version: version,
+		Sandbox: match.Engine{Engine: a.engine}, Builder: b, WorkDir: work, Version: judgeVersion(),
 		Limits: limits, Freeze: sandbox.Freeze(s.Freeze), Output: s.Output(), StderrMatch: int64(s.StderrMatchLimit),
 	}, nil
 }
@@ -270,26 +331,101 @@ func botCores(pin bool, workers int) []string {
 	return sets
 }
 
-// matchArgs reads what play and submit share: the game, its --opt values and the BOTs.
-// Every problem is a usage error.
-func (a *app) matchArgs(gameName string, opts, bots []string) (game.Game, map[string]string, []match.Entrant, error) {
-	g, ok := games.Lookup(gameName)
-	if !ok {
-		return nil, nil, nil, usageError{fmt.Errorf("unknown game %q (known: %s)", gameName, gameNames())}
+// matchArgs reads what play and submit share: the game, its --opt values and the BOTs. It
+// checks them by the rules the referee applies when the match starts (game.Start: the player
+// count, then the options, for seed), so that bad arguments are refused before anything is
+// built or queued. Every problem is a usage error that names the argument.
+func (a *app) matchArgs(gameName string, seed uint64, opts, bots []string) (game.Game, map[string]string, []match.Entrant, error) {
+	g, err := lookupGame("--game", gameName)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := game.CheckPlayers(g, len(bots)); err != nil {
+		given := "no BOT arguments"
+		if len(bots) > 0 {
+			given = "BOT arguments: " + strings.Join(bots, " ")
+		}
+		return nil, nil, nil, usageError{fmt.Errorf("%w (%s)", err, given)}
 	}
 	options, err := parseOptions(opts)
 	if err != nil {
 		return nil, nil, nil, usageError{err}
 	}
+	if err := checkOptions(g, seed, len(bots), options); err != nil {
+		return nil, nil, nil, err
+	}
 	var entrants []match.Entrant
 	for _, arg := range bots {
-		s, err := build.Load(arg, int64(a.cfg.Build.SourceLimit))
+		s, err := loadBot(arg, int64(a.cfg.Build.SourceLimit))
 		if err != nil {
-			return nil, nil, nil, usageError{err}
+			return nil, nil, nil, err
 		}
 		entrants = append(entrants, match.Entrant{Name: botName(arg), Submission: s})
 	}
 	return g, options, entrants, nil
+}
+
+// checkOptions is nil when a match of g for players players takes options: the referee's own
+// rule, a match started (and dropped) as the referee starts it.
+func checkOptions(g game.Game, seed uint64, players int, options map[string]string) error {
+	if _, err := game.Start(g, game.Config{Seed: seed, Players: players, Options: options}); err != nil {
+		return usageError{fmt.Errorf("--opt: %w", err)}
+	}
+	return nil
+}
+
+// lookupGame finds the game a flag names, or says which games there are.
+func lookupGame(flag, name string) (game.Game, error) {
+	g, ok := games.Lookup(name)
+	if !ok {
+		return nil, usageError{fmt.Errorf("%s: unknown game %q; known: %s", flag, name, gameNames())}
+	}
+	return g, nil
+}
+
+// checkLangs refuses a language name given as what (a flag) that is not one of
+// images.LangNames.
+func checkLangs(what string, langs ...string) error {
+	for _, l := range langs {
+		if _, ok := images.LangByName(l); !ok {
+			return usageError{fmt.Errorf("%s: unknown language %q; known: %s", what, l, strings.Join(images.LangNames(), ", "))}
+		}
+	}
+	return nil
+}
+
+// loadBot reads a BOT argument (a file or directory, maybe LANG:-prefixed), as a usage error
+// that names it when it cannot: a missing path, or a prefix that is no language, is said so
+// rather than as the system call that failed.
+func loadBot(arg string, limit int64) (build.Submission, error) {
+	s, err := build.Load(arg, limit)
+	if err == nil {
+		return s, nil
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		path := arg
+		if prefix, rest, ok := strings.Cut(arg, ":"); ok && !strings.ContainsAny(prefix, `/\.`) {
+			if lerr := checkLangs(arg, prefix); lerr != nil {
+				return s, lerr
+			}
+			path = rest
+		}
+		return s, usageError{fmt.Errorf("%s: no such file or directory", path)}
+	}
+	return s, usageError{err}
+}
+
+// checkOutputFile refuses a file to write (given with flag, or as an argument when flag is "")
+// whose directory is not there: the command would find out only once its work is done.
+func checkOutputFile(flag, file string) error {
+	if file == "" || file == "-" {
+		return nil
+	}
+	dir := filepath.Dir(file)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usageError{fmt.Errorf("%s: no directory %s to write it in", strings.TrimSpace(flag+" "+file), dir)}
+	}
+	return nil
 }
 
 // parseOptions reads k=v pairs; a value @FILE is the file's content.
@@ -302,8 +438,11 @@ func parseOptions(kvs []string) (map[string]string, error) {
 		}
 		if file, isFile := strings.CutPrefix(v, "@"); isFile {
 			data, err := os.ReadFile(file)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("--opt %s: no such file %s", kv, file)
+			}
 			if err != nil {
-				return nil, fmt.Errorf("--opt %s: %w", k, err)
+				return nil, fmt.Errorf("--opt %s: %w", kv, err)
 			}
 			v = string(data)
 		}

@@ -34,12 +34,15 @@ func (a *app) playCmd() *cobra.Command {
 			"An option value starting with @ is read from that file (e.g. --opt maze=@maze.txt).\n" +
 			"With --stderr, what each bot wrote to stderr follows the result, move by move.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			g, options, entrants, err := a.matchArgs(gameName, opts, args)
+			if !cmd.Flags().Changed("seed") {
+				seed = randomSeed()
+			}
+			g, options, entrants, err := a.matchArgs(gameName, seed, opts, args)
 			if err != nil {
 				return err
 			}
-			if !cmd.Flags().Changed("seed") {
-				seed = randomSeed()
+			if err := checkOutputFile("--replay", replayFile); err != nil {
+				return err
 			}
 			b, err := a.builder(cmd.Context())
 			if err != nil {
@@ -116,7 +119,7 @@ func (a *app) playCmd() *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&gameName, "game", "", "the game ("+gameNames()+")")
 	f.Uint64Var(&seed, "seed", 0, "the match's seed (default: a random one, reported in the result)")
-	f.StringArrayVar(&opts, "opt", nil, "a game option k=v (repeatable; see `judge games`)")
+	f.StringArrayVar(&opts, "opt", nil, "a game option k=v (repeatable; the options are listed by judge games)")
 	f.StringVar(&replayFile, "replay", "", "write the replay (JSON Lines) to this file")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	f.BoolVar(&showStderr, "stderr", false, "after the result, print what each bot wrote to stderr, move by move (on stderr with --json)")

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -85,23 +84,5 @@ func TestPlayPrintsStderrByMove(t *testing.T) {
 	table, printed, ok := strings.Cut(out.String(), "== stderr")
 	if !ok || "== stderr"+printed != want || !strings.Contains(table, "winner") {
 		t.Errorf("printed:\n%s\nwant the result's table, then:\n%s", out.String(), want)
-	}
-}
-
-// Bad flags, arguments and missing required flags are usage errors (exit status 2), typed.
-func TestBadArgumentsAreUsageErrors(t *testing.T) {
-	for _, args := range [][]string{
-		{"play", "--bogus"},
-		{"play", "bots/amazes/cpp"},
-		{"play", "--game", "amazes", "--seed", "x", "bots/amazes/cpp"},
-		{"compile"},
-		{"images", "export"},
-		{"rebuild"},
-		{"submit", "bots/amazes/cpp"},
-	} {
-		var ue usageError
-		if err := judge(t, args...); !errors.As(err, &ue) {
-			t.Errorf("%v: %v (%T); want a usage error", args, err, err)
-		}
 	}
 }

@@ -41,6 +41,9 @@ func (a *app) publishCmd() *cobra.Command {
 		Short: "Put the exact images (all, or --lang's) in the object store, for daemons with images.source: nats",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkLangs("--lang", langs...); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			b, err := a.imageBuilder(ctx)
 			if err != nil {

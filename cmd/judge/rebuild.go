@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,7 +18,6 @@ import (
 
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
-	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
 )
@@ -69,20 +69,47 @@ func (a *app) rebuildCmd() *cobra.Command {
 			if known == (len(args) == 1) {
 				return usageError{errors.New("give a directory or manifest of submissions, or --known")}
 			}
+			if fromStore && !known {
+				return usageError{errors.New("--from-store goes with --known (it adds the store's builds to those known here)")}
+			}
+			if opponent != "" && smoke == "" {
+				return usageError{errors.New("--opponent goes with --smoke GAME (it is the smoke match's opponent)")}
+			}
+			if err := checkLangs("--lang", langs...); err != nil {
+				return err
+			}
 			var g, smokeGame game.Game
+			var err error
 			if gameName != "" {
-				var ok bool
-				if g, ok = games.Lookup(gameName); !ok {
-					return usageError{fmt.Errorf("unknown game %q (%s)", gameName, gameNames())}
+				if g, err = lookupGame("--game", gameName); err != nil {
+					return err
 				}
 			}
+			var other build.Submission
 			if smoke != "" {
-				var ok bool
-				if smokeGame, ok = games.Lookup(smoke); !ok {
-					return usageError{fmt.Errorf("--smoke: unknown game %q (%s)", smoke, gameNames())}
+				if smokeGame, err = lookupGame("--smoke", smoke); err != nil {
+					return err
 				}
+				what := "--opponent"
 				if opponent == "" {
 					opponent = filepath.Join("bots", smoke, "cpp")
+					what = "--smoke " + smoke + " plays against " + opponent + " unless --opponent names another bot"
+				}
+				if other, err = loadBot(opponent, int64(a.cfg.Build.SourceLimit)); err != nil {
+					return usageError{fmt.Errorf("%s: %w", what, err)}
+				}
+			}
+			// The submissions are read before the engine is asked for anything: a bad path is
+			// the arguments' fault, said at once.
+			var subs []named
+			if !known {
+				if subs, err = submissions(args[0]); err != nil {
+					return usageError{err}
+				}
+				for i, n := range subs {
+					if subs[i].sub, err = loadBot(n.Path, int64(a.cfg.Build.SourceLimit)); err != nil {
+						return usageError{fmt.Errorf("%s: %w", n.Name, err)}
+					}
 				}
 			}
 			b, err := a.builder(cmd.Context())
@@ -95,7 +122,6 @@ func (a *app) rebuildCmd() *cobra.Command {
 					return err
 				}
 			}
-			var subs []named
 			if known {
 				if fromStore {
 					q, err := a.queue(cmd.Context(), false)
@@ -118,17 +144,10 @@ func (a *app) rebuildCmd() *cobra.Command {
 					subs = append(subs, named{Name: strings.Join(names, ",") + "@" + id[:12], sub: sub})
 				}
 				sort.Slice(subs, func(i, j int) bool { return subs[i].Name < subs[j].Name })
-			} else if subs, err = submissions(args[0]); err != nil {
-				return usageError{err}
 			}
 			var rows []rebuilt
 			for i, n := range subs {
 				sub := n.sub
-				if n.Path != "" {
-					if sub, err = build.Load(n.Path, int64(a.cfg.Build.SourceLimit)); err != nil {
-						return usageError{fmt.Errorf("%s: %w", n.Name, err)}
-					}
-				}
 				if len(langs) > 0 && !slices.Contains(langs, sub.Lang) {
 					continue
 				}
@@ -141,7 +160,7 @@ func (a *app) rebuildCmd() *cobra.Command {
 					return fmt.Errorf("%s: %w", n.Name, err)
 				}
 				if runner != nil && row.Now == "ok" {
-					row.Smoke = smokeMatch(cmd.Context(), runner, smokeGame, n.Name, sub, opponent, int64(a.cfg.Build.SourceLimit))
+					row.Smoke = smokeMatch(cmd.Context(), runner, smokeGame, n.Name, sub, filepath.Base(opponent), other)
 				}
 				rows = append(rows, row)
 			}
@@ -175,8 +194,11 @@ func rebuildOne(ctx context.Context, b *build.Builder, name string, sub build.Su
 		return rebuilt{}, err
 	}
 	after, err := b.History(sub)
-	if err != nil || len(after) == 0 {
-		return rebuilt{}, fmt.Errorf("the rebuild was not recorded: %v", err)
+	if err != nil {
+		return rebuilt{}, fmt.Errorf("reading the rebuild's record: %w", err)
+	}
+	if len(after) == 0 {
+		return rebuilt{}, errors.New("the rebuild was not recorded")
 	}
 	now := after[len(after)-1]
 	row := rebuilt{Name: name, Lang: sub.Lang, Before: "unknown", Now: okOrError(res.OK), NewToolchain: res.Toolchain}
@@ -211,15 +233,11 @@ func okOrError(ok bool) string {
 
 // smokeMatch plays the rebuilt bot as player 0 against opponent in g with its defaults (a
 // game for more players fills the other seats with the opponent), and says its fault.
-func smokeMatch(ctx context.Context, r *match.Runner, g game.Game, name string, sub build.Submission, opponent string, limit int64) string {
+func smokeMatch(ctx context.Context, r *match.Runner, g game.Game, name string, sub build.Submission, opponent string, other build.Submission) string {
 	_, _, def := g.Players()
-	other, err := build.Load(opponent, limit)
-	if err != nil {
-		return "not played: " + err.Error()
-	}
 	j := match.Job{ID: "smoke-" + name, Game: g, Seed: 1, Players: []match.Entrant{{Name: name, Submission: sub}}}
 	for i := 1; i < def; i++ {
-		j.Players = append(j.Players, match.Entrant{Name: filepath.Base(opponent), Submission: other})
+		j.Players = append(j.Players, match.Entrant{Name: opponent, Submission: other})
 	}
 	res, err := r.Play(ctx, j)
 	switch {
@@ -235,6 +253,9 @@ func smokeMatch(ctx context.Context, r *match.Runner, g game.Game, name string, 
 // submissions lists the submissions of a directory (one per entry) or a manifest.
 func submissions(arg string) ([]named, error) {
 	st, err := os.Stat(arg)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s: no such file or directory (want a directory of submissions or a manifest)", arg)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +277,12 @@ func submissions(arg string) ([]named, error) {
 			return nil, err
 		}
 		if err := json.Unmarshal(data, &out); err != nil {
-			return nil, fmt.Errorf("manifest %s: %w (want a JSON list of {\"name\", \"path\"})", arg, err)
+			where := ""
+			var syntax *json.SyntaxError
+			if errors.As(err, &syntax) {
+				where = fmt.Sprintf(" (not JSON at byte %d)", syntax.Offset)
+			}
+			return nil, fmt.Errorf("manifest %s: want a JSON list of {\"name\", \"path\"}%s", arg, where)
 		}
 		for i := range out {
 			if out[i].Name == "" || out[i].Path == "" {

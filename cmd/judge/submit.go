@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
@@ -27,7 +28,16 @@ func (a *app) submitCmd() *cobra.Command {
 		Use:   "submit --game G [--seed N] [--opt k=v]... [--id ID] [--wait] [--json] BOT...",
 		Short: "Put a match job built from local files on the queue; with --wait, print its result",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, options, entrants, err := a.matchArgs(gameName, opts, args)
+			if timeout <= 0 {
+				return usageError{fmt.Errorf("--timeout %v: want a duration above 0", timeout)}
+			}
+			var seedp *uint64
+			if cmd.Flags().Changed("seed") {
+				seedp = &seed
+			} else {
+				seed = 1 // the options are checked with some seed; the daemon draws the match's
+			}
+			_, options, entrants, err := a.matchArgs(gameName, seed, opts, args)
 			if err != nil {
 				return err
 			}
@@ -35,15 +45,20 @@ func (a *app) submitCmd() *cobra.Command {
 				id = newID()
 			}
 			if err := queue.ValidID(id); err != nil {
-				return usageError{err}
-			}
-			var seedp *uint64
-			if cmd.Flags().Changed("seed") {
-				seedp = &seed
+				return usageError{fmt.Errorf("--id: %w", err)}
 			}
 			data, err := json.Marshal(job.FromEntrants(id, gameName, seedp, options, entrants))
 			if err != nil {
 				return err
+			}
+			// What the daemon checks of a job before it judges it (file names, source sizes),
+			// checked here: it would refuse the job, not a try later.
+			if _, err := job.Parse(data, games.Lookup, int64(a.cfg.Build.SourceLimit)); err != nil {
+				var re *result.Error
+				if errors.As(err, &re) {
+					err = errors.New(re.Message)
+				}
+				return usageError{err}
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +18,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botjudge/judge/config"
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/tournament"
@@ -35,8 +35,10 @@ type tournamentFlags struct {
 	noCompile, failed bool
 }
 
+// register declares the flags on cmd, for it and its retry command (persistent): defined once,
+// and shown once.
 func (f *tournamentFlags) register(cmd *cobra.Command) {
-	fl := cmd.Flags()
+	fl := cmd.PersistentFlags()
 	fl.StringVar(&f.spec.Game, "game", "", "the game (required with a directory of entrants)")
 	fl.StringVar(&f.spec.Format, "format", "", "roundrobin (default) or swiss")
 	fl.IntVar(&f.spec.Rounds, "rounds", 0, "round robin: times the schedule is played, with new seeds; swiss: rounds (default 1)")
@@ -106,7 +108,10 @@ func (a *app) tournamentCmd() *cobra.Command {
 	retry := &cobra.Command{
 		Use:   "retry --failed [flags] DIR|FILE",
 		Short: "Publish again the matches the judge failed on every attempt, and print the standings",
-		Args:  cobra.ExactArgs(1),
+		Long: "Publish again the matches the judge failed on every attempt (the failed list of the\n" +
+			"standings), and print the standings. It takes the flags of judge tournament, and needs\n" +
+			"those the round was run with: they decide its matches.",
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !f.failed {
 				return usageError{fmt.Errorf("retry needs --failed (the only matches it retries)")}
@@ -114,14 +119,29 @@ func (a *app) tournamentCmd() *cobra.Command {
 			return a.runTournament(cmd, &f, args[0])
 		},
 	}
-	f.register(retry)
 	retry.Flags().BoolVar(&f.failed, "failed", false, "retry the matches the judge failed")
+	// Its help shows its own flag, and points to the tournament's rather than repeating them.
+	retry.SetUsageTemplate(strings.Replace(retry.UsageTemplate(), inheritedFlagsHelp,
+		"\n\nThe flags of judge tournament apply too (judge tournament --help).", 1))
 	cmd.AddCommand(retry)
 	return cmd
 }
 
+// inheritedFlagsHelp is the part of cobra's usage template that lists a command's inherited
+// flags.
+const inheritedFlagsHelp = `{{if .HasAvailableInheritedFlags}}
+
+Global Flags:
+{{.InheritedFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}`
+
 func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string) error {
 	ctx := cmd.Context()
+	if f.asJSON && f.asCSV {
+		return usageError{errors.New("--json and --csv: give one (the outcome is printed one way)")}
+	}
+	if f.workers < 0 {
+		return usageError{fmt.Errorf("--workers %d: want 0 (serve.workers) or more", f.workers)}
+	}
 	spec, err := tournament.Load(path)
 	if err != nil {
 		return usageError{err}
@@ -135,11 +155,14 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 	}
 	g, ok := games.Lookup(spec.Game)
 	if !ok {
-		return usageError{fmt.Errorf("unknown game %q (known: %s)", spec.Game, gameNames())}
+		return usageError{fmt.Errorf("tournament: game %q: unknown game; known: %s", spec.Game, gameNames())}
 	}
 	t := &tournament.Tournament{Spec: spec, Game: g, Retry: f.failed}
+	if err := t.Check(); err != nil {
+		return usageError{err}
+	}
 	for _, e := range spec.Entrants {
-		sub, err := build.Load(e.Path, int64(a.cfg.Build.SourceLimit))
+		sub, err := loadBot(e.Path, int64(a.cfg.Build.SourceLimit))
 		if err != nil {
 			return usageError{fmt.Errorf("entrant %s: %w", e.Name, err)}
 		}

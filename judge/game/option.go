@@ -11,9 +11,9 @@ import (
 
 // Option documents one option of a game.
 type Option struct {
-	Name    string
-	Default string
-	Help    string
+	Name    string `json:"name"`
+	Default string `json:"default"`
+	Help    string `json:"help"`
 }
 
 // A Declared option is declared once, as a package variable of its game: Options documents

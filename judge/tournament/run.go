@@ -119,17 +119,39 @@ func (t *Tournament) seats() int {
 	return def
 }
 
+// Check reports what would stop the tournament, before anything is compiled or published: the
+// spec (defaults applied), the seats of a match for the game, entrants enough to fill them, a
+// Swiss tournament's two seats, and the options, which the referee of every match would refuse
+// (game.Start, for the tournament's seed). Run checks it first.
+func (t *Tournament) Check() error {
+	spec := t.Spec.WithDefaults()
+	if err := spec.Check(); err != nil {
+		return err
+	}
+	seats := t.seats()
+	if err := game.CheckPlayers(t.Game, seats); err != nil {
+		return fmt.Errorf("tournament: seats: %w", err)
+	}
+	if len(spec.Entrants) < seats {
+		return fmt.Errorf("tournament: %d entrants, and a match of %s needs %d", len(spec.Entrants), t.Game.Name(), seats)
+	}
+	if spec.Format == Swiss && seats != 2 {
+		return fmt.Errorf("tournament: a Swiss tournament is for two-player matches, %s plays %d", t.Game.Name(), seats)
+	}
+	if _, err := game.Start(t.Game, game.Config{Seed: spec.Seed, Players: seats, Options: spec.Options}); err != nil {
+		return fmt.Errorf("tournament: options: %w", err)
+	}
+	return nil
+}
+
 // Run plays the tournament through q: it publishes every match that has no result yet,
 // follows the results until each match is settled, and returns the standings. It can be
 // stopped at any moment and run again: what was judged stays judged.
 func (t *Tournament) Run(ctx context.Context, q Queue) (Outcome, error) {
-	t.Spec = t.Spec.WithDefaults()
-	if err := t.Spec.Check(); err != nil {
+	if err := t.Check(); err != nil {
 		return Outcome{}, err
 	}
-	if err := game.CheckPlayers(t.Game, t.seats()); err != nil {
-		return Outcome{}, fmt.Errorf("tournament: %w", err)
-	}
+	t.Spec = t.Spec.WithDefaults()
 	players := t.playing()
 	if len(players) < t.seats() {
 		return Outcome{}, fmt.Errorf("tournament: %d entrants can play, a match of %s needs %d", len(players), t.Game.Name(), t.seats())
@@ -149,9 +171,6 @@ func (t *Tournament) Run(ctx context.Context, q Queue) (Outcome, error) {
 		}
 		all = append(all, stage...)
 	case Swiss:
-		if t.seats() != 2 {
-			return Outcome{}, fmt.Errorf("tournament: a Swiss tournament is for two-player matches, %s plays %d", t.Game.Name(), t.seats())
-		}
 		for round := 1; round <= t.Spec.Rounds; round++ {
 			ms, err := t.swissRound(all, players, round)
 			if err != nil {

@@ -337,3 +337,40 @@ func TestAttemptOf(t *testing.T) {
 		}
 	}
 }
+
+// Check refuses, before anything is compiled or published, what the round would fail on: the
+// seats the game does not take, too few entrants, a Swiss round of four, options the referee
+// refuses. Run refuses them too, before it publishes anything.
+func TestCheck(t *testing.T) {
+	for _, tc := range []struct {
+		game  string
+		spec  Spec
+		names []string
+		want  string // "" for a round that can run
+	}{
+		{"amazes", Spec{}, []string{"a", "b"}, ""},
+		{"dropblock", Spec{}, []string{"a", "b", "c", "d"}, ""},
+		{"amazes", Spec{Seats: 3}, []string{"a", "b", "c"}, "seats: amazes takes 2 players, the job has 3"},
+		{"dropblock", Spec{}, []string{"a", "b"}, "2 entrants, and a match of dropblock needs 4"},
+		{"dropblock", Spec{Format: Swiss}, []string{"a", "b", "c", "d"}, "a Swiss tournament is for two-player matches, dropblock plays 4"},
+		{"amazes", Spec{Options: map[string]string{"turns": "999"}}, []string{"a", "b"}, "options: option turns: 999 is out of range 1..150"},
+		{"amazes", Spec{Options: map[string]string{"colour": "red"}}, []string{"a", "b"}, `options: unknown option "colour"`},
+		{"amazes", Spec{Format: "knockout"}, []string{"a", "b"}, `format "knockout"`},
+	} {
+		tr := tournamentOf(t, tc.game, tc.spec, tc.names...)
+		err := tr.Check()
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s %+v: %v", tc.game, tc.spec, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %+v: %v; want %q", tc.game, tc.spec, err, tc.want)
+		}
+		q := newMemQueue()
+		if _, err := tr.Run(context.Background(), q); err == nil || len(q.jobs) > 0 {
+			t.Errorf("%s %+v: Run: %v, published %d; want the error and nothing published", tc.game, tc.spec, err, len(q.jobs))
+		}
+	}
+}

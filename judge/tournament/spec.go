@@ -7,10 +7,15 @@
 package tournament
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -134,6 +139,9 @@ func (s Spec) Check() error {
 // skipped), and the rest of the spec comes from the caller (flags).
 func Load(path string) (Spec, error) {
 	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Spec{}, fmt.Errorf("tournament: %s: no such file or directory", path)
+	}
 	if err != nil {
 		return Spec{}, fmt.Errorf("tournament: %w", err)
 	}
@@ -153,7 +161,7 @@ func Load(path string) (Spec, error) {
 	dec := yaml.NewDecoder(strings.NewReader(string(data)))
 	dec.KnownFields(true)
 	if err := dec.Decode(&s); err != nil {
-		return Spec{}, fmt.Errorf("tournament: %s: %w", path, err)
+		return Spec{}, fmt.Errorf("tournament: %s: %w", path, fileWords(err, string(data)))
 	}
 	if s.Name == "" {
 		s.Name = idName(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)))
@@ -199,4 +207,79 @@ func idName(name string) string {
 func fileExists(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && !st.IsDir()
+}
+
+// fileWords is a decoding error in the tournament file's words, not in those of the Go types it
+// is read into ("field colour not found in type tournament.Spec"): a key it does not know, with
+// the keys it knows, or a value of the wrong kind, with the line that holds it.
+func fileWords(err error, data string) error {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	lines := strings.Split(data, "\n")
+	var out []string
+	for _, msg := range te.Errors {
+		if m := unknownKey.FindStringSubmatch(msg); m != nil {
+			if keys := fileKeys(m[3]); keys != "" {
+				msg = fmt.Sprintf("line %s: unknown key %s; known: %s", m[1], m[2], keys)
+			}
+		} else if m := wrongKind.FindStringSubmatch(msg); m != nil {
+			want, ok := kinds[m[3]]
+			if !ok {
+				want = "a value of another kind"
+			}
+			msg = fmt.Sprintf("line %s: want %s", m[1], want)
+			if n, err := strconv.Atoi(m[1]); err == nil && n >= 1 && n <= len(lines) {
+				msg += fmt.Sprintf(", not %q", strings.TrimSpace(lines[n-1]))
+			}
+		}
+		out = append(out, msg)
+	}
+	if len(out) == 1 {
+		return errors.New(out[0])
+	}
+	return fmt.Errorf("%d problems:\n  %s", len(out), strings.Join(out, "\n  "))
+}
+
+var (
+	unknownKey = regexp.MustCompile(`^line (\d+): field (.+) not found in type (\S+)$`)
+	wrongKind  = regexp.MustCompile(`^line (\d+): cannot unmarshal \S+( .*)? into (\S+)$`)
+)
+
+// kinds say, by the Go type of a file's value, what the file must hold there.
+var kinds = map[string]string{
+	"int":                      "a whole number",
+	"uint64":                   "a whole number of 0 or more",
+	"float64":                  "a number",
+	"string":                   "text",
+	"standings.Method":         "text",
+	"map[string]string":        "a map of option: value",
+	"[]float64":                "a list of numbers",
+	"[]tournament.EntrantSpec": "a list of entrants ({name, path})",
+	"tournament.EntrantSpec":   "an entrant ({name, path})",
+	"standings.Scoring":        "a map of method, win, draw, loss, places",
+	"*standings.Scoring":       "a map of method, win, draw, loss, places",
+	"tournament.Spec":          "a map of the tournament's keys",
+}
+
+// fileKeys lists the keys of the file's map that decodes into the type yaml names, from their
+// yaml tags; "" for a type it does not know.
+func fileKeys(typeName string) string {
+	types := map[string]reflect.Type{
+		"tournament.Spec":        reflect.TypeFor[Spec](),
+		"tournament.EntrantSpec": reflect.TypeFor[EntrantSpec](),
+		"standings.Scoring":      reflect.TypeFor[standings.Scoring](),
+	}
+	t, ok := types[typeName]
+	if !ok {
+		return ""
+	}
+	var keys []string
+	for i := range t.NumField() {
+		if k, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); k != "" && k != "-" {
+			keys = append(keys, k)
+		}
+	}
+	return strings.Join(keys, ", ")
 }

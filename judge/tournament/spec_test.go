@@ -58,7 +58,12 @@ entrants:
 	}
 
 	for _, tc := range []struct{ text, want string }{
-		{"game: amazes\ncolour: red\n", "colour"},
+		{"game: amazes\ncolour: red\n", "line 2: unknown key colour; known: name, game, format, rounds, seed, seats, final, options, broken, retries, scoring, entrants"},
+		{"game: amazes\nentrants: [{name: a, path: a, lang: cpp}]\n", "line 2: unknown key lang; known: name, path"},
+		{"game: amazes\nscoring: {method: score, bonus: 1}\n", "line 2: unknown key bonus; known: method, win, draw, loss, places"},
+		{"game: amazes\nrounds: many\n", `line 2: want a whole number, not "rounds: many"`},
+		{"game: amazes\noptions: [turns]\n", `line 2: want a map of option: value, not "options: [turns]"`},
+		{"colour: red\nrounds: x\n", "2 problems:\n  line 1: unknown key colour"},
 		{"game: amazes\nformat: knockout\nentrants: [{name: a, path: a}, {name: b, path: b}]\n", "format"},
 		{"game: amazes\nentrants: [{name: a, path: a}, {name: a, path: b}]\n", `"a" twice`},
 		{"game: amazes\nentrants: [{name: a, path: a}]\n", "1 entrants"},
@@ -70,8 +75,8 @@ entrants:
 		if err == nil {
 			err = s.WithDefaults().Check()
 		}
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%q: %v; want an error mentioning %s", tc.text, err, tc.want)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "tournament.") {
+			t.Errorf("%q: %v; want an error mentioning %s, in the file's words", tc.text, err, tc.want)
 		}
 	}
 }

@@ -1,0 +1,315 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// noEngineNoQueue makes the engine and the queue unreachable for the commands run in this
+// test: a command that reaches for either fails with status 1, not 2.
+func noEngineNoQueue(t *testing.T) {
+	t.Helper()
+	for k, v := range map[string]string{
+		"DOCKER_HOST":         "unix:///nonexistent/docker.sock",
+		"JUDGE_DOCKER_HOST":   "unix:///nonexistent/docker.sock",
+		"JUDGE_NATS_URL":      "nats://127.0.0.1:1",
+		"JUDGE_DATA_DIR":      t.TempDir(),
+		"JUDGE_IMAGES_LOCK":   "",
+		"JUDGE_IMAGES_STRICT": "",
+	} {
+		t.Setenv(k, v)
+	}
+}
+
+// runCLI runs the CLI in this process and returns what it printed through cobra and its error.
+// A command that hangs on a network it should not have asked for ends with the timeout.
+func runCLI(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	root := newRoot()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	return out.String(), err
+}
+
+// goInternals are what a message for a person must not show: Go's values, parsers and types.
+var goInternals = regexp.MustCompile(`<nil>|strconv\.|time: (invalid|missing|unknown)|json: (cannot|invalid|unexpected)|yaml: unmarshal|\b(main|tournament|standings|game|build|images)\.[A-Z]|\bstat |\bopen /`)
+
+// Every command checks what it can without the engine and the queue first: a bad argument is
+// exit status 2 with a message naming it and what is allowed, with neither reachable.
+func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
+	noEngineNoQueue(t)
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	cpp := write("bots/a.cpp", "int main() {}\n")
+	goBot := write("bots/b.go", "package main\n\nfunc main() {}\n")
+	two := filepath.Join(dir, "two")
+	write("two/a.cpp", "int main() {}\n")
+	write("two/b.go", "package main\n\nfunc main() {}\n")
+	four := filepath.Join(dir, "four")
+	for _, n := range []string{"a", "b", "c", "d"} {
+		write("four/"+n+".cpp", "int main() {}\n")
+	}
+	missing := filepath.Join(dir, "MISSING")
+	colour := write("colour.yaml", "game: amazes\ncolour: red\nentrants: [{name: a, path: bots/a.cpp}, {name: b, path: bots/b.go}]\n")
+	rounds := write("rounds.yaml", "game: amazes\nrounds: many\nentrants: [{name: a, path: bots/a.cpp}, {name: b, path: bots/b.go}]\n")
+	badJSON := write("bad.json", "[{\"name\": \"a\", ")
+	lostPath := write("lost.json", `[{"name": "a", "path": "bots/gone.cpp"}]`)
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // in the message: the input, and what is wanted
+	}{
+		// judge play
+		{"play one bot", []string{"play", "--game", "amazes", cpp}, "amazes takes 2 players, the job has 1 (BOT arguments: " + cpp},
+		{"play no bot", []string{"play", "--game", "amazes"}, "the job has 0 (no BOT arguments)"},
+		{"play unknown option", []string{"play", "--game", "amazes", "--opt", "colour=red", cpp, goBot}, `unknown option "colour" (known: maze, memory, time, turns)`},
+		{"play option out of range", []string{"play", "--game", "amazes", "--opt", "turns=999", cpp, goBot}, "option turns: 999 is out of range 1..150"},
+		{"play option not a number", []string{"play", "--game", "ontherun", "--opt", "cities=many", cpp, goBot}, `option cities: "many" is not an integer`},
+		{"play option without =", []string{"play", "--game", "amazes", "--opt", "turns", cpp, goBot}, `--opt "turns": want key=value`},
+		{"play option file missing", []string{"play", "--game", "amazes", "--opt", "maze=@" + missing, cpp, goBot}, "--opt maze=@" + missing + ": no such file"},
+		{"play unknown game", []string{"play", "--game", "chess", cpp, goBot}, `--game: unknown game "chess"; known: amazes, ontherun`},
+		{"play no game", []string{"play", cpp, goBot}, `"game" not set`},
+		{"play negative seed", []string{"play", "--game", "amazes", "--seed", "-1", cpp, goBot}, `invalid value "-1" for --seed: want a whole number from 0 to 18446744073709551615`},
+		{"play bad bool", []string{"play", "--game", "amazes", "--json=maybe", cpp, goBot}, `invalid value "maybe" for --json: want true or false`},
+		{"play missing bot", []string{"play", "--game", "amazes", missing, goBot}, missing + ": no such file or directory"},
+		{"play unknown language prefix", []string{"play", "--game", "amazes", "rust:" + missing, goBot}, `rust:` + missing + `: unknown language "rust"; known: cpp, pascal, java, go`},
+		{"play replay in no directory", []string{"play", "--game", "amazes", "--replay", filepath.Join(missing, "m.jsonl"), cpp, goBot}, "--replay " + filepath.Join(missing, "m.jsonl") + ": no directory " + missing},
+		{"play unknown flag", []string{"play", "--colour", "red"}, "unknown flag: --colour"},
+
+		// judge submit: the daemon's checks, made before the queue is asked
+		{"submit no game", []string{"submit", cpp, goBot}, `"game" not set`},
+		{"submit one bot", []string{"submit", "--game", "amazes", cpp}, "amazes takes 2 players, the job has 1"},
+		{"submit five bots", []string{"submit", "--game", "dropblock", cpp, cpp, cpp, cpp, cpp}, "dropblock takes 4 players, the job has 5"},
+		{"submit unknown option", []string{"submit", "--game", "amazes", "--opt", "colour=red", cpp, goBot}, `unknown option "colour"`},
+		{"submit option out of range", []string{"submit", "--game", "amazes", "--opt", "turns=999", cpp, goBot}, "option turns: 999 is out of range 1..150"},
+		{"submit unknown game", []string{"submit", "--game", "chess", cpp, goBot}, `--game: unknown game "chess"`},
+		{"submit bad id", []string{"submit", "--game", "amazes", "--id", "a b", cpp, goBot}, `--id: queue: invalid job id "a b"`},
+		{"submit timeout without unit", []string{"submit", "--game", "amazes", "--timeout", "5", cpp, goBot}, `invalid value "5" for --timeout: want a duration such as 90s`},
+		{"submit no timeout", []string{"submit", "--game", "amazes", "--timeout", "0s", cpp, goBot}, "--timeout 0s: want a duration above 0"},
+		{"submit negative seed", []string{"submit", "--game", "amazes", "--seed", "-1", cpp, goBot}, `invalid value "-1" for --seed`},
+
+		// judge tournament
+		{"tournament json and csv", []string{"tournament", "--game", "amazes", "--json", "--csv", two}, "--json and --csv: give one"},
+		{"tournament too few entrants", []string{"tournament", "--game", "dropblock", two}, "tournament: 2 entrants, and a match of dropblock needs 4"},
+		{"tournament seats the game does not take", []string{"tournament", "--game", "amazes", "--seats", "3", four}, "seats: amazes takes 2 players, the job has 3"},
+		{"tournament swiss of four", []string{"tournament", "--game", "dropblock", "--format", "swiss", four}, "a Swiss tournament is for two-player matches, dropblock plays 4"},
+		{"tournament unknown option", []string{"tournament", "--game", "amazes", "--opt", "colour=red", two}, `unknown option "colour"`},
+		{"tournament option out of range", []string{"tournament", "--game", "amazes", "--opt", "turns=999", two}, "option turns: 999 is out of range 1..150"},
+		{"tournament unknown game", []string{"tournament", "--game", "chess", two}, `game "chess": unknown game; known: amazes`},
+		{"tournament no game", []string{"tournament", two}, "no game (--game, or game: in the tournament file)"},
+		{"tournament unknown format", []string{"tournament", "--game", "amazes", "--format", "knockout", two}, `format "knockout": want roundrobin or swiss`},
+		{"tournament unknown key in the file", []string{"tournament", colour}, "line 2: unknown key colour; known: name, game, format, rounds"},
+		{"tournament value of the wrong kind", []string{"tournament", rounds}, `line 2: want a whole number, not "rounds: many"`},
+		{"tournament missing", []string{"tournament", "--game", "amazes", missing}, missing + ": no such file or directory"},
+		{"tournament missing entrant", []string{"tournament", write("lost.yaml", "game: amazes\nentrants: [{name: a, path: bots/a.cpp}, {name: gone, path: bots/gone.cpp}]\n")}, "entrant gone: " + filepath.Join(dir, "bots/gone.cpp") + ": no such file or directory"},
+		{"tournament rounds not a number", []string{"tournament", "--rounds", "x", two}, `invalid value "x" for --rounds: want a whole number`},
+		{"tournament negative workers", []string{"tournament", "--game", "amazes", "--workers", "-1", two}, "--workers -1: want 0 (serve.workers) or more"},
+		{"tournament retry without --failed", []string{"tournament", "retry", "--game", "amazes", two}, "retry needs --failed"},
+		{"tournament retry json and csv", []string{"tournament", "retry", "--failed", "--game", "amazes", "--json", "--csv", two}, "--json and --csv: give one"},
+		{"tournament two paths", []string{"tournament", two, four}, "accepts 1 arg(s), received 2 (usage: judge tournament"},
+
+		// judge images
+		{"images import missing", []string{"images", "import", missing + ".tar"}, missing + ".tar: no such file"},
+		{"images import a directory", []string{"images", "import", dir}, dir + ": not an archive file"},
+		{"images import no file", []string{"images", "import"}, "accepts 1 arg(s), received 0 (usage: judge images import FILE"},
+		{"images export in no directory", []string{"images", "export", filepath.Join(missing, "x.tar")}, filepath.Join(missing, "x.tar") + ": no directory " + missing},
+		{"images export no file", []string{"images", "export"}, "accepts 1 arg(s), received 0 (usage: judge images export FILE"},
+		{"images export unknown language", []string{"images", "export", "--lang", "rust", filepath.Join(dir, "x.tar")}, `--lang: unknown language "rust"; known: cpp, pascal, java, go`},
+		{"images build unknown language", []string{"images", "build", "--lang", "cpp,rust"}, `--lang: unknown language "rust"; known: cpp, pascal, java, go`},
+		{"images build no lock to update", []string{"images", "build", "--update-lock"}, "--update-lock: no lock file to write"},
+		{"images publish unknown language", []string{"images", "publish", "--lang", "rust"}, `--lang: unknown language "rust"`},
+		{"images unknown command", []string{"images", "bild"}, `unknown command "bild" for "judge images" (its commands: build, check, export, import, list, publish); did you mean build?`},
+
+		// judge rebuild
+		{"rebuild missing", []string{"rebuild", missing}, missing + ": no such file or directory (want a directory of submissions or a manifest)"},
+		{"rebuild nothing", []string{"rebuild"}, "give a directory or manifest of submissions, or --known"},
+		{"rebuild unknown language", []string{"rebuild", "--lang", "rust", two}, `--lang: unknown language "rust"`},
+		{"rebuild unknown game", []string{"rebuild", "--game", "chess", two}, `--game: unknown game "chess"`},
+		{"rebuild unknown smoke game", []string{"rebuild", "--smoke", "chess", two}, `--smoke: unknown game "chess"`},
+		{"rebuild missing opponent", []string{"rebuild", "--smoke", "amazes", "--opponent", missing, two}, "--opponent: " + missing + ": no such file or directory"},
+		{"rebuild opponent without smoke", []string{"rebuild", "--opponent", cpp, two}, "--opponent goes with --smoke"},
+		{"rebuild from-store without known", []string{"rebuild", "--from-store", two}, "--from-store goes with --known"},
+		{"rebuild manifest not JSON", []string{"rebuild", badJSON}, "manifest " + badJSON + `: want a JSON list of {"name", "path"} (not JSON at byte`},
+		{"rebuild manifest entry missing", []string{"rebuild", lostPath}, "a: " + filepath.Join(dir, "bots/gone.cpp") + ": no such file or directory"},
+
+		// judge compile
+		{"compile unknown language", []string{"compile", "--lang", "rust", cpp}, `--lang: unknown language "rust"; known: cpp, pascal, java, go`},
+		{"compile unknown game", []string{"compile", "--game", "chess", cpp}, `--game: unknown game "chess"`},
+		{"compile missing", []string{"compile", missing + ".cpp"}, missing + ".cpp: no such file or directory"},
+		{"compile missing with a language", []string{"compile", "--lang", "cpp", missing}, missing + ": no such file or directory"},
+		{"compile two languages", []string{"compile", cpp, goBot}, "is go, but the submission is cpp"},
+		{"compile nothing", []string{"compile"}, "requires at least 1 arg(s), only received 0 (usage: judge compile"},
+
+		// the rest
+		{"results bad id", []string{"results", "a b"}, `invalid job id "a b"`},
+		{"unknown command", []string{"ply"}, `unknown command "ply" for "judge" (its commands: `},
+		{"games with an argument", []string{"games", "amazes"}, "judge games: unknown command \"amazes\""},
+		{"serve with an argument", []string{"serve", "now"}, "judge serve: unknown command \"now\""},
+		{"version with an argument", []string{"version", "now"}, "judge version: unknown command \"now\""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := runCLI(t, tc.args...)
+			if code := exitCode(err); code != 2 {
+				t.Fatalf("judge %s: exit status %d (%v); want 2", strings.Join(tc.args, " "), code, err)
+			}
+			if msg := err.Error(); !strings.Contains(msg, tc.want) || goInternals.MatchString(msg) {
+				t.Errorf("judge %s:\n%s\nwant a message with %q, and no Go internals", strings.Join(tc.args, " "), msg, tc.want)
+			}
+			if out != "" {
+				t.Errorf("judge %s printed %q before refusing", strings.Join(tc.args, " "), out)
+			}
+		})
+	}
+}
+
+// `judge version`, `judge --version` and the runner, which writes it into every result
+// (judge.version) and so into every replay, give the same version.
+func TestVersion(t *testing.T) {
+	noEngineNoQueue(t)
+	want := judgeVersion()
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		out, err := runCLI(t, args...)
+		if err != nil || out != want+"\n" {
+			t.Errorf("judge %s: %q, %v; want %q", args[0], out, err, want+"\n")
+		}
+	}
+	a := &app{}
+	a.cfg.DataDir = t.TempDir()
+	r, err := a.runner(nil)
+	if err != nil || r.Version != want {
+		t.Errorf("the runner's version %q (%v); want %q", r.Version, err, want)
+	}
+}
+
+func TestVersionOf(t *testing.T) {
+	vcs := func(version, rev, modified string) *debug.BuildInfo {
+		info := &debug.BuildInfo{Main: debug.Module{Path: "github.com/botjudge/judge", Version: version}}
+		if rev != "" {
+			info.Settings = append(info.Settings, debug.BuildSetting{Key: "vcs.revision", Value: rev})
+		}
+		if modified != "" {
+			info.Settings = append(info.Settings, debug.BuildSetting{Key: "vcs.modified", Value: modified})
+		}
+		return info
+	}
+	const rev = "9163d2f065724069a8c2133d341a4711db9b7417"
+	for _, tc := range []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{nil, "devel"},
+		{vcs("(devel)", "", ""), "devel"},
+		{vcs("", "", ""), "devel"},
+		{vcs("v1.2.0", "", ""), "v1.2.0"},
+		{vcs("v1.2.0", rev, "false"), "v1.2.0 (9163d2f06572)"},
+		{vcs("(devel)", rev, "true"), "devel (9163d2f06572+dirty)"},
+		// Go's own pseudo-version names the revision and the changes already.
+		{vcs("v0.0.0-20261124162514-9163d2f06572+dirty", rev, "true"), "v0.0.0-20261124162514-9163d2f06572+dirty"},
+	} {
+		if got := versionOf(tc.info); got != tc.want {
+			t.Errorf("versionOf(%+v) = %q; want %q", tc.info, got, tc.want)
+		}
+	}
+	// A version given at link time is the version.
+	defer func(v string) { version = v }(version)
+	version = "2026.11-rc1"
+	if got := judgeVersion(); got != "2026.11-rc1" {
+		t.Errorf("with -X main.version: %q", got)
+	}
+}
+
+// judge games --json has one key style throughout, the contract's: snake_case.
+func TestGamesJSONKeys(t *testing.T) {
+	noEngineNoQueue(t)
+	out, err := runCLI(t, "games", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	snake := regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+	keys := 0
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				keys++
+				if !snake.MatchString(k) {
+					t.Errorf("key %q is not snake_case", k)
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(doc)
+	if !strings.Contains(out, `"default": "150"`) || keys == 0 {
+		t.Errorf("want the options' defaults under \"default\":\n%s", out)
+	}
+}
+
+// Every flag's help is plain text: pflag takes text in backquotes for the value's name
+// ("--opt judge games").
+func TestFlagHelpNamesItsValue(t *testing.T) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if strings.Contains(f.Usage, "`") {
+				name, _ := pflag.UnquoteUsage(f)
+				t.Errorf("%s --%s: its help names the value %q", c.CommandPath(), f.Name, name)
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(newRoot())
+}
+
+// tournament retry's help shows its own flag and points to the tournament's, which it takes,
+// instead of repeating them.
+func TestTournamentRetryHelp(t *testing.T) {
+	noEngineNoQueue(t)
+	parent, err := runCLI(t, "tournament", "--help")
+	if err != nil || !strings.Contains(parent, "--format") {
+		t.Fatalf("judge tournament --help: %v\n%s", err, parent)
+	}
+	retry, err := runCLI(t, "tournament", "retry", "--help")
+	if err != nil || !strings.Contains(retry, "--failed") || strings.Contains(retry, "--format") ||
+		!strings.Contains(retry, "The flags of judge tournament apply too") {
+		t.Errorf("judge tournament retry --help: %v\n%s\nwant --failed and a pointer to the tournament's flags, not them", err, retry)
+	}
+}
