@@ -13,8 +13,10 @@ export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
 .PHONY: judge images gvisor browser netns demo test bench bench-tournament vet daemon-image
 
+# -buildvcs=auto: the binary records the commit it was built from (judge version, results and
+# replays), whatever GOFLAGS says; outside a checkout it records none.
 judge:
-	$(GO) build -o $(JUDGE) ./cmd/judge
+	$(GO) build -buildvcs=auto -o $(JUDGE) ./cmd/judge
 
 # debootstrap comes from Debian's packages when it is missing.
 images: judge
@@ -76,5 +78,5 @@ bench-tournament: images
 
 # The daemon's own image (Dockerfile), from the judge's Debian base image: no registry.
 daemon-image: images
-	CGO_ENABLED=0 $(GO) build -o $(JUDGE) ./cmd/judge
+	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(JUDGE) ./cmd/judge
 	docker build --build-arg BASE=$$(docker images judge/base --format '{{.Repository}}:{{.Tag}}' | head -n 1) -t judge:latest .

@@ -56,8 +56,18 @@ func TestPlayWritesAReplayOnlyForAJudgedMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := replay.Verify(f, games.Lookup); err != nil {
-		t.Errorf("the replay: %v", err)
+	rp, err := replay.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := games.Lookup("amazes"); g != nil {
+		if got, err := rp.Rejudge(g); err != nil || len(rp.Compare(got)) > 0 {
+			t.Errorf("the replay does not re-judge: %v %v", err, rp.Compare(got))
+		}
+	}
+	// The replay and its result name the judge that wrote them, as judge version does.
+	if v := judgeVersion(); rp.Header.Judge != v || rp.Result.Judge.Version != v || v == "" || v == "dev" {
+		t.Errorf("the replay's header names judge %q, its result %q; judge version is %q", rp.Header.Judge, rp.Result.Judge.Version, v)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("the directory holds %d files; want the replay alone", len(entries))

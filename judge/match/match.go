@@ -119,7 +119,7 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 		return res, result.Errorf(result.Infrastructure, "%w", err)
 	}
 
-	hdr := replay.Header{Game: j.Game.Name(), Seed: j.Seed, Options: setup.Options, World: setup.World}
+	hdr := replay.Header{Game: j.Game.Name(), Seed: j.Seed, Options: setup.Options, World: setup.World, Judge: r.Version}
 	for i, e := range j.Players {
 		// The image a bot ran in is its container's; a bot that did not run is asked of the engine.
 		var runID string

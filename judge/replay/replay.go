@@ -57,6 +57,8 @@ type Header struct {
 	Options map[string]string `json:"options"`
 	Players []Player          `json:"players"`
 	World   any               `json:"world,omitempty"`
+	// Judge is the version of the judge that wrote the replay (as results' judge.version).
+	Judge string `json:"judge,omitempty"`
 }
 
 // Player identifies a player and the images that built and ran it.
