@@ -29,6 +29,11 @@ func (a *app) serveCmd() *cobra.Command {
 				return err
 			}
 			defer q.Close()
+			if dir := q.StoreDir(); dir != "" {
+				// The queue keeps its housekeeping at Debug; where the jobs, results and
+				// replays are kept is the daemon's to say, once.
+				a.log.Info("serve: embedded NATS server", "url", q.URL(), "store_dir", dir)
+			}
 			d, metrics, err := a.daemon(ctx, q, a.cfg.Serve.Workers, a.log)
 			if err != nil {
 				return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -20,14 +22,18 @@ import (
 func (a *app) viewCmd() *cobra.Command {
 	var listen, tournamentFile string
 	cmd := &cobra.Command{
-		Use:   "view [--listen ADDR] [--tournament OUTCOME.json] [DIR|FILE...]",
-		Short: "Serve the replay viewer and results browser: of replay files, or of the results stream",
+		Use:   "view [--listen ADDR] [--tournament OUTCOME.json] [DATA_DIR|DIR|FILE...]",
+		Short: "Serve the replay viewer and results browser: of replay files, or of the judge's results",
 		Long: `Serve the viewer on ADDR (this machine only by default): a list of matches and a player
 for their replays, for every game. With DIR or FILE arguments the matches are those replay
-files (*.jsonl, directories searched); with none, the judge's results stream and replay store
-(nats.url, or the judge serve running here). --tournament shows the standings of an outcome
-written by 'judge tournament --json' above its matches. The page works offline: it loads
-nothing from anywhere but this server.`,
+files (*.jsonl, directories searched). With none, they are the judge's results and replays:
+nats.url's when it is set; else those of the NATS store in the data directory (--data-dir,
+data_dir/nats or nats.store), read through the judge serve running on it, or, when none is,
+from the store itself in this process, changing nothing (no judge serve needed to watch
+past matches); else the judge serve on nats.listen. A single DATA_DIR argument (a directory
+with nats/jetstream in it, or a NATS store itself) is read the same way. --tournament shows
+the standings of an outcome written by 'judge tournament --json' above its matches. The page
+works offline: it loads nothing from anywhere but this server.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			s := &view.Server{Lookup: games.Lookup, Title: "Results"}
@@ -36,7 +42,11 @@ nothing from anywhere but this server.`,
 					return usageError{err}
 				}
 			}
-			if len(args) > 0 {
+			var store string
+			if len(args) == 1 {
+				store = storeIn(args[0])
+			}
+			if len(args) > 0 && store == "" {
 				for _, p := range args {
 					if _, err := os.Stat(p); err != nil {
 						return usageError{err}
@@ -47,11 +57,12 @@ nothing from anywhere but this server.`,
 					s.Title = "Replays"
 				}
 			} else {
-				q, err := a.queue(ctx, false)
+				q, from, err := a.viewQueue(ctx, store)
 				if err != nil {
-					return fmt.Errorf("no replay files given, and the results stream cannot be read: %w", err)
+					return err
 				}
 				defer q.Close()
+				fmt.Fprintf(os.Stderr, "judge view: the results and replays %s\n", from)
 				s.Source = &view.Stream{Store: q, Bucket: queue.BucketReplays}
 			}
 			ln, err := net.Listen("tcp", listen)
@@ -65,6 +76,87 @@ nothing from anywhere but this server.`,
 	cmd.Flags().StringVar(&listen, "listen", view.DefaultListen, "the address to serve on")
 	cmd.Flags().StringVar(&tournamentFile, "tournament", "", "an outcome of 'judge tournament --json': its standings, and only its matches")
 	return cmd
+}
+
+// storeIn is the NATS store of dir, a data directory (its "nats") or a store itself; "" when
+// dir is neither (a directory of replays, a file).
+func storeIn(dir string) string {
+	for _, d := range []string{filepath.Join(dir, "nats"), dir} {
+		if queue.HasStore(d) {
+			return d
+		}
+	}
+	return ""
+}
+
+// viewOpenTimeout bounds finding the results: a server that does not answer within it is
+// not there, and recovering a store that takes longer is not a viewer's to wait for.
+const viewOpenTimeout = 30 * time.Second
+
+// storeStartWait is how long the viewer waits for a server that holds the store but has not
+// said yet where it answers (it is starting).
+var storeStartWait = 5 * time.Second
+
+// viewQueue opens, read-only, the results and replays `judge view` shows: of the NATS store
+// store when given; else nats.url's; else the data directory's store; else the judge serve
+// on nats.listen. from says which, for the user.
+func (a *app) viewQueue(ctx context.Context, store string) (q *queue.Queue, from string, err error) {
+	ctx, cancel := context.WithTimeout(ctx, viewOpenTimeout)
+	defer cancel()
+	n := a.cfg.NATS
+	if store == "" && n.URL != "" {
+		q, err := a.viewReader(ctx, n.URL)
+		if err != nil {
+			return nil, "", fmt.Errorf("no replay files given, and the results at nats.url cannot be read: %w", err)
+		}
+		return q, "of the NATS server at " + n.URL, nil
+	}
+	if store == "" {
+		if dir := cmp.Or(n.Store, filepath.Join(a.cfg.DataDir, "nats")); queue.HasStore(dir) {
+			store = dir
+		}
+	}
+	if store == "" {
+		url := "nats://" + n.Listen
+		q, err := a.viewReader(ctx, url)
+		if err != nil {
+			return nil, "", fmt.Errorf("no replay files given, no NATS store in the data directory %s, and no judge serve answers at %s: %w",
+				a.cfg.DataDir, url, err)
+		}
+		return q, "of the judge serving at " + url, nil
+	}
+	waitUntil := time.Now().Add(storeStartWait)
+	for {
+		q, err := queue.Open(ctx, queue.Options{StoreDir: store, InProcess: true, ReadOnly: true, Logger: a.log})
+		var inUse *queue.StoreInUseError
+		if !errors.As(err, &inUse) {
+			if err != nil {
+				return nil, "", fmt.Errorf("reading the NATS store %s: %w", store, err)
+			}
+			return q, fmt.Sprintf("in the NATS store %s (read here; nothing is changed)", store), nil
+		}
+		// Two servers on one store would corrupt it: read through the one running there.
+		if inUse.URL != "" {
+			q, err := a.viewReader(ctx, inUse.URL)
+			if err != nil {
+				return nil, "", fmt.Errorf("%w, and reading through it failed: %w", inUse, err)
+			}
+			return q, fmt.Sprintf("of the NATS store %s, through the judge serving it at %s", store, inUse.URL), nil
+		}
+		if time.Now().After(waitUntil) {
+			return nil, "", fmt.Errorf("%w; it takes no clients to read through (another judge view, or a server still starting): stop it or wait until it is up", inUse)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, "", fmt.Errorf("%w: %w", inUse, ctx.Err())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// viewReader connects read-only to the NATS server at url.
+func (a *app) viewReader(ctx context.Context, url string) (*queue.Queue, error) {
+	return queue.Open(ctx, queue.Options{URL: url, ReadOnly: true, Logger: a.log})
 }
 
 // readOutcome puts a tournament's outcome into the viewer: the standings above the list and

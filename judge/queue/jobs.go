@@ -113,6 +113,9 @@ func (d *Delivery) Term() error {
 // after Close. It takes one job at a time (no prefetch), so a busy daemon leaves the waiting
 // jobs to idle ones. Connection loss and server restarts are waited out, not returned.
 func (q *Queue) Next(ctx context.Context) (*Delivery, error) {
+	if q.o.ReadOnly {
+		return nil, fmt.Errorf("queue: next: %w", ErrReadOnly) // a delivery is taken, and changes the stream
+	}
 	wait := retryMin
 	for {
 		if err := ctx.Err(); err != nil {

@@ -13,6 +13,9 @@ import (
 // replacing any object of that key. Keys are any non-empty string: the object store encodes
 // them, so paths like "replays/round3-m17.jsonl" are fine.
 func (q *Queue) PutObject(ctx context.Context, bucket, key string, r io.Reader) error {
+	if q.o.ReadOnly {
+		return fmt.Errorf("queue: put %s/%s: %w", bucket, key, ErrReadOnly)
+	}
 	obs, err := q.objectStore(bucket, key)
 	if err != nil {
 		return err
@@ -28,7 +31,7 @@ func (q *Queue) PutObject(ctx context.Context, bucket, key string, r io.Reader) 
 // written means w holds a partial or corrupt copy.
 func (q *Queue) GetObject(ctx context.Context, bucket, key string, w io.Writer) (bool, error) {
 	obs, err := q.objectStore(bucket, key)
-	if err != nil {
+	if err != nil || obs == nil {
 		return false, err
 	}
 	res, err := obs.Get(ctx, key)
@@ -49,12 +52,14 @@ func (q *Queue) objectStore(bucket, key string) (jetstream.ObjectStore, error) {
 	if key == "" {
 		return nil, fmt.Errorf("queue: object store %s: empty key", bucket)
 	}
-	q.mu.Lock()
-	obs, ok := q.objects[bucket]
-	q.mu.Unlock()
-	if !ok {
+	if _, ok := q.buckets[bucket]; !ok {
 		return nil, fmt.Errorf("queue: unknown object store %q (want %q, %q or %q)", bucket, BucketArtifacts, BucketReplays, BucketImages)
 	}
+	q.mu.Lock()
+	obs := q.objects[bucket]
+	q.mu.Unlock()
+	// nil only for a Queue opened ReadOnly on a server that lacks the bucket: it holds
+	// nothing.
 	return obs, nil
 }
 
@@ -81,7 +86,7 @@ func (c *ObjectCache) Put(ctx context.Context, key string, r io.Reader) error {
 // Keys lists the blobs of the bucket.
 func (c *ObjectCache) Keys(ctx context.Context) ([]string, error) {
 	obs, err := c.q.objectStore(c.bucket, "-")
-	if err != nil {
+	if err != nil || obs == nil {
 		return nil, err
 	}
 	infos, err := obs.List(ctx)

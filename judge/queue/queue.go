@@ -18,6 +18,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -70,6 +72,15 @@ type Options struct {
 	// several judge machines then hold the queue together, with no NATS deployment of
 	// their own.
 	Cluster Cluster
+	// InProcess makes the embedded server take no TCP clients: only this Queue reaches it.
+	// A reader of a store (`judge view` of a data directory) needs no port, and one that
+	// opened none cannot clash with a `judge serve` listening on it.
+	InProcess bool
+	// ReadOnly opens what exists and creates or changes nothing: no stream, consumer or
+	// object store is created or updated, and Submit, PublishResult, PutObject and Next
+	// return ErrReadOnly. The results stream must exist; a missing object store holds no
+	// objects.
+	ReadOnly bool
 	// Logger receives connection events and the embedded server's log, default
 	// slog.Default().
 	Logger *slog.Logger
@@ -101,6 +112,9 @@ const ConsumerName = "judges"
 
 // ErrClosed is returned by calls on a Queue after Close.
 var ErrClosed = errors.New("queue: closed")
+
+// ErrReadOnly is returned by calls that would write to a Queue opened with ReadOnly.
+var ErrReadOnly = errors.New("queue: opened read-only")
 
 // The defaults of Options, which the judge's configuration starts from.
 const (
@@ -145,7 +159,7 @@ type Queue struct {
 	o   Options
 	log *slog.Logger
 	url string
-	srv *server.Server // the embedded server, when this Queue started one
+	srv *embeddedServer // the embedded server, when this Queue started one
 	nc  *nats.Conn
 	js  jetstream.JetStream
 
@@ -218,13 +232,23 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 		objects: map[string]jetstream.ObjectStore{},
 		closed:  make(chan struct{}),
 	}
+	if o.InProcess && o.URL != "" {
+		return nil, fmt.Errorf("queue: InProcess is for an embedded server, and a URL (%s) is set", o.URL)
+	}
+	if o.ReadOnly && o.URL == "" {
+		if err := readableStore(o.StoreDir); err != nil {
+			return nil, err
+		}
+	}
 	if q.url == "" {
 		srv, err := startServer(o, q.log)
 		if err != nil {
 			return nil, err
 		}
 		q.srv = srv
-		q.url = srv.ClientURL()
+		if !o.InProcess {
+			q.url = srv.ClientURL()
+		}
 	}
 	if err := q.connect(); err != nil {
 		q.shutdownServer()
@@ -238,8 +262,36 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 	return q, nil
 }
 
+// HasStore reports whether dir holds an embedded server's store (a data directory's "nats").
+func HasStore(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, server.JetStreamStoreDir))
+	return err == nil && fi.IsDir()
+}
+
+// readableStore checks that a server started read-only on dir finds a store it can serve
+// as it is: one that exists (else the server would make a new one), and not a cluster
+// node's, whose streams a lone server would load as its own and rewrite.
+func readableStore(dir string) error {
+	if dir == "" {
+		return fmt.Errorf("queue: embedded server: StoreDir is required")
+	}
+	if !HasStore(dir) {
+		return fmt.Errorf("queue: %s holds no NATS store (no %s directory in it)", dir, server.JetStreamStoreDir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, server.JetStreamStoreDir, server.DEFAULT_SYSTEM_ACCOUNT, "_js_", "_meta_")); err == nil {
+		return fmt.Errorf("queue: %s is the store of a node of a NATS cluster: read it through the cluster (start that node's judge serve, or set nats.url to a node), not alone", dir)
+	}
+	return nil
+}
+
 func (q *Queue) connect() error {
-	nc, err := nats.Connect(q.url,
+	url := q.url
+	var inProcess []nats.Option
+	if q.o.InProcess {
+		url = q.srv.ClientURL() // not dialled: the connection is made in process
+		inProcess = append(inProcess, nats.InProcessServer(q.srv))
+	}
+	nc, err := nats.Connect(url, append(inProcess,
 		nats.Name("judge"),
 		// The servers of a cluster are tried in the order nats.url lists them: each
 		// machine lists its nearest first.
@@ -270,9 +322,9 @@ func (q *Queue) connect() error {
 			}
 			q.log.Error("queue: NATS error", "subject", subject, "err", err)
 		}),
-	)
+	)...)
 	if err != nil {
-		return fmt.Errorf("queue: connect to %s: %w", q.url, err)
+		return fmt.Errorf("queue: connect to %s: %w", q.where(), err)
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -299,9 +351,14 @@ func (q *Queue) setup(ctx context.Context) error {
 	}
 	for {
 		actx, cancel := context.WithTimeout(ctx, setupAttemptTimeout)
-		err := q.setupOnce(actx)
+		var err error
+		if q.o.ReadOnly {
+			err = q.lookUp(actx)
+		} else {
+			err = q.setupOnce(actx)
+		}
 		cancel()
-		if err == nil || ctx.Err() != nil {
+		if err == nil || ctx.Err() != nil || errors.Is(err, jetstream.ErrStreamNotFound) {
 			return err
 		}
 		q.log.Debug("queue: setting up the streams, again", "err", err)
@@ -382,6 +439,42 @@ func (q *Queue) setupOnce(ctx context.Context) error {
 	return nil
 }
 
+// lookUp finds the results stream and the object stores that exist, for a Queue opened
+// ReadOnly: nothing is created or changed.
+func (q *Queue) lookUp(ctx context.Context) error {
+	results, err := q.js.Stream(ctx, q.resultsStream)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		return fmt.Errorf("queue: %s has no results stream %s: no judge has published a result there: %w", q.where(), q.resultsStream, err)
+	}
+	if err != nil {
+		return fmt.Errorf("queue: stream %s: %w", q.resultsStream, err)
+	}
+	objects := map[string]jetstream.ObjectStore{}
+	for name, bucket := range q.buckets {
+		obs, err := q.js.ObjectStore(ctx, bucket)
+		if errors.Is(err, jetstream.ErrBucketNotFound) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("queue: object store %s: %w", bucket, err)
+		}
+		objects[name] = obs
+	}
+	q.mu.Lock()
+	q.results = results
+	q.objects = objects
+	q.mu.Unlock()
+	return nil
+}
+
+// where names the server for messages: its URL, or the store of an in-process one.
+func (q *Queue) where() string {
+	if q.url == "" && q.srv != nil {
+		return "the in-process NATS server on " + q.o.StoreDir
+	}
+	return q.url
+}
+
 // stream creates or updates a stream with the queue's replicas.
 func (q *Queue) stream(ctx context.Context, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
 	cfg.Replicas = q.o.Replicas
@@ -444,14 +537,22 @@ func (q *Queue) shutdownServer() {
 	if q.srv == nil {
 		return
 	}
-	q.srv.Shutdown()
-	q.srv.WaitForShutdown()
-	q.log.Info("queue: embedded NATS server stopped", "url", q.url)
+	q.srv.shutdown()
+	// Housekeeping, as the start is: an interactive command's output is its result.
+	q.log.Debug("queue: embedded NATS server stopped", "url", q.url, "store_dir", q.o.StoreDir)
 }
 
 // URL is the server URL in use: Options.URL, or the embedded server's client URL, which is
-// what other processes pass as their URL.
+// what other processes pass as their URL; "" for an InProcess server, which takes none.
 func (q *Queue) URL() string { return q.url }
+
+// StoreDir is the embedded server's store directory, "" when this Queue runs no server.
+func (q *Queue) StoreDir() string {
+	if q.srv == nil {
+		return ""
+	}
+	return q.o.StoreDir
+}
 
 // closedErr reports ErrClosed once Close has started, so callers looping on the queue stop
 // instead of retrying against a connection that will not come back.
@@ -468,6 +569,9 @@ func (q *Queue) closedErr() error {
 // publishes carries a de-duplication id: a retried message that was in fact stored is
 // acknowledged as a duplicate instead of stored twice.
 func (q *Queue) publish(ctx context.Context, what, subject string, data []byte, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	if q.o.ReadOnly {
+		return nil, fmt.Errorf("queue: %s: %w", what, ErrReadOnly)
+	}
 	wait := retryMin
 	for attempt := 1; ; attempt++ {
 		if err := q.closedErr(); err != nil {
