@@ -257,11 +257,12 @@ const JudgeView = (() => {
     box.replaceChildren(mismatchBanner(film), info,
       problem ? el("div", {class: "warning", "data-testid": "problem"}, problem) : "",
       !r && frames.length ? el("div", {class: "warning"}, `this viewer has no renderer for ${h.game}`) : "",
+      // The slider and the buttons, above the picture, stay in view at the top of the window
+      // when the page is scrolled (style.css: .dock).
+      el("div", {class: "dock", "data-testid": "dock"}, el("div", {class: "bar"}, slider, timeline), controls),
       el("div", {class: "stage"},
         el("div", {class: "left"}, toggleBox, board),
-        el("div", {class: "right"}, scoreboard, chart, exchangeBox)),
-      // The slider and the buttons stay in view at the bottom of the window (style.css: .dock).
-      el("div", {class: "dock", "data-testid": "dock"}, el("div", {class: "bar"}, slider, timeline), controls));
+        el("div", {class: "right"}, scoreboard, chart, exchangeBox)));
 
     function toggle() {
       p.playing = !p.playing;
@@ -429,7 +430,7 @@ const JudgeView = (() => {
     }
     // The end labels, pushed apart so that equal scores are all readable.
     ends.sort((a, b) => a.y - b.y || a.pl - b.pl);
-    const GAP = 9.5;
+    const GAP = 11;
     for (let k = 1; k < ends.length; k++) ends[k].y = Math.max(ends[k].y, ends[k - 1].y + GAP);
     const over = ends.length ? ends[ends.length - 1].y - (H - 14) : 0;
     if (over > 0) for (const e of ends) e.y -= over;

@@ -18,7 +18,9 @@
   for (let i = 0; i < DIGITS.length; i++) VALUE[DIGITS[i]] = i;
   const DIRS = "NESW";
   const S = 10; // a square, in SVG units
-  const GAP = 24, TOP = 34, PAD = 6;
+  const GAP = 24, TOP = 51, PAD = 6;
+  const NAMES = ["Red", "Blue"];
+  const MAX_SCORE = 1000; // a score is the points clamped to 0..1000 (docs/games/amazes.md)
   const UNKNOWN_WALL = "#6f777e";
 
   // parseMaze reads the maze option's layout: two start lines, then 51 lines of flags,
@@ -34,6 +36,16 @@
       (k % 2 === 0 ? h : v).push(row);
     }
     return {h, v}; // h[i][c]: the edge above row i; v[r][j]: the edge left of column j
+  }
+
+  // faultsOf finds each player's first fault: its turn and the step that shows it.
+  function faultsOf(film) {
+    const out = [];
+    film.exchanges.forEach((x, i) => {
+      const f = x.fault || x.verdict;
+      if (f && !out[x.player]) out[x.player] = {turn: f.turn || x.turn, step: i + 1};
+    });
+    return out;
   }
 
   function frameAt(film, step) {
@@ -66,7 +78,30 @@
         paths.push(me && me.path ? {player: x.player, line, cells: me.path.map((sq) => [Math.floor(sq / n), sq % n])} : null);
       });
       const turns = +((film.header.options || {}).turns) || 150;
-      return {n, maze, edges, paths, turns, starts: world.starts || []};
+      return {n, maze, edges, paths, turns, starts: world.starts || [], faults: faultsOf(film)};
+    },
+
+    // scoreNotes says why the chart's score differs from the points in the panels: a faulted
+    // player scores 0, and the final score is the points clamped to 0..1000.
+    scoreNotes(film) {
+      const last = film.frames[film.frames.length - 1];
+      if (!last || !last.state || !last.state.p) return [];
+      const names = (film.header.players || []).map((p) => p.name);
+      const faults = faultsOf(film);
+      const notes = [];
+      last.state.p.forEach((me, k) => {
+        const who = `${NAMES[k] || "player " + k}${names[k] ? " (" + names[k] + ")" : ""}`;
+        const score = last.scores[k];
+        if (me.f) {
+          const f = faults[k];
+          notes.push({player: k, text: `${who} faulted${f ? ` at turn ${f.turn} (step ${f.step})` : ""}: a faulted player scores 0, ` +
+            `so its line drops to 0 there, whatever its points (${fmt(me.pts)} at the end).`});
+        } else if (score !== me.pts) {
+          notes.push({player: k, text: `${who} ends with ${fmt(me.pts)} points, final score ${fmt(score)}: ` +
+            `the score is the points clamped to 0..${MAX_SCORE}, hence the jump at the last step.`});
+        }
+      });
+      return notes;
     },
 
     draw(box, v) {
@@ -75,14 +110,15 @@
       const ps = state.p;
       const names = (v.film.header.players || []).map((p) => p.name);
       const path = ctx.paths[v.step] || null;
-      const width = 2 * W + GAP + 2 * PAD, height = TOP + W + 36;
+      const width = 2 * W + GAP + 2 * PAD, height = TOP + W + 40;
       const root = svg("svg", {viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": "the maze as each player knows it",
         "font-family": "system-ui, sans-serif", "data-testid": "amazes"});
       for (let k = 0; k < ps.length; k++) {
         root.append(panel(ctx, v, k, PAD + k * (W + GAP), path, names[k]));
       }
-      root.append(legend(ctx, v, ps, width, TOP + W + 17));
+      root.append(legend(ctx, v, ps, width, TOP + W + 18));
       box.replaceChildren(root);
+      fitLines(root, W);
     },
   });
 
@@ -114,13 +150,17 @@
     }
     let grid = "";
     for (let i = 1; i < n; i++) grid += `M0 ${i * S}h${W}M${i * S} 0v${W}`;
-    const fault = me.f ? " \u00b7 faulted: the jury plays T" : "";
     const moved = path && path.player === k;
+    // Three lines, each kept within the panel (fitLines): who and its move; what it has
+    // discovered and its turns; its points and, when they are not its score, why.
+    const who = `${NAMES[k] || "player " + k}${name ? ": " + clip(name) : ""}`;
     g.append(
-      svg("text", {x: 0, y: -20, "font-size": 10.5, "font-weight": moved ? "bold" : "normal", fill: color(k)},
-        `${k === 0 ? "Red" : "Blue"}${name ? ": " + name : ""}${moved ? " \u00b7 moved " + clip(path.line || "T (jury)") : ""}`),
-      svg("text", {x: 0, y: -7, "font-size": 9.5, fill: me.f ? "#b71c1c" : "#333", "data-testid": "counts", "data-player": k},
-        `discovered ${me.n}/${n * n} \u00b7 points ${fmt(me.pts)} \u00b7 turn ${me.t}/${ctx.turns}${fault}`),
+      svg("text", {x: 0, y: -36, "font-size": 11.5, "font-weight": moved ? "bold" : "normal", fill: color(k), "data-testid": "who", "data-player": k},
+        `${who}${moved ? " \u00b7 moved " + clip(path.line || "T, by the judge") : ""}`),
+      svg("text", {x: 0, y: -22, "font-size": 10.5, fill: "#333", "data-testid": "counts", "data-player": k},
+        `discovered ${me.n}/${n * n} \u00b7 turn ${me.t}/${ctx.turns}${me.f ? " \u00b7 the judge plays T" : ""}`),
+      svg("text", {x: 0, y: -8, "font-size": 10.5, fill: me.f ? "#b71c1c" : "#333", "data-testid": "points", "data-player": k},
+        pointsLine(ctx, v, k, me)),
       svg("rect", {x: 0, y: 0, width: W, height: W, fill: "#c9ced3"}),
       svg("path", {d: disc, fill: "#fff"}),
       svg("path", {d: disc, fill: color(k), "fill-opacity": 0.22}),
@@ -157,15 +197,38 @@
       "data-testid": "player", "data-player": i, "data-row": p.r, "data-col": p.c, "data-dir": p.d});
   }
 
+  // pointsLine is the player's points and, when its score is not its points, why: a fault
+  // scores 0, and the final score is the points clamped to 0..1000.
+  function pointsLine(ctx, v, k, me) {
+    const pts = `points ${fmt(me.pts)}`;
+    const score = v.scores ? v.scores[k] : me.pts;
+    if (me.f) {
+      const f = ctx.faults[k];
+      return `${pts} \u00b7 final score 0: faulted${f ? " at turn " + f.turn : ""}`;
+    }
+    if (score !== me.pts) return `${pts} \u00b7 final score ${fmt(score)} (clamped to 0..${MAX_SCORE})`;
+    if (me.pts < 0) return `${pts} (below 0 counts as 0 at the end)`;
+    if (me.pts > MAX_SCORE) return `${pts} (counts as ${MAX_SCORE} at the end)`;
+    return pts;
+  }
+
+  // fitLines narrows a panel's line that would run into the other panel (a long name).
+  function fitLines(root, w) {
+    for (const t of root.querySelectorAll("[data-testid=who], [data-testid=counts], [data-testid=points]")) {
+      const len = t.getComputedTextLength ? t.getComputedTextLength() : 0;
+      if (len > w) t.setAttribute("font-size", (+t.getAttribute("font-size") * w / len * 0.98).toFixed(2));
+    }
+  }
+
   function clip(s) { return s.length > 24 ? s.slice(0, 22) + "\u2026" : s; }
 
   // legend explains the marks, in two rows below the panels.
   function legend(ctx, v, ps, width, y) {
-    const g = svg("g", {"font-size": 8.5, fill: "#444"});
+    const g = svg("g", {"font-size": 9.5, fill: "#444"});
     let x = PAD;
     const item = (shape, label) => {
       g.append(shape(x), svg("text", {x: x + 13, y: y + 3}, label));
-      x += 24 + label.length * 4.8;
+      x += 24 + label.length * 5.3;
     };
     item((x) => svg("rect", {x, y: y - 4, width: 9, height: 9, fill: "#c9ced3"}), "unknown square");
     item((x) => svg("rect", {x, y: y - 4, width: 9, height: 9, fill: color(0), "fill-opacity": 0.22, stroke: "#ccc", "stroke-width": 0.4}), "discovered");
@@ -174,7 +237,7 @@
     item((x) => svg("line", {x1: x, x2: x + 10, y1: y, y2: y, stroke: "#111", "stroke-width": 2}), "known wall");
     if (v.toggles.real) item((x) => svg("line", {x1: x, x2: x + 10, y1: y, y2: y, stroke: UNKNOWN_WALL, "stroke-width": 1}), "wall not known");
     x = PAD;
-    y += 13;
+    y += 14;
     item((x) => svg("polygon", {points: "0,-4.3 3.6,3.4 -3.6,3.4", fill: "#666", transform: `translate(${x + 5},${y}) rotate(90)`}), "player, facing");
     item((x) => svg("circle", {cx: x + 5, cy: y, r: 3.2, fill: "none", stroke: "#666", "stroke-width": 1.2, "stroke-dasharray": "2 1.2"}), "start");
     item((x) => svg("line", {x1: x, x2: x + 10, y1: y, y2: y, stroke: "#666", "stroke-width": 2.6, "stroke-linecap": "round"}), "path of the move just made");

@@ -121,7 +121,10 @@
       if (paths[t]) g.append(svg("path", {d: paths[t], fill: "none", stroke: s.stroke, "stroke-width": s.width,
         "stroke-dasharray": s.dash, "stroke-linecap": "round", opacity: t === "C" ? 1 : 0.9}));
     }
-    const labels = svg("g", {"font-size": 11 * u, fill: "#555", "text-anchor": "middle"});
+    // The city numbers: at least LABEL_PX on the screen (fitLabels), with a halo so that they
+    // stay readable over the lines.
+    const labels = svg("g", {"font-size": 11 * u, fill: "#333", "text-anchor": "middle", stroke: "#fbfaf6", "stroke-width": 3,
+      "paint-order": "stroke", "stroke-linejoin": "round", "data-testid": "city-labels"});
     for (let i = 1; i < xy.length; i++) {
       const [x, y] = xy[i];
       if (types[i].has("P")) {
@@ -132,10 +135,25 @@
       } else {
         g.append(svg("circle", {cx: r1(x), cy: r1(y), r: 3.6 * u, fill: "#fff", stroke: "#888", "stroke-width": 1.2}));
       }
-      labels.append(svg("text", {x: r1(x), y: r1(y - (types[i].has("P") ? 11 : 7.5) * u), text: i}));
+      labels.append(svg("text", {x: r1(x), y: r1(y - (types[i].has("P") ? 11 : 7.5) * u), text: i, "data-testid": "city"}));
     }
-    g.append(labels);
-    return g;
+    return {g, labels, u}; // drawn over the map, under the pieces
+  }
+
+  // fitLabels sizes the city numbers for the size the map is drawn at: never under LABEL_PX
+  // pixels on the screen, however small the map is shown.
+  const LABEL_PX = 12;
+  function fitLabels(ctx) {
+    // The screen pixels per unit: the picture is scaled to fit its box, width or height.
+    const m = ctx.root.isConnected && ctx.root.getScreenCTM ? ctx.root.getScreenCTM() : null;
+    const scale = m ? Math.hypot(m.a, m.b) : 0;
+    if (!scale) return;
+    const size = Math.round(Math.max(11 * ctx.map.u, LABEL_PX / scale) * 10) / 10;
+    if (size !== ctx.labelSize) {
+      ctx.labelSize = size;
+      ctx.map.labels.setAttribute("font-size", size);
+      ctx.map.labels.setAttribute("stroke-width", Math.max(3, size / 5));
+    }
   }
 
   function legendLayer() {
@@ -192,16 +210,23 @@
       const root = svg("svg", {viewBox: `${-PAD} ${-PAD} ${S + 2 * PAD} ${S + 2 * PAD + LEGEND}`, role: "img",
         "aria-label": "On The Run map", "font-family": "sans-serif"});
       const pieces = svg("g", {});
+      const map = mapLayer(w, xy, types);
       root.append(svg("rect", {x: -PAD, y: -PAD, width: S + 2 * PAD, height: S + 2 * PAD, fill: "#fbfaf6"}),
-        mapLayer(w, xy, types), pieces, legendLayer());
+        map.g, map.labels, pieces, legendLayer());
       const info = el("div", {class: "otr-info", style: "font-size:13px;line-height:1.45;margin:0 0 4px"});
       const wrap = el("div", {}, info, root);
-      return {xy, links, names, root, pieces, info, wrap};
+      const ctx = {xy, links, names, root, pieces, info, wrap, map, labelSize: 0};
+      if (typeof ResizeObserver === "function") new ResizeObserver(() => fitLabels(ctx)).observe(root);
+      return ctx;
     },
+
+    // Player 0 is the Fugitive, player 1 the Detectives (docs/games/ontherun.md).
+    roles() { return ["Fugitive", "Detectives"]; },
 
     draw(box, v) {
       const {xy, links, names, pieces, info, wrap} = v.ctx;
       if (box.firstChild !== wrap || box.childNodes.length !== 1) box.replaceChildren(wrap);
+      fitLabels(v.ctx);
       const st = v.state, truth = v.toggles.truth;
       const ok = (c) => c >= 1 && c < xy.length;
       const at = (c) => xy[c];
