@@ -65,8 +65,8 @@ func TestFilmOfABadReplay(t *testing.T) {
 	}
 	rp.Exchanges[k].Received = []string{"Q"}
 	f := view.Make(rp, games.Lookup)
-	if !strings.Contains(f.Problem, "does not re-judge") {
-		t.Errorf("problem %q", f.Problem)
+	if !strings.Contains(f.Problem, "departs from the game") || len(f.Mismatch) != 1 || !strings.Contains(f.Mismatch[0].Field, "verdict") {
+		t.Errorf("problem %q, differences %+v", f.Problem, f.Mismatch)
 	}
 	if f.FrameOf[k] < 0 || f.FrameOf[k+1] != -1 {
 		t.Errorf("steps %d and %d have pictures %d and %d: want the first and not the second", k, k+1, f.FrameOf[k], f.FrameOf[k+1])
@@ -174,7 +174,7 @@ func TestFilesListsWhatItCannotRead(t *testing.T) {
 	if !ms[0].HasReplay || ms[0].Result.Game != "amazes" {
 		t.Errorf("a.jsonl: %+v", ms[0])
 	}
-	if ms[1].HasReplay || ms[1].Result.Error == nil || !strings.Contains(ms[1].Result.Error.Message, "b.jsonl is not a readable replay") {
+	if ms[1].HasReplay || !strings.Contains(ms[1].Unreadable, "b.jsonl is not a readable replay") {
 		t.Errorf("b.jsonl: %+v", ms[1])
 	}
 }
