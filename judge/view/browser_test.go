@@ -139,7 +139,8 @@ func (b *browser) checkLocal(t *testing.T) {
 }
 
 // shots is where screenshots go: JUDGE_SCREENSHOTS (README's are made with
-// JUDGE_SCREENSHOTS=docs/screenshots), else the test's temporary directory.
+// JUDGE_SCREENSHOTS=$PWD/docs/screenshots from the root: a relative path is the package's), else
+// the test's temporary directory.
 func shots(t *testing.T) string {
 	if d := os.Getenv("JUDGE_SCREENSHOTS"); d != "" {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -269,6 +270,9 @@ func TestViewerShowsEveryGame(t *testing.T) {
 			if want := scoresOf(rp.Result); !near(live, want) || !near(final, want) {
 				t.Errorf("at the end the page shows scores %v (board) and %v (result), the result is %v", live, final, want)
 			}
+			// A capture beyond the window keeps the sticky controls' offset and draws them over
+			// the page below them; in the picture they stay where the page puts them.
+			b.do(t, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); document.querySelector("[data-testid=dock]").style.position = "static"`))
 			png := get(t, b, chromedp.FullScreenshot(100))
 			out := filepath.Join(dir, g.Name()+".png")
 			if err := os.WriteFile(out, png, 0o644); err != nil {
