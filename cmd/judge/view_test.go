@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // runJudge runs the CLI with args and returns its error.
@@ -51,39 +48,12 @@ func TestReplayHTML(t *testing.T) {
 	}
 }
 
-// judge view DIR serves the page and the list of the replays in DIR until it is stopped.
+// judge view DIR serves the page and the list of the replays in DIR until it is stopped
+// (viewing stops it when the test ends, and checks that it did).
 func TestViewServesReplayFiles(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- runJudge(ctx, t, "view", "--listen", addr, filepath.Join("..", "..", "judge", "view", "testdata"))
-	}()
-	var body []byte
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		r, err := http.Get("http://" + addr + "/api/list")
-		if err == nil {
-			body, _ = io.ReadAll(r.Body)
-			r.Body.Close()
-			break
-		}
-	}
-	if !strings.Contains(string(body), `"game":"snakecore"`) {
+	addr := viewing(t, filepath.Join("..", "..", "judge", "view", "testdata"))
+	if body := get(t, addr, "/api/list"); !strings.Contains(body, `"game":"snakecore"`) {
 		t.Errorf("the list: %.300s", body)
-	}
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("judge view stopped with %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("judge view did not stop")
 	}
 	var ue usageError
 	if err := runJudge(context.Background(), t, "view", "no/such/dir"); !errors.As(err, &ue) {
