@@ -286,8 +286,8 @@ func TestPoisonJobs(t *testing.T) {
 		submit(t, srv, c.id, c.data)
 		ids = append(ids, c.id)
 	}
-	// A 50 MB job does not even get into the stream (JetStream refuses messages that large
-	// here): the submitter is told so, and the daemon is untouched.
+	// A 50 MB job does not even get into the stream (over the server's largest message): the
+	// submitter is told so, and the daemon is untouched.
 	fifty := edit("poison-50mb", func(j *job.Job) { j.Players[0].Files["big.cpp"] = strings.Repeat("x", 50<<20) })
 	if _, err := srv.Submit(context.Background(), "poison-50mb", fifty); err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Errorf("submitting 50 MB: want a 'too large' error, got %v", err)

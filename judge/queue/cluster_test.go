@@ -2,27 +2,18 @@ package queue
 
 import (
 	"fmt"
-	"net"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/botjudge/judge/judge/queue/queuetest"
 )
 
-// freeAddrs are n free loopback addresses.
+// freeAddrs are n free loopback addresses (queuetest.FreePorts).
 func freeAddrs(t *testing.T, n int) []string {
-	t.Helper()
 	var out []string
-	var ls []net.Listener
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ls = append(ls, l)
-		out = append(out, l.Addr().String())
-	}
-	for _, l := range ls {
-		l.Close()
+	for _, p := range queuetest.FreePorts(t, n) {
+		out = append(out, fmt.Sprintf("127.0.0.1:%d", p))
 	}
 	return out
 }
@@ -31,7 +22,8 @@ func freeAddrs(t *testing.T, n int) []string {
 // serve` with nats.cluster.* would), and returns the queues and their client URLs.
 func cluster(t *testing.T, n int, o Options) ([]*Queue, []string) {
 	t.Helper()
-	clients, routes := freeAddrs(t, n), freeAddrs(t, n)
+	addrs := freeAddrs(t, 2*n)
+	clients, routes := addrs[:n], addrs[n:]
 	qs := make([]*Queue, n)
 	errs := make(chan error, n)
 	for i := range n {

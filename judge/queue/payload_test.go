@@ -86,7 +86,7 @@ func TestLargestJobFits(t *testing.T) {
 
 	start := time.Now()
 	_, err = q.Submit(ctx, "oversized", make([]byte, 32<<20+1))
-	if err == nil || !strings.Contains(err.Error(), "maximum payload") || time.Since(start) > 5*time.Second {
+	if err == nil || !strings.Contains(err.Error(), "maximum payload") || !strings.Contains(err.Error(), "too large") || time.Since(start) > 5*time.Second {
 		t.Errorf("an oversized job: %v after %s", err, time.Since(start).Round(time.Millisecond))
 	}
 }

@@ -586,6 +586,10 @@ func (q *Queue) publish(ctx context.Context, what, subject string, data []byte, 
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("queue: %s: %w (last error: %v)", what, ctx.Err(), err)
 		}
+		if errors.Is(err, nats.ErrMaxPayload) {
+			return nil, fmt.Errorf("queue: %s: %d bytes is too large: the server takes messages of at most %d bytes (%w)",
+				what, len(data), q.nc.MaxPayload(), err)
+		}
 		if !transient(err) {
 			return nil, fmt.Errorf("queue: %s: %w", what, err)
 		}

@@ -8,10 +8,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -64,7 +67,8 @@ func StartCluster(t testing.TB, o Options) *Cluster {
 	n, listen := cmp.Or(o.Nodes, 3), cmp.Or(o.Listen, "127.0.0.1")
 	replicas := cmp.Or(o.Replicas, n)
 	c := &Cluster{t: t, bin: bin, Host: listen}
-	clients, routes := freePorts(t, n), freePorts(t, n)
+	ports := FreePorts(t, 2*n)
+	clients, routes := ports[:n], ports[n:]
 	var all []string
 	for _, p := range routes {
 		all = append(all, fmt.Sprintf("127.0.0.1:%d", p))
@@ -95,19 +99,37 @@ func StartCluster(t testing.TB, o Options) *Cluster {
 	return c
 }
 
-func freePorts(t testing.TB, n int) []int {
+// FreePorts are n loopback TCP ports free now, taken below the kernel's ephemeral range
+// (ip_local_port_range): a port picked from ":0" is in that range, and a node's outgoing route
+// connection can take it as its source port before the node meant to listen there does.
+func FreePorts(t testing.TB, n int) []int {
+	t.Helper()
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if v, err := strconv.Atoi(f[0]); err == nil && v > 12000 {
+				low = v
+			}
+		}
+	}
+	const base = 10000
 	var ls []net.Listener
 	var ports []int
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+	first := base + rand.IntN(low-base)
+	for i := 0; len(ports) < n && i < low-base; i++ {
+		p := base + (first-base+i)%(low-base)
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", p))
 		if err != nil {
-			t.Fatal(err)
+			continue // in use
 		}
 		ls = append(ls, l)
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+		ports = append(ports, p)
 	}
 	for _, l := range ls {
 		l.Close()
+	}
+	if len(ports) < n {
+		t.Fatalf("found %d free ports below %d, want %d", len(ports), low, n)
 	}
 	return ports
 }
