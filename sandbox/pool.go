@@ -3,10 +3,6 @@ package sandbox
 import (
 	"context"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
 )
 
@@ -121,106 +117,4 @@ func (e *Engine) prepareWarm(k string, spec RunSpec) {
 	case !keep:
 		p.Close()
 	}
-}
-
-// tasks counts the engine's work in the background: containers being removed or prepared.
-type tasks struct {
-	mu     sync.Mutex
-	idle   *sync.Cond // broadcast when n falls to 0
-	n      int
-	closed bool // Close has begun: work is done at once, on the caller's goroutine
-}
-
-// background runs fn on a goroutine of its own that Settle and Close wait for.
-func (e *Engine) background(fn func()) {
-	t := &e.tasks
-	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
-		fn()
-		return
-	}
-	t.n++
-	t.mu.Unlock()
-	go func() {
-		defer func() {
-			t.mu.Lock()
-			if t.n--; t.n == 0 && t.idle != nil {
-				t.idle.Broadcast()
-			}
-			t.mu.Unlock()
-		}()
-		fn()
-	}()
-}
-
-// Settle waits until the engine's work in the background is done: the removal of every
-// closed Process's container, and the pool's preparing.
-func (e *Engine) Settle() {
-	t := &e.tasks
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.idle == nil {
-		t.idle = sync.NewCond(&t.mu)
-	}
-	for t.n > 0 {
-		t.idle.Wait()
-	}
-}
-
-// linkTree fills the empty directory dst with the tree at src: hard links where the file system
-// allows (the same files, at no cost), copies elsewhere. A symbolic link is made again as it is,
-// never followed (it resolves in the container); what is neither a file, a directory nor a
-// link has no place in an artifact and is left out.
-func linkTree(dst, src string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir() && rel == ".":
-			return os.Chmod(dst, info.Mode().Perm())
-		case d.IsDir():
-			return os.Mkdir(target, info.Mode().Perm())
-		case d.Type()&fs.ModeSymlink != 0:
-			to, err := os.Readlink(path)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(to, target)
-		case d.Type().IsRegular():
-			return linkFile(target, path, info.Mode().Perm())
-		}
-		return nil
-	})
-}
-
-// linkFile makes dst the regular file src: a hard link, or a copy with mode perm.
-func linkFile(dst, src string, perm fs.FileMode) error {
-	if os.Link(src, dst) == nil {
-		return nil
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }

@@ -169,3 +169,13 @@ func sizeText(n int64) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
+
+// Stderr is what the bot wrote to stderr, up to its Output.Stderr bytes.
+func (p *Process) Stderr() []byte { return p.errBuf.bytes() }
+
+// TakeStderr is what the bot wrote to stderr since the previous TakeStderr, of what Stderr
+// keeps, and, when its Output.Stderr limit dropped bytes since then, a line saying so: the
+// first time "[judge: stderr cut here: ...]" where the text was cut, later how many more bytes
+// were dropped. Stderr has a pipe of its own, drained before TakeStderr answers: of a frozen
+// or exited bot it is exactly what the bot wrote. Safe to call from any goroutine.
+func (p *Process) TakeStderr() []byte { return p.errPipe.take() }

@@ -1,0 +1,205 @@
+package sandbox
+
+import (
+	"errors"
+	"os"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Errors of a Process's line I/O.
+var (
+	ErrCPULimit    = errors.New("CPU time limit exceeded")
+	ErrWallLimit   = errors.New("wall time limit exceeded")
+	ErrLineTooLong = errors.New("line too long")
+	ErrOutputLimit = errors.New("output limit exceeded")
+	ErrClosed      = errors.New("stdout closed")
+	// ErrStarved is a turn whose wall limit, extended by the time its bot waited for a CPU,
+	// reached MaxStarve times the limit, the bot having waited longer than the limit itself:
+	// the machine is overloaded, and the match must be judged again, not the bot.
+	ErrStarved = errors.New("the bot was not given a CPU")
+)
+
+// MaxStarve bounds how far a turn's wall limit is extended for the time its bot waited for
+// a CPU: past MaxStarve times the wall limit, Exchange gives up with ErrStarved.
+const MaxStarve = 5
+
+// Send writes data to the bot's stdin. It fails when the bot does not read it in time.
+func (p *Process) Send(data []byte, deadline time.Time) error {
+	p.in.SetWriteDeadline(deadline)
+	_, err := p.in.Write(data)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return ErrWallLimit
+	}
+	return err
+}
+
+// trySend writes what of data the bot's stdin pipe takes at once (all of a request that fits in
+// its buffer), never waiting, and returns how much.
+func (p *Process) trySend(data []byte) int {
+	if len(data) == 0 {
+		return 0
+	}
+	if p.inRaw == nil {
+		rc, err := p.in.SyscallConn()
+		if err != nil {
+			return 0
+		}
+		p.inRaw, p.sendFn = rc, p.sendFd // one method value, not a closure per send
+	}
+	p.sending, p.sent = data, 0
+	p.inRaw.Write(p.sendFn)
+	p.sending = nil
+	return p.sent
+}
+
+// sendFd is trySend's one write: done, whatever it wrote (Send waits for the rest).
+func (p *Process) sendFd(fd uintptr) bool {
+	if n, err := unix.Write(int(fd), p.sending); err == nil {
+		p.sent = n
+	}
+	return true
+}
+
+// CloseStdin closes the bot's stdin: it reads end of file.
+func (p *Process) CloseStdin() error { return p.in.Close() }
+
+// ReadLine returns the next line of stdout without its "\n", waiting until deadline.
+func (p *Process) ReadLine(deadline time.Time) ([]byte, error) {
+	line, err := p.out.readLine(deadline)
+	if err == errTimeout {
+		return nil, ErrWallLimit
+	}
+	return line, err
+}
+
+// TurnLimits bound one turn. The wall limit keeps a sleeping bot from hanging the match.
+type TurnLimits struct {
+	CPU  time.Duration
+	Wall time.Duration
+}
+
+// Turn is what one exchange cost and returned.
+type Turn struct {
+	Lines [][]byte
+	CPU   time.Duration
+	Wall  time.Duration
+	// Waited is the time the bot was ready to run but waiting for a CPU, as the kernel counts
+	// it, plus the looks that found it ready to run past the wall limit (see Exchange); it is
+	// measured only when the wall limit was reached (and then added to it) or the turn failed.
+	Waited time.Duration
+}
+
+// Exchange is one turn of a line protocol: thaw the bot, send request (if any), read lines
+// answer lines, freeze the bot again. CPU is the bot's CPU time over the exchange (of a bot
+// frozen before it, since the judge last read its CPU: what it used before the freeze held
+// it is charged here); the turn fails with ErrCPULimit or ErrWallLimit when it runs out. The
+// wall limit is there for a bot that sleeps: time the bot spent ready to run but waiting for
+// a CPU (an overloaded machine) extends it, up to MaxStarve times, then the turn fails with
+// ErrStarved. The answer read so far is returned with any error.
+func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, error) {
+	start := time.Now()
+	wallEnd := start.Add(lim.Wall)
+	// A held bot's CPU has not moved since the judge last read it (the previous turn's end, or
+	// CPU) but for what it used before the hold took, which is its own too: the turn starts
+	// from that reading. The request goes into the pipe before the bot is let go, so that it
+	// wakes once and finds it, rather than waking to sleep in its read again.
+	held := p.frozen && p.spec.Freeze != FreezeNone
+	cpu0, sent := p.cpuSeen, 0
+	if held {
+		sent = p.trySend(request)
+	} else {
+		cpu0 = p.CPU()
+	}
+	if err := p.Thaw(); err != nil {
+		return Turn{}, err
+	}
+	defer p.Freeze()
+	if p.sched.unmarked >= markEvery || p.sched.base == nil {
+		p.sched.mark()
+	}
+	var looked, computed time.Duration // see look
+	t := Turn{}
+	finish := func(err error) (Turn, error) {
+		t.Wall = time.Since(start)
+		t.CPU = p.CPU() - cpu0
+		if err == nil && lim.CPU > 0 && t.CPU > lim.CPU {
+			err = ErrCPULimit
+		}
+		p.sched.unmarked += t.Wall
+		if err != nil {
+			t.Waited = max(t.Waited, p.sched.since()+looked+computed)
+			p.sched.unmarked = markEvery
+		}
+		return t, err
+	}
+	if len(request) > sent {
+		if err := p.Send(request[sent:], wallEnd); err != nil {
+			return finish(err)
+		}
+	}
+	// CPU time cannot grow faster than the quota allows, so there is no need to look at it
+	// before the wall clock says the budget could have been spent.
+	quota := p.spec.Limits.CPUs
+	if quota <= 0 {
+		quota = 1
+	}
+	// used is the CPU time spent so far as last read. It is read again only when a check is
+	// due (a wake-up at the CPU deadline, or more lines to wait for), not on every move.
+	var used time.Duration
+	for len(t.Lines) < lines {
+		check := wallEnd
+		if lim.CPU > 0 {
+			left := lim.CPU - used
+			if left <= 0 {
+				return finish(ErrCPULimit)
+			}
+			if c := time.Now().Add(time.Duration(float64(left)/quota) + time.Millisecond); c.Before(check) {
+				check = c
+			}
+		}
+		line, err := p.out.readLine(check)
+		if err == errTimeout {
+			if time.Now().Before(wallEnd) {
+				used = p.CPU() - cpu0
+				continue
+			}
+			// The wall limit is for a bot that sleeps, not for one the machine starved: the
+			// time it waited for a CPU moves the limit. Past MaxStarve times the limit, a bot
+			// that waited longer than the limit itself for a CPU is the machine's problem
+			// (ErrStarved); one that merely kept computing is the bot's.
+			switch starved, computing := p.look(); {
+			case starved:
+				looked += waitLook
+			case computing:
+				computed += waitLook
+			}
+			waited := p.sched.since() + looked
+			if ext := waited + computed; ext > t.Waited {
+				switch {
+				case ext <= MaxStarve*lim.Wall:
+					wallEnd = wallEnd.Add(ext - t.Waited)
+					t.Waited = ext
+					used = p.CPU() - cpu0
+					continue
+				case waited > lim.Wall:
+					t.Waited = ext
+					return finish(ErrStarved)
+				}
+			}
+			// The answer may have come while the judge looked: what is in the pipe counts.
+			if line, err = p.out.readLine(time.Now().Add(time.Millisecond)); err == errTimeout {
+				return finish(ErrWallLimit)
+			}
+		}
+		if err != nil {
+			return finish(err)
+		}
+		t.Lines = append(t.Lines, line)
+		if len(t.Lines) < lines {
+			used = p.CPU() - cpu0
+		}
+	}
+	return finish(nil)
+}

@@ -1,0 +1,98 @@
+package sandbox
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"time"
+)
+
+// waitLook is how long a turn past its wall limit watches a bot that is ready to run.
+const waitLook = 20 * time.Millisecond
+
+// look watches the bot for waitLook. The kernel counts a wait for a CPU only once the waiting
+// thread runs again, so a bot starved right now is not yet in its run_delay. A bot ready to run
+// (state R) at both ends of the look that got no CPU at all (the counter has nanoseconds:
+// even waking up costs some) waited for a CPU throughout: starved. One that was ready to run
+// and got CPU is computing, not sleeping: its CPU limit will stop it. Neither is a sleeper.
+func (p *Process) look() (starved, computing bool) {
+	if !p.runnable() {
+		return false, false
+	}
+	c := p.CPU()
+	time.Sleep(waitLook)
+	if !p.runnable() {
+		return false, false
+	}
+	if p.CPU() == c {
+		return true, false
+	}
+	return false, true
+}
+
+// Busy reports whether a thread of the bot is running, ready to run (state R) or waiting for
+// the disk (state D, as a runtime loading its files) right now: a bot that uses little CPU
+// and is busy is held up by the machine, not idle waiting for input.
+func (p *Process) Busy() bool { return p.inState("RD") }
+
+// runnable reports whether a thread of the bot is ready to run or running (state R).
+func (p *Process) runnable() bool { return p.inState("R") }
+
+// inState reports whether a thread of the bot is in one of the states (/proc/PID/stat).
+func (p *Process) inState(states string) bool {
+	found := false
+	p.eachThread(func(_ string, state byte) bool {
+		found = strings.IndexByte(states, state) >= 0
+		return !found
+	})
+	return found
+}
+
+// Waiting reports whether the bot is blocked reading its input: no thread of it is running,
+// ready to run or waiting for the disk, and one sleeps in a pipe read (its wchan). Under gVisor
+// the host sees the sandbox's kernel, not the bot's threads: never.
+func (p *Process) Waiting() bool {
+	if p.spec.Limits.Runtime == RuntimeGVisor {
+		return false
+	}
+	reading := false
+	idle := p.eachThread(func(tid string, state byte) bool {
+		if state == 'R' || state == 'D' {
+			return false
+		}
+		if !reading && state == 'S' {
+			w, _ := os.ReadFile(p.tasks + "/" + tid + "/wchan")
+			reading = bytes.HasSuffix(w, []byte("pipe_read")) // anon_pipe_read since Linux 6.12
+		}
+		return true
+	})
+	return idle && reading
+}
+
+// eachThread calls fn with each thread of the bot and its state (/proc/PID/task/TID/stat)
+// until fn returns false; it reports whether fn never did. A bot not found has no threads.
+func (p *Process) eachThread(fn func(tid string, state byte) bool) bool {
+	if p.tasks == "" {
+		return true
+	}
+	dir, err := os.Open(p.tasks)
+	if err != nil {
+		return true
+	}
+	names, _ := dir.Readdirnames(-1)
+	dir.Close()
+	buf := make([]byte, 512)
+	for _, tid := range names {
+		f, err := os.Open(p.tasks + "/" + tid + "/stat")
+		if err != nil {
+			continue
+		}
+		n, _ := f.Read(buf)
+		f.Close()
+		// "pid (comm) S ...": the state follows the last ")", comm may hold anything.
+		if i := bytes.LastIndexByte(buf[:n], ')'); i >= 0 && i+2 < n && !fn(tid, buf[i+2]) {
+			return false
+		}
+	}
+	return true
+}
