@@ -72,4 +72,5 @@ require (
 	golang.org/x/time v0.16.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 	gotest.tools/v3 v3.5.2 // indirect
+	pault.ag/go/debian v0.19.0 // indirect
 )

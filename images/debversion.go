@@ -1,14 +1,17 @@
 package images
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"pault.ag/go/debian/version"
 )
 
-// This file is written from the description of version numbers in Debian Policy §5.6.12
-// ("Version"), not from dpkg's or any other implementation's code; the tests check it
-// against dpkg --compare-versions when dpkg is installed.
+// The order is pault.ag/go/debian/version's; parsing stays here because its Parse accepts
+// what policy and dpkg refuse (colons in upstream_version, an empty revision, surrounding
+// spaces). The tests check both against dpkg --compare-versions when dpkg is installed.
 
 // Version is a Debian version number, [epoch:]upstream_version[-debian_revision].
 type Version struct {
@@ -138,84 +141,12 @@ func splitVersion(s string) (epoch, rest, upstream, revision string) {
 	return epoch, rest, upstream, revision
 }
 
-// compareFragment compares one part of two versions: alternately the longest leading run
-// of non-digits, lexically by charWeight, then the longest leading run of digits as a
-// number (an empty run counting as zero), until both are used up.
+// compareFragment compares one part of two versions by policy's alternating non-digit/digit
+// comparison, which version.Compare applies to the upstream_version (the revisions here both
+// being empty).
 func compareFragment(a, b string) int {
-	for a != "" || b != "" {
-		var na, nb string
-		na, a = cutWhile(a, false)
-		nb, b = cutWhile(b, false)
-		if c := compareLexical(na, nb); c != 0 {
-			return c
-		}
-		var da, db string
-		da, a = cutWhile(a, true)
-		db, b = cutWhile(b, true)
-		if c := compareNumber(da, db); c != 0 {
-			return c
-		}
-	}
-	return 0
+	return cmp.Compare(version.Compare(version.Version{Version: a}, version.Version{Version: b}), 0)
 }
 
-// cutWhile splits s after its longest prefix made only of digits (digits true) or only of
-// non-digits.
-func cutWhile(s string, digits bool) (prefix, rest string) {
-	i := 0
-	for i < len(s) && isDigit(s[i]) == digits {
-		i++
-	}
-	return s[:i], s[i:]
-}
-
-// compareLexical compares two runs of non-digits character by character. The end of the
-// shorter run takes part as a character of its own, which is what lets "~" sort before
-// the end ("1.0~rc1" < "1.0") and letters after it ("1.0" < "1.0a").
-func compareLexical(a, b string) int {
-	for i := 0; i < len(a) || i < len(b); i++ {
-		wa, wb := charWeight(a, i), charWeight(b, i)
-		if wa != wb {
-			if wa < wb {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
-}
-
-// charWeight places the i-th byte of s (or the end of s) in policy's modified ASCII order:
-// "~" first, then the end of the run, then letters in ASCII order, then every other
-// character in ASCII order.
-func charWeight(s string, i int) int {
-	if i >= len(s) {
-		return 0
-	}
-	switch c := s[i]; {
-	case c == '~':
-		return -1
-	case isLetter(c):
-		return int(c)
-	default:
-		return int(c) + 256
-	}
-}
-
-// compareNumber compares two runs of digits as numbers of any length, so that a long date
-// or snapshot number cannot overflow.
-func compareNumber(a, b string) int {
-	a = strings.TrimLeft(a, "0")
-	b = strings.TrimLeft(b, "0")
-	if len(a) != len(b) {
-		if len(a) < len(b) {
-			return -1
-		}
-		return 1
-	}
-	return strings.Compare(a, b)
-}
-
-func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
-func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
-func isAlnum(c byte) bool  { return isDigit(c) || isLetter(c) }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isAlnum(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

@@ -19,6 +19,7 @@ import (
 // The pool keeps its size, refuses a prepared container that has ended, and Close removes
 // everything it holds.
 func TestWarmPool(t *testing.T) {
+	sandboxtest.MustHaveDocker(t)
 	ctx := context.Background()
 	e, err := sandbox.New(ctx, sandbox.Options{Host: os.Getenv("JUDGE_DOCKER_HOST"), StateDir: sandboxtest.DataDir()})
 	if err != nil {

@@ -5,6 +5,7 @@ package sandboxtest
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,17 +34,57 @@ func DataDir() string {
 	return filepath.Join(os.TempDir(), "judge-test-data")
 }
 
-// Engine connects to the engine, or skips (fails when Required) without one.
+// MustHaveDocker is the gate of every test that starts containers, like the standard
+// library's internal/testenv: under -short it skips; without a reachable engine it skips, or
+// fails when Required.
+func MustHaveDocker(t testing.TB) {
+	t.Helper()
+	if short() {
+		t.Skip("starts containers; skipped under -short")
+	}
+	cli, err := dockerClient()
+	if err == nil {
+		defer cli.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		_, err = cli.Ping(ctx)
+	}
+	if err != nil {
+		noEngine(t, err)
+	}
+}
+
+func noEngine(t testing.TB, err error) {
+	t.Helper()
+	if Required() {
+		t.Fatalf("JUDGE_REQUIRE_DOCKER=1 but: %v", err)
+	}
+	t.Skipf("no Docker engine (set JUDGE_REQUIRE_DOCKER=1 to fail instead): %v", err)
+}
+
+func dockerClient() (*client.Client, error) {
+	opts := []client.Opt{client.FromEnv, client.WithAPIVersionNegotiation()}
+	if h := os.Getenv("JUDGE_DOCKER_HOST"); h != "" {
+		opts = append(opts, client.WithHost(h))
+	}
+	return client.NewClientWithOpts(opts...)
+}
+
+// short is testing.Short, false before the flags are parsed: sandbox's TestMain calls Engine
+// in its crashing child, where testing.Short would panic.
+func short() bool { return flag.Parsed() && testing.Short() }
+
+// Engine connects to the engine, or skips as MustHaveDocker does.
 func Engine(t testing.TB) *sandbox.Engine {
 	t.Helper()
+	if short() {
+		t.Skip("starts containers; skipped under -short")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	e, err := sandbox.New(ctx, sandbox.Options{Host: os.Getenv("JUDGE_DOCKER_HOST"), StateDir: DataDir()})
 	if err != nil {
-		if Required() {
-			t.Fatalf("JUDGE_REQUIRE_DOCKER=1 but: %v", err)
-		}
-		t.Skipf("no Docker engine (set JUDGE_REQUIRE_DOCKER=1 to fail instead): %v", err)
+		noEngine(t, err)
 	}
 	t.Cleanup(func() { e.Close() })
 	return e
@@ -181,11 +222,7 @@ func Hog(t testing.TB, core, n int, shares int64) (stop func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := []client.Opt{client.FromEnv, client.WithAPIVersionNegotiation()}
-	if h := os.Getenv("JUDGE_DOCKER_HOST"); h != "" {
-		opts = append(opts, client.WithHost(h))
-	}
-	cli, err := client.NewClientWithOpts(opts...)
+	cli, err := dockerClient()
 	if err != nil {
 		t.Fatal(err)
 	}
