@@ -279,9 +279,12 @@ func (p *Process) Ended(ctx context.Context) bool {
 	return true
 }
 
+// killTimeout bounds Kill's wait for a hung engine, whatever its context allows.
+const killTimeout = 10 * time.Second
+
 // Kill stops the bot at once. Safe to call from any goroutine.
-func (p *Process) Kill() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+func (p *Process) Kill(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, killTimeout)
 	defer cancel()
 	p.hold(false) // see Close
 	return p.e.cli.ContainerKill(ctx, p.a.id, "KILL")

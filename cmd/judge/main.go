@@ -290,7 +290,7 @@ func (a *app) runner(b *build.Builder) (*match.Runner, error) {
 	limits := s.Limits()
 	limits.CPUSet = cpuset
 	return &match.Runner{
-		Sandbox: match.Engine{Engine: a.engine}, Builder: b, WorkDir: work, Version: judgeVersion(),
+		Sandbox: a.engine, Builder: b, WorkDir: work, Version: judgeVersion(),
 		Limits: limits, Freeze: sandbox.Freeze(s.Freeze), Output: s.Output(), StderrMatch: int64(s.StderrMatchLimit),
 	}, nil
 }

@@ -8,46 +8,15 @@ import (
 	"github.com/botjudge/judge/sandbox"
 )
 
-// The runner's view of what it uses, declared here where it is used: the Docker engine (Engine)
-// and a *build.Builder serve real matches; tests give fakes, so that the runner's
-// fault handling is tested without containers too.
+// What the referee uses of a sandbox and a builder, declared here so that tests can give
+// fakes and the fault handling is tested without containers too.
 
-// Sandbox starts bots.
-type Sandbox interface {
+// Sandbox starts bots of type P: *sandbox.Engine is a Sandbox[*sandbox.Process].
+type Sandbox[P Bot] interface {
 	// Start runs a bot; it runs unfrozen until its first Freeze or Exchange.
-	Start(ctx context.Context, spec sandbox.RunSpec) (Process, error)
+	Start(ctx context.Context, spec sandbox.RunSpec) (P, error)
 	// ImageID is the ID of the image ref, for the replay's header.
 	ImageID(ctx context.Context, ref string) (string, error)
-}
-
-// Process is a running bot, as *sandbox.Process is.
-type Process interface {
-	Exchange(request []byte, lines int, lim sandbox.TurnLimits) (sandbox.Turn, error)
-	Send(data []byte, deadline time.Time) error
-	CloseStdin() error
-	Freeze() error
-	Thaw() error
-	// CPU is all the CPU the bot has used; StartCPU what of it its container used starting.
-	CPU() time.Duration
-	StartCPU() time.Duration
-	// Busy reports a thread running, ready to run or waiting for the disk; Waiting that the
-	// bot is blocked reading its input (false where that cannot be seen).
-	Busy() bool
-	Waiting() bool
-	// Exited reports that the bot has ended; Wait waits for that and says how; Ended waits
-	// for it and for its last stderr, quicker, without saying how.
-	Exited() bool
-	Wait(ctx context.Context) (sandbox.Exit, error)
-	Ended(ctx context.Context) bool
-	// ImageID is the ID of the image it runs in, "" when not known.
-	ImageID() string
-	PeakMemory() int64
-	// Stderr is all of its stderr kept; TakeStderr what came since the previous take, with
-	// a line where its limit cut the text.
-	Stderr() []byte
-	TakeStderr() []byte
-	Kill() error
-	Close() error
 }
 
 // Builder builds submissions (through its cache).
@@ -55,15 +24,52 @@ type Builder interface {
 	Build(ctx context.Context, s build.Submission) (build.Result, error)
 }
 
-// Engine is the Docker engine as the runner's Sandbox; the rest of *sandbox.Engine stays at
-// hand (a test asks it for the containers left behind).
-type Engine struct{ *sandbox.Engine }
-
-// Start runs a bot in its container.
-func (e Engine) Start(ctx context.Context, spec sandbox.RunSpec) (Process, error) {
-	p, err := e.Engine.Start(ctx, spec)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
+// TurnIO is a bot's side of the line protocol.
+type TurnIO interface {
+	Exchange(request []byte, lines int, lim sandbox.TurnLimits) (sandbox.Turn, error)
+	Send(data []byte, deadline time.Time) error
+	CloseStdin() error
 }
+
+// Holder stops a bot between its turns.
+type Holder interface {
+	Freeze() error
+	Thaw() error
+}
+
+// Lifecycle is a bot's end. Wait says how it ended; Ended only waits, for its last stderr too.
+type Lifecycle interface {
+	Exited() bool
+	Wait(ctx context.Context) (sandbox.Exit, error)
+	Ended(ctx context.Context) bool
+	Kill(ctx context.Context) error
+	Close() error
+}
+
+// Meter is what a bot has used. StartCPU is what of CPU its container used starting; Busy is
+// a thread running or waiting for the disk, Waiting the bot blocked reading its input.
+type Meter interface {
+	CPU() time.Duration
+	StartCPU() time.Duration
+	PeakMemory() int64
+	Busy() bool
+	Waiting() bool
+}
+
+// StderrReader is a bot's stderr kept: all of it, or what came since the previous take.
+type StderrReader interface {
+	Stderr() []byte
+	TakeStderr() []byte
+}
+
+// Bot is a running bot, as *sandbox.Process is. ImageID is its image's ID, "" when not known.
+type Bot interface {
+	TurnIO
+	Holder
+	Lifecycle
+	Meter
+	StderrReader
+	ImageID() string
+}
+
+var _ Sandbox[*sandbox.Process] = (*sandbox.Engine)(nil)

@@ -77,7 +77,7 @@ func (b *fakeBot) Busy() bool                   { return false }
 func (b *fakeBot) Waiting() bool                { return true }
 func (b *fakeBot) ImageID() string              { return "" }
 func (b *fakeBot) PeakMemory() int64            { return 1 << 20 }
-func (b *fakeBot) Kill() error                  { return nil }
+func (b *fakeBot) Kill(context.Context) error   { return nil }
 
 func (b *fakeBot) CPU() time.Duration {
 	b.mu.Lock()
@@ -149,7 +149,7 @@ func (f *fakes) Build(_ context.Context, s build.Submission) (build.Result, erro
 	return build.Result{OK: true, Image: "sha256:compile", RunImage: id, Toolchain: "fake"}, nil
 }
 
-func (f *fakes) Start(_ context.Context, spec sandbox.RunSpec) (match.Process, error) {
+func (f *fakes) Start(_ context.Context, spec sandbox.RunSpec) (*fakeBot, error) {
 	if spec.Image == "no-start" {
 		return nil, errors.New("the engine is gone")
 	}
@@ -168,13 +168,13 @@ func entrant(id string) match.Entrant {
 // and an honest one, and checks that every bot started was closed.
 func playFakes(t *testing.T, steps map[int]fakeStep, first, second string) (result.Result, error) {
 	t.Helper()
-	res, _, err := playFakeBot(t, &match.Runner{}, &fakeBot{steps: steps}, first, second)
+	res, _, err := playFakeBot(t, &match.Referee[*fakeBot]{}, &fakeBot{steps: steps}, first, second)
 	return res, err
 }
 
 // playFakeBot is playFakes with the bot "tested" given, on runner r (given fakes and a work
 // directory here), also returning the replay read back.
-func playFakeBot(t *testing.T, r *match.Runner, tested *fakeBot, first, second string) (result.Result, *replay.Replay, error) {
+func playFakeBot(t *testing.T, r *match.Referee[*fakeBot], tested *fakeBot, first, second string) (result.Result, *replay.Replay, error) {
 	t.Helper()
 	f := &fakes{bots: map[string]*fakeBot{"tested": tested, "honest": {}, "no-build": {}, "no-start": {}}}
 	r.Sandbox, r.Builder, r.WorkDir = f, f, t.TempDir()
@@ -277,7 +277,7 @@ func TestStderrByExchangeWithFakes(t *testing.T) {
 		2: {lines: []string{"echo c"}, cpu: time.Millisecond, stderr: "three\n"},
 	}}
 	// The tested bot is player 1: its exchanges are the replay's 1, 3 and 5.
-	res, rp, err := playFakeBot(t, &match.Runner{}, tested, "honest", "tested")
+	res, rp, err := playFakeBot(t, &match.Referee[*fakeBot]{}, tested, "honest", "tested")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,7 +302,7 @@ func TestStderrMatchLimitWithFakes(t *testing.T) {
 		0: {lines: []string{"echo a"}, stderr: "0123456789abc\n"},
 		1: {lines: []string{"echo b"}, stderr: "more\n"},
 	}}
-	res, rp, err := playFakeBot(t, &match.Runner{StderrMatch: 10}, tested, "tested", "honest")
+	res, rp, err := playFakeBot(t, &match.Referee[*fakeBot]{StderrMatch: 10}, tested, "tested", "honest")
 	if err != nil {
 		t.Fatal(err)
 	}

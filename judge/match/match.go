@@ -29,10 +29,13 @@ type Entrant struct {
 	Submission build.Submission
 }
 
-// Runner plays matches.
-type Runner struct {
-	// Sandbox runs the bots (Engine(e) for the Docker engine) and Builder builds them.
-	Sandbox Sandbox
+// Runner plays matches in the Docker engine's sandboxes.
+type Runner = Referee[*sandbox.Process]
+
+// Referee plays matches with bots of type P.
+type Referee[P Bot] struct {
+	// Sandbox runs the bots and Builder builds them.
+	Sandbox Sandbox[P]
 	Builder Builder
 	// Limits are the bots' limits; the game sets the memory.
 	Limits sandbox.Limits
@@ -78,7 +81,7 @@ const (
 
 // Play plays a match. An error is returned only when the match could not be judged
 // (a *result.Error says why); whatever the bots do, the result has status ok.
-func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
+func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 	started := time.Now().UTC()
 	host, _ := os.Hostname()
 	res := result.Result{Version: result.Version, ID: j.ID, Game: j.Game.Name(), Seed: j.Seed, Status: result.StatusOK}
@@ -156,16 +159,16 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 		}
 		req, done := m.Next()
 		if done {
-			stopQuitting(bots, -1)
+			stopQuitting(ctx, bots, -1)
 			break
 		}
 		if req.Player < 0 || req.Player >= len(bots) {
 			return res, result.Errorf(result.Infrastructure, "%s asked player %d of %d", j.Game.Name(), req.Player, len(bots))
 		}
 		if req.Expect == 0 && req.Ready == "" {
-			stopQuitting(bots, req.Player)
+			stopQuitting(ctx, bots, req.Player)
 		} else {
-			stopQuitting(bots, -1)
+			stopQuitting(ctx, bots, -1)
 		}
 		b := bots[req.Player]
 		errLog.take(req.Player, b)
@@ -194,7 +197,7 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 		record(req.Player, x)
 	}
 
-	r.finish(bots)
+	r.finish(ctx, bots)
 	// What the bots wrote last (on their way out, once their input ended), before the
 	// result: a replay's last line is its result.
 	for i, b := range bots {
@@ -224,7 +227,7 @@ func (r *Runner) Play(ctx context.Context, j Job) (result.Result, error) {
 type bot struct {
 	build build.Result
 	lang  string
-	proc  Process
+	proc  Bot
 	// dead is the fault that ended the bot; requests to it get this fault at once.
 	dead *game.Fault
 	// quitting is a bot the game judged out that still runs: it is sent the game's notices
@@ -305,18 +308,18 @@ func (l *stderrLog) write(p, exchange int, text string) {
 }
 
 // stopQuitting stops every quitting bot but player except (-1: all).
-func stopQuitting(bots []*bot, except int) {
+func stopQuitting(ctx context.Context, bots []*bot, except int) {
 	for i, b := range bots {
 		if b.quitting && i != except {
 			b.quitting = false
-			b.stop()
+			b.stop(ctx)
 		}
 	}
 }
 
 // start runs every bot that built, waits until each has finished starting up (or
 // startupMax), then freezes them all.
-func (r *Runner) start(ctx context.Context, setup game.Setup, bots []*bot) error {
+func (r *Referee[P]) start(ctx context.Context, setup game.Setup, bots []*bot) error {
 	dir, err := os.MkdirTemp(r.WorkDir, "match-")
 	if err != nil {
 		return err
@@ -384,7 +387,7 @@ func (r *Runner) start(ctx context.Context, setup game.Setup, bots []*bot) error
 // (almost) no CPU for startupIdle and is not ready to run. A bot that got little CPU while
 // ready to run was starved by a loaded machine: it is still starting up, and its start-up is
 // still its own. The looks come quickly at first (a compiled bot is ready in a millisecond).
-func waitIdle(ctx context.Context, p Process) {
+func waitIdle(ctx context.Context, p Meter) {
 	deadline := time.Now().Add(startupMax)
 	last, lastAt := p.CPU(), time.Now()
 	prev, waiting := last, false
@@ -423,7 +426,7 @@ func (b *bot) notify(text string) {
 
 // ask sends a request and reads the answer, turning whatever the bot does into a fault. An
 // error is the judge's: the machine did not give the bot a CPU (sandbox.ErrStarved).
-func (r *Runner) ask(ctx context.Context, b *bot, req game.Request) (game.Reply, error) {
+func (r *Referee[P]) ask(ctx context.Context, b *bot, req game.Request) (game.Reply, error) {
 	if b.dead != nil || b.proc == nil {
 		f := game.Fault{Kind: game.Crash, Detail: "the bot is not running"}
 		if b.dead != nil {
@@ -519,7 +522,7 @@ func (c clock) wallDetail() string {
 // fault names what went wrong with a bot's answer. A bot that has ended, or whose output
 // ended, is waited for (briefly) to tell a crash from running out of memory or a forbidden
 // action: however a bot ends, at whatever instant, that is its crash.
-func (r *Runner) fault(ctx context.Context, b *bot, err error, req game.Request, c clock) *game.Fault {
+func (r *Referee[P]) fault(ctx context.Context, b *bot, err error, req game.Request, c clock) *game.Fault {
 	f := &game.Fault{Turn: req.Turn}
 	switch {
 	case errors.Is(err, sandbox.ErrLineTooLong):
@@ -546,12 +549,12 @@ func (r *Runner) fault(ctx context.Context, b *bot, err error, req game.Request,
 		}
 	}
 	b.dead = f
-	b.stop()
+	b.stop(ctx)
 	return f
 }
 
 // exitOf waits a second for the bot to exit: one whose output ended may be on its way out.
-func exitOf(ctx context.Context, p Process) (sandbox.Exit, bool) {
+func exitOf(ctx context.Context, p Lifecycle) (sandbox.Exit, bool) {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	x, err := p.Wait(ctx)
@@ -587,15 +590,16 @@ func firstLine(b []byte) string {
 }
 
 // stop kills a bot that is out of the game, keeping its figures.
-func (b *bot) stop() {
+func (b *bot) stop(ctx context.Context) {
 	if b.proc != nil {
 		b.peak = b.proc.PeakMemory()
-		b.proc.Kill()
+		b.proc.Kill(ctx)
 	}
 }
 
-// finish lets the bots that are still running see the end of their input and exit.
-func (r *Runner) finish(bots []*bot) {
+// finish lets the bots that are still running see the end of their input and exit, waiting
+// a second at most for each.
+func (r *Referee[P]) finish(ctx context.Context, bots []*bot) {
 	var wg sync.WaitGroup
 	for _, b := range bots {
 		if b.proc == nil || b.dead != nil {
@@ -607,7 +611,7 @@ func (r *Runner) finish(bots []*bot) {
 			b.peak = b.proc.PeakMemory()
 			b.proc.Thaw()
 			b.proc.CloseStdin()
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			ctx, cancel := context.WithTimeout(ctx, time.Second)
 			defer cancel()
 			b.proc.Ended(ctx)
 		}()

@@ -23,9 +23,9 @@ func TestWaitIdleLooksCalmlyAtASlowStart(t *testing.T) {
 }
 
 // slowStart uses CPU and is busy until until, then waits without being seen to (as under
-// gVisor); it is the Process of waitIdle, which asks nothing else.
+// gVisor); waitIdle asks nothing else of its Meter.
 type slowStart struct {
-	Process
+	Meter
 	until time.Time
 	looks int
 }

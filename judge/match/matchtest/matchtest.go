@@ -26,13 +26,13 @@ func Runner(t testing.TB) *match.Runner {
 	t.Helper()
 	e := sandboxtest.Engine(t)
 	return &match.Runner{
-		Sandbox: match.Engine{Engine: e}, Builder: sandboxtest.Builder(t, e), Limits: sandboxtest.Limits(), Freeze: sandbox.FreezeSignal,
+		Sandbox: e, Builder: sandboxtest.Builder(t, e), Limits: sandboxtest.Limits(), Freeze: sandbox.FreezeSignal,
 		WorkDir: t.TempDir(),
 	}
 }
 
 // Engine is the Docker engine of a runner made by Runner.
-func Engine(r *match.Runner) *sandbox.Engine { return r.Sandbox.(match.Engine).Engine }
+func Engine(r *match.Runner) *sandbox.Engine { return r.Sandbox.(*sandbox.Engine) }
 
 // Load reads the submission at dir, relative to the repository root.
 func Load(t testing.TB, dir string) build.Submission {
