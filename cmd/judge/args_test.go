@@ -110,7 +110,7 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"submit unknown option", []string{"submit", "--game", "amazes", "--opt", "colour=red", cpp, goBot}, `unknown option "colour"`},
 		{"submit option out of range", []string{"submit", "--game", "amazes", "--opt", "turns=999", cpp, goBot}, "option turns: 999 is out of range 1..150"},
 		{"submit unknown game", []string{"submit", "--game", "chess", cpp, goBot}, `--game: unknown game "chess"`},
-		{"submit bad id", []string{"submit", "--game", "amazes", "--id", "a b", cpp, goBot}, `--id: queue: invalid job id "a b"`},
+		{"submit bad id", []string{"submit", "--game", "amazes", "--id", "a b", cpp, goBot}, `--id: job: invalid job id "a b"`},
 		{"submit timeout without unit", []string{"submit", "--game", "amazes", "--timeout", "5", cpp, goBot}, `invalid value "5" for --timeout: want a duration such as 90s`},
 		{"submit no timeout", []string{"submit", "--game", "amazes", "--timeout", "0s", cpp, goBot}, "--timeout 0s: want a duration above 0"},
 		{"submit negative seed", []string{"submit", "--game", "amazes", "--seed", "-1", cpp, goBot}, `invalid value "-1" for --seed`},

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/result"
 )
 
@@ -22,7 +22,7 @@ func (a *app) resultsCmd() *cobra.Command {
 			id := ""
 			if len(args) == 1 {
 				id = args[0]
-				if err := queue.ValidID(id); err != nil {
+				if err := job.ValidID(id); err != nil {
 					return usageError{err}
 				}
 			}

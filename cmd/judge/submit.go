@@ -14,7 +14,6 @@ import (
 
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
-	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
 )
 
@@ -44,10 +43,14 @@ func (a *app) submitCmd() *cobra.Command {
 			if id == "" {
 				id = newID()
 			}
-			if err := queue.ValidID(id); err != nil {
+			if err := job.ValidID(id); err != nil {
 				return usageError{fmt.Errorf("--id: %w", err)}
 			}
-			data, err := json.Marshal(job.FromEntrants(id, gameName, seedp, options, entrants))
+			players := make([]job.Player, len(entrants))
+			for i, e := range entrants {
+				players[i] = job.NewPlayer(e.Name, e.Submission.Lang, e.Submission.Files)
+			}
+			data, err := json.Marshal(job.New(id, gameName, seedp, options, players))
 			if err != nil {
 				return err
 			}

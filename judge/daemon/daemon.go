@@ -26,6 +26,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/match"
@@ -139,7 +140,9 @@ func (d *Daemon) worker(ctx, work context.Context, runner Runner) {
 				return
 			}
 			d.o.Log.Error("daemon: taking a job", "err", err)
-			time.Sleep(time.Second)
+			if !sleep(ctx, time.Second) {
+				return
+			}
 			continue
 		}
 		d.o.Metrics.QueueLag.Set(float64(dl.Pending))
@@ -154,10 +157,10 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 	j, err := job.Parse(dl.Data, d.o.Games, d.o.MaxSource)
 	if err != nil {
 		id := j.ID
-		if queue.ValidID(id) != nil {
+		if job.ValidID(id) != nil {
 			id = dl.ID // the id it was submitted under
 		}
-		if queue.ValidID(id) != nil {
+		if job.ValidID(id) != nil {
 			id = fmt.Sprintf("invalid-%d", dl.Seq)
 		}
 		log.Warn("daemon: invalid job", "id", id, "err", err)
@@ -168,7 +171,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 	if _, found, err := d.o.Queue.Result(ctx, j.ID); err == nil && found {
 		log.Info("daemon: already judged: acknowledging without judging again")
 		d.o.Metrics.Jobs.WithLabelValues("duplicate").Inc()
-		d.settle(log, dl.Ack)
+		d.settle(log, func() error { return dl.Ack(context.WithoutCancel(ctx)) })
 		return
 	}
 
@@ -207,7 +210,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 // judge plays the job's match and stores its replay.
 func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, attempt uint64, runner Runner) (result.Result, error) {
 	seed := randomSeed()
-	mj, err := j.Match(d.o.Games, seed)
+	mj, err := matchJob(j, d.o.Games, seed)
 	if err != nil {
 		return result.Result{}, err
 	}
@@ -282,10 +285,8 @@ func (d *Daemon) store(ctx context.Context, log *slog.Logger, key string, data *
 			return err
 		}
 		log.Warn("daemon: storing the replay failed: trying again", "err", err)
-		select {
-		case <-ctx.Done():
+		if !sleep(ctx, time.Second) {
 			return err
-		case <-time.After(time.Second):
 		}
 	}
 }
@@ -306,7 +307,8 @@ func (d *Daemon) answer(ctx context.Context, log *slog.Logger, dl *queue.Deliver
 	}
 	if judged {
 		d.o.Metrics.Jobs.WithLabelValues("ok").Inc()
-		d.settle(log, dl.Ack)
+		// The match is over and its result published: a shutdown does not stop the ack.
+		d.settle(log, func() error { return dl.Ack(context.WithoutCancel(ctx)) })
 		return
 	}
 	d.o.Metrics.Jobs.WithLabelValues(string(res.Error.Code)).Inc()
@@ -341,11 +343,43 @@ func (d *Daemon) heartbeat(ctx context.Context, dl *queue.Delivery, log *slog.Lo
 	return func() { cancel(); <-done }
 }
 
+// matchJob is the runner's job of a parsed job; seed is used when the job has none.
+func matchJob(j job.Job, lookup func(string) (game.Game, bool), seed uint64) (match.Job, error) {
+	g, ok := lookup(j.Game)
+	if !ok {
+		return match.Job{}, result.Errorf(result.UnknownGame, "unknown game %q", j.Game)
+	}
+	opts, err := j.StringOptions()
+	if err != nil {
+		return match.Job{}, err
+	}
+	if j.Seed != nil {
+		seed = *j.Seed
+	}
+	m := match.Job{ID: j.ID, Game: g, Seed: seed, Options: opts}
+	for _, p := range j.Players {
+		m.Players = append(m.Players, match.Entrant{Name: p.Name, Submission: build.Submission{Lang: p.Lang, Files: p.Sources()}})
+	}
+	return m, nil
+}
+
 func seedOf(j job.Job) uint64 {
 	if j.Seed != nil {
 		return *j.Seed
 	}
 	return 0
+}
+
+// sleep waits for d or until ctx is done, and reports whether d passed.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // randomSeed draws a seed below 2^53, so that it survives JSON readers that use doubles.

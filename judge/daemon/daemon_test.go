@@ -102,12 +102,13 @@ func runDaemonOn(t testing.TB, q *queue.Queue, m *daemon.Metrics, ack time.Durat
 // jobJSON makes a job of the sample bots.
 func jobJSON(t testing.TB, id, gameName string, opts map[string]string, bots ...string) []byte {
 	t.Helper()
-	var entrants []match.Entrant
+	var players []job.Player
 	for _, b := range bots {
-		entrants = append(entrants, match.Entrant{Name: b, Submission: matchtest.Load(t, b)})
+		s := matchtest.Load(t, b)
+		players = append(players, job.NewPlayer(b, s.Lang, s.Files))
 	}
 	seed := uint64(1)
-	data, err := json.Marshal(job.FromEntrants(id, gameName, &seed, opts, entrants))
+	data, err := json.Marshal(job.New(id, gameName, &seed, opts, players))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package queue
+package job
 
 import (
 	"errors"
@@ -21,20 +21,20 @@ var ErrInvalidID = errors.New("invalid job id")
 func ValidID(id string) error {
 	switch {
 	case id == "":
-		return fmt.Errorf("queue: %w: empty", ErrInvalidID)
+		return fmt.Errorf("job: %w: empty", ErrInvalidID)
 	case len(id) > MaxIDLen:
-		return fmt.Errorf("queue: %w: %d bytes, at most %d allowed", ErrInvalidID, len(id), MaxIDLen)
+		return fmt.Errorf("job: %w: %d bytes, at most %d allowed", ErrInvalidID, len(id), MaxIDLen)
 	case strings.HasPrefix(id, "."), strings.HasSuffix(id, "."):
-		return fmt.Errorf("queue: %w %q: starts or ends with '.'", ErrInvalidID, id)
+		return fmt.Errorf("job: %w %q: starts or ends with '.'", ErrInvalidID, id)
 	case strings.Contains(id, ".."):
-		return fmt.Errorf("queue: %w %q: contains '..'", ErrInvalidID, id)
+		return fmt.Errorf("job: %w %q: contains '..'", ErrInvalidID, id)
 	}
 	for i := 0; i < len(id); i++ {
 		c := id[i]
 		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' {
 			continue
 		}
-		return fmt.Errorf("queue: %w %q: byte %d is %q; only letters, digits, '-', '_' and '.' are allowed", ErrInvalidID, id, i, c)
+		return fmt.Errorf("job: %w %q: byte %d is %q; only letters, digits, '-', '_' and '.' are allowed", ErrInvalidID, id, i, c)
 	}
 	return nil
 }

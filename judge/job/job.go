@@ -10,12 +10,9 @@ import (
 	"strings"
 
 	"github.com/botjudge/judge/images"
-	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/files"
 	"github.com/botjudge/judge/judge/game"
-	"github.com/botjudge/judge/judge/match"
-	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
-	"github.com/botjudge/judge/sandbox"
 )
 
 // Version is the job format's version.
@@ -57,7 +54,7 @@ func Parse(data []byte, lookup func(string) (game.Game, bool), maxSource int64) 
 	if j.Version != Version {
 		return j, result.Errorf(result.InvalidJob, "version %d is not supported (want %d)", j.Version, Version)
 	}
-	if err := queue.ValidID(j.ID); err != nil {
+	if err := ValidID(j.ID); err != nil {
 		return j, result.Errorf(result.InvalidJob, "id: %w", err)
 	}
 	g, ok := lookup(j.Game)
@@ -76,24 +73,26 @@ func Parse(data []byte, lookup func(string) (game.Game, bool), maxSource int64) 
 			return j, result.Errorf(result.InvalidJob, "player %d (%s): no source files", i, p.Name)
 		}
 		var size int64
+		names := make([]string, 0, len(p.Files))
 		for name, src := range p.Files {
-			if err := sandbox.CheckFileName(name); err != nil {
-				return j, result.Errorf(result.InvalidJob, "player %d (%s): %w", i, p.Name, err)
-			}
+			names = append(names, name)
 			size += int64(len(name) + len(src))
+		}
+		if err := files.CheckNames(names); err != nil {
+			return j, result.Errorf(result.InvalidJob, "player %d (%s): %w", i, p.Name, err)
 		}
 		if size > maxSource {
 			return j, result.Errorf(result.InvalidJob, "player %d (%s): sources are %d bytes, the limit is %d", i, p.Name, size, maxSource)
 		}
 	}
-	if _, err := j.options(); err != nil {
+	if _, err := j.StringOptions(); err != nil {
 		return j, err
 	}
 	return j, nil
 }
 
-// options turns the job's option values (strings, numbers or booleans) into strings.
-func (j Job) options() (map[string]string, error) {
+// StringOptions are the job's option values (strings, numbers or booleans) as strings.
+func (j Job) StringOptions() (map[string]string, error) {
 	out := make(map[string]string, len(j.Options))
 	for k, v := range j.Options {
 		switch x := v.(type) {
@@ -110,42 +109,29 @@ func (j Job) options() (map[string]string, error) {
 	return out, nil
 }
 
-// Match turns a parsed job into the runner's job; seed is used when the job has none.
-func (j Job) Match(lookup func(string) (game.Game, bool), seed uint64) (match.Job, error) {
-	g, ok := lookup(j.Game)
-	if !ok {
-		return match.Job{}, result.Errorf(result.UnknownGame, "unknown game %q", j.Game)
+// Sources are the player's files as the builder takes them.
+func (p Player) Sources() map[string][]byte {
+	out := make(map[string][]byte, len(p.Files))
+	for name, src := range p.Files {
+		out[name] = []byte(src)
 	}
-	opts, err := j.options()
-	if err != nil {
-		return match.Job{}, err
-	}
-	if j.Seed != nil {
-		seed = *j.Seed
-	}
-	m := match.Job{ID: j.ID, Game: g, Seed: seed, Options: opts}
-	for _, p := range j.Players {
-		files := make(map[string][]byte, len(p.Files))
-		for name, src := range p.Files {
-			files[name] = []byte(src)
-		}
-		m.Players = append(m.Players, match.Entrant{Name: p.Name, Submission: build.Submission{Lang: p.Lang, Files: files}})
-	}
-	return m, nil
+	return out
 }
 
-// FromEntrants builds a job from local submissions (judge submit).
-func FromEntrants(id, gameName string, seed *uint64, options map[string]string, entrants []match.Entrant) Job {
-	j := Job{Version: Version, ID: id, Game: gameName, Seed: seed, Options: map[string]any{}}
+// NewPlayer is a player of local sources (judge submit, tournaments).
+func NewPlayer(name, lang string, sources map[string][]byte) Player {
+	p := Player{Name: name, Lang: lang, Files: make(map[string]string, len(sources))}
+	for n, src := range sources {
+		p.Files[n] = string(src)
+	}
+	return p
+}
+
+// New is a job of local players (judge submit, tournaments).
+func New(id, gameName string, seed *uint64, options map[string]string, players []Player) Job {
+	j := Job{Version: Version, ID: id, Game: gameName, Seed: seed, Options: map[string]any{}, Players: players}
 	for k, v := range options {
 		j.Options[k] = v
-	}
-	for _, e := range entrants {
-		p := Player{Name: e.Name, Lang: e.Submission.Lang, Files: map[string]string{}}
-		for name, src := range e.Submission.Files {
-			p.Files[name] = string(src)
-		}
-		j.Players = append(j.Players, p)
 	}
 	return j
 }

@@ -19,9 +19,9 @@ func TestParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := j.Match(games.Lookup, 99)
-	if err != nil || m.Seed != 3 || m.Options["turns"] != "150" || len(m.Players) != 2 || m.Players[1].Submission.Lang != "go" {
-		t.Errorf("match job %+v, %v", m, err)
+	opts, err := j.StringOptions()
+	if err != nil || opts["turns"] != "150" || opts["maze"] != "" || *j.Seed != 3 || string(j.Players[1].Sources()["b.go"]) != "package main" {
+		t.Errorf("job %+v, options %v, %v", j, opts, err)
 	}
 	for _, tc := range []struct {
 		name, from, to string
@@ -37,6 +37,7 @@ func TestParse(t *testing.T) {
 		{"unknown language", `"lang":"go"`, `"lang":"cobol"`, result.InvalidJob, "cobol"},
 		{"no files", `"files":{"b.go":"package main"}`, `"files":{}`, result.InvalidJob, "no source"},
 		{"path escape", `"b.go"`, `"../b.go"`, result.InvalidJob, ".."},
+		{"file and directory", `"files":{"b.go":"package main"}`, `"files":{"b":"x","b/b.go":"package main"}`, result.InvalidJob, "both a file and the directory"},
 		{"too large", `int main(){}`, strings.Repeat("x", 2<<20), result.InvalidJob, "limit"},
 		{"option type", `"turns":150`, `"turns":[1]`, result.BadOption, "turns"},
 	} {

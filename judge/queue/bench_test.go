@@ -130,7 +130,7 @@ func overhead(b *testing.B, submitURL, daemonURL string) {
 				b.Fatal(err)
 			}
 			ts = append(ts, time.Since(start))
-			if err := d.Ack(); err != nil {
+			if err := d.Ack(ctx); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -22,6 +22,9 @@ func freeAddrs(t *testing.T, n int) []string {
 // serve` with nats.cluster.* would), and returns the queues and their client URLs.
 func cluster(t *testing.T, n int, o Options) ([]*Queue, []string) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a NATS cluster's election takes half a minute; skipped under -short")
+	}
 	addrs := freeAddrs(t, 2*n)
 	clients, routes := addrs[:n], addrs[n:]
 	qs := make([]*Queue, n)
@@ -74,7 +77,7 @@ func TestClusterReplicas(t *testing.T) {
 	if string(d.Data) != "job one" {
 		t.Errorf("job %q", d.Data)
 	}
-	if err := d.Ack(); err != nil {
+	if err := d.Ack(ctx); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -82,6 +85,9 @@ func TestClusterReplicas(t *testing.T) {
 // Replicas a single server cannot give are an error saying what to do; a stream that has
 // fewer replicas than asked is updated, not silently used as it is.
 func TestReplicasOnTheWrongServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out a replica placement that cannot happen; skipped under -short")
+	}
 	q := embedded(t, Options{})
 	_, err := Open(testContext(t, 8*time.Second), Options{URL: q.URL(), Replicas: 3, Logger: testLogger()})
 	if err == nil || !strings.Contains(err.Error(), "with 3 replicas (nats.replicas)") || !strings.Contains(err.Error(), "JetStream cluster of at least 3 servers") {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/botjudge/judge/judge/job"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -25,11 +26,11 @@ const (
 // give ctx a deadline when the caller cannot wait for a server to come back. When an earlier
 // attempt's acknowledgement was lost, the retry that succeeds reports duplicate even though
 // it was this call that stored the job.
-func (q *Queue) Submit(ctx context.Context, id string, job []byte) (duplicate bool, err error) {
-	if err := ValidID(id); err != nil {
+func (q *Queue) Submit(ctx context.Context, id string, data []byte) (duplicate bool, err error) {
+	if err := job.ValidID(id); err != nil {
 		return false, err
 	}
-	ack, err := q.publish(ctx, "submit job "+id, q.jobsSubject, job,
+	ack, err := q.publish(ctx, "submit job "+id, q.jobsSubject, data,
 		jetstream.WithMsgID(id), jetstream.WithExpectStream(q.jobsStream))
 	if err != nil {
 		return false, err
@@ -74,11 +75,12 @@ func (d *Delivery) InProgress() error {
 	return nil
 }
 
-// Ack ends the job: the server removes it from the work queue. It waits for the server to
-// confirm, so that a nil error means the job will not come back; an error means it may (after
-// AckWait), which the result's de-duplication makes harmless.
-func (d *Delivery) Ack() error {
-	ctx, cancel := context.WithTimeout(context.Background(), ackTimeout)
+// Ack ends the job: the server removes it from the work queue. It waits (within ctx and
+// ackTimeout) for the server to confirm, so that a nil error means the job will not come
+// back; an error means it may (after AckWait), which the result's de-duplication makes
+// harmless.
+func (d *Delivery) Ack(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, ackTimeout)
 	defer cancel()
 	if err := d.msg.DoubleAck(ctx); err != nil {
 		return fmt.Errorf("queue: job %s (seq %d): ack: %w", d.ID, d.Seq, err)

@@ -67,7 +67,7 @@ func TestJobsSharedByDaemons(t *testing.T) {
 					failed = errors.Join(failed, fmt.Errorf("job %s: data %s, delivered %d times", d.ID, d.Data, d.NumDelivered))
 					mu.Unlock()
 				}
-				if err := d.Ack(); err != nil {
+				if err := d.Ack(ctx); err != nil {
 					mu.Lock()
 					failed = errors.Join(failed, err)
 					mu.Unlock()
@@ -117,7 +117,7 @@ func TestSubmitDuplicate(t *testing.T) {
 	if string(d.Data) != "first" || d.Pending != 0 {
 		t.Errorf("job %q, pending %d", d.Data, d.Pending)
 	}
-	if err := d.Ack(); err != nil {
+	if err := d.Ack(ctx); err != nil {
 		t.Fatal(err)
 	}
 	// Acked, the id is still remembered for the window: a late resubmission is dropped too.
@@ -151,7 +151,7 @@ func TestDeliveryFields(t *testing.T) {
 	}
 	// The Nak is not confirmed, so the other jobs may come first.
 	for d = next(t, q, 5*time.Second); d.ID != "a"; d = next(t, q, 5*time.Second) {
-		if err := d.Ack(); err != nil {
+		if err := d.Ack(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -191,7 +191,7 @@ func TestUnackedJobRedeliveredAfterAckWait(t *testing.T) {
 		t.Errorf("redelivered after %s, before AckWait %s", waited, ackWait)
 	}
 	t.Logf("redelivered after %s (AckWait %s)", waited.Round(time.Millisecond), ackWait)
-	if err := d2.Ack(); err != nil {
+	if err := d2.Ack(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	waitJobsLeft(t, srv, 0)
@@ -236,7 +236,7 @@ func TestInProgressHoldsJob(t *testing.T) {
 	if err := <-beats; err != nil {
 		t.Fatalf("in progress: %v", err)
 	}
-	if err := d.Ack(); err != nil {
+	if err := d.Ack(t.Context()); err != nil {
 		t.Fatalf("ack after %s: %v", 2*ackWait, err)
 	}
 	// Acked, the job is gone from the stream: nothing is left that could be redelivered.
@@ -265,7 +265,7 @@ func TestNakWithDelay(t *testing.T) {
 		t.Errorf("redelivered after %s, want about %s", waited, delay)
 	}
 	t.Logf("redelivered after %s (delay %s)", waited.Round(time.Millisecond), delay)
-	if err := d2.Ack(); err != nil {
+	if err := d2.Ack(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -289,7 +289,7 @@ func TestTermNeverRedelivers(t *testing.T) {
 	if d.ID != "good" {
 		t.Fatalf("got %s after term", d.ID)
 	}
-	if err := d.Ack(); err != nil {
+	if err := d.Ack(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	expectNothing(t, q, 2*ackWait)
@@ -331,7 +331,7 @@ func TestNextCancelledHandsBackLateJob(t *testing.T) {
 	if d.ID != "m1" || d.NumDelivered != 2 {
 		t.Fatalf("got %s, delivered %d times; want m1 handed back by the cancelled pull", d.ID, d.NumDelivered)
 	}
-	if err := d.Ack(); err != nil {
+	if err := d.Ack(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
-	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
 )
 
@@ -36,14 +35,14 @@ func largestJob(t *testing.T) (id string, data []byte) {
 		}
 	}
 	limit := build.DefaultLimits().SourceLimit
-	var entrants []match.Entrant
+	var entrants []job.Player
 	for i := range players {
 		const file = "bot.cpp"
 		src := bytes.Repeat(cpp, int(limit)/len(cpp)+1)[:limit-int64(len(file))]
-		entrants = append(entrants, match.Entrant{Name: fmt.Sprintf("p%d", i), Submission: build.Submission{Lang: "cpp", Files: map[string][]byte{file: src}}})
+		entrants = append(entrants, job.NewPlayer(fmt.Sprintf("p%d", i), "cpp", map[string][]byte{file: src}))
 	}
 	id = "largest"
-	data, err = json.Marshal(job.FromEntrants(id, name, nil, nil, entrants))
+	data, err = json.Marshal(job.New(id, name, nil, nil, entrants))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +79,7 @@ func TestLargestJobFits(t *testing.T) {
 	if d.ID != id || !bytes.Equal(d.Data, data) {
 		t.Errorf("delivered %s, %d bytes; submitted %s, %d bytes", d.ID, len(d.Data), id, len(data))
 	}
-	if err := d.Ack(); err != nil {
+	if err := d.Ack(ctx); err != nil {
 		t.Fatal(err)
 	}
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/judge/job"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -249,57 +250,20 @@ func TestObjects(t *testing.T) {
 	}
 }
 
-func TestValidID(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		id string
-		ok bool
-	}{
-		{"round3-m17", true},
-		{"a", true},
-		{"A_b-9.c.d", true},
-		{"2026.03.01-final_7", true},
-		{strings.Repeat("x", MaxIDLen), true},
-		{strings.Repeat("x", MaxIDLen+1), false},
-		{"", false},
-		{".a", false},
-		{"a.", false},
-		{".", false},
-		{"a..b", false},
-		{"a b", false},
-		{"a*", false},
-		{"a>", false},
-		{"a/b", false},
-		{"a\tb", false},
-		{"a\nb", false},
-		{"ünïcode", false},
-		{"a:b", false},
-		{"$JS", false},
-	} {
-		err := ValidID(tc.id)
-		if (err == nil) != tc.ok {
-			t.Errorf("ValidID(%q) = %v, want ok=%v", tc.id, err, tc.ok)
-		}
-		if err != nil && !errors.Is(err, ErrInvalidID) {
-			t.Errorf("ValidID(%q) = %v, not an ErrInvalidID", tc.id, err)
-		}
-	}
-}
-
 func TestInvalidIDsRejected(t *testing.T) {
 	t.Parallel()
 	q := embedded(t, Options{})
 	ctx := testContext(t, 10*time.Second)
-	if _, err := q.Submit(ctx, "a b", nil); !errors.Is(err, ErrInvalidID) {
+	if _, err := q.Submit(ctx, "a b", nil); !errors.Is(err, job.ErrInvalidID) {
 		t.Errorf("submit: %v", err)
 	}
-	if err := q.PublishResult(ctx, "a.>", nil); !errors.Is(err, ErrInvalidID) {
+	if err := q.PublishResult(ctx, "a.>", nil); !errors.Is(err, job.ErrInvalidID) {
 		t.Errorf("publish result: %v", err)
 	}
-	if _, _, err := q.Result(ctx, "*"); !errors.Is(err, ErrInvalidID) {
+	if _, _, err := q.Result(ctx, "*"); !errors.Is(err, job.ErrInvalidID) {
 		t.Errorf("result: %v", err)
 	}
-	if err := q.Results(ctx, "a..b", false, func(string, []byte) error { return nil }); !errors.Is(err, ErrInvalidID) {
+	if err := q.Results(ctx, "a..b", false, func(string, []byte) error { return nil }); !errors.Is(err, job.ErrInvalidID) {
 		t.Errorf("results: %v", err)
 	}
 }

@@ -32,7 +32,7 @@ func TestServerRestart(t *testing.T) {
 	if d.ID != "j1" {
 		t.Fatalf("got %s", d.ID)
 	}
-	if err := d.Ack(); err != nil {
+	if err := d.Ack(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.PublishResult(ctx, "j1", []byte("r1")); err != nil {
@@ -113,7 +113,7 @@ func TestServerRestart(t *testing.T) {
 	for range 3 {
 		d := next(t, c, 10*time.Second)
 		ids = append(ids, d.ID)
-		if err := d.Ack(); err != nil {
+		if err := d.Ack(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/job"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -20,7 +21,7 @@ const resultsIdleCheck = 2 * time.Second
 // "result-"+id, so a job judged twice (redelivered after a daemon lost its connection before
 // acking) keeps its first result within the dedup window. Retries like Submit.
 func (q *Queue) PublishResult(ctx context.Context, id string, result []byte) error {
-	if err := ValidID(id); err != nil {
+	if err := job.ValidID(id); err != nil {
 		return err
 	}
 	ack, err := q.publish(ctx, "publish result "+id, q.resultsPrefix+id, result,
@@ -36,7 +37,7 @@ func (q *Queue) PublishResult(ctx context.Context, id string, result []byte) err
 // Result returns the stored result of job id, and false when there is none (not judged yet,
 // or expired after ResultsMaxAge).
 func (q *Queue) Result(ctx context.Context, id string) ([]byte, bool, error) {
-	if err := ValidID(id); err != nil {
+	if err := job.ValidID(id); err != nil {
 		return nil, false, err
 	}
 	q.mu.Lock()
@@ -59,7 +60,7 @@ func (q *Queue) Result(ctx context.Context, id string) ([]byte, bool, error) {
 func (q *Queue) Results(ctx context.Context, id string, follow bool, fn func(id string, result []byte) error) error {
 	filter := q.resultsPrefix + ">"
 	if id != "" {
-		if err := ValidID(id); err != nil {
+		if err := job.ValidID(id); err != nil {
 			return err
 		}
 		filter = q.resultsPrefix + id

@@ -497,12 +497,12 @@ func (f *follower) publish(ctx context.Context, s *slot) error {
 
 // job is the match's job under id, with its seed: every attempt plays the same match.
 func (t *Tournament) job(s *slot, id string) job.Job {
-	entrants := make([]match.Entrant, len(s.m.Seats))
+	players := make([]job.Player, len(s.m.Seats))
 	for k, e := range s.m.Seats {
-		entrants[k] = match.Entrant{Name: t.Entrants[e].Name, Submission: t.Entrants[e].Submission}
+		players[k] = job.NewPlayer(t.Entrants[e].Name, t.Entrants[e].Submission.Lang, t.Entrants[e].Submission.Files)
 	}
 	seed := s.m.Seed
-	return job.FromEntrants(id, t.Game.Name(), &seed, t.Spec.Options, entrants)
+	return job.New(id, t.Game.Name(), &seed, t.Spec.Options, players)
 }
 
 // outcome adds up the settled matches into standings.
