@@ -59,6 +59,9 @@ type Options struct {
 // minute.
 func StartCluster(t testing.TB, o Options) *Cluster {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a NATS cluster of processes; skipped under -short")
+	}
 	_, file, _, _ := runtime.Caller(0)
 	bin := filepath.Join(t.TempDir(), "natsnode")
 	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(filepath.Dir(file), "natsnode")).CombinedOutput(); err != nil {
