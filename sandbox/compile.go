@@ -54,10 +54,10 @@ type CompileFailure string
 // The ways a compilation fails.
 const (
 	CompileError            CompileFailure = "compile error" // the compiler refused the source
-	CompileTimeout          CompileFailure = "timeout"
-	CompileMemory           CompileFailure = "memory"
-	CompileArtifactTooLarge CompileFailure = "artifact too large"
-	CompileBadArtifact      CompileFailure = "bad artifact" // not what the language's run image can start
+	compileTimeout          CompileFailure = "timeout"
+	compileMemory           CompileFailure = "memory"
+	compileArtifactTooLarge CompileFailure = "artifact too large"
+	compileBadArtifact      CompileFailure = "bad artifact" // not what the language's run image can start
 )
 
 // Compile runs a compilation and, when it succeeds, unpacks the artifact into outDir.
@@ -99,7 +99,7 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 	res.Wall = time.Since(start)
 	if werr != nil {
 		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			res.Failure = CompileTimeout
+			res.Failure = compileTimeout
 			res.Log = string(log.bytes()) + fmt.Sprintf("\njudge: compilation stopped after %s\n", spec.Timeout)
 			return res, nil
 		}
@@ -114,16 +114,16 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 	res.Log = string(log.bytes())
 	switch {
 	case artifact.over:
-		res.Failure = CompileArtifactTooLarge
+		res.Failure = compileArtifactTooLarge
 		res.Log += fmt.Sprintf("\njudge: the compiled program exceeds %d bytes\n", spec.ArtifactLimit)
 	case x.OOM:
-		res.Failure = CompileMemory
+		res.Failure = compileMemory
 		res.Log += fmt.Sprintf("\njudge: the compiler ran out of memory (%d MiB)\n", spec.Limits.Memory>>20)
 	case x.Code != 0:
 		res.Failure = CompileError
 	default:
 		if err := ExtractArtifact(artifact.Bytes(), outDir); err != nil {
-			res.Failure = CompileBadArtifact
+			res.Failure = compileBadArtifact
 			res.Log += "\njudge: " + err.Error() + "\n"
 			return res, nil
 		}

@@ -13,8 +13,8 @@ import (
 	"github.com/docker/docker/errdefs"
 )
 
-// User is the unprivileged user every sandboxed program runs as (nobody:nogroup).
-const User = "65534:65534"
+// botUser is the unprivileged user every sandboxed program runs as (nobody:nogroup).
+const botUser = "65534:65534"
 
 // containerSpec is what compiling and running have in common.
 type containerSpec struct {
@@ -41,6 +41,9 @@ type attached struct {
 	id string
 	hj types.HijackedResponse
 }
+
+// createTimeout bounds the engine's create of a container.
+const createTimeout = 30 * time.Second
 
 // create makes the container with every restriction on, attaches to it, and starts it.
 func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error) {
@@ -104,7 +107,7 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 		Entrypoint:      []string{},
 		Env:             s.env,
 		WorkingDir:      s.workDir,
-		User:            User,
+		User:            botUser,
 		Hostname:        "sandbox",
 		AttachStdin:     !s.noStdin,
 		AttachStdout:    true,
@@ -114,7 +117,14 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 		NetworkDisabled: !l.Network,
 		Labels:          e.labels(),
 	}
-	created, err := e.cli.ContainerCreate(ctx, cfg, hc, nil, nil, "")
+	// A create is not abandoned midway: the engine may finish it after the judge has gone,
+	// leaving a container nobody removes. createTimeout bounds a hung engine.
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sandbox: creating container: %w", err)
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
+	created, err := e.cli.ContainerCreate(cctx, cfg, hc, nil, nil, "")
+	cancel()
 	if err != nil {
 		if errdefs.IsNotFound(err) {
 			return nil, fmt.Errorf("sandbox: image %s is missing (run `judge images build`): %w", s.image, err)

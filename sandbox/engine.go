@@ -22,10 +22,10 @@ import (
 // Labels on every container the judge creates; they let a judge find the containers a
 // crashed judge left behind.
 const (
-	LabelManaged  = "judge.managed"
+	labelManaged  = "judge.managed"
 	LabelInstance = "judge.instance"
-	LabelLock     = "judge.lock"
-	LabelHost     = "judge.host"
+	labelLock     = "judge.lock"
+	labelHost     = "judge.host"
 )
 
 // Options configure an Engine.
@@ -52,8 +52,8 @@ type Engine struct {
 	tasks    tasks
 }
 
-// ErrNoDocker is returned by New when the engine cannot be reached.
-var ErrNoDocker = errors.New("sandbox: the Docker engine is not reachable")
+// errNoDocker is returned by New when the engine cannot be reached.
+var errNoDocker = errors.New("sandbox: the Docker engine is not reachable")
 
 // New connects to the engine and takes an instance lock under StateDir.
 func New(ctx context.Context, o Options) (*Engine, error) {
@@ -63,11 +63,11 @@ func New(ctx context.Context, o Options) (*Engine, error) {
 	}
 	cli, err := client.NewClientWithOpts(opts...)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrNoDocker, err)
+		return nil, fmt.Errorf("%w: %w", errNoDocker, err)
 	}
 	if _, err := cli.Ping(ctx); err != nil {
 		cli.Close()
-		return nil, fmt.Errorf("%w: %w", ErrNoDocker, err)
+		return nil, fmt.Errorf("%w: %w", errNoDocker, err)
 	}
 	cli.NegotiateAPIVersion(ctx)
 	log := o.Logger
@@ -147,10 +147,15 @@ func (e *Engine) Instance() string { return e.instance }
 // /work), running or prepared in the pool; it is empty when there are none.
 func (e *Engine) RunDir() string { return e.runDir }
 
-// Close removes the pool's containers, waits for the removal of the closed Processes', and
-// releases the instance lock and the connection. Other containers are not touched: every
-// Process and compilation removes its own.
+// Close cancels the pool's preparing, removes its containers, waits for the removal of the
+// closed Processes', and releases the instance lock and the connection. Other containers are
+// not touched: every Process and compilation removes its own.
 func (e *Engine) Close() error {
+	e.pool.mu.Lock()
+	if e.pool.cancel != nil {
+		e.pool.cancel()
+	}
+	e.pool.mu.Unlock()
 	e.Warm(0)
 	e.tasks.mu.Lock()
 	e.tasks.closed = true
@@ -166,9 +171,9 @@ func (e *Engine) Close() error {
 
 func (e *Engine) labels() map[string]string {
 	return map[string]string{
-		LabelManaged:  "1",
+		labelManaged:  "1",
 		LabelInstance: e.instance,
-		LabelLock:     e.lockPath,
-		LabelHost:     e.host,
+		labelLock:     e.lockPath,
+		labelHost:     e.host,
 	}
 }

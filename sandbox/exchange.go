@@ -16,14 +16,14 @@ var (
 	ErrOutputLimit = errors.New("output limit exceeded")
 	ErrClosed      = errors.New("stdout closed")
 	// ErrStarved is a turn whose wall limit, extended by the time its bot waited for a CPU,
-	// reached MaxStarve times the limit, the bot having waited longer than the limit itself:
+	// reached maxStarve times the limit, the bot having waited longer than the limit itself:
 	// the machine is overloaded, and the match must be judged again, not the bot.
 	ErrStarved = errors.New("the bot was not given a CPU")
 )
 
-// MaxStarve bounds how far a turn's wall limit is extended for the time its bot waited for
-// a CPU: past MaxStarve times the wall limit, Exchange gives up with ErrStarved.
-const MaxStarve = 5
+// maxStarve bounds how far a turn's wall limit is extended for the time its bot waited for
+// a CPU: past maxStarve times the wall limit, Exchange gives up with ErrStarved.
+const maxStarve = 5
 
 // Send writes data to the bot's stdin. It fails when the bot does not read it in time.
 func (p *Process) Send(data []byte, deadline time.Time) error {
@@ -65,15 +65,6 @@ func (p *Process) sendFd(fd uintptr) bool {
 // CloseStdin closes the bot's stdin: it reads end of file.
 func (p *Process) CloseStdin() error { return p.in.Close() }
 
-// ReadLine returns the next line of stdout without its "\n", waiting until deadline.
-func (p *Process) ReadLine(deadline time.Time) ([]byte, error) {
-	line, err := p.out.readLine(deadline)
-	if err == errTimeout {
-		return nil, ErrWallLimit
-	}
-	return line, err
-}
-
 // TurnLimits bound one turn. The wall limit keeps a sleeping bot from hanging the match.
 type TurnLimits struct {
 	CPU  time.Duration
@@ -96,7 +87,7 @@ type Turn struct {
 // frozen before it, since the judge last read its CPU: what it used before the freeze held
 // it is charged here); the turn fails with ErrCPULimit or ErrWallLimit when it runs out. The
 // wall limit is there for a bot that sleeps: time the bot spent ready to run but waiting for
-// a CPU (an overloaded machine) extends it, up to MaxStarve times, then the turn fails with
+// a CPU (an overloaded machine) extends it, up to maxStarve times, then the turn fails with
 // ErrStarved. The answer read so far is returned with any error.
 func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, error) {
 	start := time.Now()
@@ -166,7 +157,7 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 				continue
 			}
 			// The wall limit is for a bot that sleeps, not for one the machine starved: the
-			// time it waited for a CPU moves the limit. Past MaxStarve times the limit, a bot
+			// time it waited for a CPU moves the limit. Past maxStarve times the limit, a bot
 			// that waited longer than the limit itself for a CPU is the machine's problem
 			// (ErrStarved); one that merely kept computing is the bot's.
 			switch starved, computing := p.look(); {
@@ -178,7 +169,7 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 			waited := p.sched.since() + looked
 			if ext := waited + computed; ext > t.Waited {
 				switch {
-				case ext <= MaxStarve*lim.Wall:
+				case ext <= maxStarve*lim.Wall:
 					wallEnd = wallEnd.Add(ext - t.Waited)
 					t.Waited = ext
 					used = p.CPU() - cpu0

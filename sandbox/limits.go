@@ -12,7 +12,7 @@ type Limits struct {
 	CPUs float64
 	// CPUSet pins the container to these cores ("0", "1-2"); "" means any core.
 	CPUSet string
-	// Pids bounds processes and threads together; threads need room (a JVM wants ~30).
+	// Pids bounds processes and threads together; threads need room (a JVM starts dozens).
 	Pids int64
 	// NoFile bounds open file descriptors (RLIMIT_NOFILE).
 	NoFile int64

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -18,6 +19,9 @@ type pool struct {
 	size   int                   // containers kept ready per kind; 0 keeps none
 	ready  map[string][]*Process // by kind, oldest first
 	coming map[string]int        // being prepared, by kind
+	// ctx bounds the preparing; Engine.Close cancels it rather than wait it out.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // kind is what a prepared container has of a RunSpec: everything but the artifact and the
@@ -72,6 +76,7 @@ func (e *Engine) takeWarm(spec RunSpec) *Process {
 	}
 	if pl.ready == nil {
 		pl.ready, pl.coming = map[string][]*Process{}, map[string]int{}
+		pl.ctx, pl.cancel = context.WithCancel(context.Background())
 	}
 	var got *Process
 	var ended []*Process
@@ -87,20 +92,22 @@ func (e *Engine) takeWarm(spec RunSpec) *Process {
 	pl.ready[k] = list
 	missing := pl.size - len(list) - pl.coming[k]
 	pl.coming[k] += max(missing, 0)
+	ctx := pl.ctx
 	pl.mu.Unlock()
 	for _, p := range ended {
 		e.log.Warn("a prepared container ended before a bot needed it: removed", "container", p.ID()[:12], "image", spec.Image)
 		p.Close()
 	}
 	for range missing {
-		e.background(func() { e.prepareWarm(k, spec) })
+		e.background(func() { e.prepareWarm(ctx, k, spec) })
 	}
 	return got
 }
 
-// prepareWarm prepares a container of kind k for the pool.
-func (e *Engine) prepareWarm(k string, spec RunSpec) {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*connectTimeout)
+// prepareWarm prepares a container of kind k for the pool, for as long as ctx allows and
+// twice connectTimeout at most.
+func (e *Engine) prepareWarm(ctx context.Context, k string, spec RunSpec) {
+	ctx, cancel := context.WithTimeout(ctx, 2*connectTimeout)
 	defer cancel()
 	p, err := e.prepare(ctx, spec)
 	pl := &e.pool
@@ -112,7 +119,7 @@ func (e *Engine) prepareWarm(k string, spec RunSpec) {
 	}
 	pl.mu.Unlock()
 	switch {
-	case err != nil:
+	case err != nil && !errors.Is(err, context.Canceled):
 		e.log.Warn("preparing a container for the pool", "image", spec.Image, "err", err)
 	case !keep:
 		p.Close()

@@ -20,12 +20,11 @@ type Freeze string
 
 const (
 	// FreezeSignal stops the bot with SIGSTOP and resumes it with SIGCONT, through a pidfd.
-	// It stops everything because a bot is one process: the seccomp profile kills any
-	// attempt at a second. A transition costs microseconds. Under gVisor FreezeCgroup is
-	// used instead (see Engine.Start).
+	// That holds all of it because a bot is one process (the seccomp profile kills a second).
+	// Under gVisor FreezeCgroup is used instead (see RunSpec.withDefaults).
 	FreezeSignal Freeze = "signal"
 	// FreezeCgroup uses the cgroup freezer, which also holds processes the bot could not
-	// have created; on cgroup v1 a transition costs ~130us.
+	// have created; it costs more per move (BENCHMARKS.md).
 	FreezeCgroup Freeze = "cgroup"
 	// FreezeNone never stops the bot.
 	FreezeNone Freeze = "none"

@@ -23,7 +23,7 @@ func (e *Engine) Sweep(ctx context.Context) (int, error) {
 	removed := 0
 	var errs []error
 	for _, c := range list {
-		lock := c.Labels[LabelLock]
+		lock := c.Labels[labelLock]
 		if lock == e.lockPath || ownerAlive(lock) {
 			continue
 		}
@@ -108,7 +108,7 @@ func (e *Engine) OwnContainers(ctx context.Context) ([]string, error) {
 func (e *Engine) list(ctx context.Context) ([]container.Summary, error) {
 	list, err := e.cli.ContainerList(ctx, container.ListOptions{
 		All:     true,
-		Filters: filters.NewArgs(filters.Arg("label", LabelManaged+"=1"), filters.Arg("label", LabelHost+"="+e.host)),
+		Filters: filters.NewArgs(filters.Arg("label", labelManaged+"=1"), filters.Arg("label", labelHost+"="+e.host)),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: listing containers: %w", err)

@@ -12,8 +12,7 @@ import (
 // of its own that runs only on the cores of cpuset (Limits.CPUSet, "1" or "1-3,5"): the judge's
 // side of a match pinned with its bots. A bot's answer then wakes the judge's thread on the
 // bot's own core, as a plain pipe between two processes on one core does, where a wake-up from
-// another core costs tens of microseconds more (an interprocessor interrupt; in a virtual
-// machine, an exit). Only the bot on move runs, and the judge only between moves, so they do
+// another core costs an interprocessor interrupt (in a virtual machine, an exit). Only the bot on move runs, and the judge only between moves, so they do
 // not compete. An empty or unreadable cpuset changes nothing.
 func Beside(cpuset string) (restore func()) {
 	set, ok := parseCPUSet(cpuset)

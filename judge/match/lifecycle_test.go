@@ -266,7 +266,7 @@ func (m *hookedMatch) Reply(r game.Reply) *game.Fault {
 // A bot the machine starves is not blamed: while it thinks, busy threads of a favoured
 // scheduling group share its core, and a bot that needs 450 ms of CPU for a 500 ms move takes
 // longer than the 2 s wall cap. The cap is extended by the time it waited for a CPU (or, if
-// the machine starves it past MaxStarve times the cap, the match is not judged: the judge's
+// the machine starves it past five times the cap, the match is not judged: the judge's
 // error, which the daemon retries). Either way the bot gets no fault.
 func TestStarvedBotIsNotBlamed(t *testing.T) {
 	r, core := pinnedRunner(t)
