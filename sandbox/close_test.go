@@ -1,8 +1,6 @@
 package sandbox_test
 
 import (
-	"context"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -14,27 +12,15 @@ import (
 // Close cancels the pool's preparing rather than wait it out, and no container of the
 // engine outlives it, however far its create had got.
 func TestCloseWhilePreparing(t *testing.T) {
-	sandboxtest.MustHaveDocker(t)
-	ctx := context.Background()
-	e, err := sandbox.New(ctx, sandbox.Options{Host: os.Getenv("JUDGE_DOCKER_HOST"), StateDir: sandboxtest.DataDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := sandboxtest.Engine(t)
 	spec := sandboxtest.Spec(sandboxtest.Build(t, sandboxtest.Builder(t, e), "sandbox/testdata/lifecycle/cpp"))
 	e.Warm(4)
-	p, err := e.Start(ctx, spec) // the kind's first start: four more are being prepared
-	if err != nil {
-		e.Close()
-		t.Fatal(err)
-	}
-	p.Close()
-	instance := e.Instance()
+	sandboxtest.Start(t, e, spec).Close() // the kind's first start: four more are being prepared
 	e.Close()
-	out, err := exec.Command("docker", "ps", "-aq", "--filter", "label="+sandbox.LabelInstance+"="+instance).CombinedOutput()
-	if err != nil {
+	label := "label=" + sandbox.LabelInstance + "=" + e.Instance()
+	if out, err := exec.Command("docker", "ps", "-aq", "--filter", label).CombinedOutput(); err != nil {
 		t.Fatalf("docker ps: %v: %s", err, out)
-	}
-	if left := strings.Fields(string(out)); len(left) > 0 {
+	} else if left := strings.Fields(string(out)); len(left) > 0 {
 		t.Errorf("containers outlived the engine: %v", left)
 	}
 }
