@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/files"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -144,21 +145,19 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 		return Result{}, fmt.Errorf("%w: unknown language %q", ErrInvalid, s.Lang)
 	}
 	var size int64
+	names := make([]string, 0, len(s.Files))
 	for name, data := range s.Files {
 		size += int64(len(data)) + int64(len(name))
-		if err := sandbox.CheckFileName(name); err != nil {
-			return Result{}, fmt.Errorf("%w: %w", ErrInvalid, err)
-		}
+		names = append(names, name)
+	}
+	if err := files.CheckNames(names); err != nil {
+		return Result{}, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	if len(s.Files) == 0 {
 		return Result{}, fmt.Errorf("%w: no source files", ErrInvalid)
 	}
 	if size > lim.SourceLimit {
 		return Result{}, fmt.Errorf("%w: sources are %d bytes, the limit is %d", ErrInvalid, size, lim.SourceLimit)
-	}
-	names := make([]string, 0, len(s.Files))
-	for n := range s.Files {
-		names = append(names, n)
 	}
 	sort.Strings(names)
 	cmd, err := lang.CompileCmd(names, func(n string) []byte { return s.Files[n] })

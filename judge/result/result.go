@@ -116,6 +116,31 @@ type Player struct {
 	Stderr string `json:"stderr,omitempty"`
 }
 
+// Build is how a player's submission built (players[].build).
+type Build struct {
+	OK     bool   `json:"ok"`
+	Cached bool   `json:"cached"`
+	Image  string `json:"image"`
+	// Toolchain names the compiler, as the compile image says (/judge/toolchain), so that
+	// two rounds judged with different compilers can be told apart.
+	Toolchain string       `json:"toolchain"`
+	MS        int64        `json:"ms"`
+	Log       string       `json:"log"`
+	Failure   BuildFailure `json:"failure,omitempty"`
+}
+
+// BuildFailure says why a build that is not OK failed.
+type BuildFailure string
+
+// The build failures (docs/contract.md).
+const (
+	BuildCompileError     BuildFailure = "compile error" // the compiler refused the source
+	BuildTimeout          BuildFailure = "timeout"
+	BuildMemory           BuildFailure = "memory"
+	BuildArtifactTooLarge BuildFailure = "artifact too large"
+	BuildBadArtifact      BuildFailure = "bad artifact" // not what the language's run image can start
+)
+
 // The most of a bot's stderr a result holds: its last StderrLines lines, at most StderrBytes.
 const (
 	StderrLines = 20
