@@ -47,6 +47,24 @@ func Start(t testing.TB, g game.Game, c game.Config) game.Match {
 	return m
 }
 
+// View is m's picture and its state as the game's type S, checked as the conformance suite
+// checks every picture: it encodes, its state is an S, and asking again gives the same.
+func View[S any](t testing.TB, m game.Viewer) (game.View, S) {
+	t.Helper()
+	v := m.View()
+	if _, err := json.Marshal(v); err != nil {
+		t.Fatalf("the picture does not encode: %v", err)
+	}
+	s, ok := v.State.(S)
+	if !ok {
+		t.Fatalf("the picture's state is a %T, not a %T", v.State, s)
+	}
+	if again := m.View(); !reflect.DeepEqual(v, again) {
+		t.Fatalf("two pictures of the same moment:\n%+v\n%+v", v, again)
+	}
+	return v, s
+}
+
 // Drive plays m to its end as the referee (judge/match) does, and returns every exchange:
 //   - a notice (no lines expected, no ready line) is delivered and gets no Reply;
 //   - any other request is answered by answer, and Reply is given what it returned;

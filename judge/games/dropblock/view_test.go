@@ -15,21 +15,12 @@ import (
 func viewOf(t *testing.T, m *match) (game.View, viewState) {
 	t.Helper()
 	before := fmt.Sprintf("%+v %d %v %d", m.state, m.turn, m.waiting, m.readied)
-	v := m.View()
-	again := m.View()
+	v, s := gametest.View[viewState](t, m)
 	if after := fmt.Sprintf("%+v %d %v %d", m.state, m.turn, m.waiting, m.readied); after != before {
 		t.Fatalf("View changed the match: %s, then %s", before, after)
 	}
-	a, err := json.Marshal(v)
-	if err != nil {
-		t.Fatalf("the view does not encode: %v", err)
-	}
-	if b, _ := json.Marshal(again); string(a) != string(b) {
-		t.Fatalf("two views of the same moment: %s and %s", a, b)
-	}
-	s, ok := v.State.(viewState)
-	if !ok || len(v.Scores) != numPlayers || len(s.Blocks) != blocks || len(s.Players) != numPlayers {
-		t.Fatalf("view %s", a)
+	if len(v.Scores) != numPlayers || len(s.Blocks) != blocks || len(s.Players) != numPlayers {
+		t.Fatalf("view %+v", v)
 	}
 	return v, s
 }

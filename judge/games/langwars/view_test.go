@@ -18,14 +18,11 @@ func watched(t *testing.T, m *match, answer func(game.Request) game.Reply) ([]vi
 	t.Helper()
 	look := func() (viewState, game.View) {
 		before := *m
-		v := m.View()
+		v, s := gametest.View[viewState](t, m)
 		if !reflect.DeepEqual(before, *m) {
 			t.Fatal("View changed the match")
 		}
-		if _, err := json.Marshal(v); err != nil {
-			t.Fatalf("the view does not encode: %v", err)
-		}
-		return v.State.(viewState), v
+		return s, v
 	}
 	s, v := look()
 	states, views := []viewState{s}, []game.View{v}

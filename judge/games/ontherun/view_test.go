@@ -16,18 +16,7 @@ import (
 // twice (View changes nothing).
 func viewOf(t *testing.T, m *match) (game.View, viewState) {
 	t.Helper()
-	v := m.View()
-	s, ok := v.State.(viewState)
-	if !ok {
-		t.Fatalf("state is a %T", v.State)
-	}
-	if _, err := json.Marshal(v); err != nil {
-		t.Fatalf("the view does not encode: %v", err)
-	}
-	if again := m.View(); !reflect.DeepEqual(again, v) {
-		t.Fatalf("View changed between two calls:\n%+v\n%+v", v, again)
-	}
-	return v, s
+	return gametest.View[viewState](t, m)
 }
 
 // watched drives m with answer and returns the picture at each request that expects an answer,

@@ -14,12 +14,7 @@ import (
 // viewOf is m's view with its state, failing t when it is not the game's own.
 func viewOf(t *testing.T, m *match) (game.View, viewState) {
 	t.Helper()
-	v := m.View()
-	st, ok := v.State.(viewState)
-	if !ok {
-		t.Fatalf("View().State is a %T", v.State)
-	}
-	return v, st
+	return gametest.View[viewState](t, m)
 }
 
 // checkView checks a view against the match it shows: the scores, the field and every

@@ -10,6 +10,15 @@ const JudgeView = (() => {
   const COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
   const SVGNS = "http://www.w3.org/2000/svg";
 
+  // frameAt is the picture shown at a step: the last one known at or before it, or null.
+  function frameAt(film, step) {
+    for (let s = step; s >= 0; s--) {
+      const i = film.frame_of[s];
+      if (i !== undefined && i >= 0) return film.frames[i];
+    }
+    return null;
+  }
+
   // el makes an HTML element: el("div", {class: "x"}, child, "text", ...).
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -278,19 +287,11 @@ const JudgeView = (() => {
       slider.value = p.step;
       draw();
     }
-    // frameAt is the picture shown at a step: the last one known at or before it.
-    function frameAt(step) {
-      for (let s = step; s >= 0; s--) {
-        const i = film.frame_of[s];
-        if (i !== undefined && i >= 0) return frames[i];
-      }
-      return null;
-    }
     function draw() {
       const x = p.step > 0 ? film.exchanges[p.step - 1] : null;
       stepLabel.textContent = `step ${p.step} / ${n}` + (x ? ` \u00b7 turn ${x.turn}` : "");
       stepLabel.setAttribute("data-step", p.step);
-      const frame = frameAt(p.step);
+      const frame = frameAt(film, p.step);
       const scores = frame ? frame.scores : null;
       const roles = rolesOf(film);
       scoreboard.replaceChildren(el("table", {}, players.map((pl, i) => el("tr", {},
@@ -521,7 +522,7 @@ const JudgeView = (() => {
     route();
   }
 
-  return {register, el, svg, color, fmt, start, filmFromReplayText, get player() { return player; }};
+  return {register, el, svg, color, fmt, frameAt, start, filmFromReplayText, get player() { return player; }};
 })();
 
 window.addEventListener("DOMContentLoaded", () => JudgeView.start());

@@ -12,7 +12,7 @@
 "use strict";
 
 (() => {
-  const {svg, color, fmt} = JudgeView;
+  const {svg, color, fmt, frameAt} = JudgeView;
   const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/";
   const VALUE = {};
   for (let i = 0; i < DIGITS.length; i++) VALUE[DIGITS[i]] = i;
@@ -46,14 +46,6 @@
       if (f && !out[x.player]) out[x.player] = {turn: f.turn || x.turn, step: i + 1};
     });
     return out;
-  }
-
-  function frameAt(film, step) {
-    for (let s = step; s >= 0; s--) {
-      const i = film.frame_of[s];
-      if (i !== undefined && i >= 0) return film.frames[i];
-    }
-    return null;
   }
 
   JudgeView.register("amazes", {

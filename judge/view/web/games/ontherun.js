@@ -8,7 +8,7 @@
 "use strict";
 
 (() => {
-  const {svg, el, color, fmt} = JudgeView;
+  const {svg, el, color, fmt, frameAt} = JudgeView;
   const S = 1000;      // the map's side in SVG units
   const PAD = 24;      // room around the map for the pieces and labels
   const LEGEND = 84;   // the legend's strip under the map
@@ -98,15 +98,6 @@
     return `M${r1(x1)} ${r1(y1)}Q${r1(cx)} ${r1(cy)} ${r1(x2)} ${r1(y2)}`;
   }
   const r1 = (v) => Math.round(v * 10) / 10;
-
-  // frameAt is the picture shown at a step (the last one at or before it), or null.
-  function frameAt(film, step) {
-    for (let s = step; s >= 0; s--) {
-      const i = film.frame_of[s];
-      if (i !== undefined && i >= 0) return film.frames[i];
-    }
-    return null;
-  }
 
   // The map (drawn once per film): connections by type, then the cities, sized by the
   // networks they are on.

@@ -6,7 +6,7 @@
 "use strict";
 
 (() => {
-  const {svg, el, color, fmt} = JudgeView;
+  const {svg, el, color, fmt, frameAt} = JudgeView;
   const C = 10; // a cell's side in SVG units
   const HALO = "#26c6da";
 
@@ -15,15 +15,6 @@
   // diamond is a path of a diamond of width s centred in cell x, y.
   const diamond = (x, y, s) => `M${x * C + C / 2} ${y * C + (C - s) / 2}l${s / 2} ${s / 2}l${-s / 2} ${s / 2}l${-s / 2} ${-s / 2}z`;
   const mid = (v) => v * C + C / 2;
-
-  // frameAt is the picture shown at a step (the last one at or before it), or null.
-  function frameAt(film, step) {
-    for (let s = step; s >= 0; s--) {
-      const i = film.frame_of[s];
-      if (i !== undefined && i >= 0) return film.frames[i];
-    }
-    return null;
-  }
 
   // whatHappened says in words what the exchange just made did, from the pictures before
   // and after it (the rules stay in Go: this only compares them).
