@@ -65,6 +65,17 @@ func View[S any](t testing.TB, m game.Viewer) (game.View, S) {
 	return v, s
 }
 
+// Match starts a match as Start does and returns it as the game's own type M, for a game's
+// tests that look inside it.
+func Match[M game.Match](t testing.TB, g game.Game, c game.Config) M {
+	t.Helper()
+	m, ok := Start(t, g, c).(M)
+	if !ok {
+		t.Fatalf("%s's match is not a %T", g.Name(), m)
+	}
+	return m
+}
+
 // Drive plays m to its end as the referee (judge/match) does, and returns every exchange:
 //   - a notice (no lines expected, no ready line) is delivered and gets no Reply;
 //   - any other request is answered by answer, and Reply is given what it returned;

@@ -16,11 +16,6 @@ import (
 	"github.com/botjudge/judge/judge/game/gametest"
 )
 
-func newMatchT(t *testing.T, seed uint64, opts map[string]string) *match {
-	t.Helper()
-	return gametest.Start(t, New(), game.Config{Seed: seed, Options: opts}).(*match)
-}
-
 func lines(l ...string) game.Reply { return game.Reply{Lines: l, CPU: time.Millisecond} }
 
 // readyOr answers READY requests with READY and turn requests with turn(req).
@@ -47,7 +42,7 @@ func TestConformance(t *testing.T) {
 func FuzzAnswers(f *testing.F) { gametest.FuzzAnswers(f, New(), "1 2 3 4 5", "0 0", "8") }
 
 func TestOptions(t *testing.T) {
-	m := newMatchT(t, 1, nil)
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 1})
 	s := m.Setup()
 	want := map[string]string{"turns": "10", "time": "1s", "ready": "5s", "memory": "256"}
 	if !reflect.DeepEqual(s.Options, want) {
@@ -60,7 +55,7 @@ func TestOptions(t *testing.T) {
 		t.Errorf("files %v", s.Files)
 	}
 
-	m = newMatchT(t, 1, map[string]string{"turns": "3", "time": "250ms", "ready": "2s", "memory": "64"})
+	m = gametest.Match[*match](t, New(), game.Config{Seed: 1, Options: map[string]string{"turns": "3", "time": "250ms", "ready": "2s", "memory": "64"}})
 	s = m.Setup()
 	if s.Memory != 64<<20 || s.Options["turns"] != "3" || s.Options["time"] != "250ms" || s.Options["ready"] != "2s" {
 		t.Errorf("setup %+v", s)
@@ -106,10 +101,10 @@ func TestOptions(t *testing.T) {
 func TestSetupWorldAndDeterminism(t *testing.T) {
 	seen := map[int]bool{}
 	differs := false
-	first := newMatchT(t, 0, nil).attention
+	first := gametest.Match[*match](t, New(), game.Config{Seed: 0}).attention
 	for seed := range uint64(200) {
-		a := newMatchT(t, seed, nil)
-		b := newMatchT(t, seed, map[string]string{"time": "2s"})
+		a := gametest.Match[*match](t, New(), game.Config{Seed: seed})
+		b := gametest.Match[*match](t, New(), game.Config{Seed: seed, Options: map[string]string{"time": "2s"}})
 		if a.attention != b.attention {
 			t.Fatalf("seed %d: attention %v then %v", seed, a.attention, b.attention)
 		}
@@ -130,14 +125,14 @@ func TestSetupWorldAndDeterminism(t *testing.T) {
 	if len(seen) != 4 || !differs {
 		t.Errorf("attention values seen %v; seeds differ: %v", seen, differs)
 	}
-	j, err := json.Marshal(newMatchT(t, 5, nil).Setup().World)
+	j, err := json.Marshal(gametest.Match[*match](t, New(), game.Config{Seed: 5}).Setup().World)
 	if err != nil || !strings.HasPrefix(string(j), `{"attention":[`) {
 		t.Errorf("world JSON %s %v", j, err)
 	}
 
 	// The same seed and answers give the same transcript and result.
 	play := func() ([]gametest.Exchange, game.Result) {
-		m := newMatchT(t, 77, nil)
+		m := gametest.Match[*match](t, New(), game.Config{Seed: 77})
 		r := rand.New(rand.NewPCG(1, 2))
 		log := gametest.Drive(t, m, readyOr(func(req game.Request) game.Reply {
 			return lines(randomPicks(r, picksOf(req.Turn)))
@@ -162,7 +157,7 @@ func randomPicks(r *rand.Rand, n int) string {
 // TestTranscript plays three turns (workday, holiday, workday) with fixed picks and checks
 // every request and the exact text of several.
 func TestTranscript(t *testing.T) {
-	m := newMatchT(t, 3, map[string]string{"turns": "3"})
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 3, Options: map[string]string{"turns": "3"}})
 	picks := map[string]string{
 		"0/1": "0 0 1 2 3", "1/1": "1 1 1 1 1", "2/1": "7 6 5 4 3", "3/1": "2 2 2 0 0",
 		"0/2": "4 4", "1/2": "5 6", "2/2": "7 7", "3/2": "4 0",
@@ -273,7 +268,7 @@ func TestTranscript(t *testing.T) {
 func TestViewsMatchAModel(t *testing.T) {
 	for seed := range uint64(20) {
 		r := rand.New(rand.NewPCG(seed, 9))
-		m := newMatchT(t, seed, nil)
+		m := gametest.Match[*match](t, New(), game.Config{Seed: seed})
 		var revealed, real [numLangs][numPlayers]int
 		var lastHoliday [numLangs]int
 		var turnPicks [numPlayers][]int
@@ -348,7 +343,7 @@ func TestViewsMatchAModel(t *testing.T) {
 }
 
 func TestPickCounts(t *testing.T) {
-	m := newMatchT(t, 1, nil)
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 1})
 	var wd, hd int
 	log := gametest.Drive(t, m, readyOr(func(req game.Request) game.Reply {
 		// Ten picks of the player's language every turn: only 5 or 2 count.
@@ -411,7 +406,7 @@ func TestParsePicks(t *testing.T) {
 
 // TestLenientAnswersInAMatch: bad answers count as language 0 and are no fault.
 func TestLenientAnswersInAMatch(t *testing.T) {
-	m := newMatchT(t, 4, map[string]string{"turns": "2"})
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 4, Options: map[string]string{"turns": "2"}})
 	answers := map[string]game.Reply{
 		"0/1": lines("x y z"),         // all language 0
 		"1/1": lines("1 9"),           // 1, then 0 0 0 0
@@ -459,7 +454,7 @@ func TestFaultPicksZero(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			const bad = 2
-			m := newMatchT(t, 11, nil)
+			m := gametest.Match[*match](t, New(), game.Config{Seed: 11})
 			log := gametest.Drive(t, m, func(req game.Request) game.Reply {
 				if req.Player == bad && req.Turn == c.turn {
 					return game.Reply{Fault: &game.Fault{Kind: c.kind, Turn: req.Turn, Detail: "test"}}
@@ -529,7 +524,7 @@ func TestFaultPicksZero(t *testing.T) {
 // TestReadyAndSettings: READY is asked of every player first, in id order, with the ready
 // limit and nothing sent; the settings follow as notices, to the players still running.
 func TestReadyAndSettings(t *testing.T) {
-	m := newMatchT(t, 6, map[string]string{"ready": "3s"})
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 6, Options: map[string]string{"ready": "3s"}})
 	// Reply with nothing pending changes nothing.
 	if f := m.Reply(lines("READY")); f != nil {
 		t.Errorf("a reply to nothing: %v", f)
@@ -598,7 +593,7 @@ func TestVictoryPoints(t *testing.T) {
 		}
 	}
 	// Shares are exact: 5 split three ways is 20/12, the float nearest 5/3.
-	m := newMatchT(t, 1, nil)
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 1})
 	m.attention = [numLangs]int{5, 3, 3, 3, 3, 3, 3, 3}
 	m.real = [numLangs][numPlayers]int{{0, 1, 1, 1}}
 	res := m.Result()
@@ -661,7 +656,7 @@ func TestResults(t *testing.T) {
 			winner: -1,
 		},
 	} {
-		m := newMatchT(t, 1, nil)
+		m := gametest.Match[*match](t, New(), game.Config{Seed: 1})
 		m.attention, m.real = att, c.real
 		res := m.Result()
 		if !slices.Equal(res.Scores, c.scores) || !slices.Equal(res.Ranks, c.ranks) {
@@ -687,7 +682,7 @@ func TestResults(t *testing.T) {
 // most of language p alone and shares the bottom of the other three players' languages with
 // two others; languages 4..7 are nobody's: all equal, worth nothing.
 func TestFullGameScore(t *testing.T) {
-	m := newMatchT(t, 21, nil)
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 21})
 	gametest.Drive(t, m, readyOr(constant))
 	res := m.Result()
 	a := m.attention
@@ -755,7 +750,7 @@ func TestAnswerWhitespace(t *testing.T) {
 				t.Errorf("parsePicks(%q) = %v, want %v", c.line, got, c.want)
 			}
 			// Through a match: player 0's picks of turn 1 become its believers; no fault.
-			m := newMatchT(t, 3, map[string]string{"turns": "1"})
+			m := gametest.Match[*match](t, New(), game.Config{Seed: 3, Options: map[string]string{"turns": "1"}})
 			for _, x := range gametest.Drive(t, m, readyOr(func(req game.Request) game.Reply {
 				if req.Player == 0 {
 					return lines(c.line)

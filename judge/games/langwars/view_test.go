@@ -74,7 +74,7 @@ func TestViewScores(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m := newMatchT(t, c.seed, c.opts)
+			m := gametest.Match[*match](t, New(), game.Config{Seed: c.seed, Options: c.opts})
 			states, views, _ := watched(t, m, c.answer)
 			for i, v := range views {
 				s := states[i]
@@ -106,7 +106,7 @@ func TestViewScores(t *testing.T) {
 				t.Errorf("picture after the end: scores %v, result %v", got, res.Scores)
 			}
 			// Through gametest.Drive too: the picture of a match driven to its end.
-			m2 := newMatchT(t, c.seed, c.opts)
+			m2 := gametest.Match[*match](t, New(), game.Config{Seed: c.seed, Options: c.opts})
 			gametest.Drive(t, m2, func(req game.Request) game.Reply { m2.View(); return c.answer(req) })
 			if got := m2.View().Scores; !slices.Equal(got, m2.Result().Scores) {
 				t.Errorf("driven: scores %v, result %v", got, m2.Result().Scores)
@@ -118,7 +118,7 @@ func TestViewScores(t *testing.T) {
 // TestViewMoments checks the picture at known moments of a scripted match: player p always
 // picks language p, player 2 crashes in turn 4 and player 3 never answers READY.
 func TestViewMoments(t *testing.T) {
-	m := newMatchT(t, 7, nil)
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 7})
 	states, views, reqs := watched(t, m, func(req game.Request) game.Reply {
 		switch {
 		case req.Player == 3 && req.Ready != "":
@@ -228,7 +228,7 @@ func TestViewMoments(t *testing.T) {
 
 // TestViewSeenPoints: the points as the revealed believers give them ignore holiday picks.
 func TestViewSeenPoints(t *testing.T) {
-	m := newMatchT(t, 3, map[string]string{"turns": "2"})
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 3, Options: map[string]string{"turns": "2"}})
 	states, _, _ := watched(t, m, readyOr(func(req game.Request) game.Reply {
 		if req.Turn == 1 {
 			return lines("5 5 5 5 5") // everyone equal on a workday
@@ -247,7 +247,7 @@ func TestViewSeenPoints(t *testing.T) {
 
 // TestViewCopies: what View returns is the caller's: changing it changes no later picture.
 func TestViewCopies(t *testing.T) {
-	m := newMatchT(t, 9, nil)
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 9})
 	gametest.Drive(t, m, readyOr(constant))
 	v := m.View()
 	want, _ := json.Marshal(v)

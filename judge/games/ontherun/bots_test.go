@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/gametest"
 )
 
 // The in-test bots play random legal moves, knowing only what a real bot knows: connect.txt
@@ -247,7 +248,7 @@ func splitLines(t *testing.T, s string) []string {
 // playBots plays one match with the random bots; it returns the transcript and the result.
 func playBots(t *testing.T, seed uint64, opts map[string]string) (string, game.Result, *match) {
 	t.Helper()
-	m := newMatchT(t, seed, opts)
+	m := gametest.Match[*match](t, New(), game.Config{Seed: seed, Options: opts})
 	s := m.Setup()
 	var maps [2]*worldMap
 	for p := range 2 {

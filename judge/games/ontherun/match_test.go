@@ -11,13 +11,8 @@ import (
 	"github.com/botjudge/judge/judge/game/gametest"
 )
 
-func newMatchT(t *testing.T, seed uint64, opts map[string]string) *match {
-	t.Helper()
-	return gametest.Start(t, New(), game.Config{Seed: seed, Options: opts}).(*match)
-}
-
 func exampleMatch(t *testing.T) *match {
-	return newMatchT(t, 1, map[string]string{"map": exampleMap})
+	return gametest.Match[*match](t, New(), game.Config{Seed: 1, Options: map[string]string{"map": exampleMap}})
 }
 
 // script plays the example map. Detectives start in 3, 4, 6, 7 and the Fugitive in 1; every

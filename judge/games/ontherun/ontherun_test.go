@@ -22,7 +22,7 @@ func TestConformance(t *testing.T) {
 func FuzzAnswers(f *testing.F) { gametest.FuzzAnswers(f, New(), "1", "C 2", "T 3") }
 
 func TestSetup(t *testing.T) {
-	m := newMatchT(t, 9, nil)
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 9})
 	s := m.Setup()
 	want := map[string]string{"cities": "200", "time": "5s", "memory": "64", "map": ""}
 	if len(s.Options) != len(want) {
@@ -58,7 +58,7 @@ func TestSetup(t *testing.T) {
 	}
 
 	// A supplied map: no coordinates, and the options keep the map.
-	m = newMatchT(t, 9, map[string]string{"map": exampleMap + "junk after END\n", "memory": "256", "time": "2s"})
+	m = gametest.Match[*match](t, New(), game.Config{Seed: 9, Options: map[string]string{"map": exampleMap + "junk after END\n", "memory": "256", "time": "2s"}})
 	s = m.Setup()
 	if s.Memory != 256<<20 || s.Options["map"] != exampleMap+"junk after END\n" || s.Options["time"] != "2s" {
 		t.Errorf("setup %+v", s)
@@ -78,7 +78,7 @@ func TestSetup(t *testing.T) {
 
 func TestCitiesOption(t *testing.T) {
 	for _, n := range []int{10, 57} {
-		m := newMatchT(t, 3, map[string]string{"cities": strconv.Itoa(n)})
+		m := gametest.Match[*match](t, New(), game.Config{Seed: 3, Options: map[string]string{"cities": strconv.Itoa(n)}})
 		if m.world.n != n {
 			t.Errorf("cities=%d made %d cities", n, m.world.n)
 		}
@@ -113,7 +113,7 @@ func TestBadOptions(t *testing.T) {
 
 // TestTimeBudget: each request's limit is what the player has left of its total.
 func TestTimeBudget(t *testing.T) {
-	m := newMatchT(t, 1, map[string]string{"map": exampleMap, "time": "2s"})
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 1, Options: map[string]string{"map": exampleMap, "time": "2s"}})
 	s := script{}
 	var limits [2][]time.Duration
 	spent := [2]time.Duration{}

@@ -215,7 +215,7 @@ func TestWhitespace(t *testing.T) {
 		{"fugitive move split by a next-line", 2, 0, "C\u008512", game.Protocol, fugitive, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m := newMatchT(t, 1, map[string]string{"map": ringMap()})
+			m := gametest.Match[*match](t, New(), game.Config{Seed: 1, Options: map[string]string{"map": ringMap()}})
 			k := 0
 			var last *game.Fault
 			for range 1000 {

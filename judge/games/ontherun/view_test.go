@@ -134,10 +134,10 @@ func TestViewRandom(t *testing.T) {
 	words := []string{"C", "T", "P", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}
 	caught := 0
 	for seed := uint64(1); seed <= 30; seed++ {
-		m := newMatchT(t, seed, map[string]string{"cities": "10"})
+		m := gametest.Match[*match](t, New(), game.Config{Seed: seed, Options: map[string]string{"cities": "10"}})
 		watched(t, m, gametest.RandomAnswers(words, seed))
 
-		m = newMatchT(t, seed, map[string]string{"cities": fmt.Sprint(10 + 6*seed)})
+		m = gametest.Match[*match](t, New(), game.Config{Seed: seed, Options: map[string]string{"cities": fmt.Sprint(10 + 6*seed)}})
 		_, end := watched(t, m, legalPlayer(m, seed))
 		if len(end.Trail) != len(end.By)+1 || end.Trail[len(end.Trail)-1] != end.Fugitive {
 			t.Errorf("seed %d: trail %v for moves %q, fugitive in %d", seed, end.Trail, end.By, end.Fugitive)

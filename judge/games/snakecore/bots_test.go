@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
-	"github.com/botjudge/judge/judge/game/gametest"
 	"github.com/botjudge/judge/judge/games/snakecore/lib/go/snake"
 )
 
@@ -109,9 +108,4 @@ func answerAll(t testing.TB) func(game.Request) game.Reply {
 		}
 		return game.Reply{Lines: []string{string(greedy(parse(t, req.Send)))}, CPU: time.Millisecond}
 	}
-}
-
-func newMatchT(t testing.TB, seed uint64, players int, opts map[string]string) *match {
-	t.Helper()
-	return gametest.Start(t, New(), game.Config{Seed: seed, Players: players, Options: opts}).(*match)
 }

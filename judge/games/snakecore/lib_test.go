@@ -67,7 +67,7 @@ func TestLibraryFiles(t *testing.T) {
 // the start and in the middle and unknown lines that the libraries skip) and the dump each
 // language's testdata/dump program must print for it, computed from the game's state.
 func DumpCase(t testing.TB) (input, want string) {
-	m := newMatchT(t, 21, 5, map[string]string{"size": "12", "moves": "40"})
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 21, Players: 5, Options: map[string]string{"size": "12", "moves": "40"}})
 	var in, out strings.Builder
 	turn := 0
 	answer := answerAll(t)
@@ -142,7 +142,7 @@ func expectedDump(s *state, p, turn int) string {
 
 // TestGoLibraryRun drives snake.RunIO as a bot's main does.
 func TestGoLibraryRun(t *testing.T) {
-	m := newMatchT(t, 4, 2, map[string]string{"moves": "3"})
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 4, Players: 2, Options: map[string]string{"moves": "3"}})
 	var in strings.Builder
 	gametest.Drive(t, m, func(req game.Request) game.Reply {
 		in.WriteString(req.Send)
@@ -391,7 +391,7 @@ func TestSampleBotsOnTheHost(t *testing.T) {
 	for _, lang := range langs {
 		procs = append(procs, startProc(t, hostBuild(t, lang, filepath.Join("..", "..", "..", "bots", "snakecore", lang))))
 	}
-	m := newMatchT(t, 8, len(langs), map[string]string{"moves": "300"})
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 8, Players: len(langs), Options: map[string]string{"moves": "300"}})
 	answered := make([]int, len(langs))
 	for {
 		req, done := m.Next()

@@ -26,7 +26,7 @@ func FuzzAnswers(f *testing.F) { gametest.FuzzAnswers(f, New(), "bot", "N", "E 1
 // player, then getAction in id order, each showing the field and the pythons (the asking
 // player's first) exactly as the state has them, with the page's time limits.
 func TestProtocol(t *testing.T) {
-	m := newMatchT(t, 5, 3, map[string]string{"moves": "4"})
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 5, Players: 3, Options: map[string]string{"moves": "4"}})
 	var log []string
 	var prev string
 	gametest.Drive(t, m, func(req game.Request) game.Reply {
@@ -115,7 +115,7 @@ func TestRequestText(t *testing.T) {
 // TestTimeLimits: the first answer may take 15 s, later ones 1 s, all together 2 min; each
 // limit is the smaller of the per-answer limit and what is left of the total.
 func TestTimeLimits(t *testing.T) {
-	m := newMatchT(t, 1, 2, map[string]string{"moves": "5", "total": "3s", "first": "15s", "time": "1s"})
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 1, Players: 2, Options: map[string]string{"moves": "5", "total": "3s", "first": "15s", "time": "1s"}})
 	cpu := map[string]time.Duration{"0/0": 2500 * time.Millisecond, "0/1": 300 * time.Millisecond, "0/2": 200 * time.Millisecond}
 	var limits []string
 	gametest.Drive(t, m, func(req game.Request) game.Reply {
@@ -133,7 +133,7 @@ func TestTimeLimits(t *testing.T) {
 		t.Fatalf("limits %v, want %v", limits, want)
 	}
 	// Defaults.
-	m = newMatchT(t, 1, 2, nil)
+	m = gametest.Match[*match](t, New(), game.Config{Seed: 1, Players: 2})
 	req, _ := m.Next()
 	if req.Limit != 15*time.Second {
 		t.Fatalf("first limit %v", req.Limit)
@@ -171,7 +171,7 @@ func TestFaults(t *testing.T) {
 		{"a crash", 3, game.Reply{Fault: &game.Fault{Kind: game.Crash, Turn: 3, Detail: "exited"}}, game.Crash},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m := newMatchT(t, 3, 4, map[string]string{"moves": "30"})
+			m := gametest.Match[*match](t, New(), game.Config{Seed: 3, Players: 4, Options: map[string]string{"moves": "30"}})
 			var frozen int
 			asked := 0
 			log := gametest.Drive(t, m, func(req game.Request) game.Reply {
@@ -221,7 +221,7 @@ func TestFaults(t *testing.T) {
 // TestDisqualifiedPythonStays: a python disqualified while protected and carrying blocks
 // stays on the field, its turns pass (its protection runs out) and others can bite it.
 func TestDisqualifiedPythonStays(t *testing.T) {
-	m := newMatchT(t, 1, 2, map[string]string{"moves": "40"})
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 1, Players: 2, Options: map[string]string{"moves": "40"}})
 	s := pic(t, []string{
 		"......",
 		"..p...",
@@ -286,7 +286,7 @@ func TestRanks(t *testing.T) {
 		{[]int{0, 0}, []int{1, 1}, -1},
 		{[]int{21, 0, 0, 0, 0, 0, 0, 3}, []int{1, 3, 3, 3, 3, 3, 3, 2}, 0},
 	} {
-		m := newMatchT(t, 1, len(c.scores), nil)
+		m := gametest.Match[*match](t, New(), game.Config{Seed: 1, Players: len(c.scores)})
 		for p, v := range c.scores {
 			m.st.pythons[p].score = v
 		}
@@ -303,7 +303,7 @@ func TestRanks(t *testing.T) {
 // TestDeterminism: the same seed and answers give the same game; another seed another.
 func TestDeterminism(t *testing.T) {
 	play := func(seed uint64) ([]string, game.Result) {
-		m := newMatchT(t, seed, 4, map[string]string{"moves": "300"})
+		m := gametest.Match[*match](t, New(), game.Config{Seed: seed, Players: 4, Options: map[string]string{"moves": "300"}})
 		var sent []string
 		gametest.Drive(t, m, func(req game.Request) game.Reply {
 			sent = append(sent, req.Send)
@@ -332,7 +332,7 @@ func TestDeterminism(t *testing.T) {
 // TestFullGame plays the default game with greedy bots: all answer, the blocks are
 // conserved, the greedy bots grow, bite, protect and deliver.
 func TestFullGame(t *testing.T) {
-	m := newMatchT(t, 77, 4, nil)
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 77, Players: 4})
 	seen := map[outcome]int{}
 	answer := answerAll(t)
 	requests := 0
@@ -443,7 +443,7 @@ func TestOptions(t *testing.T) {
 // disqualified player again.
 func TestNoPanicOnHostileAnswers(t *testing.T) {
 	answers := []string{"", " ", "U", " D ", "A\r", "ULDR", "\x00", "é", strings.Repeat("x", 5000), "N N", "R"}
-	m := newMatchT(t, 9, 8, map[string]string{"moves": "60", "size": "10"})
+	m := gametest.Match[*match](t, New(), game.Config{Seed: 9, Players: 8, Options: map[string]string{"moves": "60", "size": "10"}})
 	k := 0
 	out := map[int]bool{}
 	gametest.Drive(t, m, func(req game.Request) game.Reply {
@@ -471,7 +471,7 @@ func TestNoPanicOnHostileAnswers(t *testing.T) {
 func TestAnswerWhitespace(t *testing.T) {
 	for _, c := range gametest.Whitespace("R") {
 		t.Run(c.Name, func(t *testing.T) {
-			m := newMatchT(t, 1, 2, map[string]string{"moves": "3"})
+			m := gametest.Match[*match](t, New(), game.Config{Seed: 1, Players: 2, Options: map[string]string{"moves": "3"}})
 			s := pic(t, []string{
 				"......",
 				".p....",

@@ -77,7 +77,7 @@ func TestViewWholeMatch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m := newMatchT(t, c.seed, c.players, c.opts)
+			m := gametest.Match[*match](t, New(), game.Config{Seed: c.seed, Players: c.players, Options: c.opts})
 			checkView(t, m)
 			// A view taken early (at the start, or before the 30th request if there is
 			// one) must not change as the match goes on.
