@@ -119,9 +119,9 @@ func (e *Engine) prepareWarm(ctx context.Context, k string, spec RunSpec) {
 	}
 	pl.mu.Unlock()
 	switch {
-	case err != nil && !errors.Is(err, context.Canceled):
-		e.log.Warn("preparing a container for the pool", "image", spec.Image, "err", err)
-	case !keep:
+	case err == nil && !keep:
 		p.Close()
+	case err != nil && !errors.Is(err, context.Canceled): // Close cancelled it
+		e.log.Warn("preparing a container for the pool", "image", spec.Image, "err", err)
 	}
 }
