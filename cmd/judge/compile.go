@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -66,18 +65,18 @@ func (a *app) compileCmd() *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return json.NewEncoder(os.Stdout).Encode(res)
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(res)
 			}
 			state := "ok"
 			if !res.OK {
 				state = "FAILED"
 			}
-			fmt.Printf("build %s (%s, cached=%v, %d ms, image %s)\n", state, sub.Lang, res.Cached, res.MS, shortID(res.Image))
+			fmt.Fprintf(cmd.OutOrStdout(), "build %s (%s, cached=%v, %d ms, image %s)\n", state, sub.Lang, res.Cached, res.MS, shortID(res.Image))
 			if res.Log != "" {
-				fmt.Print(res.Log)
+				fmt.Fprint(cmd.OutOrStdout(), res.Log)
 			}
 			if res.OK {
-				fmt.Println("artifact:", res.Artifact)
+				fmt.Fprintln(cmd.OutOrStdout(), "artifact:", res.Artifact)
 			}
 			return nil
 		},

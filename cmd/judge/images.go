@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,9 +22,14 @@ import (
 
 func (a *app) imagesCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "images", Short: "Build and list the pinned toolchain images"}
+	cmd.AddCommand(a.imagesBuildCmd(), a.imagesCheckCmd(), a.imagesListCmd(), a.imagesExportCmd(), a.imagesImportCmd(), a.publishCmd())
+	return cmd
+}
+
+func (a *app) imagesBuildCmd() *cobra.Command {
 	var langs []string
 	var strict, updateLock bool
-	buildCmd := &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "build",
 		Short: "Build the images that are missing or out of date (idempotent), following the mirror",
 		Long: "Build the images that are missing or out of date. A pinned package the Debian mirror no\n" +
@@ -81,7 +87,7 @@ func (a *app) imagesCmd() *cobra.Command {
 					built++
 				}
 			}
-			fmt.Printf("%d images up to date, %d built\n", len(list)-built, built)
+			fmt.Fprintf(cmd.OutOrStdout(), "%d images up to date, %d built\n", len(list)-built, built)
 			if lockOut != "" {
 				return nil // the lock now pins what the images hold
 			}
@@ -92,28 +98,36 @@ func (a *app) imagesCmd() *cobra.Command {
 				return err
 			}
 			if len(followed) > 0 {
-				fmt.Fprintf(os.Stderr, "WARNING: the images follow the mirror, not the lock, for %d pins it no longer serves (pinned -> installed; --update-lock writes them to the lock file):\n%s\n",
+				fmt.Fprintf(cmd.ErrOrStderr(), "WARNING: the images follow the mirror, not the lock, for %d pins it no longer serves (pinned -> installed; --update-lock writes them to the lock file):\n%s\n",
 					len(followed), pinLines(followed))
 			}
 			return nil
 		},
 	}
-	buildCmd.Flags().StringSliceVar(&langs, "lang", nil, "only the images of these languages ("+strings.Join(images.LangNames(), ", ")+")")
-	buildCmd.Flags().BoolVar(&strict, "strict", false, "fail when a pin is no longer served, instead of following its line (images.strict)")
-	buildCmd.Flags().BoolVar(&updateLock, "update-lock", false, "write the lock as resolved over the lock file (images.lock, else ./images/lock.json)")
-	var checkJSON bool
-	checkCmd := &cobra.Command{
+	cmd.Flags().StringSliceVar(&langs, "lang", nil, "only the images of these languages ("+strings.Join(images.LangNames(), ", ")+")")
+	cmd.Flags().BoolVar(&strict, "strict", false, "fail when a pin is no longer served, instead of following its line (images.strict)")
+	cmd.Flags().BoolVar(&updateLock, "update-lock", false, "write the lock as resolved over the lock file (images.lock, else ./images/lock.json)")
+	return cmd
+}
+
+func (a *app) imagesCheckCmd() *cobra.Command {
+	var strict, asJSON bool
+	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Tell, without building, whether the mirror still serves every pinned package",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.check(cmd, strict || a.cfg.Images.Strict, checkJSON)
+			return a.check(cmd, strict || a.cfg.Images.Strict, asJSON)
 		},
 	}
-	checkCmd.Flags().BoolVar(&strict, "strict", false, "exit 1 when a pin is no longer served (images.strict)")
-	checkCmd.Flags().BoolVar(&checkJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 when a pin is no longer served (images.strict)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+func (a *app) imagesListCmd() *cobra.Command {
 	var asJSON bool
-	listCmd := &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "Show each language's images, their IDs and pinned toolchains",
 		Args:  cobra.NoArgs,
@@ -152,11 +166,11 @@ func (a *app) imagesCmd() *cobra.Command {
 				rows = append(rows, row{l.Name, tc, c, ids[c], r, ids[r], l.Flags})
 			}
 			if asJSON {
-				enc := json.NewEncoder(os.Stdout)
+				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(rows)
 			}
-			tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "LANG\tTOOLCHAIN\tCOMPILE IMAGE\tID\tRUN IMAGE\tID\tFLAGS")
 			for _, r := range rows {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Lang, r.Toolchain, r.Compile, shortID(r.CompileID),
@@ -165,24 +179,29 @@ func (a *app) imagesCmd() *cobra.Command {
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			fmt.Println()
+			fmt.Fprintln(cmd.OutOrStdout())
 			_, lockData, _ := images.ReadLock(a.cfg.Images.Lock)
 			if r := images.LoadResolution(a.resolutionFile(), lockData); r != nil {
-				fmt.Printf("Pins checked against the mirror by the last build, on %s (%d not served; what stood in is in each image's label %s; `judge images build --update-lock` writes it to the lock file):\n",
+				fmt.Fprintf(cmd.OutOrStdout(), "Pins checked against the mirror by the last build, on %s (%d not served; what stood in is in each image's label %s; `judge images build --update-lock` writes it to the lock file):\n",
 					r.Resolved.Format(time.RFC3339), len(r.Changes), images.LabelPackages)
 				for _, c := range r.Changes {
-					fmt.Println("  " + c.String())
+					fmt.Fprintln(cmd.OutOrStdout(), "  "+c.String())
 				}
-				fmt.Println()
+				fmt.Fprintln(cmd.OutOrStdout())
 			}
 			if f := b.BasePackagesFile(b.Catalog.Base.Ref(b.Prefix)); fileExists(f) {
-				fmt.Printf("The base image's Debian packages (not pinned: the suite's at its build): %s\n\n", f)
+				fmt.Fprintf(cmd.OutOrStdout(), "The base image's Debian packages (not pinned: the suite's at its build): %s\n\n", f)
 			}
-			return a.writeSecurity(os.Stdout)
+			return a.writeSecurity(cmd.OutOrStdout())
 		},
 	}
-	listCmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	exportCmd := &cobra.Command{
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func (a *app) imagesExportCmd() *cobra.Command {
+	var langs []string
+	cmd := &cobra.Command{
 		Use:   "export FILE",
 		Short: "Write the exact images (all, or --lang's) to FILE, for judge images import on another machine",
 		Args:  cobra.ExactArgs(1),
@@ -217,12 +236,16 @@ func (a *app) imagesCmd() *cobra.Command {
 			if err := os.Rename(f.Name(), args[0]); err != nil {
 				return err
 			}
-			fmt.Printf("exported %d images to %s in %.1f s (images.tar SHA-256 %s)\n", len(m.Images), args[0], time.Since(start).Seconds(), m.SHA256)
+			fmt.Fprintf(cmd.OutOrStdout(), "exported %d images to %s in %.1f s (images.tar SHA-256 %s)\n", len(m.Images), args[0], time.Since(start).Seconds(), m.SHA256)
 			return nil
 		},
 	}
-	exportCmd.Flags().StringSliceVar(&langs, "lang", nil, "only the images of these languages")
-	importCmd := &cobra.Command{
+	cmd.Flags().StringSliceVar(&langs, "lang", nil, "only the images of these languages")
+	return cmd
+}
+
+func (a *app) imagesImportCmd() *cobra.Command {
+	return &cobra.Command{
 		Use:   "import FILE",
 		Short: "Load the images of an archive from judge images export, checking their digest and IDs",
 		Args:  cobra.ExactArgs(1),
@@ -251,9 +274,9 @@ func (a *app) imagesCmd() *cobra.Command {
 				return err
 			}
 			for _, img := range m.Images {
-				fmt.Printf("%s  %s\n", shortID(img.ID), img.Ref)
+				fmt.Fprintf(cmd.OutOrStdout(), "%s  %s\n", shortID(img.ID), img.Ref)
 			}
-			fmt.Printf("imported %d images from %s in %.1f s, every ID as exported\n", len(m.Images), args[0], time.Since(start).Seconds())
+			fmt.Fprintf(cmd.OutOrStdout(), "imported %d images from %s in %.1f s, every ID as exported\n", len(m.Images), args[0], time.Since(start).Seconds())
 			// The archive may come from a judge with another lock: say what this one still lacks.
 			list, err := b.List(cmd.Context())
 			if err != nil {
@@ -261,14 +284,12 @@ func (a *app) imagesCmd() *cobra.Command {
 			}
 			for _, st := range list {
 				if st.ID == "" {
-					fmt.Fprintf(os.Stderr, "WARNING: this judge's lock names %s, which the archive did not hold\n", st.Ref)
+					fmt.Fprintf(cmd.ErrOrStderr(), "WARNING: this judge's lock names %s, which the archive did not hold\n", st.Ref)
 				}
 			}
 			return nil
 		},
 	}
-	cmd.AddCommand(buildCmd, checkCmd, listCmd, exportCmd, importCmd, a.publishCmd())
-	return cmd
 }
 
 // resolve checks the lock file's pins against the mirror and makes the builder's catalog the
@@ -294,7 +315,7 @@ func (a *app) resolve(cmd *cobra.Command, b *images.Builder, strict bool, lockOu
 		return pinError("strict: these pinned packages are no longer served (pinned -> served)", changes)
 	}
 	for _, c := range changes {
-		fmt.Fprintln(os.Stderr, "WARNING:", c)
+		fmt.Fprintln(cmd.ErrOrStderr(), "WARNING:", c)
 	}
 	b.Changes = changes
 	if err := images.NewResolution(data, resolved, changes).Save(a.resolutionFile()); err != nil {
@@ -304,7 +325,7 @@ func (a *app) resolve(cmd *cobra.Command, b *images.Builder, strict bool, lockOu
 		if err := images.WriteLock(lockOut, resolved); err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "wrote the resolved lock to %s (%d changes)\n", lockOut, len(changes))
+		fmt.Fprintf(cmd.ErrOrStderr(), "wrote the resolved lock to %s (%d changes)\n", lockOut, len(changes))
 	}
 	return nil
 }
@@ -375,15 +396,15 @@ func (a *app) check(cmd *cobra.Command, strict, asJSON bool) error {
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(os.Stdout)
+		enc := json.NewEncoder(cmd.OutOrStdout())
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(map[string]any{"lock": orBuiltIn(a.cfg.Images.Lock), "seconds": took.Seconds(), "pins": rows, "changes": changes}); err != nil {
 			return err
 		}
 	} else {
-		fmt.Printf("lock %s against %s and %s (%d packages, %.1f s)\n", orBuiltIn(a.cfg.Images.Lock),
+		fmt.Fprintf(cmd.OutOrStdout(), "lock %s against %s and %s (%d packages, %.1f s)\n", orBuiltIn(a.cfg.Images.Lock),
 			sources.DebianMirror, sources.SecurityMirror, len(ix), took.Seconds())
-		tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+		tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "LANG\tPACKAGE\tPINNED\tSTATUS")
 		for _, r := range rows {
 			status := "served"
@@ -400,7 +421,7 @@ func (a *app) check(cmd *cobra.Command, strict, asJSON bool) error {
 		}
 	}
 	if !asJSON {
-		a.checkBase(ix)
+		a.checkBase(cmd.OutOrStdout(), ix)
 	}
 	switch {
 	case len(images.Unresolvable(changes)) > 0:
@@ -408,7 +429,7 @@ func (a *app) check(cmd *cobra.Command, strict, asJSON bool) error {
 	case strict && len(changes) > 0:
 		return pinError("strict: these pinned packages are no longer served (pinned -> served)", changes)
 	case len(changes) > 0:
-		fmt.Fprintf(os.Stderr, "WARNING: %d pinned packages are no longer served; `judge images build` follows their lines (--update-lock to record it)\n", len(changes))
+		fmt.Fprintf(cmd.ErrOrStderr(), "WARNING: %d pinned packages are no longer served; `judge images build` follows their lines (--update-lock to record it)\n", len(changes))
 	}
 	return nil
 }
@@ -416,7 +437,7 @@ func (a *app) check(cmd *cobra.Command, strict, asJSON bool) error {
 // checkBase reports the base image's packages (recorded when it was built) that the mirror no
 // longer serves at the installed version: the base follows its suite rather than pins, so they
 // are a warning that the next fresh machine's base will differ, not an error.
-func (a *app) checkBase(ix images.Index) {
+func (a *app) checkBase(w io.Writer, ix images.Index) {
 	cat, err := images.Load(a.cfg.Images.Lock)
 	if err != nil {
 		return
@@ -424,7 +445,7 @@ func (a *app) checkBase(ix images.Index) {
 	b := images.Builder{StateDir: filepath.Join(a.cfg.DataDir, "images")}
 	data, err := os.ReadFile(b.BasePackagesFile(cat.Base.Ref(a.cfg.Images.Prefix)))
 	if err != nil {
-		fmt.Println("base: no record of its packages here (it is made when the base image is built)")
+		fmt.Fprintln(w, "base: no record of its packages here (it is made when the base image is built)")
 		return
 	}
 	var moved []string
@@ -437,12 +458,12 @@ func (a *app) checkBase(ix images.Index) {
 		n++
 		if !ix.Serves(pkg, version) {
 			newest, _ := ix.Newest(pkg, "")
-			moved = append(moved, fmt.Sprintf("%s %s (served: %s)", pkg, version, cmpOr(newest, "none")))
+			moved = append(moved, fmt.Sprintf("%s %s (served: %s)", pkg, version, cmp.Or(newest, "none")))
 		}
 	}
-	fmt.Printf("base: %d packages installed by debootstrap; %d no longer served at that version\n", n, len(moved))
+	fmt.Fprintf(w, "base: %d packages installed by debootstrap; %d no longer served at that version\n", n, len(moved))
 	for _, m := range moved {
-		fmt.Println("  " + m)
+		fmt.Fprintln(w, "  "+m)
 	}
 }
 

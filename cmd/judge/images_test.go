@@ -19,32 +19,12 @@ import (
 // judgeIn runs the CLI in this process with data directory dir, and returns what it printed.
 func judgeIn(t *testing.T, dir string, args ...string) (string, error) {
 	t.Helper()
-	return capture(t, func() error {
-		root := newRoot()
-		root.SetArgs(append([]string{"--data-dir", dir}, args...))
-		return root.ExecuteContext(context.Background())
-	})
-}
-
-// capture runs f with os.Stdout going to a buffer, and returns what it printed.
-func capture(t *testing.T, f func() error) (string, error) {
-	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := os.Stdout
-	os.Stdout = w
-	done := make(chan string)
-	go func() {
-		var b bytes.Buffer
-		io.Copy(&b, r)
-		done <- b.String()
-	}()
-	ferr := f()
-	os.Stdout = old
-	w.Close()
-	return <-done, ferr
+	var out bytes.Buffer
+	root := newRoot()
+	root.SetOut(&out)
+	root.SetArgs(append([]string{"--data-dir", dir}, args...))
+	err := root.ExecuteContext(context.Background())
+	return out.String(), err
 }
 
 // A lock whose Java pins the mirror no longer serves (a made-up version): the build follows

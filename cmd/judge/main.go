@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -472,11 +473,11 @@ func gameNames() string {
 	return strings.Join(n, ", ")
 }
 
-func printResult(res result.Result, asJSON bool) error {
+func printResult(w io.Writer, res result.Result, asJSON bool) error {
 	if asJSON {
-		return json.NewEncoder(os.Stdout).Encode(res)
+		return json.NewEncoder(w).Encode(res)
 	}
-	return res.WriteTable(os.Stdout)
+	return res.WriteTable(w)
 }
 
 func shortID(id string) string {
@@ -488,11 +489,4 @@ func shortID(id string) string {
 		id = id[:12]
 	}
 	return id
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

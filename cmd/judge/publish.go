@@ -88,7 +88,7 @@ func (a *app) publishCmd() *cobra.Command {
 			if err := q.PutObject(ctx, queue.BucketImages, indexKey, bytes.NewReader(data)); err != nil {
 				return err
 			}
-			fmt.Printf("published %d images as %s in %.1f s\n", len(m.Images), key, time.Since(start).Seconds())
+			fmt.Fprintf(cmd.OutOrStdout(), "published %d images as %s in %.1f s\n", len(m.Images), key, time.Since(start).Seconds())
 			return nil
 		},
 	}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -154,7 +156,7 @@ func (a *app) rebuildCmd() *cobra.Command {
 				if g != nil {
 					sub.Files = game.WithLibrary(g, sub.Lang, sub.Files)
 				}
-				fmt.Fprintf(os.Stderr, "[%d/%d] %s (%s)\n", i+1, len(subs), n.Name, sub.Lang)
+				fmt.Fprintf(cmd.ErrOrStderr(), "[%d/%d] %s (%s)\n", i+1, len(subs), n.Name, sub.Lang)
 				row, err := rebuildOne(cmd.Context(), b, n.Name, sub)
 				if err != nil {
 					return fmt.Errorf("%s: %w", n.Name, err)
@@ -165,11 +167,11 @@ func (a *app) rebuildCmd() *cobra.Command {
 				rows = append(rows, row)
 			}
 			if asJSON {
-				enc := json.NewEncoder(os.Stdout)
+				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
 				return enc.Encode(rows)
 			}
-			return writeRebuilt(rows)
+			return writeRebuilt(cmd.OutOrStdout(), rows)
 		},
 	}
 	f := cmd.Flags()
@@ -300,24 +302,24 @@ func submissions(arg string) ([]named, error) {
 	return out, nil
 }
 
-func writeRebuilt(rows []rebuilt) error {
-	tw := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+func writeRebuilt(w io.Writer, rows []rebuilt) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tLANG\tBEFORE\tNOW\tCHANGE\tOLD TOOLCHAIN\tNEW TOOLCHAIN\tSMOKE")
 	count := map[string]int{}
 	for _, r := range rows {
 		count[r.Change]++
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Lang, r.Before, r.Now, r.Change,
-			cmpOr(r.OldToolchain, "-"), r.NewToolchain, cmpOr(r.Smoke, "-"))
+			cmp.Or(r.OldToolchain, "-"), r.NewToolchain, cmp.Or(r.Smoke, "-"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	for _, r := range rows {
 		if r.Now == "error" {
-			fmt.Printf("\n%s does not compile now:\n%s\n", r.Name, strings.TrimSpace(r.Log))
+			fmt.Fprintf(w, "\n%s does not compile now:\n%s\n", r.Name, strings.TrimSpace(r.Log))
 		}
 	}
-	fmt.Printf("\n%d submissions rebuilt at %s: %d new, %d unchanged, %d binary changed, %d ok -> error, %d error -> ok\n",
+	fmt.Fprintf(w, "\n%d submissions rebuilt at %s: %d new, %d unchanged, %d binary changed, %d ok -> error, %d error -> ok\n",
 		len(rows), time.Now().UTC().Format(time.RFC3339), count["new"], count["unchanged"], count["binary changed"],
 		count["ok -> error"], count["error -> ok"])
 	return nil

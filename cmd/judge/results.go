@@ -39,9 +39,9 @@ func (a *app) resultsCmd() *cobra.Command {
 					return err
 				}
 				if !asJSON {
-					fmt.Printf("== %s\n", res.ID)
+					fmt.Fprintf(cmd.OutOrStdout(), "== %s\n", res.ID)
 				}
-				return printResult(res, asJSON)
+				return printResult(cmd.OutOrStdout(), res, asJSON)
 			})
 			if follow && errors.Is(err, context.Canceled) {
 				return nil

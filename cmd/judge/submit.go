@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -75,15 +74,15 @@ func (a *app) submitCmd() *cobra.Command {
 				return err
 			}
 			if dup {
-				fmt.Fprintf(os.Stderr, "job %s was already submitted: not queued again\n", id)
+				fmt.Fprintf(cmd.ErrOrStderr(), "job %s was already submitted: not queued again\n", id)
 			} else if !asJSON || !wait {
-				fmt.Fprintf(os.Stderr, "submitted job %s\n", id)
+				fmt.Fprintf(cmd.ErrOrStderr(), "submitted job %s\n", id)
 			}
 			if !wait {
 				if asJSON {
-					return json.NewEncoder(os.Stdout).Encode(map[string]string{"id": id})
+					return json.NewEncoder(cmd.OutOrStdout()).Encode(map[string]string{"id": id})
 				}
-				fmt.Println(id)
+				fmt.Fprintln(cmd.OutOrStdout(), id)
 				return nil
 			}
 			var res result.Result
@@ -96,7 +95,7 @@ func (a *app) submitCmd() *cobra.Command {
 			if !errors.Is(err, errStop) {
 				return fmt.Errorf("waiting for the result of %s: %w", id, err)
 			}
-			return printResult(res, asJSON)
+			return printResult(cmd.OutOrStdout(), res, asJSON)
 		},
 	}
 	f := cmd.Flags()

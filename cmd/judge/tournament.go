@@ -169,7 +169,7 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 		t.Entrants = append(t.Entrants, tournament.Entrant{Name: e.Name, Submission: sub})
 	}
 
-	q, stop, err := a.tournamentQueue(ctx, f)
+	q, stop, err := a.tournamentQueue(ctx, cmd.ErrOrStderr(), f)
 	if err != nil {
 		return err
 	}
@@ -179,36 +179,36 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 		if err != nil {
 			return fmt.Errorf("compiling the entrants first (--no-compile leaves it to the daemons): %w", err)
 		}
-		fmt.Fprintf(os.Stderr, "compiling %d entrants\n", len(t.Entrants))
+		fmt.Fprintf(cmd.ErrOrStderr(), "compiling %d entrants\n", len(t.Entrants))
 		if err := t.Compile(ctx, b); err != nil {
 			return err
 		}
 		for _, e := range t.Entrants {
 			if !e.Build.OK {
-				fmt.Fprintf(os.Stderr, "%s does not compile (%s): it %s\n", e.Name, e.Build.Failure, map[bool]string{true: "plays no match", false: "plays as a bot that never answers"}[spec.Broken == "exclude"])
+				fmt.Fprintf(cmd.ErrOrStderr(), "%s does not compile (%s): it %s\n", e.Name, e.Build.Failure, map[bool]string{true: "plays no match", false: "plays as a bot that never answers"}[spec.Broken == "exclude"])
 			}
 		}
 	}
-	t.Progress = progressPrinter(os.Stderr)
+	t.Progress = progressPrinter(cmd.ErrOrStderr())
 	out, err := t.Run(ctx, q)
 	if err != nil {
 		return err
 	}
 	switch {
 	case f.asJSON:
-		enc := json.NewEncoder(os.Stdout)
+		enc := json.NewEncoder(cmd.OutOrStdout())
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	case f.asCSV:
-		return writeStandingsCSV(os.Stdout, out)
+		return writeStandingsCSV(cmd.OutOrStdout(), out)
 	}
-	return writeStandings(os.Stdout, out)
+	return writeStandings(cmd.OutOrStdout(), out)
 }
 
 // tournamentQueue is the queue the tournament publishes to: nats.url's; else a `judge serve`
 // running on nats.listen; else (or with --embedded) a NATS server and a daemon started here,
 // which stop returns.
-func (a *app) tournamentQueue(ctx context.Context, f *tournamentFlags) (*queue.Queue, func(), error) {
+func (a *app) tournamentQueue(ctx context.Context, errOut io.Writer, f *tournamentFlags) (*queue.Queue, func(), error) {
 	if a.cfg.NATS.URL != "" && !f.embedded {
 		q, err := a.queue(ctx, false)
 		if err != nil {
@@ -221,7 +221,7 @@ func (a *app) tournamentQueue(ctx context.Context, f *tournamentFlags) (*queue.Q
 		q, err := a.queue(cctx, false)
 		cancel()
 		if err == nil {
-			fmt.Fprintf(os.Stderr, "publishing to the judge serving on %s\n", q.URL())
+			fmt.Fprintf(errOut, "publishing to the judge serving on %s\n", q.URL())
 			return q, func() { q.Close() }, nil
 		}
 	}
@@ -243,15 +243,18 @@ func (a *app) tournamentQueue(ctx context.Context, f *tournamentFlags) (*queue.Q
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() { defer wg.Done(); d.Run(dctx) }()
-	fmt.Fprintf(os.Stderr, "judging here: an embedded NATS server and a daemon\n")
+	fmt.Fprintf(errOut, "judging here: an embedded NATS server and a daemon\n")
 	return q, func() { cancel(); wg.Wait(); q.Close() }, nil
 }
 
 // progressPrinter shows a tournament's progress: a bar rewritten in place on a terminal,
 // a line every tenth of the way (and at the end) otherwise.
-func progressPrinter(w *os.File) func(tournament.Progress) {
-	st, err := w.Stat()
-	tty := err == nil && st.Mode()&os.ModeCharDevice != 0
+func progressPrinter(w io.Writer) func(tournament.Progress) {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		st, err := f.Stat()
+		tty = err == nil && st.Mode()&os.ModeCharDevice != 0
+	}
 	lastTenth := -1
 	return func(p tournament.Progress) {
 		rate := 0.0

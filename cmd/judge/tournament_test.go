@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net"
@@ -58,15 +59,15 @@ func entrantsDir(t *testing.T, game string) string {
 // tournamentJSON runs `judge tournament ... --json` until ctx is done and returns its outcome.
 func tournamentJSON(t *testing.T, ctx context.Context, args ...string) (tournament.Outcome, error) {
 	t.Helper()
-	out, err := capture(t, func() error {
-		root := newRoot()
-		root.SetArgs(append([]string{"--data-dir", sandboxtest.DataDir(), "tournament", "--json"}, args...))
-		return root.ExecuteContext(ctx)
-	})
+	var out bytes.Buffer
+	root := newRoot()
+	root.SetOut(&out)
+	root.SetArgs(append([]string{"--data-dir", sandboxtest.DataDir(), "tournament", "--json"}, args...))
+	err := root.ExecuteContext(ctx)
 	var o tournament.Outcome
 	if err == nil {
-		if jerr := json.Unmarshal([]byte(out), &o); jerr != nil {
-			t.Fatalf("the outcome is not JSON: %v\n%s", jerr, out)
+		if jerr := json.Unmarshal(out.Bytes(), &o); jerr != nil {
+			t.Fatalf("the outcome is not JSON: %v\n%s", jerr, out.String())
 		}
 	}
 	return o, err

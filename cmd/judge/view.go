@@ -62,14 +62,14 @@ works offline: it loads nothing from anywhere but this server.`,
 					return err
 				}
 				defer q.Close()
-				fmt.Fprintf(os.Stderr, "judge view: the results and replays %s\n", from)
+				fmt.Fprintf(cmd.ErrOrStderr(), "judge view: the results and replays %s\n", from)
 				s.Source = &view.Stream{Store: q, Bucket: queue.BucketReplays}
 			}
 			ln, err := net.Listen("tcp", listen)
 			if err != nil {
 				return usageError{err}
 			}
-			fmt.Fprintf(os.Stderr, "judge view: http://%s/ (Ctrl-C stops it)\n", ln.Addr())
+			fmt.Fprintf(cmd.ErrOrStderr(), "judge view: http://%s/ (Ctrl-C stops it)\n", ln.Addr())
 			return serveUntilDone(ctx, ln, s.Handler())
 		},
 	}
