@@ -429,7 +429,9 @@ func (c Config) Validate() error {
 		bad("serve.workers", "must not be negative (got %d)", c.Serve.Workers)
 	}
 	positive("serve.grace", c.Serve.Grace > 0, c.Serve.Grace)
-	positive("serve.ack_wait", c.Serve.AckWait >= time.Second, c.Serve.AckWait)
+	if c.Serve.AckWait < time.Second {
+		bad("serve.ack_wait", "must be at least 1s (got %v)", c.Serve.AckWait)
+	}
 	positive("serve.max_deliver", c.Serve.MaxDeliver > 0, c.Serve.MaxDeliver)
 	return errors.Join(errs...)
 }

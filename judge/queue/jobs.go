@@ -20,12 +20,10 @@ const (
 	ackTimeout = 10 * time.Second
 )
 
-// Submit queues a job under id, which doubles as its de-duplication id: a second Submit of
-// the same id within the dedup window stores nothing and reports duplicate. A publish that
-// fails for want of a connection or of an acknowledgement is retried until ctx is done, so
-// give ctx a deadline when the caller cannot wait for a server to come back. When an earlier
-// attempt's acknowledgement was lost, the retry that succeeds reports duplicate even though
-// it was this call that stored the job.
+// Submit queues a job under id, which is also its de-duplication id: a second Submit of id
+// within the dedup window stores nothing and reports duplicate (so does a retry whose
+// earlier attempt stored it but lost the acknowledgement). A publish is retried until ctx
+// is done: give ctx a deadline when the caller cannot wait for a server to come back.
 func (q *Queue) Submit(ctx context.Context, id string, data []byte) (duplicate bool, err error) {
 	if err := job.ValidID(id); err != nil {
 		return false, err

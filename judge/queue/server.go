@@ -19,16 +19,10 @@ import (
 // locked store).
 const serverReadyTimeout = 30 * time.Second
 
-// maxPayload is the embedded server's largest message. A job carries its players' sources
-// inline, and the largest job the judge accepts by default is over 8 MiB: SnakeCore takes up
-// to 8 players of build.source_limit (1 MiB) each, and JSON adds its escapes (a '<' of a C++
-// template is 6 bytes). So the limit is above the 8 MiB NATS advises (and warns about at
-// every start: serverLogger keeps that quiet), at 32 MiB, the most JetStream's file store
-// takes in one record: a larger limit would only move where an oversized job is refused.
-// The margin above the largest job lets one over the source limit reach a daemon, which
-// answers it with a result naming the limit, where the publisher would fail obscurely.
-// Everything else is far smaller (a result is a few KB, with at most 64 KiB of build log per
-// player) or goes through the object store in chunks (replays, artifacts, images).
+// maxPayload is the embedded server's largest message. Jobs carry their sources inline, and
+// the largest default job (SnakeCore's 8 players of build.source_limit, JSON-escaped) is over
+// the 8 MiB NATS advises; 32 MiB is the most JetStream's file store takes in one record. The
+// margin lets a job over the source limit reach a daemon, whose result names the limit.
 const maxPayload = 32 << 20
 
 // embeddedServer is a running embedded server and its hold on its store.
