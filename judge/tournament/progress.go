@@ -1,0 +1,75 @@
+package tournament
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+// Printer shows a tournament's progress on w: a bar redrawn in place when w is a terminal, a
+// line every tenth of the way (and at the end) otherwise, so that a log keeps a readable record.
+func Printer(w io.Writer) func(Progress) {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		st, err := f.Stat()
+		tty = err == nil && st.Mode()&os.ModeCharDevice != 0
+	}
+	return printer(w, tty)
+}
+
+func printer(w io.Writer, tty bool) func(Progress) {
+	if tty {
+		return barPrinter(w)
+	}
+	lastTenth := -1
+	return func(p Progress) {
+		if tenth := 10 * p.Done / max(p.Total, 1); tenth != lastTenth || p.Done == p.Total {
+			lastTenth = tenth
+			fmt.Fprintln(w, progressLine(p))
+		}
+	}
+}
+
+// barPrinter draws the bar with progressbar; the count, rate and ETA are progressLine's, not
+// the bar's own, because results an earlier run stored arrive at once and are no work done.
+func barPrinter(w io.Writer) func(Progress) {
+	var bar *progressbar.ProgressBar
+	return func(p Progress) {
+		if bar == nil {
+			bar = progressbar.NewOptions(max(p.Total, 1),
+				progressbar.OptionSetWriter(w),
+				progressbar.OptionSetWidth(30),
+				progressbar.OptionSetTheme(progressbar.Theme{Saucer: "#", SaucerPadding: ".", BarStart: "[", BarEnd: "]"}),
+				progressbar.OptionSetElapsedTime(false),
+				progressbar.OptionSetPredictTime(false),
+				progressbar.OptionShowDescriptionAtLineEnd(),
+				progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
+		}
+		bar.Describe(progressLine(p))
+		bar.Set(p.Done)
+	}
+}
+
+// progressLine says how far p is: the count, the rate of matches judged in this run, and the
+// time they suggest is left.
+func progressLine(p Progress) string {
+	rate := 0.0
+	if m := p.Elapsed.Minutes(); m > 0 {
+		rate = float64(p.Done-p.Stored) / m
+	}
+	eta := "-"
+	if rate > 0 && p.Done < p.Total {
+		eta = (time.Duration(float64(p.Total-p.Done)/rate*float64(time.Minute)) / time.Second * time.Second).String()
+	}
+	line := fmt.Sprintf("%d/%d matches  %.1f/min  ETA %s", p.Done, p.Total, rate, eta)
+	if p.Stored > 0 {
+		line += fmt.Sprintf("  (%d judged before)", p.Stored)
+	}
+	if p.Failed > 0 {
+		line += fmt.Sprintf("  %d failed by the judge", p.Failed)
+	}
+	return line
+}
