@@ -131,12 +131,13 @@ func TestInvalidSubmissions(t *testing.T) {
 	e := sandboxtest.Engine(t)
 	b := sandboxtest.Builder(t, e)
 	for name, sub := range map[string]build.Submission{
-		"unknown language": {Lang: "cobol", Files: map[string][]byte{"a.cob": []byte("x")}},
-		"no files":         {Lang: "cpp", Files: map[string][]byte{}},
-		"too large":        {Lang: "cpp", Files: map[string][]byte{"a.cpp": bytes.Repeat([]byte("x"), 2<<20)}},
-		"dotdot path":      {Lang: "cpp", Files: map[string][]byte{"../a.cpp": []byte("int main(){}")}},
-		"absolute path":    {Lang: "cpp", Files: map[string][]byte{"/etc/a.cpp": []byte("int main(){}")}},
-		"two programs":     {Lang: "pascal", Files: map[string][]byte{"a.pas": []byte("program a; begin end."), "b.pas": []byte("program b; begin end.")}},
+		"unknown language":   {Lang: "cobol", Files: map[string][]byte{"a.cob": []byte("x")}},
+		"no files":           {Lang: "cpp", Files: map[string][]byte{}},
+		"too large":          {Lang: "cpp", Files: map[string][]byte{"a.cpp": bytes.Repeat([]byte("x"), 2<<20)}},
+		"dotdot path":        {Lang: "cpp", Files: map[string][]byte{"../a.cpp": []byte("int main(){}")}},
+		"absolute path":      {Lang: "cpp", Files: map[string][]byte{"/etc/a.cpp": []byte("int main(){}")}},
+		"file and directory": {Lang: "cpp", Files: map[string][]byte{"a": []byte("x"), "a/b.cpp": []byte("int main(){}")}},
+		"two programs":       {Lang: "pascal", Files: map[string][]byte{"a.pas": []byte("program a; begin end."), "b.pas": []byte("program b; begin end.")}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := b.Build(context.Background(), sub)
