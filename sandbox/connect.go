@@ -96,6 +96,12 @@ func (p *Process) connect(ctx context.Context) error {
 		p.out.f = o.f
 		return nil
 	}
+	return p.find(ctx)
+}
+
+// find finds the bot's process, once the launcher has connected: its pidfd, cgroup and
+// threads.
+func (p *Process) find(ctx context.Context) error {
 	pid, image, err := p.e.inspect(ctx, p.a.id)
 	p.imageID = image
 	if errors.Is(err, errNotRunning) {

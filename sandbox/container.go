@@ -47,6 +47,53 @@ const createTimeout = 30 * time.Second
 
 // create makes the container with every restriction on, attaches to it, and starts it.
 func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error) {
+	hc := e.hostConfig(s)
+	cfg := &container.Config{
+		Image:           s.image,
+		Cmd:             s.cmd,
+		Entrypoint:      []string{},
+		Env:             s.env,
+		WorkingDir:      s.workDir,
+		User:            botUser,
+		Hostname:        "sandbox",
+		AttachStdin:     !s.noStdin,
+		AttachStdout:    true,
+		AttachStderr:    true,
+		OpenStdin:       !s.noStdin,
+		StdinOnce:       !s.noStdin,
+		NetworkDisabled: !s.limits.Network,
+		Labels:          e.labels(),
+	}
+	// A create is not abandoned midway: the engine may finish it after the judge has gone,
+	// leaving a container nobody removes. createTimeout bounds a hung engine.
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sandbox: creating container: %w", err)
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
+	created, err := e.cli.ContainerCreate(cctx, cfg, hc, nil, nil, "")
+	cancel()
+	if err != nil {
+		if errdefs.IsNotFound(err) {
+			return nil, fmt.Errorf("sandbox: image %s is missing (run `judge images build`): %w", s.image, err)
+		}
+		return nil, fmt.Errorf("sandbox: creating container: %w", err)
+	}
+	a := &attached{id: created.ID}
+	a.hj, err = e.cli.ContainerAttach(ctx, a.id, container.AttachOptions{Stream: true, Stdin: !s.noStdin, Stdout: true, Stderr: true})
+	if err != nil {
+		e.remove(a.id)
+		return nil, fmt.Errorf("sandbox: attaching to container: %w", err)
+	}
+	if err := e.cli.ContainerStart(ctx, a.id, container.StartOptions{}); err != nil {
+		a.hj.Close()
+		e.remove(a.id)
+		return nil, fmt.Errorf("sandbox: starting container: %w", err)
+	}
+	return a, nil
+}
+
+// hostConfig is the container's every restriction.
+func (e *Engine) hostConfig(s containerSpec) *container.HostConfig {
 	l := s.limits // with its defaults (Start, Compile)
 	hc := &container.HostConfig{
 		NetworkMode:    "none",
@@ -101,48 +148,7 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 			BindOptions: &mount.BindOptions{NonRecursive: true},
 		})
 	}
-	cfg := &container.Config{
-		Image:           s.image,
-		Cmd:             s.cmd,
-		Entrypoint:      []string{},
-		Env:             s.env,
-		WorkingDir:      s.workDir,
-		User:            botUser,
-		Hostname:        "sandbox",
-		AttachStdin:     !s.noStdin,
-		AttachStdout:    true,
-		AttachStderr:    true,
-		OpenStdin:       !s.noStdin,
-		StdinOnce:       !s.noStdin,
-		NetworkDisabled: !l.Network,
-		Labels:          e.labels(),
-	}
-	// A create is not abandoned midway: the engine may finish it after the judge has gone,
-	// leaving a container nobody removes. createTimeout bounds a hung engine.
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("sandbox: creating container: %w", err)
-	}
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
-	created, err := e.cli.ContainerCreate(cctx, cfg, hc, nil, nil, "")
-	cancel()
-	if err != nil {
-		if errdefs.IsNotFound(err) {
-			return nil, fmt.Errorf("sandbox: image %s is missing (run `judge images build`): %w", s.image, err)
-		}
-		return nil, fmt.Errorf("sandbox: creating container: %w", err)
-	}
-	a := &attached{id: created.ID}
-	a.hj, err = e.cli.ContainerAttach(ctx, a.id, container.AttachOptions{Stream: true, Stdin: !s.noStdin, Stdout: true, Stderr: true})
-	if err != nil {
-		e.remove(a.id)
-		return nil, fmt.Errorf("sandbox: attaching to container: %w", err)
-	}
-	if err := e.cli.ContainerStart(ctx, a.id, container.StartOptions{}); err != nil {
-		a.hj.Close()
-		e.remove(a.id)
-		return nil, fmt.Errorf("sandbox: starting container: %w", err)
-	}
-	return a, nil
+	return hc
 }
 
 func tmpfsOpts(size int64) string {

@@ -90,18 +90,19 @@ type Turn struct {
 // a CPU (an overloaded machine) extends it, up to maxStarve times, then the turn fails with
 // ErrStarved. The answer read so far is returned with any error.
 func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, error) {
-	start := time.Now()
-	wallEnd := start.Add(lim.Wall)
+	x := exchange{lim: lim, start: time.Now()}
+	x.wallEnd = x.start.Add(lim.Wall)
 	// A held bot's CPU has not moved since the judge last read it (the previous turn's end, or
 	// CPU) but for what it used before the hold took, which is its own too: the turn starts
 	// from that reading. The request goes into the pipe before the bot is let go, so that it
 	// wakes once and finds it, rather than waking to sleep in its read again.
 	held := p.frozen && p.spec.Freeze != FreezeNone
-	cpu0, sent := p.cpuSeen, 0
+	sent := 0
+	x.cpu0 = p.cpuSeen
 	if held {
 		sent = p.trySend(request)
 	} else {
-		cpu0 = p.CPU()
+		x.cpu0 = p.CPU()
 	}
 	if err := p.Thaw(); err != nil {
 		return Turn{}, err
@@ -110,26 +111,40 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 	if p.sched.unmarked >= markEvery || p.sched.base == nil {
 		p.sched.mark()
 	}
-	var looked, computed time.Duration // see look
-	t := Turn{}
-	finish := func(err error) (Turn, error) {
-		t.Wall = time.Since(start)
-		t.CPU = p.CPU() - cpu0
-		if err == nil && lim.CPU > 0 && t.CPU > lim.CPU {
-			err = ErrCPULimit
-		}
-		p.sched.unmarked += t.Wall
-		if err != nil {
-			t.Waited = max(t.Waited, p.sched.since()+looked+computed)
-			p.sched.unmarked = markEvery
-		}
-		return t, err
-	}
 	if len(request) > sent {
-		if err := p.Send(request[sent:], wallEnd); err != nil {
-			return finish(err)
+		if err := p.Send(request[sent:], x.wallEnd); err != nil {
+			return p.finish(&x, err)
 		}
 	}
+	return p.finish(&x, p.readAnswer(&x, lines))
+}
+
+// exchange is one Exchange's state.
+type exchange struct {
+	lim              TurnLimits
+	start, wallEnd   time.Time
+	cpu0             time.Duration // the bot's CPU at the start
+	looked, computed time.Duration // see look
+	t                Turn
+}
+
+// finish measures the turn that ended with err.
+func (p *Process) finish(x *exchange, err error) (Turn, error) {
+	x.t.Wall = time.Since(x.start)
+	x.t.CPU = p.CPU() - x.cpu0
+	if err == nil && x.lim.CPU > 0 && x.t.CPU > x.lim.CPU {
+		err = ErrCPULimit
+	}
+	p.sched.unmarked += x.t.Wall
+	if err != nil {
+		x.t.Waited = max(x.t.Waited, p.sched.since()+x.looked+x.computed)
+		p.sched.unmarked = markEvery
+	}
+	return x.t, err
+}
+
+// readAnswer reads lines lines into x.t.
+func (p *Process) readAnswer(x *exchange, lines int) error {
 	// CPU time cannot grow faster than the quota allows, so there is no need to look at it
 	// before the wall clock says the budget could have been spent.
 	quota := p.spec.Limits.CPUs
@@ -139,12 +154,12 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 	// used is the CPU time spent so far as last read. It is read again only when a check is
 	// due (a wake-up at the CPU deadline, or more lines to wait for), not on every move.
 	var used time.Duration
-	for len(t.Lines) < lines {
-		check := wallEnd
-		if lim.CPU > 0 {
-			left := lim.CPU - used
+	for len(x.t.Lines) < lines {
+		check := x.wallEnd
+		if x.lim.CPU > 0 {
+			left := x.lim.CPU - used
 			if left <= 0 {
-				return finish(ErrCPULimit)
+				return ErrCPULimit
 			}
 			if c := time.Now().Add(time.Duration(float64(left)/quota) + time.Millisecond); c.Before(check) {
 				check = c
@@ -152,45 +167,54 @@ func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, err
 		}
 		line, err := p.out.readLine(check)
 		if err == errTimeout {
-			if time.Now().Before(wallEnd) {
-				used = p.CPU() - cpu0
+			if time.Now().Before(x.wallEnd) {
+				used = p.CPU() - x.cpu0
 				continue
 			}
-			// The wall limit is for a bot that sleeps, not for one the machine starved: the
-			// time it waited for a CPU moves the limit. Past maxStarve times the limit, a bot
-			// that waited longer than the limit itself for a CPU is the machine's problem
-			// (ErrStarved); one that merely kept computing is the bot's.
-			switch starved, computing := p.look(); {
-			case starved:
-				looked += waitLook
-			case computing:
-				computed += waitLook
-			}
-			waited := p.sched.since() + looked
-			if ext := waited + computed; ext > t.Waited {
-				switch {
-				case ext <= maxStarve*lim.Wall:
-					wallEnd = wallEnd.Add(ext - t.Waited)
-					t.Waited = ext
-					used = p.CPU() - cpu0
-					continue
-				case waited > lim.Wall:
-					t.Waited = ext
-					return finish(ErrStarved)
-				}
+			if extended, starved := p.pastWall(x); starved != nil {
+				return starved
+			} else if extended {
+				used = p.CPU() - x.cpu0
+				continue
 			}
 			// The answer may have come while the judge looked: what is in the pipe counts.
 			if line, err = p.out.readLine(time.Now().Add(time.Millisecond)); err == errTimeout {
-				return finish(ErrWallLimit)
+				return ErrWallLimit
 			}
 		}
 		if err != nil {
-			return finish(err)
+			return err
 		}
-		t.Lines = append(t.Lines, line)
-		if len(t.Lines) < lines {
-			used = p.CPU() - cpu0
+		x.t.Lines = append(x.t.Lines, line)
+		if len(x.t.Lines) < lines {
+			used = p.CPU() - x.cpu0
 		}
 	}
-	return finish(nil)
+	return nil
+}
+
+// pastWall decides a turn that reached its wall limit. The limit is for a bot that sleeps,
+// not for one the machine starved: the time it waited for a CPU moves the limit (extended).
+// Past maxStarve times the limit, a bot that waited longer than the limit itself for a CPU
+// is the machine's problem (ErrStarved); one that merely kept computing is the bot's.
+func (p *Process) pastWall(x *exchange) (extended bool, err error) {
+	switch starved, computing := p.look(); {
+	case starved:
+		x.looked += waitLook
+	case computing:
+		x.computed += waitLook
+	}
+	waited := p.sched.since() + x.looked
+	if ext := waited + x.computed; ext > x.t.Waited {
+		switch {
+		case ext <= maxStarve*x.lim.Wall:
+			x.wallEnd = x.wallEnd.Add(ext - x.t.Waited)
+			x.t.Waited = ext
+			return true, nil
+		case waited > x.lim.Wall:
+			x.t.Waited = ext
+			return false, ErrStarved
+		}
+	}
+	return false, nil
 }

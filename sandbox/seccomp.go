@@ -70,18 +70,15 @@ func fitGVisor(p *seccomp.Seccomp) {
 	}, Comment: "gVisor's own clone3"})
 }
 
-// banProcesses makes Docker's default profile the judge's, process creation turned into a kill:
-// clone is allowed only for a thread (CLONE_THREAD set, no namespace flag), and a clone
-// without CLONE_THREAD, fork and vfork kill the whole bot with SIGSYS, so that a banned
-// action is seen as exactly that rather than as an error the bot may ignore. clone3 keeps
-// Docker's ENOSYS, which makes glibc fall back to clone.
+// banProcesses turns Docker's default profile into the judge's: clone only for a thread
+// (CLONE_THREAD, no namespace flag); any other clone, fork and vfork kill the bot with SIGSYS,
+// so a banned action shows as that, not as an error the bot may ignore. clone3 keeps Docker's
+// ENOSYS (glibc falls back to clone).
 //
-// Docker allows the trace calls (on kernels from 4.8); here they fail with EPERM. A bot has
-// no other process to trace, but PTRACE_TRACEME makes the engine's shim on the host its
-// tracer: at the judge's first SIGSTOP the bot enters a tracing stop, the engine then sees
-// the container as exited, and the process, with its memory, outlives the removal of its
-// container. An error rather than a kill: a runtime may look for a debugger this way and
-// carry on.
+// The trace calls, which Docker allows, fail with EPERM: PTRACE_TRACEME would make the
+// engine's shim the bot's tracer, and at the first SIGSTOP the engine would see the container
+// exited while the process outlived its removal. An error, not a kill: a runtime may probe
+// for a debugger that way and carry on.
 func banProcesses(p *seccomp.Seccomp) {
 	eperm := uint(unix.EPERM)
 	banned := append([]string{"clone", "fork", "vfork"}, traceCalls...)

@@ -8,15 +8,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// errPipe is the judge's end of the bot's stderr, a named pipe of its own (/judge/io/err),
-// kept in a capped buffer. The bot writes it straight into the kernel's pipe buffer, so once
-// the bot is frozen everything it wrote is either in the buffer already or in that pipe: take
-// drains the pipe before it answers, and so gives exactly what the bot wrote up to now, which
-// the engine's attach stream (a copy through the engine, with its own delay) could not.
+// errPipe is the judge's end of the bot's stderr pipe (/judge/io/err), kept in a capped
+// buffer. Once the bot is frozen all it wrote is in the buffer or the pipe, so take, which
+// drains the pipe first, gives exactly that (the engine's attach stream lags).
 //
-// A goroutine drains the pipe as the bot writes, so that a bot never blocks on a full pipe
-// (what is beyond the limit is counted and dropped). Every read of the pipe, the goroutine's
-// and take's, is made under mu: no byte read is ever outside the buffer while take looks.
+// A goroutine drains the pipe as the bot writes, so a bot never blocks on a full pipe (past
+// the limit, bytes are counted and dropped). Every read is made under mu: take misses none.
 type errPipe struct {
 	mu   sync.Mutex
 	fd   int // the pipe's read end, non-blocking
