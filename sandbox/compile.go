@@ -139,7 +139,7 @@ func writeSources(w io.Writer, files map[string][]byte) error {
 	}
 	names := make([]string, 0, len(files))
 	for n := range files {
-		if err := CheckFileName(n); err != nil {
+		if err := checkFileName(n); err != nil {
 			return err
 		}
 		names = append(names, n)
@@ -157,8 +157,8 @@ func writeSources(w io.Writer, files map[string][]byte) error {
 	return tw.Close()
 }
 
-// CheckFileName accepts a relative path of plain components (no "..", not absolute).
-func CheckFileName(n string) error {
+// checkFileName accepts a relative path of plain components (no "..", not absolute).
+func checkFileName(n string) error {
 	if n == "" || strings.HasPrefix(n, "/") || path.Clean(n) != n || n == "." || strings.HasPrefix(n, "../") ||
 		strings.ContainsAny(n, "\\\x00") || strings.Contains(n, "/../") {
 		return fmt.Errorf("sandbox: bad file name %q: want a relative path without '..'", n)
@@ -183,7 +183,7 @@ func ExtractArtifact(data []byte, dir string) error {
 		if name == "." || name == "" {
 			continue
 		}
-		if err := CheckFileName(name); err != nil {
+		if err := checkFileName(name); err != nil {
 			return fmt.Errorf("artifact: %q: the path leaves the artifact", h.Name)
 		}
 		target := filepath.Join(dir, filepath.FromSlash(name))

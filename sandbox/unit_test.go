@@ -97,8 +97,8 @@ func TestCheckFileName(t *testing.T) {
 		"": false, "/abs.cpp": false, "../x.cpp": false, "a/../../x": false, "a/./b": false,
 		".": false, "a//b": false, "a\\b": false, "a\x00b": false, "a/": false,
 	} {
-		if err := CheckFileName(name); (err == nil) != ok {
-			t.Errorf("CheckFileName(%q) = %v, want ok=%v", name, err, ok)
+		if err := checkFileName(name); (err == nil) != ok {
+			t.Errorf("checkFileName(%q) = %v, want ok=%v", name, err, ok)
 		}
 	}
 }
