@@ -1,8 +1,10 @@
 package daemon
 
 import (
+	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
@@ -27,5 +29,18 @@ func TestMatchJob(t *testing.T) {
 	j.Game = "chess"
 	if _, err := matchJob(j, games.Lookup, 99); !errors.Is(err, result.UnknownGame) {
 		t.Errorf("unknown game: %v", err)
+	}
+}
+
+// A back-off ends when the daemon stops, not when its time is up.
+func TestSleepEndsWithTheContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	start := time.Now()
+	if sleep(ctx, time.Hour) || time.Since(start) > time.Second {
+		t.Errorf("sleep on a cancelled context: reported the time passed, or took %v", time.Since(start))
+	}
+	if !sleep(t.Context(), time.Millisecond) {
+		t.Error("a short sleep did not report its time passed")
 	}
 }
