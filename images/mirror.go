@@ -167,6 +167,9 @@ func fetchPackages(ctx context.Context, client *http.Client, url, ext string) (m
 // parsePackages reads a Packages file, deb822 stanzas separated by blank lines, and calls add
 // for each amd64 or "all" package with its version. It streams: the main suite's index is
 // about 60 MB once decompressed, and it only ever holds one buffer of it.
+// pault.ag/go/debian/control's ParagraphReader is not used: it keeps every field of every
+// stanza and whole lines however long, names no line in its errors, and measured five times
+// slower on an index of that size.
 func parsePackages(r io.Reader, add func(pkg, version string)) error {
 	br := bufio.NewReaderSize(r, packagesBuffer)
 	var pkg, version, arch string
