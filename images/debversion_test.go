@@ -67,6 +67,16 @@ var versionOrder = []struct {
 	{"1.0-1", "1.0a-0", -1},
 	{"1.0", "1.0", 0},
 	{"4:12.2.0-3", "4:12.2.0-3", 0},
+	// Each part in turn, as dpkg --compare-versions orders them (its Ubuntu and backport suffixes).
+	{"1-1", "1-1", 0},
+	{"1-1", "2-1", -1},
+	{"1-1", "1-2", -1},
+	{"1-1", "1:1-1", -1},
+	{"0:1.1-1", "1:0.1-1", -1},
+	{"1.0-1", "1.0-1ubuntu1", -1},
+	{"1.2.3-1~bpo1", "1.2.3-1", -1},
+	{"2.4-1", "2.30-1", -1},
+	{"1:1.0~rc1-1", "1:1.0-1", -1},
 }
 
 func TestCompareVersions(t *testing.T) {
