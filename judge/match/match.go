@@ -96,22 +96,9 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 	}
 	setup := m.Setup()
 
-	// Build every player (cached). A failed build plays as a bot that crashed at once.
-	bots := make([]*bot, len(j.Players))
-	for i, e := range j.Players {
-		sub := e.Submission
-		sub.Files = game.WithLibrary(j.Game, sub.Lang, sub.Files)
-		b, err := r.Builder.Build(ctx, sub)
-		if errors.Is(err, build.ErrInvalid) {
-			return res, result.Errorf(result.InvalidJob, "player %d (%s): %w", i, e.Name, err)
-		}
-		if err != nil {
-			return res, result.Errorf(result.Infrastructure, "building player %d (%s): %w", i, e.Name, err)
-		}
-		bots[i] = &bot{build: b, lang: sub.Lang, last: -1}
-		if !b.OK {
-			bots[i].dead = &game.Fault{Kind: game.CompileError, Detail: "the program did not compile"}
-		}
+	bots, err := r.build(ctx, j)
+	if err != nil {
+		return res, err
 	}
 	defer func() {
 		for _, b := range bots {
@@ -122,26 +109,11 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 		return res, result.Errorf(result.Infrastructure, "%w", err)
 	}
 
-	hdr := replay.Header{Game: j.Game.Name(), Seed: j.Seed, Options: setup.Options, World: setup.World, Judge: r.Version}
-	for i, e := range j.Players {
-		// The image a bot ran in is its container's; a bot that did not run is asked of the engine.
-		var runID string
-		if bots[i].proc != nil {
-			runID = bots[i].proc.ImageID()
-		}
-		if runID == "" {
-			runID, _ = r.Sandbox.ImageID(ctx, bots[i].build.RunImage)
-		}
-		hdr.Players = append(hdr.Players, replay.Player{Name: e.Name, Lang: e.Submission.Lang,
-			CompileImage: bots[i].build.Image, RunImage: runID, Toolchain: bots[i].build.Toolchain})
-	}
-	j.Replay.Header(hdr)
+	j.Replay.Header(r.header(ctx, j, setup, bots))
 
 	// A bot's stderr is taken just before each request to it: it is frozen between its
 	// requests, so what has come by then was written during its last exchange, and is that
-	// exchange's. The engine passes stderr on within a millisecond or two (more on a loaded
-	// machine; the answer, on the judge's own pipe, comes at once): what comes later goes to
-	// the next exchange, which is the best the judge knows without a marker in the stream.
+	// exchange's (TakeStderr drains the bot's stderr pipe first).
 	limit := cmp.Or(r.StderrMatch, DefaultStderrMatch)
 	errLog := stderrLog{w: j.Replay, limit: limit, left: limit}
 	exchanges := 0
@@ -221,6 +193,45 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 	res.Judge.Finished = time.Now().UTC()
 	j.Replay.Result(res)
 	return res, nil
+}
+
+// build builds every player (cached). A failed build plays as a bot that crashed at once.
+func (r *Referee[P]) build(ctx context.Context, j Job) ([]*bot, error) {
+	bots := make([]*bot, len(j.Players))
+	for i, e := range j.Players {
+		sub := e.Submission
+		sub.Files = game.WithLibrary(j.Game, sub.Lang, sub.Files)
+		b, err := r.Builder.Build(ctx, sub)
+		if errors.Is(err, build.ErrInvalid) {
+			return nil, result.Errorf(result.InvalidJob, "player %d (%s): %w", i, e.Name, err)
+		}
+		if err != nil {
+			return nil, result.Errorf(result.Infrastructure, "building player %d (%s): %w", i, e.Name, err)
+		}
+		bots[i] = &bot{build: b, lang: sub.Lang, last: -1}
+		if !b.OK {
+			bots[i].dead = &game.Fault{Kind: game.CompileError, Detail: "the program did not compile"}
+		}
+	}
+	return bots, nil
+}
+
+// header is the replay's header. The image a bot ran in is its container's; a bot that did
+// not run is asked of the engine.
+func (r *Referee[P]) header(ctx context.Context, j Job, setup game.Setup, bots []*bot) replay.Header {
+	hdr := replay.Header{Game: j.Game.Name(), Seed: j.Seed, Options: setup.Options, World: setup.World, Judge: r.Version}
+	for i, e := range j.Players {
+		var runID string
+		if bots[i].proc != nil {
+			runID = bots[i].proc.ImageID()
+		}
+		if runID == "" {
+			runID, _ = r.Sandbox.ImageID(ctx, bots[i].build.RunImage)
+		}
+		hdr.Players = append(hdr.Players, replay.Player{Name: e.Name, Lang: e.Submission.Lang,
+			CompileImage: bots[i].build.Image, RunImage: runID, Toolchain: bots[i].build.Toolchain})
+	}
+	return hdr
 }
 
 // bot is one player's sandbox and figures.
@@ -332,17 +343,10 @@ func (r *Referee[P]) start(ctx context.Context, setup game.Setup, bots []*bot) e
 		if b.dead != nil {
 			continue
 		}
-		files := map[string]string{}
+		var files map[string]string
 		if i < len(setup.Files) {
-			for name, data := range setup.Files[i] {
-				p := filepath.Join(dir, fmt.Sprint(i), name)
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					return err
-				}
-				if err := os.WriteFile(p, data, 0o444); err != nil {
-					return err
-				}
-				files[name] = p
+			if files, err = writeFiles(filepath.Join(dir, fmt.Sprint(i)), setup.Files[i]); err != nil {
+				return err
 			}
 		}
 		limits := r.Limits
@@ -382,11 +386,27 @@ func (r *Referee[P]) start(ctx context.Context, setup game.Setup, bots []*bot) e
 	return errors.Join(errs...)
 }
 
+// writeFiles writes a bot's input files under dir and maps their names to their paths.
+func writeFiles(dir string, files map[string][]byte) (map[string]string, error) {
+	paths := map[string]string{}
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, data, 0o444); err != nil {
+			return nil, err
+		}
+		paths[name] = p
+	}
+	return paths, nil
+}
+
 // waitIdle returns once the bot is waiting for input: blocked reading it at two looks in a row
 // with no CPU used between, where that can be seen (Process.Waiting), else once it has used
 // (almost) no CPU for startupIdle and is not ready to run. A bot that got little CPU while
 // ready to run was starved by a loaded machine: it is still starting up, and its start-up is
-// still its own. The looks come quickly at first (a compiled bot is ready in a millisecond).
+// still its own. The looks come quickly at first: a compiled bot is ready at once.
 func waitIdle(ctx context.Context, p Meter) {
 	deadline := time.Now().Add(startupMax)
 	last, lastAt := p.CPU(), time.Now()
