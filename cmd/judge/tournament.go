@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -189,7 +188,7 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 			}
 		}
 	}
-	t.Progress = progressPrinter(cmd.ErrOrStderr())
+	t.Progress = tournament.Printer(cmd.ErrOrStderr())
 	out, err := t.Run(ctx, q)
 	if err != nil {
 		return err
@@ -245,47 +244,6 @@ func (a *app) tournamentQueue(ctx context.Context, errOut io.Writer, f *tourname
 	go func() { defer wg.Done(); d.Run(dctx) }()
 	fmt.Fprintf(errOut, "judging here: an embedded NATS server and a daemon\n")
 	return q, func() { cancel(); wg.Wait(); q.Close() }, nil
-}
-
-// progressPrinter shows a tournament's progress: a bar rewritten in place on a terminal,
-// a line every tenth of the way (and at the end) otherwise.
-func progressPrinter(w io.Writer) func(tournament.Progress) {
-	tty := false
-	if f, ok := w.(*os.File); ok {
-		st, err := f.Stat()
-		tty = err == nil && st.Mode()&os.ModeCharDevice != 0
-	}
-	lastTenth := -1
-	return func(p tournament.Progress) {
-		rate := 0.0
-		if m := p.Elapsed.Minutes(); m > 0 {
-			rate = float64(p.Done-p.Stored) / m
-		}
-		eta := "-"
-		if rate > 0 && p.Done < p.Total {
-			eta = (time.Duration(float64(p.Total-p.Done)/rate*float64(time.Minute)) / time.Second * time.Second).String()
-		}
-		line := fmt.Sprintf("%d/%d matches  %.1f/min  ETA %s", p.Done, p.Total, rate, eta)
-		if p.Stored > 0 {
-			line += fmt.Sprintf("  (%d judged before)", p.Stored)
-		}
-		if p.Failed > 0 {
-			line += fmt.Sprintf("  %d failed by the judge", p.Failed)
-		}
-		if tty {
-			const width = 30
-			filled := width * p.Done / max(p.Total, 1)
-			fmt.Fprintf(w, "\r[%s%s] %s ", strings.Repeat("#", filled), strings.Repeat(".", width-filled), line)
-			if p.Done == p.Total {
-				fmt.Fprintln(w)
-			}
-			return
-		}
-		if tenth := 10 * p.Done / max(p.Total, 1); tenth != lastTenth || p.Done == p.Total {
-			lastTenth = tenth
-			fmt.Fprintln(w, line)
-		}
-	}
 }
 
 // standingsColumns are the columns of the table and the CSV.

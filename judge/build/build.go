@@ -26,6 +26,7 @@ import (
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/files"
+	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -54,6 +55,12 @@ type Result struct {
 	Artifact string   `json:"-"`
 	RunImage string   `json:"-"`
 	Run      []string `json:"-"`
+}
+
+// Report is the build as the result JSON reports it.
+func (r Result) Report() result.Build {
+	return result.Build{OK: r.OK, Cached: r.Cached, Image: r.Image, Toolchain: r.Toolchain, MS: r.MS, Log: r.Log,
+		Failure: result.BuildFailure(r.Failure)}
 }
 
 // Limits bound one compilation. A zero field is its DefaultLimits value.

@@ -256,7 +256,7 @@ func TestBuildAndStartFailuresWithFakes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := res.Players[1].Fault; f == nil || f.Kind != game.CompileError || res.Players[1].Build.Failure != sandbox.CompileError {
+	if f := res.Players[1].Fault; f == nil || f.Kind != game.CompileError || res.Players[1].Build.Failure != result.BuildCompileError {
 		t.Errorf("a bot that does not compile: fault %+v, build %+v", f, res.Players[1].Build)
 	}
 	if res.Players[0].Score != 3 || res.Players[0].Fault != nil || *res.Winner != 0 {

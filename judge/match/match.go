@@ -178,7 +178,7 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 	out := m.Result()
 	for i, e := range j.Players {
 		b := bots[i]
-		p := result.Player{Name: e.Name, Lang: e.Submission.Lang, Build: b.build, Moves: b.moves,
+		p := result.Player{Name: e.Name, Lang: e.Submission.Lang, Build: b.build.Report(), Moves: b.moves,
 			CPUms: b.cpu.Milliseconds(), StartupCPUms: b.startup.Milliseconds(), WallMs: b.wall.Milliseconds(), MaxRSSKiB: b.peak >> 10,
 			Stderr: result.StderrTail(b.stderr.String())}
 		if i < len(out.Scores) {

@@ -12,7 +12,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 )
 
@@ -96,12 +95,12 @@ func AsError(err error) *Error {
 
 // Player is one player's part of the result.
 type Player struct {
-	Name  string       `json:"name"`
-	Lang  string       `json:"lang"`
-	Build build.Result `json:"build"`
-	Score float64      `json:"score"`
-	Rank  int          `json:"rank"`
-	Fault *game.Fault  `json:"fault"`
+	Name  string      `json:"name"`
+	Lang  string      `json:"lang"`
+	Build Build       `json:"build"`
+	Score float64     `json:"score"`
+	Rank  int         `json:"rank"`
+	Fault *game.Fault `json:"fault"`
 	// Moves counts the player's answers to move requests (not READY, not SnakeCore's getName).
 	Moves int `json:"moves"`
 	// CPUms is all the CPU charged against the game's limits: every answer, and the start-up

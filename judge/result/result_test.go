@@ -1,10 +1,14 @@
 package result
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	"github.com/botjudge/judge/judge/game"
 )
 
 // A result keeps the end of a bot's stderr: whole lines, at most 20 of them and 2 KiB, after a
@@ -38,5 +42,23 @@ func TestStderrTail(t *testing.T) {
 				t.Errorf("%s: kept %d bytes, %d lines", tc.name, len(body), strings.Count(body, "\n"))
 			}
 		}
+	}
+}
+
+// The result JSON is what it was when Player.Build was build.Result: these bytes were that
+// type's encoding of the same values.
+func TestResultJSONUnchanged(t *testing.T) {
+	w := 1
+	r := Result{Version: 1, ID: "m1", Game: "amazes", Seed: 7, Status: "ok", Winner: &w,
+		Players: []Player{
+			{Name: "a", Lang: "cpp", Build: Build{OK: true, Cached: true, Image: "sha256:c", Toolchain: "GCC 12", MS: 1234}, Score: 1.5, Rank: 2, Moves: 3, CPUms: 4, StartupCPUms: 5, WallMs: 6, MaxRSSKiB: 7},
+			{Name: "b", Lang: "go", Build: Build{OK: false, Image: "sha256:d", MS: 9, Log: "error: expected ';'", Failure: BuildCompileError}, Fault: &game.Fault{Kind: game.CompileError, Turn: 0, Detail: "did not compile"}, Stderr: "x"},
+		},
+		Replay: "replays/m1.jsonl",
+		Judge:  JudgeInfo{Version: "v1", Host: "h", Started: time.Unix(1, 0).UTC(), Finished: time.Unix(2, 0).UTC()}}
+	const want = `{"version":1,"id":"m1","game":"amazes","seed":7,"status":"ok","error":null,"winner":1,"players":[{"name":"a","lang":"cpp","build":{"ok":true,"cached":true,"image":"sha256:c","toolchain":"GCC 12","ms":1234,"log":""},"score":1.5,"rank":2,"fault":null,"moves":3,"cpu_ms":4,"startup_cpu_ms":5,"wall_ms":6,"max_rss_kib":7},{"name":"b","lang":"go","build":{"ok":false,"cached":false,"image":"sha256:d","toolchain":"","ms":9,"log":"error: expected ';'","failure":"compile error"},"score":0,"rank":0,"fault":{"kind":"compile_error","turn":0,"detail":"did not compile"},"moves":0,"cpu_ms":0,"startup_cpu_ms":0,"wall_ms":0,"max_rss_kib":0,"stderr":"x"}],"replay":"replays/m1.jsonl","judge":{"version":"v1","host":"h","started":"1970-01-01T00:00:01Z","finished":"1970-01-01T00:00:02Z"}}`
+	got, err := json.Marshal(r)
+	if err != nil || string(got) != want {
+		t.Errorf("result JSON\n got %s, %v\nwant %s", got, err, want)
 	}
 }
