@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/docker/docker/pkg/stdcopy"
+
+	"github.com/botjudge/judge/judge/files"
 )
 
 // CompileSpec describes one compilation. The compile image's command reads the sources as
@@ -133,33 +135,35 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 }
 
 // writeSources packs the submission. Names are checked here, before anything runs.
-func writeSources(w io.Writer, files map[string][]byte) error {
-	if len(files) == 0 {
+func writeSources(w io.Writer, sources map[string][]byte) error {
+	if len(sources) == 0 {
 		return errors.New("sandbox: no source files")
 	}
-	names := make([]string, 0, len(files))
-	for n := range files {
-		if err := checkFileName(n); err != nil {
-			return err
-		}
+	names := make([]string, 0, len(sources))
+	for n := range sources {
 		names = append(names, n)
+	}
+	// The submission's one rule (judge/files), as the job and the builder check it.
+	if err := files.CheckNames(names); err != nil {
+		return fmt.Errorf("sandbox: %w", err)
 	}
 	sort.Strings(names)
 	tw := tar.NewWriter(w)
 	for _, n := range names {
-		if err := tw.WriteHeader(&tar.Header{Name: n, Mode: 0o644, Size: int64(len(files[n])), Typeflag: tar.TypeReg}); err != nil {
+		if err := tw.WriteHeader(&tar.Header{Name: n, Mode: 0o644, Size: int64(len(sources[n])), Typeflag: tar.TypeReg}); err != nil {
 			return err
 		}
-		if _, err := tw.Write(files[n]); err != nil {
+		if _, err := tw.Write(sources[n]); err != nil {
 			return err
 		}
 	}
 	return tw.Close()
 }
 
-// checkFileName accepts a relative path of plain components (no "..", not absolute).
+// checkFileName accepts a relative path of plain components (no "..", not absolute): what a
+// compiler's artifact may hold, which may be deeper than a submission or start with "-".
 func checkFileName(n string) error {
-	if n == "" || strings.HasPrefix(n, "/") || path.Clean(n) != n || n == "." || strings.HasPrefix(n, "../") ||
+	if n == "" || strings.HasPrefix(n, "/") || path.Clean(n) != n || n == "." || n == ".." || strings.HasPrefix(n, "../") ||
 		strings.ContainsAny(n, "\\\x00") || strings.Contains(n, "/../") {
 		return fmt.Errorf("sandbox: bad file name %q: want a relative path without '..'", n)
 	}

@@ -95,7 +95,7 @@ func TestCheckFileName(t *testing.T) {
 	for name, ok := range map[string]bool{
 		"main.cpp": true, "src/a.cpp": true, "a b.java": true,
 		"": false, "/abs.cpp": false, "../x.cpp": false, "a/../../x": false, "a/./b": false,
-		".": false, "a//b": false, "a\\b": false, "a\x00b": false, "a/": false,
+		".": false, "..": false, "a//b": false, "a\\b": false, "a\x00b": false, "a/": false,
 	} {
 		if err := checkFileName(name); (err == nil) != ok {
 			t.Errorf("checkFileName(%q) = %v, want ok=%v", name, err, ok)

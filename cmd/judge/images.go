@@ -98,8 +98,12 @@ func (a *app) imagesBuildCmd() *cobra.Command {
 				return err
 			}
 			if len(followed) > 0 {
-				fmt.Fprintf(cmd.ErrOrStderr(), "WARNING: the images follow the mirror, not the lock, for %d pins it no longer serves (pinned -> installed; --update-lock writes them to the lock file):\n%s\n",
-					len(followed), pinLines(followed))
+				pins := "pins it no longer serves"
+				if len(followed) == 1 {
+					pins = "pin it no longer serves"
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "WARNING: the images follow the mirror, not the lock, for %d %s (pinned -> installed; --update-lock writes them to the lock file):\n%s\n",
+					len(followed), pins, pinLines(followed))
 			}
 			return nil
 		},
