@@ -17,6 +17,7 @@ import (
 	"github.com/docker/docker/pkg/stdcopy"
 
 	"github.com/botjudge/judge/judge/files"
+	"github.com/botjudge/judge/judge/result"
 )
 
 // CompileSpec describes one compilation. The compile image's command reads the sources as
@@ -45,22 +46,10 @@ type CompileResult struct {
 	// compilation was stopped.
 	Log string
 	// Failure says why a compilation that did not succeed failed.
-	Failure CompileFailure
+	Failure result.BuildFailure
 	Exit    Exit
 	Wall    time.Duration
 }
-
-// CompileFailure says why a compilation failed.
-type CompileFailure string
-
-// The ways a compilation fails.
-const (
-	CompileError            CompileFailure = "compile error" // the compiler refused the source
-	compileTimeout          CompileFailure = "timeout"
-	compileMemory           CompileFailure = "memory"
-	compileArtifactTooLarge CompileFailure = "artifact too large"
-	compileBadArtifact      CompileFailure = "bad artifact" // not what the language's run image can start
-)
 
 // Compile runs a compilation and, when it succeeds, unpacks the artifact into outDir.
 // Only regular files and directories are accepted in the artifact; a link, a device or a
@@ -101,7 +90,7 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 	res.Wall = time.Since(start)
 	if werr != nil {
 		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			res.Failure = compileTimeout
+			res.Failure = result.BuildTimeout
 			res.Log = string(log.bytes()) + fmt.Sprintf("\njudge: compilation stopped after %s\n", spec.Timeout)
 			return res, nil
 		}
@@ -116,16 +105,16 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 	res.Log = string(log.bytes())
 	switch {
 	case artifact.over:
-		res.Failure = compileArtifactTooLarge
+		res.Failure = result.BuildArtifactTooLarge
 		res.Log += fmt.Sprintf("\njudge: the compiled program exceeds %d bytes\n", spec.ArtifactLimit)
 	case x.OOM:
-		res.Failure = compileMemory
+		res.Failure = result.BuildMemory
 		res.Log += fmt.Sprintf("\njudge: the compiler ran out of memory (%d MiB)\n", spec.Limits.Memory>>20)
 	case x.Code != 0:
-		res.Failure = CompileError
+		res.Failure = result.BuildCompileError
 	default:
 		if err := ExtractArtifact(artifact.Bytes(), outDir); err != nil {
-			res.Failure = compileBadArtifact
+			res.Failure = result.BuildBadArtifact
 			res.Log += "\njudge: " + err.Error() + "\n"
 			return res, nil
 		}

@@ -37,20 +37,10 @@ type Submission struct {
 	Files map[string][]byte
 }
 
-// Result is the build object of the result JSON (players[].build) plus what running needs.
+// Result is a build: the report the result JSON carries (players[].build), plus what running
+// the program needs.
 type Result struct {
-	OK     bool   `json:"ok"`
-	Cached bool   `json:"cached"`
-	Image  string `json:"image"`
-	// Toolchain names the compiler that built it, as the compile image says
-	// (/judge/toolchain, e.g. "GCC 12.2.0 (Debian 12.2.0-14+deb12u1)"), so that two rounds
-	// judged with different compilers can be told apart.
-	Toolchain string `json:"toolchain"`
-	MS        int64  `json:"ms"`
-	Log       string `json:"log"`
-	// Failure says why a build that is not OK failed ("compile error", "timeout", "memory",
-	// "artifact too large", "bad artifact").
-	Failure sandbox.CompileFailure `json:"failure,omitempty"`
+	result.Build
 	// Artifact is the directory holding the compiled program; RunImage and Run start it.
 	Artifact string   `json:"-"`
 	RunImage string   `json:"-"`
@@ -58,10 +48,7 @@ type Result struct {
 }
 
 // Report is the build as the result JSON reports it.
-func (r Result) Report() result.Build {
-	return result.Build{OK: r.OK, Cached: r.Cached, Image: r.Image, Toolchain: r.Toolchain, MS: r.MS, Log: r.Log,
-		Failure: result.BuildFailure(r.Failure)}
-}
+func (r Result) Report() result.Build { return r.Build }
 
 // Limits bound one compilation. A zero field is its DefaultLimits value.
 type Limits struct {

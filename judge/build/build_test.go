@@ -13,6 +13,7 @@ import (
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
@@ -55,7 +56,7 @@ func TestCompileErrorIsAResultWithTheLog(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.OK || res.Failure != sandbox.CompileError {
+			if res.OK || res.Failure != result.BuildCompileError {
 				t.Fatalf("a broken program: ok %v, failure %q; want a compile error", res.OK, res.Failure)
 			}
 			if !strings.Contains(res.Log, tc.want) {

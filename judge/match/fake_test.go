@@ -144,9 +144,9 @@ type fakes struct {
 func (f *fakes) Build(_ context.Context, s build.Submission) (build.Result, error) {
 	id := string(s.Files["id"])
 	if id == "no-build" {
-		return build.Result{OK: false, Log: "error: expected ';'", Failure: sandbox.CompileError}, nil
+		return build.Result{Build: result.Build{OK: false, Log: "error: expected ';'", Failure: result.BuildCompileError}}, nil
 	}
-	return build.Result{OK: true, Image: "sha256:compile", RunImage: id, Toolchain: "fake"}, nil
+	return build.Result{Build: result.Build{OK: true, Image: "sha256:compile", Toolchain: "fake"}, RunImage: id}, nil
 }
 
 func (f *fakes) Start(_ context.Context, spec sandbox.RunSpec) (*fakeBot, error) {

@@ -241,7 +241,7 @@ func TestSwiss(t *testing.T) {
 	q := newMemQueue()
 	// An entrant that does not compile, excluded, leaves five to pair by their own indices.
 	tr := tournamentOf(t, "amazes", Spec{Format: Swiss, Rounds: 4, Broken: "exclude"}, "z0", "a1", "b4", "c2", "d3", "e5")
-	tr.Entrants[0].Build = &build.Result{OK: false}
+	tr.Entrants[0].Build = &build.Result{Build: result.Build{OK: false}}
 	o, err := tr.Run(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
@@ -282,7 +282,7 @@ func TestSwiss(t *testing.T) {
 func TestFourPlayersAndFinal(t *testing.T) {
 	q := newMemQueue()
 	tr := tournamentOf(t, "dropblock", Spec{Final: 4}, "a1", "b4", "c2", "d3", "e5", "f0")
-	tr.Entrants[5].Build = &build.Result{OK: false, Log: "error: expected ';'"}
+	tr.Entrants[5].Build = &build.Result{Build: result.Build{OK: false, Log: "error: expected ';'"}}
 	tr.Spec.Broken = "exclude"
 	o, err := tr.Run(context.Background(), q)
 	if err != nil {
