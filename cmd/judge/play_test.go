@@ -60,10 +60,9 @@ func TestPlayWritesAReplayOnlyForAJudgedMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, _ := games.Lookup("amazes"); g != nil {
-		if got, err := rp.Rejudge(g); err != nil || len(rp.Compare(got)) > 0 {
-			t.Errorf("the replay does not re-judge: %v %v", err, rp.Compare(got))
-		}
+	g, _ := games.Lookup("amazes")
+	if diffs, err := rp.Check(g, nil); err != nil || len(diffs) > 0 {
+		t.Errorf("the replay does not re-judge: %v %v", err, diffs)
 	}
 	// The replay and its result name the judge that wrote them, as judge version does.
 	if v := judgeVersion(); rp.Header.Judge != v || rp.Result.Judge.Version != v || v == "" || v == "dev" {

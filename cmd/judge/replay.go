@@ -35,16 +35,9 @@ or is not a replay.`,
 			if !ok {
 				return usageError{fmt.Errorf("%s: this judge does not know the game %q (known: %s)", args[0], rp.Header.Game, gameNames())}
 			}
-			got, err := rp.Rejudge(g)
-			var diffs []replay.Difference
-			var m *replay.MismatchError
-			switch {
-			case errors.As(err, &m):
-				diffs = m.Differences
-			case err != nil:
+			diffs, err := rp.Check(g, nil)
+			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
-			default:
-				diffs = rp.Compare(got)
 			}
 			if len(diffs) > 0 {
 				return mismatchError(args[0], diffs)

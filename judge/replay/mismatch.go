@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -38,10 +39,25 @@ func (e *MismatchError) Error() string {
 	return "replay: does not re-judge to its record: " + strings.Join(parts, "; ")
 }
 
-// Compare lists the differences between the result a replay records and the one its game
+// Check re-judges the replay (Watch, calling watch) and lists how it departs from what it
+// records: in a move, where the re-judging stopped, or else in its result (compare). Empty: the
+// replay is what its game makes of its moves.
+func (rp *Replay) Check(g game.Game, watch func(step int, m game.Match)) ([]Difference, error) {
+	got, err := rp.Watch(g, watch)
+	var m *MismatchError
+	switch {
+	case errors.As(err, &m):
+		return m.Differences, nil
+	case err != nil:
+		return nil, err
+	}
+	return rp.compare(got), nil
+}
+
+// compare lists the differences between the result a replay records and the one its game
 // re-judged: each player's score, rank and fault, the winner, and the game and seed the
 // result names against the header's. It is empty when they agree.
-func (rp *Replay) Compare(got game.Result) []Difference {
+func (rp *Replay) compare(got game.Result) []Difference {
 	rec := rp.Result
 	var out []Difference
 	add := func(field, recorded, rejudged string) {

@@ -8,7 +8,6 @@ package view
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
@@ -84,18 +83,14 @@ func Make(rp *replay.Replay, lookup func(string) (game.Game, bool)) *Film {
 			f.FrameOf[step] = len(f.Frames) - 1
 		}
 	}
-	got, err := rp.Watch(g, watch)
-	var m *replay.MismatchError
+	diffs, err := rp.Check(g, watch)
+	f.Mismatch = diffs
 	switch {
-	case errors.As(err, &m):
-		f.Mismatch = m.Differences
-		f.Problem = "the replay departs from the game: the pictures stop where it does"
 	case err != nil:
 		f.Problem = fmt.Sprintf("the replay does not re-judge (%v): the pictures stop where it departs from the game", err)
-	default:
-		f.Mismatch = rp.Compare(got)
-	}
-	if err == nil && len(f.Frames) == 0 {
+	case len(diffs) > 0 && f.FrameOf[len(f.FrameOf)-1] < 0:
+		f.Problem = "the replay departs from the game: the pictures stop where it does"
+	case len(f.Frames) == 0:
 		f.Problem = fmt.Sprintf("the game %q draws no pictures: only the exchanges are shown", rp.Header.Game)
 	}
 	return f

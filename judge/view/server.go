@@ -283,8 +283,8 @@ func (f *Files) mismatch(rp *replay.Replay) bool {
 	if !ok {
 		return false // not this judge's game: the film says so
 	}
-	got, err := rp.Rejudge(g)
-	return err != nil || len(rp.Compare(got)) > 0
+	diffs, err := rp.Check(g, nil)
+	return err != nil || len(diffs) > 0
 }
 
 // Replay copies the replay file key, one of those Matches lists.
