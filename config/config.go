@@ -6,71 +6,43 @@
 package config
 
 import (
+	"encoding"
 	"errors"
 	"fmt"
-	"net"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"time"
 
-	"github.com/docker/go-units"
 	"github.com/go-viper/mapstructure/v2"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
+	"github.com/botjudge/judge/config/value"
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/sandbox"
 )
 
-// Bytes is a size in bytes; in configuration it is written like "64KiB", "256m" or "1GiB"
-// (binary units) or as a plain number of bytes.
-type Bytes int64
-
-// String formats b with binary units, the way it is written in configuration.
-func (b Bytes) String() string { return units.BytesSize(float64(b)) }
-
-// Config is the whole configuration. Field tags are the configuration keys.
+// Config is the whole configuration. Field tags are the configuration keys. The sections
+// that configure a component are that component's own option struct (build.Limits,
+// queue.Options, sandbox.Limits and Output, images.Sources): each value has one
+// representation, and each is checked once, by its type when it is read (sizes, enums) or
+// by its section's Validate.
 type Config struct {
 	// DataDir holds the artifact cache, downloads and the embedded NATS server's storage.
-	DataDir string  `mapstructure:"data_dir"`
-	Log     Log     `mapstructure:"log"`
-	Docker  Docker  `mapstructure:"docker"`
-	Images  Images  `mapstructure:"images"`
-	Build   Build   `mapstructure:"build"`
-	Sandbox Sandbox `mapstructure:"sandbox"`
-	NATS    NATS    `mapstructure:"nats"`
-	Serve   Serve   `mapstructure:"serve"`
-}
-
-// NATS says where the queue is.
-type NATS struct {
-	// URL is a NATS server or cluster; empty makes `judge serve` embed a server.
-	URL string `mapstructure:"url"`
-	// Listen is the embedded server's address, where submit and results look by default.
-	Listen string `mapstructure:"listen"`
-	// Store is the embedded server's storage directory; empty is data_dir/nats.
-	Store string `mapstructure:"store"`
-	// Replicas is how many servers keep each stream and object store: 1 for a single
-	// server, 3 for a cluster (losing one server then loses nothing).
-	Replicas int `mapstructure:"replicas"`
-	// ServerName names the embedded server in a cluster; empty is the host name and port.
-	ServerName string `mapstructure:"server_name"`
-	// Cluster makes the embedded server a node of a cluster of judge machines.
-	Cluster NATSCluster `mapstructure:"cluster"`
-}
-
-// NATSCluster is the embedded server's cluster: every machine lists the same routes.
-type NATSCluster struct {
-	// Name is the cluster's name, the same on every node.
-	Name string `mapstructure:"name"`
-	// Listen is where this node takes routes from the others (host:port); empty: no cluster.
-	Listen string `mapstructure:"listen"`
-	// Routes are every node's cluster address (host:port), this one's included.
-	Routes []string `mapstructure:"routes"`
+	DataDir string        `mapstructure:"data_dir"`
+	Log     Log           `mapstructure:"log"`
+	Docker  Docker        `mapstructure:"docker"`
+	Images  Images        `mapstructure:"images"`
+	Build   build.Limits  `mapstructure:"build"`
+	Sandbox Sandbox       `mapstructure:"sandbox"`
+	NATS    queue.Options `mapstructure:"nats"`
+	Serve   Serve         `mapstructure:"serve"`
 }
 
 // Serve configures the daemon.
@@ -82,16 +54,41 @@ type Serve struct {
 	Grace time.Duration `mapstructure:"grace"`
 	// HTTP is the address of /healthz and /metrics; empty turns them off.
 	HTTP string `mapstructure:"http"`
-	// AckWait is how long a daemon may go silent on a job before it is redelivered.
+	// AckWait is how long a daemon may go silent on a job before it is redelivered
+	// (queue.Options.AckWait).
 	AckWait time.Duration `mapstructure:"ack_wait"`
-	// MaxDeliver bounds the attempts at a job that meets infrastructure failures.
+	// MaxDeliver bounds the attempts at a job that meets infrastructure failures
+	// (queue.Options.MaxDeliver).
 	MaxDeliver int `mapstructure:"max_deliver"`
 }
 
 // Log configures the judge's own log lines (on stderr).
 type Log struct {
-	Level  string `mapstructure:"level"`  // debug, info, warn, error
-	Format string `mapstructure:"format"` // text or json
+	Level  slog.Level `mapstructure:"level"`  // debug, info, warn, error
+	Format LogFormat  `mapstructure:"format"` // text or json
+}
+
+// LogFormat is how log lines are written: text or json.
+type LogFormat string
+
+// Validate says whether f is text or json.
+func (f LogFormat) Validate() error {
+	if f != "text" && f != "json" {
+		return fmt.Errorf("must be text or json (got %q)", string(f))
+	}
+	return nil
+}
+
+// UnmarshalText reads text or json.
+func (f *LogFormat) UnmarshalText(b []byte) error { return setValid(f, LogFormat(b)) }
+
+// setValid sets *p to v if v is valid.
+func setValid[T interface{ Validate() error }](p *T, v T) error {
+	if err := v.Validate(); err != nil {
+		return err
+	}
+	*p = v
+	return nil
 }
 
 // Docker says which engine runs the sandboxes.
@@ -103,51 +100,46 @@ type Docker struct {
 // Images configures where the toolchain images are built from.
 type Images struct {
 	// Lock is a lock file to use instead of the one compiled into the judge.
-	Lock           string `mapstructure:"lock"`
-	Prefix         string `mapstructure:"prefix"`
-	DebianMirror   string `mapstructure:"debian_mirror"`
-	SecurityMirror string `mapstructure:"security_mirror"`
-	// GoProxy serves the pinned Go toolchain; empty means the first entry of GOPROXY.
-	GoProxy string `mapstructure:"go_proxy"`
+	Lock   string `mapstructure:"lock"`
+	Prefix string `mapstructure:"prefix"`
+	// Sources are the mirrors and the Go proxy.
+	images.Sources `mapstructure:",squash"`
 	// Strict makes a pin the mirror no longer serves an error instead of a change to the
 	// newest version of its line (for official rounds).
 	Strict bool `mapstructure:"strict"`
-	// Source is where `judge serve` gets images it lacks at start: "" (none: build them with
-	// `judge images build`) or "nats" (the archives `judge images publish` put in the object
-	// store, checked against the publisher's image IDs).
-	Source string `mapstructure:"source"`
+	// Source is where `judge serve` gets images it lacks at start.
+	Source ImageSource `mapstructure:"source"`
 }
 
-// Build limits one compilation.
-type Build struct {
-	Timeout       time.Duration `mapstructure:"timeout"`
-	Memory        Bytes         `mapstructure:"memory"`
-	CPUs          float64       `mapstructure:"cpus"`
-	Pids          int64         `mapstructure:"pids"`
-	Tmpfs         Bytes         `mapstructure:"tmpfs"`
-	LogLimit      Bytes         `mapstructure:"log_limit"`
-	ArtifactLimit Bytes         `mapstructure:"artifact_limit"`
-	SourceLimit   Bytes         `mapstructure:"source_limit"`
+// ImageSource is where `judge serve` gets images it lacks at start: "" (none: build them
+// with `judge images build`) or "nats" (the archives `judge images publish` put in the
+// object store, checked against the publisher's image IDs).
+type ImageSource string
+
+// ImagesFromNATS is the object store as a source of images.
+const ImagesFromNATS ImageSource = "nats"
+
+// Validate says whether s is "" or nats.
+func (s ImageSource) Validate() error {
+	if s != "" && s != ImagesFromNATS {
+		return fmt.Errorf("must be \"\" or %q (got %q)", ImagesFromNATS, string(s))
+	}
+	return nil
 }
 
-// Sandbox holds the default limits of a running bot; a game may tighten them.
+// UnmarshalText reads "" or nats.
+func (s *ImageSource) UnmarshalText(b []byte) error { return setValid(s, ImageSource(b)) }
+
+// Sandbox is the bots' sandbox: their limits (a game may tighten the memory), their output
+// limits, how they are held between turns, and how `judge serve` places them.
 type Sandbox struct {
-	Runtime     string  `mapstructure:"runtime"`
-	Memory      Bytes   `mapstructure:"memory"`
-	CPUs        float64 `mapstructure:"cpus"`
-	Pids        int64   `mapstructure:"pids"`
-	NoFile      int64   `mapstructure:"nofile"`
-	FileSize    Bytes   `mapstructure:"fsize"`
-	Tmpfs       Bytes   `mapstructure:"tmpfs"`
-	StdoutLimit Bytes   `mapstructure:"stdout_limit"`
-	StderrLimit Bytes   `mapstructure:"stderr_limit"`
-	// StderrMatchLimit bounds the bots' stderr one match's replay keeps, all bots together.
-	StderrMatchLimit Bytes `mapstructure:"stderr_match_limit"`
-	LineLimit        Bytes `mapstructure:"line_limit"`
-	Network          bool  `mapstructure:"network"`
-	Seccomp          bool  `mapstructure:"seccomp"`
-	// Freeze is how bots are held while others move: signal, cgroup or none.
-	Freeze string `mapstructure:"freeze"`
+	sandbox.Limits `mapstructure:",squash"`
+	sandbox.Output `mapstructure:",squash"`
+	// StderrMatch bounds the bots' stderr one match's replay keeps, all bots together
+	// (match.Runner.StderrMatch).
+	StderrMatch value.Bytes `mapstructure:"stderr_match_limit"`
+	// Freeze is how bots are held while others move.
+	Freeze sandbox.Freeze `mapstructure:"freeze"`
 	// Pin gives each worker's bots a core of their own (core 0 stays for the judge) when the
 	// machine has at least two.
 	Pin bool `mapstructure:"pin"`
@@ -157,62 +149,40 @@ type Sandbox struct {
 	Warm int `mapstructure:"warm"`
 }
 
-// Defaults returns the configuration used when nothing is set. The limits are the
-// components' own defaults (build.DefaultLimits, sandbox.DefaultLimits and DefaultOutput,
-// match.DefaultStderrMatch), mapped here once, and mapped back by Build.Limits,
-// Sandbox.Limits and Sandbox.Output (sandbox.stderr_match_limit is match.Runner.StderrMatch
-// as it is).
+// Validate checks the section: the limits and output limits, and the fields of its own.
+func (s Sandbox) Validate() error {
+	var freeze error
+	if err := s.Freeze.Validate(); err != nil {
+		freeze = &value.KeyError{Key: "freeze", Err: err}
+	}
+	return errors.Join(s.Limits.Validate(), s.Output.Validate(), freeze,
+		value.Positive("stderr_match_limit", s.StderrMatch), value.NotNegative("warm", s.Warm))
+}
+
+// Defaults returns the configuration used when nothing is set. Each component's section
+// is that component's defaults (build.DefaultLimits, sandbox.DefaultLimits and
+// DefaultOutput, match.DefaultStderrMatch, queue's Default*), so that each default lives
+// in one place.
 func Defaults() Config {
-	bl, sl, out := build.DefaultLimits(), sandbox.DefaultLimits(), sandbox.DefaultOutput()
 	return Config{
 		DataDir: defaultDataDir(),
-		Log:     Log{Level: "info", Format: "text"},
+		Log:     Log{Level: slog.LevelInfo, Format: "text"},
 		Images: Images{
-			Prefix:         "judge",
-			DebianMirror:   "http://deb.debian.org/debian",
-			SecurityMirror: "http://deb.debian.org/debian-security",
+			Prefix: "judge",
+			Sources: images.Sources{
+				DebianMirror:   "http://deb.debian.org/debian",
+				SecurityMirror: "http://deb.debian.org/debian-security",
+			},
 		},
-		Build: Build{
-			Timeout: bl.Timeout, Memory: Bytes(bl.Memory), CPUs: bl.CPUs, Pids: bl.Pids,
-			Tmpfs: Bytes(bl.Scratch), LogLimit: Bytes(bl.LogLimit), ArtifactLimit: Bytes(bl.ArtifactLimit),
-			SourceLimit: Bytes(bl.SourceLimit),
-		},
+		Build: build.DefaultLimits(),
 		Sandbox: Sandbox{
-			Runtime: sl.Runtime, Memory: Bytes(sl.Memory), CPUs: sl.CPUs, Pids: sl.Pids, NoFile: sl.NoFile,
-			FileSize: Bytes(sl.FileSize), Tmpfs: Bytes(sl.Tmpfs), Network: sl.Network,
-			Seccomp: sl.Seccomp == sandbox.SeccompJudge, StdoutLimit: Bytes(out.Stdout),
-			StderrLimit: Bytes(out.Stderr), StderrMatchLimit: match.DefaultStderrMatch, LineLimit: Bytes(out.Line),
-			Freeze: string(sandbox.FreezeSignal), Pin: true, Warm: sandbox.DefaultWarm,
+			Limits: sandbox.DefaultLimits(), Output: sandbox.DefaultOutput(),
+			StderrMatch: match.DefaultStderrMatch, Freeze: sandbox.FreezeSignal, Pin: true, Warm: sandbox.DefaultWarm,
 		},
-		NATS:  NATS{Listen: queue.DefaultListen, Replicas: queue.DefaultReplicas, Cluster: NATSCluster{Name: queue.DefaultCluster, Routes: []string{}}},
+		NATS: queue.Options{Listen: queue.DefaultListen, Replicas: queue.DefaultReplicas,
+			Cluster: queue.Cluster{Name: queue.DefaultCluster, Routes: []string{}}},
 		Serve: Serve{Grace: 2 * time.Minute, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
 	}
-}
-
-// Limits are the compile limits configured, under the bots' runtime.
-func (b Build) Limits(runtime string) build.Limits {
-	return build.Limits{
-		Timeout: b.Timeout, Memory: int64(b.Memory), CPUs: b.CPUs, Pids: b.Pids, Scratch: int64(b.Tmpfs),
-		LogLimit: int64(b.LogLimit), ArtifactLimit: int64(b.ArtifactLimit), SourceLimit: int64(b.SourceLimit),
-		Runtime: runtime,
-	}
-}
-
-// Limits are the bots' limits configured.
-func (s Sandbox) Limits() sandbox.Limits {
-	l := sandbox.Limits{
-		Memory: int64(s.Memory), CPUs: s.CPUs, Pids: s.Pids, NoFile: s.NoFile, FileSize: int64(s.FileSize),
-		Tmpfs: int64(s.Tmpfs), Network: s.Network, Runtime: s.Runtime,
-	}
-	if !s.Seccomp {
-		l.Seccomp = sandbox.SeccompDocker
-	}
-	return l
-}
-
-// Output is the bots' output limits configured.
-func (s Sandbox) Output() sandbox.Output {
-	return sandbox.Output{Stdout: int64(s.StdoutLimit), Stderr: int64(s.StderrLimit), Line: int64(s.LineLimit)}
 }
 
 func defaultDataDir() string {
@@ -268,7 +238,7 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 	}
 	var c Config
 	err := v.UnmarshalExact(&c, viper.DecodeHook(mapstructure.ComposeDecodeHookFunc(
-		bytesHook, mapstructure.StringToTimeDurationHookFunc(), mapstructure.StringToSliceHookFunc(","))))
+		textHook, mapstructure.StringToTimeDurationHookFunc(), mapstructure.StringToSliceHookFunc(","))))
 	if err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
@@ -277,7 +247,7 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 	}
 	// The data directory's paths are handed to the engine (bind mounts), which takes only
 	// absolute ones: a relative data_dir is the working directory's.
-	for _, dir := range []*string{&c.DataDir, &c.NATS.Store} {
+	for _, dir := range []*string{&c.DataDir, &c.NATS.StoreDir} {
 		if *dir != "" {
 			abs, err := filepath.Abs(*dir)
 			if err != nil {
@@ -301,137 +271,118 @@ func knownKey(key string) bool {
 	return false
 }
 
-// setDefaults registers every leaf of the defaults under its dotted key. Registering each
+var textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+
+// setDefaults registers every key under its dotted name with its default. Registering each
 // key (rather than nothing) is what makes JUDGE_* variables visible to Unmarshal.
 func setDefaults(v *viper.Viper, prefix string, val reflect.Value) {
-	t := val.Type()
-	for i := 0; i < t.NumField(); i++ {
-		key := prefix + t.Field(i).Tag.Get("mapstructure")
-		f := val.Field(i)
-		if f.Kind() == reflect.Struct && f.Type() != reflect.TypeOf(time.Duration(0)) {
-			setDefaults(v, key+".", f)
-			continue
-		}
+	eachKey(prefix, val.Type(), func(key string, index []int) {
+		f := val.FieldByIndex(index)
 		switch x := f.Interface().(type) {
-		case Bytes:
-			v.SetDefault(key, int64(x))
 		case time.Duration:
 			v.SetDefault(key, x.String())
+		case encoding.TextMarshaler:
+			text, err := x.MarshalText()
+			if err != nil {
+				panic(fmt.Sprintf("config: default of %s: %v", key, err))
+			}
+			v.SetDefault(key, string(text))
 		default:
 			v.SetDefault(key, x)
 		}
-	}
+	})
 }
 
-var bytesType = reflect.TypeOf(Bytes(0))
-
-// bytesHook decodes "64KiB", "1g" or 1024 into Bytes.
-func bytesHook(from, to reflect.Type, data any) (any, error) {
-	if to != bytesType {
-		return data, nil
-	}
-	switch x := data.(type) {
-	case string:
-		n, err := units.RAMInBytes(strings.TrimSpace(x))
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a size (use e.g. 64KiB, 256MiB, 1GiB)", x)
+// eachKey calls fn with the dotted key and field index of every value of the struct type t:
+// a nested struct is a section (its keys under its own), an embedded one tagged ",squash"
+// gives its keys to its parent, "-" is not a key, and a type that reads itself from text
+// is one value.
+func eachKey(prefix string, t reflect.Type, fn func(key string, index []int)) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("mapstructure"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
 		}
-		return Bytes(n), nil
-	default:
-		return data, nil
+		sub := func(key string, index []int) { fn(key, append([]int{i}, index...)) }
+		switch {
+		case opts == "squash":
+			eachKey(prefix, f.Type, sub)
+		case f.Type.Kind() == reflect.Struct && !f.Type.Implements(textMarshaler):
+			eachKey(prefix+name+".", f.Type, sub)
+		default:
+			fn(prefix+name, []int{i})
+		}
 	}
 }
 
-// Validate checks ranges and choices; the error names the offending key.
+// Keys are every configuration key, dotted ("sandbox.memory"), in the order of Config.
+func Keys() []string {
+	var keys []string
+	eachKey("", reflect.TypeOf(Config{}), func(key string, _ []int) { keys = append(keys, key) })
+	return keys
+}
+
+// textHook decodes values into the types that read themselves from text (sizes, enums),
+// whatever YAML or the environment made of them: 1024 and true arrive as an int and a bool.
+func textHook(from, to reflect.Type, data any) (any, error) {
+	if from.Kind() == reflect.Struct || from.Kind() == reflect.Map || from.Kind() == reflect.Slice {
+		return data, nil
+	}
+	u, ok := reflect.New(to).Interface().(encoding.TextUnmarshaler)
+	if !ok {
+		return data, nil
+	}
+	if err := u.UnmarshalText([]byte(fmt.Sprint(data))); err != nil {
+		return nil, err
+	}
+	return reflect.ValueOf(u).Elem().Interface(), nil
+}
+
+// Validate checks what the types could not check alone: ranges and the relations between
+// values. Each error names its key.
 func (c Config) Validate() error {
 	var errs []error
-	bad := func(key, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("config: %s: %s", key, fmt.Sprintf(format, args...)))
-	}
 	if c.DataDir == "" {
-		bad("data_dir", "must not be empty")
+		errs = append(errs, value.Invalid("data_dir", "must not be empty"))
 	}
-	switch c.Log.Level {
-	case "debug", "info", "warn", "error":
-	default:
-		bad("log.level", "must be one of debug, info, warn, error (got %q)", c.Log.Level)
+	if err := c.Log.Format.Validate(); err != nil {
+		errs = append(errs, &value.KeyError{Key: "log.format", Err: err})
 	}
-	switch c.Log.Format {
-	case "text", "json":
-	default:
-		bad("log.format", "must be text or json (got %q)", c.Log.Format)
-	}
-	if c.Images.Source != "" && c.Images.Source != "nats" {
-		bad("images.source", "must be \"\" or \"nats\" (got %q)", c.Images.Source)
+	if err := c.Images.Source.Validate(); err != nil {
+		errs = append(errs, &value.KeyError{Key: "images.source", Err: err})
 	}
 	if c.Images.Prefix == "" || strings.ContainsAny(c.Images.Prefix, ": @") {
-		bad("images.prefix", "must be a repository name like \"judge\" (got %q)", c.Images.Prefix)
+		errs = append(errs, value.Invalid("images.prefix", "must be a repository name like \"judge\" (got %q)", c.Images.Prefix))
 	}
-	positive := func(key string, ok bool, v any) {
-		if !ok {
-			bad(key, "must be greater than zero (got %v)", v)
-		}
-	}
-	b := c.Build
-	positive("build.timeout", b.Timeout > 0, b.Timeout)
-	positive("build.memory", b.Memory > 0, b.Memory)
-	positive("build.cpus", b.CPUs > 0, b.CPUs)
-	positive("build.pids", b.Pids > 0, b.Pids)
-	positive("build.tmpfs", b.Tmpfs > 0, b.Tmpfs)
-	positive("build.log_limit", b.LogLimit > 0, b.LogLimit)
-	positive("build.artifact_limit", b.ArtifactLimit > 0, b.ArtifactLimit)
-	positive("build.source_limit", b.SourceLimit > 0, b.SourceLimit)
-	s := c.Sandbox
-	if s.Runtime == "" {
-		bad("sandbox.runtime", "must name an engine runtime such as runc or runsc")
-	}
-	positive("sandbox.memory", s.Memory > 0, s.Memory)
-	positive("sandbox.cpus", s.CPUs > 0, s.CPUs)
-	positive("sandbox.pids", s.Pids > 0, s.Pids)
-	positive("sandbox.nofile", s.NoFile > 0, s.NoFile)
-	positive("sandbox.stdout_limit", s.StdoutLimit > 0, s.StdoutLimit)
-	positive("sandbox.stderr_limit", s.StderrLimit > 0, s.StderrLimit)
-	positive("sandbox.stderr_match_limit", s.StderrMatchLimit > 0, s.StderrMatchLimit)
-	positive("sandbox.line_limit", s.LineLimit > 0, s.LineLimit)
-	switch s.Freeze {
-	case "signal", "cgroup", "none":
-	default:
-		bad("sandbox.freeze", "must be signal, cgroup or none (got %q)", s.Freeze)
-	}
-	if s.FileSize < 0 {
-		bad("sandbox.fsize", "must not be negative (got %v)", s.FileSize)
-	}
-	if s.Tmpfs < 0 {
-		bad("sandbox.tmpfs", "must not be negative (got %v)", s.Tmpfs)
-	}
-	if s.Warm < 0 {
-		bad("sandbox.warm", "must not be negative (got %d)", s.Warm)
-	}
-	if _, _, err := net.SplitHostPort(c.NATS.Listen); err != nil {
-		bad("nats.listen", "want host:port (got %q)", c.NATS.Listen)
-	}
-	if c.NATS.Replicas < 1 || c.NATS.Replicas > 5 {
-		bad("nats.replicas", "must be 1 to 5 (got %d)", c.NATS.Replicas)
-	}
-	if cl := c.NATS.Cluster; cl.Listen != "" {
-		if _, _, err := net.SplitHostPort(cl.Listen); err != nil {
-			bad("nats.cluster.listen", "want host:port (got %q)", cl.Listen)
-		}
-		for _, r := range cl.Routes {
-			if _, _, err := net.SplitHostPort(strings.TrimPrefix(r, "nats-route://")); err != nil {
-				bad("nats.cluster.routes", "want host:port for each (got %q)", r)
-			}
-		}
-	} else if len(cl.Routes) > 0 {
-		bad("nats.cluster.routes", "need nats.cluster.listen, this node's own cluster address")
-	}
-	if c.Serve.Workers < 0 {
-		bad("serve.workers", "must not be negative (got %d)", c.Serve.Workers)
-	}
-	positive("serve.grace", c.Serve.Grace > 0, c.Serve.Grace)
 	if c.Serve.AckWait < time.Second {
-		bad("serve.ack_wait", "must be at least 1s (got %v)", c.Serve.AckWait)
+		errs = append(errs, value.Invalid("serve.ack_wait", "must be at least 1s (got %v)", c.Serve.AckWait))
 	}
-	positive("serve.max_deliver", c.Serve.MaxDeliver > 0, c.Serve.MaxDeliver)
+	errs = append(errs,
+		value.In("build", c.Build.Validate()),
+		value.In("sandbox", c.Sandbox.Validate()),
+		value.In("nats", c.NATS.Validate()),
+		value.Positive("nats.replicas", c.NATS.Replicas),
+		value.NotNegative("serve.workers", c.Serve.Workers),
+		value.Positive("serve.grace", c.Serve.Grace),
+		value.Positive("serve.max_deliver", c.Serve.MaxDeliver),
+	)
+	return prefixed(errors.Join(errs...))
+}
+
+// prefixed puts "config: " before each error in err, joined ones one per line.
+func prefixed(err error) error {
+	var errs []error
+	var walk func(error)
+	walk = func(err error) {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				walk(e)
+			}
+		} else if err != nil {
+			errs = append(errs, fmt.Errorf("config: %w", err))
+		}
+	}
+	walk(err)
 	return errors.Join(errs...)
 }

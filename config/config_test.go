@@ -1,14 +1,17 @@
 package config
 
 import (
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/spf13/pflag"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/match"
@@ -39,27 +42,49 @@ func TestDefaultsAreValid(t *testing.T) {
 	}
 }
 
-// The configuration's defaults are the components' own, and map back to them unchanged.
+// The configuration's sections are the components' option structs, and start from the
+// components' own defaults.
 func TestDefaultsAreTheComponents(t *testing.T) {
 	d := Defaults()
-	if got := d.Sandbox.Limits(); got != sandbox.DefaultLimits() {
-		t.Errorf("bot limits %+v, want sandbox's %+v", got, sandbox.DefaultLimits())
+	if d.Sandbox.Limits != sandbox.DefaultLimits() || d.Sandbox.Output != sandbox.DefaultOutput() {
+		t.Errorf("bot limits %+v %+v, want sandbox's", d.Sandbox.Limits, d.Sandbox.Output)
 	}
-	if got := d.Sandbox.Output(); got != sandbox.DefaultOutput() {
-		t.Errorf("output %+v, want sandbox's %+v", got, sandbox.DefaultOutput())
+	if d.Sandbox.StderrMatch != match.DefaultStderrMatch {
+		t.Errorf("stderr per match %d, want match's %d", d.Sandbox.StderrMatch, match.DefaultStderrMatch)
 	}
-	if got := int64(d.Sandbox.StderrMatchLimit); got != match.DefaultStderrMatch {
-		t.Errorf("stderr per match %d, want match's %d", got, match.DefaultStderrMatch)
+	if d.Build != build.DefaultLimits() {
+		t.Errorf("compile limits %+v, want build's %+v", d.Build, build.DefaultLimits())
 	}
-	want := build.DefaultLimits()
-	want.Runtime = "runc"
-	if got := d.Build.Limits("runc"); got != want {
-		t.Errorf("compile limits %+v, want build's %+v", got, want)
+}
+
+// The types that read themselves from text take what YAML and the environment give them.
+func TestValuesReadThemselves(t *testing.T) {
+	cleanEnv(t)
+	t.Setenv("JUDGE_SANDBOX_TMPFS", "8m")
+	c, err := Load(write(t, "sandbox:\n  seccomp: false\n  memory: 1048576\n  freeze: cgroup\nlog:\n  level: warn\n  format: json\nimages:\n  source: nats\n"), nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	s := d.Sandbox
-	s.Seccomp = false
-	if s.Limits().Seccomp != sandbox.SeccompDocker {
-		t.Error("seccomp: false does not give Docker's profile")
+	s := c.Sandbox
+	if s.Seccomp != sandbox.SeccompDocker || s.Memory != 1<<20 || s.Tmpfs != 8<<20 || s.Freeze != sandbox.FreezeCgroup {
+		t.Errorf("sandbox %+v", s)
+	}
+	if c.Log.Level != slog.LevelWarn || c.Log.Format != "json" || c.Images.Source != ImagesFromNATS {
+		t.Errorf("log %+v, images.source %q", c.Log, c.Images.Source)
+	}
+	for _, tc := range []struct{ yaml, key string }{
+		{"sandbox:\n  seccomp: maybe\n", "sandbox.seccomp"},
+		{"sandbox:\n  freeze: ice\n", "sandbox.freeze"},
+		{"images:\n  source: s3\n", "images.source"},
+		{"log:\n  level: loud\n", "log.level"},
+		{"sandbox:\n  stdout_limit: 0\n", "sandbox.stdout_limit"},
+		{"sandbox:\n  stderr_match_limit: -1\n", "sandbox.stderr_match_limit"},
+		{"build:\n  tmpfs: 0\n", "build.tmpfs"},
+		{"nats:\n  listen: nowhere\n", "nats.listen"},
+	} {
+		if _, err := Load(write(t, tc.yaml), nil); err == nil || !strings.Contains(err.Error(), tc.key) {
+			t.Errorf("%q: %v; want an error naming %s", tc.yaml, err, tc.key)
+		}
 	}
 }
 
@@ -74,25 +99,12 @@ func TestExampleFileMatchesDefaults(t *testing.T) {
 		t.Errorf("judge.example.yaml differs from the defaults:\n got %+v\nwant %+v", c, want)
 	}
 	data, _ := os.ReadFile("../judge.example.yaml")
-	for _, key := range keys("", reflect.TypeOf(Config{})) {
+	for _, key := range Keys() {
 		leaf := key[strings.LastIndex(key, ".")+1:]
 		if !strings.Contains(string(data), leaf+":") {
 			t.Errorf("judge.example.yaml does not document %s", key)
 		}
 	}
-}
-
-func keys(prefix string, t reflect.Type) []string {
-	var out []string
-	for i := 0; i < t.NumField(); i++ {
-		k := prefix + t.Field(i).Tag.Get("mapstructure")
-		if f := t.Field(i).Type; f.Kind() == reflect.Struct {
-			out = append(out, keys(k+".", f)...)
-		} else {
-			out = append(out, k)
-		}
-	}
-	return out
 }
 
 func TestPrecedence(t *testing.T) {
@@ -145,6 +157,10 @@ func TestErrorsNameTheKey(t *testing.T) {
 		{yaml: "log:\n  format: xml\n", key: "log.format"},
 		{yaml: "buidl:\n  timeout: 1s\n", key: "buidl"},
 		{yaml: "sandbox:\n  memroy: 1g\n", key: "memroy"},
+		// Fields of the components' structs that are not keys stay out of reach.
+		{yaml: "nats:\n  prefix: x\n", key: "prefix"},
+		{yaml: "build:\n  runtime: runsc\n", key: "runtime"},
+		{yaml: "sandbox:\n  cpuset: \"0\"\n", key: "cpuset"},
 		{env: "-5s", key: "build.timeout"},
 	} {
 		t.Run(tc.key, func(t *testing.T) {
@@ -184,7 +200,7 @@ func TestFindsOnlyJudgeYAML(t *testing.T) {
 	}
 	os.WriteFile("judge.yaml", []byte("log:\n  level: debug\n"), 0o644)
 	c, err := Load("", nil)
-	if err != nil || c.Log.Level != "debug" {
+	if err != nil || c.Log.Level != slog.LevelDebug {
 		t.Fatalf("./judge.yaml not used: %v %v", c.Log.Level, err)
 	}
 }
@@ -200,8 +216,8 @@ func TestRelativeDirectoriesAreMadeAbsolute(t *testing.T) {
 		t.Fatal(err)
 	}
 	wd, _ := os.Getwd()
-	if c.DataDir != filepath.Join(wd, "judge-data/here") || c.NATS.Store != filepath.Join(wd, "nats-store") {
-		t.Errorf("data_dir %q, nats.store %q; want them under %s", c.DataDir, c.NATS.Store, wd)
+	if c.DataDir != filepath.Join(wd, "judge-data/here") || c.NATS.StoreDir != filepath.Join(wd, "nats-store") {
+		t.Errorf("data_dir %q, nats.store %q; want them under %s", c.DataDir, c.NATS.StoreDir, wd)
 	}
 }
 
@@ -221,7 +237,7 @@ func TestNATSCluster(t *testing.T) {
 	for _, tc := range []struct{ file, want string }{
 		{"nats:\n  replicas: 0\n", "nats.replicas"},
 		{"nats:\n  replicas: 7\n", "nats.replicas"},
-		{"nats:\n  cluster:\n    routes: [a:1]\n", "need nats.cluster.listen"},
+		{"nats:\n  cluster:\n    routes: [a:1]\n", "nats.cluster.routes: need cluster.listen"},
 		{"nats:\n  cluster:\n    listen: nowhere\n", "nats.cluster.listen"},
 		{"nats:\n  cluster:\n    listen: a:1\n    routes: [b]\n", "nats.cluster.routes"},
 	} {
@@ -230,4 +246,75 @@ func TestNATSCluster(t *testing.T) {
 			t.Errorf("%q: %v; want an error about %s", tc.file, err, tc.want)
 		}
 	}
+}
+
+// README's table has a row for every key and no other, and each row's default is the
+// default: loading the table's values as a file changes nothing.
+func TestConfigKeysDocumented(t *testing.T) {
+	cleanEnv(t)
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, _ := strings.Cut(string(data), "\n## Configuration\n")
+	table, _, _ = strings.Cut(table, "\n## ")
+	row := regexp.MustCompile("(?m)^\\| `([a-z_.]+)`[^|]*\\| (.*?) \\|")
+	documented := map[string]string{}
+	for _, m := range row.FindAllStringSubmatch(table, -1) {
+		documented[m[1]] = m[2]
+	}
+	file := map[string]any{}
+	for _, key := range Keys() {
+		def, ok := documented[key]
+		if !ok {
+			t.Errorf("README's configuration table has no row for %s", key)
+			continue
+		}
+		delete(documented, key)
+		if key == "data_dir" { // depends on the environment; the row says how
+			continue
+		}
+		var v any
+		if err := yaml.Unmarshal([]byte(strings.Trim(def, "`")), &v); err != nil {
+			t.Errorf("%s: default %s: %v", key, def, err)
+			continue
+		}
+		m := file
+		parts := strings.Split(key, ".")
+		for _, p := range parts[:len(parts)-1] {
+			if m[p] == nil {
+				m[p] = map[string]any{}
+			}
+			m = m[p].(map[string]any)
+		}
+		m[parts[len(parts)-1]] = v
+	}
+	for key := range documented {
+		t.Errorf("README documents %s, which is not a key", key)
+	}
+	text, err := yaml.Marshal(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(write(t, string(text)), nil)
+	if err != nil {
+		t.Fatalf("README's defaults do not load: %v\n%s", err, text)
+	}
+	c.DataDir = Defaults().DataDir
+	for _, key := range Keys() {
+		if got, want := lookup(c, key), lookup(Defaults(), key); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: README says %v, the default is %v", key, got, want)
+		}
+	}
+}
+
+// lookup is the value of key in c.
+func lookup(c Config, key string) any {
+	var v any
+	eachKey("", reflect.TypeOf(c), func(k string, index []int) {
+		if k == key {
+			v = reflect.ValueOf(c).FieldByIndex(index).Interface()
+		}
+	})
+	return v
 }

@@ -60,13 +60,17 @@ type BuildOptions struct {
 	Log io.Writer
 }
 
-// Sources are the places toolchains are fetched from while images are built.
+// Sources are the places toolchains are fetched from while images are built. The tagged
+// fields are keys of the configuration's images section.
 type Sources struct {
-	DebianMirror   string
-	SecurityMirror string
-	GoProxy        string
-	// Downloads caches fetched toolchains (the Go zip) between builds.
-	Downloads string
+	DebianMirror   string `mapstructure:"debian_mirror"`
+	SecurityMirror string `mapstructure:"security_mirror"`
+	// GoProxy serves the pinned Go toolchain; in configuration, empty means the first
+	// entry of GOPROXY.
+	GoProxy string `mapstructure:"go_proxy"`
+	// Downloads caches fetched toolchains (the Go zip) between builds; it is under the data
+	// directory, not a key of its own.
+	Downloads string `mapstructure:"-"`
 }
 
 // Builder builds the images of a Catalog that the engine lacks.

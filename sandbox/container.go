@@ -105,15 +105,15 @@ func (e *Engine) hostConfig(s containerSpec) *container.HostConfig {
 		Runtime:        l.Runtime,
 		Tmpfs:          map[string]string{},
 		Resources: container.Resources{
-			Memory:     l.Memory,
-			MemorySwap: l.Memory, // memory+swap = memory: no swap
+			Memory:     int64(l.Memory),
+			MemorySwap: int64(l.Memory), // memory+swap = memory: no swap
 			NanoCPUs:   int64(l.CPUs * 1e9),
 			CpusetCpus: l.CPUSet,
 			PidsLimit:  &l.Pids,
 			Ulimits: []*container.Ulimit{
 				{Name: "core", Soft: 0, Hard: 0},
 				{Name: "nofile", Soft: l.NoFile, Hard: l.NoFile},
-				{Name: "fsize", Soft: l.FileSize, Hard: l.FileSize},
+				{Name: "fsize", Soft: int64(l.FileSize), Hard: int64(l.FileSize)},
 			},
 		},
 	}
@@ -124,7 +124,7 @@ func (e *Engine) hostConfig(s containerSpec) *container.HostConfig {
 		hc.SecurityOpt = append(hc.SecurityOpt, "seccomp="+p)
 	}
 	if l.Tmpfs > 0 {
-		hc.Tmpfs["/tmp"] = tmpfsOpts(l.Tmpfs)
+		hc.Tmpfs["/tmp"] = tmpfsOpts(int64(l.Tmpfs))
 	}
 	for target, size := range s.tmpfs {
 		hc.Tmpfs[target] = tmpfsOpts(size)

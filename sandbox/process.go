@@ -15,21 +15,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Freeze is how a bot is stopped while it is not on move.
-type Freeze string
-
-const (
-	// FreezeSignal stops the bot with SIGSTOP and resumes it with SIGCONT, through a pidfd.
-	// That holds all of it because a bot is one process (the seccomp profile kills a second).
-	// Under gVisor FreezeCgroup is used instead (see RunSpec.withDefaults).
-	FreezeSignal Freeze = "signal"
-	// FreezeCgroup uses the cgroup freezer, which also holds processes the bot could not
-	// have created; it costs more per move (BENCHMARKS.md).
-	FreezeCgroup Freeze = "cgroup"
-	// FreezeNone never stops the bot.
-	FreezeNone Freeze = "none"
-)
-
 // RunSpec describes a bot to run.
 type RunSpec struct {
 	// Image must hold the launcher at /judge/init (every judge run image does).
@@ -137,8 +122,8 @@ func (spec RunSpec) withDefaults() RunSpec {
 // same: the bot then reads as closed, and Wait tells why.
 func (e *Engine) prepare(ctx context.Context, spec RunSpec) (*Process, error) {
 	p := &Process{e: e, spec: spec, pidfd: -1}
-	p.errBuf.limit = spec.Output.Stderr
-	p.out.limit, p.out.max = spec.Output.Stdout, int(spec.Output.Line)
+	p.errBuf.limit = int64(spec.Output.Stderr)
+	p.out.limit, p.out.max = int64(spec.Output.Stdout), int(spec.Output.Line)
 	var err error
 	if p.ioDir, p.in, err = e.makePipes(); err != nil {
 		return nil, err
@@ -241,9 +226,9 @@ func (p *Process) Wait(ctx context.Context) (Exit, error) {
 	if p.oomSeen {
 		x.OOM = true
 	}
-	if x.OOM && p.peakSeen < p.spec.Limits.Memory {
+	if x.OOM && p.peakSeen < int64(p.spec.Limits.Memory) {
 		// The cgroup is gone with its figures, but an OOM kill means usage reached the limit.
-		p.peakSeen = p.spec.Limits.Memory
+		p.peakSeen = int64(p.spec.Limits.Memory)
 	}
 	return x, err
 }

@@ -369,7 +369,7 @@ func (a *app) check(cmd *cobra.Command, strict, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	sources := images.Sources{DebianMirror: a.cfg.Images.DebianMirror, SecurityMirror: a.cfg.Images.SecurityMirror}
+	sources := a.cfg.Images.Sources
 	start := time.Now()
 	ix, err := images.FetchFor(cmd.Context(), sources, lock)
 	if err != nil {
@@ -504,7 +504,7 @@ func (a *app) writeSecurity(w io.Writer) error {
 		{"writable /tmp", tmp},
 		{"/dev/shm, IPC", "empty and read-only; IPC mode none"},
 		{"user, capabilities", "65534 (nobody), all capabilities dropped, no-new-privileges"},
-		{"seccomp", onOff(s.Seccomp, "Docker's default; creating a process kills with SIGSYS; ptrace, process_vm_* refused", "Docker's default only (sandbox.seccomp is off)")},
+		{"seccomp", onOff(s.Seccomp == sandbox.SeccompJudge, "Docker's default; creating a process kills with SIGSYS; ptrace, process_vm_* refused", "Docker's default only (sandbox.seccomp is off)")},
 		{"exec", "the launcher's filter: the exec that starts the bot is the last; no new process; 32-bit ABIs killed"},
 		{"memory", s.Memory.String() + " (a game may set its own), no swap"},
 		{"CPU", fmt.Sprintf("%g core(s) of quota; time per move from the cgroup; pinned to a core per worker: %v", s.CPUs, s.Pin)},
@@ -512,10 +512,10 @@ func (a *app) writeSecurity(w io.Writer) error {
 		{"open files", fmt.Sprint(s.NoFile)},
 		{"file size", s.FileSize.String()},
 		{"core dumps", "none"},
-		{"stdout", fmt.Sprintf("%s in all, %s per line", s.StdoutLimit, s.LineLimit)},
-		{"stderr kept", s.StderrLimit.String() + " per bot, " + s.StderrMatchLimit.String() + " per match (by move, in the replay)"},
+		{"stdout", fmt.Sprintf("%s in all, %s per line", s.Stdout, s.Line)},
+		{"stderr kept", s.Stderr.String() + " per bot, " + s.StderrMatch.String() + " per match (by move, in the replay)"},
 		{"started ahead", fmt.Sprintf("%d container(s) per worker and kind of bot, by judge serve (each for one bot only)", s.Warm)},
-		{"frozen between turns", s.Freeze + onOff(s.Runtime == sandbox.RuntimeGVisor && s.Freeze == string(sandbox.FreezeSignal), " (gVisor: the cgroup freezer)", "")},
+		{"frozen between turns", string(s.Freeze) + onOff(s.Runtime == sandbox.RuntimeGVisor && s.Freeze == sandbox.FreezeSignal, " (gVisor: the cgroup freezer)", "")},
 		{"compilation", fmt.Sprintf("no network, %s, %g core(s), %d tasks, %v wall, log %s, artifact %s, source %s",
 			b.Memory, b.CPUs, b.Pids, b.Timeout, b.LogLimit, b.ArtifactLimit, b.SourceLimit)},
 	}

@@ -190,8 +190,7 @@ var flagWants = map[string]string{
 }
 
 func newLogger(c config.Log) *slog.Logger {
-	level := map[string]slog.Level{"debug": slog.LevelDebug, "info": slog.LevelInfo, "warn": slog.LevelWarn, "error": slog.LevelError}[c.Level]
-	opts := &slog.HandlerOptions{Level: level}
+	opts := &slog.HandlerOptions{Level: c.Level}
 	if c.Format == "json" {
 		return slog.New(slog.NewJSONHandler(os.Stderr, opts))
 	}
@@ -237,15 +236,13 @@ func (a *app) imageBuilder(ctx context.Context) (*images.Builder, error) {
 	if err != nil {
 		return nil, err
 	}
+	sources := a.cfg.Images.Sources
+	sources.GoProxy = goProxy(sources.GoProxy)
+	sources.Downloads = filepath.Join(a.cfg.DataDir, "downloads")
 	return &images.Builder{
 		Engine: e, Catalog: cat, Prefix: a.cfg.Images.Prefix, Logger: a.log,
 		StateDir: filepath.Join(a.cfg.DataDir, "images"),
-		Sources: images.Sources{
-			DebianMirror:   a.cfg.Images.DebianMirror,
-			SecurityMirror: a.cfg.Images.SecurityMirror,
-			GoProxy:        goProxy(a.cfg.Images.GoProxy),
-			Downloads:      filepath.Join(a.cfg.DataDir, "downloads"),
-		},
+		Sources:  sources,
 	}, nil
 }
 
@@ -271,10 +268,12 @@ func (a *app) builder(ctx context.Context) (*build.Builder, error) {
 	if err != nil {
 		return nil, err
 	}
+	limits := a.cfg.Build
+	limits.Runtime = a.cfg.Sandbox.Runtime
 	return &build.Builder{
 		Sandbox: e, Catalog: cat, Prefix: a.cfg.Images.Prefix,
 		Dir:    filepath.Join(a.cfg.DataDir, "artifacts"),
-		Limits: a.cfg.Build.Limits(a.cfg.Sandbox.Runtime),
+		Limits: limits,
 	}, nil
 }
 
@@ -288,34 +287,38 @@ func (a *app) runner(b *build.Builder) (*match.Runner, error) {
 	if cores := botCores(s.Pin, 1); len(cores) > 0 {
 		cpuset = cores[0]
 	}
-	limits := s.Limits()
+	limits := s.Limits
 	limits.CPUSet = cpuset
 	return &match.Runner{
 		Sandbox: a.engine, Builder: b, WorkDir: work, Version: judgeVersion(),
-		Limits: limits, Freeze: sandbox.Freeze(s.Freeze), Output: s.Output(), StderrMatch: int64(s.StderrMatchLimit),
+		Limits: limits, Freeze: s.Freeze, Output: s.Output, StderrMatch: s.StderrMatch,
 	}, nil
 }
 
 // queue connects to nats.url; with none, serve embeds a server and the clients look for the
 // embedded one on nats.listen.
 func (a *app) queue(ctx context.Context, serve bool) (*queue.Queue, error) {
-	n := a.cfg.NATS
-	o := queue.Options{URL: n.URL, Listen: n.Listen, Logger: a.log, Replicas: n.Replicas,
-		AckWait: a.cfg.Serve.AckWait, MaxDeliver: a.cfg.Serve.MaxDeliver}
-	if o.URL == "" {
-		if serve {
-			o.StoreDir = cmp.Or(n.Store, filepath.Join(a.cfg.DataDir, "nats"))
-			o.ServerName = n.ServerName
-			o.Cluster = queue.Cluster{Name: n.Cluster.Name, Listen: n.Cluster.Listen, Routes: n.Cluster.Routes}
-		} else {
-			o.URL = "nats://" + a.cfg.NATS.Listen
-		}
+	o := a.cfg.NATS
+	o.Logger, o.AckWait, o.MaxDeliver = a.log, a.cfg.Serve.AckWait, a.cfg.Serve.MaxDeliver
+	switch {
+	case o.URL == "" && serve:
+		o.StoreDir = a.natsStore()
+	case o.URL == "":
+		o.URL = "nats://" + o.Listen
+		fallthrough
+	default: // a client: the embedded server's settings are not its own
+		o.StoreDir, o.ServerName, o.Cluster = "", "", queue.Cluster{}
 	}
 	q, err := queue.Open(ctx, o)
 	if err != nil && !serve {
 		return nil, fmt.Errorf("%w (is `judge serve` running? set nats.url to use another server)", err)
 	}
 	return q, err
+}
+
+// natsStore is the embedded server's storage directory: nats.store, else data_dir/nats.
+func (a *app) natsStore() string {
+	return cmp.Or(a.cfg.NATS.StoreDir, filepath.Join(a.cfg.DataDir, "nats"))
 }
 
 // botCores gives each worker a core of its own for its bots, keeping core 0 for the judge and

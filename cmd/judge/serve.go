@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/config"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/queue"
@@ -69,7 +70,7 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 	if err != nil {
 		return nil, nil, err
 	}
-	if a.cfg.Images.Source == "nats" {
+	if a.cfg.Images.Source == config.ImagesFromNATS {
 		ib, err := a.imageBuilder(ctx)
 		if err != nil {
 			return nil, nil, err

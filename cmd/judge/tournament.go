@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"sort"
 	"strconv"
 	"strings"
@@ -233,7 +234,7 @@ func (a *app) tournamentQueue(ctx context.Context, errOut io.Writer, f *tourname
 		workers = a.cfg.Serve.Workers
 	}
 	// The daemon's own log would drown the progress: only its warnings and errors.
-	d, _, err := a.daemon(ctx, q, workers, newLogger(config.Log{Level: "warn", Format: a.cfg.Log.Format}))
+	d, _, err := a.daemon(ctx, q, workers, newLogger(config.Log{Level: slog.LevelWarn, Format: a.cfg.Log.Format}))
 	if err != nil {
 		q.Close()
 		return nil, nil, err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -112,7 +111,7 @@ func (a *app) viewQueue(ctx context.Context, store string) (q *queue.Queue, from
 		return q, "of the NATS server at " + n.URL, nil
 	}
 	if store == "" {
-		if dir := cmp.Or(n.Store, filepath.Join(a.cfg.DataDir, "nats")); queue.HasStore(dir) {
+		if dir := a.natsStore(); queue.HasStore(dir) {
 			store = dir
 		}
 	}

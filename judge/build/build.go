@@ -24,6 +24,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/botjudge/judge/config/value"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/files"
 	"github.com/botjudge/judge/judge/result"
@@ -50,19 +51,21 @@ type Result struct {
 // Report is the build as the result JSON reports it.
 func (r Result) Report() result.Build { return r.Build }
 
-// Limits bound one compilation. A zero field is its DefaultLimits value.
+// Limits bound one compilation. A zero field is its DefaultLimits value. The tags are the
+// keys of the configuration's build section, which is this struct.
 type Limits struct {
-	Timeout       time.Duration
-	Memory        int64
-	CPUs          float64
-	Pids          int64
-	Scratch       int64
-	LogLimit      int64
-	ArtifactLimit int64
-	SourceLimit   int64
+	Timeout       time.Duration `mapstructure:"timeout"`
+	Memory        value.Bytes   `mapstructure:"memory"`
+	CPUs          float64       `mapstructure:"cpus"`
+	Pids          int64         `mapstructure:"pids"`
+	Scratch       value.Bytes   `mapstructure:"tmpfs"`
+	LogLimit      value.Bytes   `mapstructure:"log_limit"`
+	ArtifactLimit value.Bytes   `mapstructure:"artifact_limit"`
+	SourceLimit   value.Bytes   `mapstructure:"source_limit"`
 	// Runtime is the engine runtime compilers run under ("" is runc): a compiler is as
-	// untrusted as the code it reads, so it follows the bots' runtime.
-	Runtime string
+	// untrusted as the code it reads, so it follows the bots' runtime (sandbox.runtime),
+	// and has no key of its own.
+	Runtime string `mapstructure:"-"`
 }
 
 // DefaultLimits are the judge's compile limits: a minute, 1 GiB, one core, 256 tasks, 512 MiB
@@ -83,6 +86,21 @@ func (l Limits) orDefaults() Limits {
 	l.ArtifactLimit = cmp.Or(l.ArtifactLimit, d.ArtifactLimit)
 	l.SourceLimit = cmp.Or(l.SourceLimit, d.SourceLimit)
 	return l
+}
+
+// Validate checks l as configured, where every limit is written out and positive. Errors
+// name the field by its key (value.KeyError).
+func (l Limits) Validate() error {
+	return errors.Join(
+		value.Positive("timeout", l.Timeout),
+		value.Positive("memory", l.Memory),
+		value.Positive("cpus", l.CPUs),
+		value.Positive("pids", l.Pids),
+		value.Positive("tmpfs", l.Scratch),
+		value.Positive("log_limit", l.LogLimit),
+		value.Positive("artifact_limit", l.ArtifactLimit),
+		value.Positive("source_limit", l.SourceLimit),
+	)
 }
 
 // Compiler is what the Builder needs from the sandbox.
@@ -150,7 +168,7 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 	if len(s.Files) == 0 {
 		return Result{}, fmt.Errorf("%w: no source files", ErrInvalid)
 	}
-	if size > lim.SourceLimit {
+	if size > int64(lim.SourceLimit) {
 		return Result{}, fmt.Errorf("%w: sources are %d bytes, the limit is %d", ErrInvalid, size, lim.SourceLimit)
 	}
 	sort.Strings(names)
@@ -218,9 +236,9 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 			Seccomp: sandbox.SeccompDocker,
 		},
 		Timeout:       lim.Timeout,
-		Scratch:       lim.Scratch,
-		LogLimit:      lim.LogLimit,
-		ArtifactLimit: lim.ArtifactLimit,
+		Scratch:       int64(lim.Scratch),
+		LogLimit:      int64(lim.LogLimit),
+		ArtifactLimit: int64(lim.ArtifactLimit),
 	}, filepath.Join(tmp, "artifact"))
 	if err != nil {
 		return Result{}, err

@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/botjudge/judge/config/value"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
@@ -44,7 +45,7 @@ type Referee[P Bot] struct {
 	Output sandbox.Output
 	// StderrMatch bounds the bots' stderr a match's replay keeps, all bots together; 0 is
 	// DefaultStderrMatch. Past it the text is cut with a line saying so.
-	StderrMatch int64
+	StderrMatch value.Bytes
 	// WorkDir holds each match's input files while it runs.
 	WorkDir string
 	Version string
@@ -114,7 +115,7 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 	// A bot's stderr is taken just before each request to it: it is frozen between its
 	// requests, so what has come by then was written during its last exchange, and is that
 	// exchange's (TakeStderr drains the bot's stderr pipe first).
-	limit := cmp.Or(r.StderrMatch, DefaultStderrMatch)
+	limit := int64(cmp.Or(r.StderrMatch, DefaultStderrMatch))
 	errLog := stderrLog{w: j.Replay, limit: limit, left: limit}
 	exchanges := 0
 	// The judge's side of the exchanges runs on the bots' cores (when they have cores of their
@@ -351,7 +352,7 @@ func (r *Referee[P]) start(ctx context.Context, setup game.Setup, bots []*bot) e
 		}
 		limits := r.Limits
 		if setup.Memory > 0 {
-			limits.Memory = setup.Memory
+			limits.Memory = value.Bytes(setup.Memory)
 		}
 		specs[i] = &sandbox.RunSpec{Image: b.build.RunImage, Cmd: b.build.Run, Artifact: b.build.Artifact,
 			Files: files, Limits: limits, Freeze: r.Freeze, Output: r.Output}

@@ -34,7 +34,7 @@ func largestJob(t *testing.T) (id string, data []byte) {
 			name, players = g.Name(), max
 		}
 	}
-	limit := build.DefaultLimits().SourceLimit
+	limit := int64(build.DefaultLimits().SourceLimit)
 	var entrants []job.Player
 	for i := range players {
 		const file = "bot.cpp"

@@ -18,9 +18,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -29,72 +31,116 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/botjudge/judge/config/value"
 )
 
-// Options configure the queue. Zero values get the defaults noted.
+// Options configure the queue. Zero values get the defaults noted. The tagged fields are
+// the configuration's nats section; the others are set by the command (AckWait and
+// MaxDeliver from serve.ack_wait and serve.max_deliver).
 type Options struct {
 	// URL is the NATS server to connect to; "" starts an embedded server.
-	URL string
+	URL string `mapstructure:"url"`
 	// Listen is the embedded server's host:port, default "127.0.0.1:4222"; port -1 (or 0)
 	// picks a free port, which URL then reports.
-	Listen string
+	Listen string `mapstructure:"listen"`
 	// StoreDir is the embedded server's JetStream storage directory; required when embedded,
 	// and what survives a restart.
-	StoreDir string
+	StoreDir string `mapstructure:"store"`
 	// Prefix names everything the queue creates, default "judge": streams JUDGE_JOBS and
 	// JUDGE_RESULTS, subjects judge.jobs and judge.results.<id>, object stores
 	// judge-artifacts, judge-replays and judge-images. Letters, digits, '-' and '_' only, since it is part
 	// of stream, subject and bucket names. The consumer is "judges" whatever the prefix.
-	Prefix string
+	Prefix string `mapstructure:"-"`
 	// AckWait is how long a delivered job may go without Ack or InProgress before it is
 	// delivered again, default 60s. It is a setting of the shared consumer: the last Open
 	// wins, so every daemon should use the same value.
-	AckWait time.Duration
+	AckWait time.Duration `mapstructure:"-"`
 	// MaxDeliver is how many times a job is delivered at most, default 5. Like AckWait, it
 	// is set on the shared consumer.
-	MaxDeliver int
+	MaxDeliver int `mapstructure:"-"`
 	// DedupWindow is the jobs stream's duplicate window, default 24h: a job id submitted
 	// again within it is dropped. It also de-duplicates results (capped at ResultsMaxAge).
-	DedupWindow time.Duration
+	DedupWindow time.Duration `mapstructure:"-"`
 	// ResultsMaxAge is how long results are kept; 0 (the default) keeps them forever.
-	ResultsMaxAge time.Duration
+	ResultsMaxAge time.Duration `mapstructure:"-"`
 	// Replicas is how many servers of a JetStream cluster keep each stream and object
 	// store, default 1 (DefaultReplicas): a single server. With 3, losing any one server
 	// loses nothing. A stream that exists with fewer is updated, and the change logged; a
 	// server that cannot make the change (not clustered, too few servers) is an error saying
 	// so, never a stream silently kept as it was. One with more keeps them: a command run
 	// with the default must not take a cluster's replicas away.
-	Replicas int
+	Replicas int `mapstructure:"replicas"`
 	// ServerName names the embedded server, default its listen address; every server of a
 	// cluster needs a name of its own.
-	ServerName string
+	ServerName string `mapstructure:"server_name"`
 	// Cluster, when its Listen is set, makes the embedded server a node of a NATS cluster:
 	// several judge machines then hold the queue together, with no NATS deployment of
 	// their own.
-	Cluster Cluster
+	Cluster Cluster `mapstructure:"cluster"`
 	// InProcess makes the embedded server take no TCP clients: only this Queue reaches it.
 	// A reader of a store (`judge view` of a data directory) needs no port, and one that
 	// opened none cannot clash with a `judge serve` listening on it.
-	InProcess bool
+	InProcess bool `mapstructure:"-"`
 	// ReadOnly opens what exists and creates or changes nothing: no stream, consumer or
 	// object store is created or updated, and Submit, PublishResult, PutObject and Next
 	// return ErrReadOnly. The results stream must exist; a missing object store holds no
 	// objects.
-	ReadOnly bool
+	ReadOnly bool `mapstructure:"-"`
 	// Logger receives connection events and the embedded server's log, default
 	// slog.Default().
-	Logger *slog.Logger
+	Logger *slog.Logger `mapstructure:"-"`
 }
 
 // Cluster is the embedded server's part in a NATS cluster.
 type Cluster struct {
 	// Name is the cluster's name, the same on every node, default "judge".
-	Name string
+	Name string `mapstructure:"name"`
 	// Listen is the host:port the node takes routes from the other nodes on.
-	Listen string
+	Listen string `mapstructure:"listen"`
 	// Routes are the other nodes' cluster addresses ("nats-route://host:port" or
 	// "host:port"); a node may list itself too, so that every node has the same list.
-	Routes []string
+	Routes []string `mapstructure:"routes"`
+}
+
+// Validate checks the options that are configuration (the tagged ones); a zero value is
+// its default. Errors name the field by its key (value.KeyError).
+func (o Options) Validate() error {
+	var errs []error
+	if o.Listen != "" {
+		errs = append(errs, hostPort("listen", o.Listen))
+	}
+	if o.Replicas < 0 || o.Replicas > 5 {
+		errs = append(errs, value.Invalid("replicas", "must be 1 to 5: JetStream keeps at most 5 (got %d)", o.Replicas))
+	}
+	c := o.Cluster
+	switch {
+	case c.Listen != "":
+		errs = append(errs, hostPort("cluster.listen", c.Listen))
+		for _, r := range c.Routes {
+			if err := hostPort("cluster.routes", strings.TrimPrefix(r, "nats-route://")); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	case len(c.Routes) > 0:
+		errs = append(errs, value.Invalid("cluster.routes", "need cluster.listen, this node's own cluster address"))
+	}
+	return errors.Join(errs...)
+}
+
+// hostPort is an error unless addr is host:port with a port number (0 picks one).
+func hostPort(key, addr string) error {
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		var n int
+		if n, err = strconv.Atoi(port); err == nil && (n < -1 || n > 65535) {
+			err = errors.New("port out of range")
+		}
+	}
+	if err != nil {
+		return value.Invalid(key, "want host:port (got %q)", addr)
+	}
+	return nil
 }
 
 // Object store buckets, as PutObject and GetObject name them.
@@ -204,11 +250,11 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 	if o.ResultsMaxAge < 0 {
 		o.ResultsMaxAge = 0
 	}
-	if o.Replicas <= 0 {
-		o.Replicas = DefaultReplicas
+	if err := o.Validate(); err != nil {
+		return nil, fmt.Errorf("queue: %w", err)
 	}
-	if o.Replicas > 5 {
-		return nil, fmt.Errorf("queue: %d replicas: JetStream keeps at most 5", o.Replicas)
+	if o.Replicas == 0 {
+		o.Replicas = DefaultReplicas
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
