@@ -26,6 +26,7 @@ import (
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
@@ -314,6 +315,11 @@ func (a *app) queue(ctx context.Context, serve bool) (*queue.Queue, error) {
 		return nil, fmt.Errorf("%w (is `judge serve` running? set nats.url to use another server)", err)
 	}
 	return q, err
+}
+
+// jobRules are what a job is checked against on this judge.
+func (a *app) jobRules() job.Rules {
+	return job.Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: int64(a.cfg.Build.SourceLimit)}
 }
 
 // natsStore is the embedded server's storage directory: nats.store, else data_dir/nats.

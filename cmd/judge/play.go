@@ -73,7 +73,7 @@ func (a *app) playCmd() *cobra.Command {
 				sinks = append(sinks, &inMemory)
 			}
 			if len(sinks) > 0 {
-				job.Replay = replay.NewWriter(io.MultiWriter(sinks...))
+				job.Replay = io.MultiWriter(sinks...)
 			}
 			res, err := r.Play(cmd.Context(), job)
 			if err != nil && !errors.Is(err, result.Infrastructure) {
@@ -84,9 +84,6 @@ func (a *app) playCmd() *cobra.Command {
 			}
 			if replayFile != "" {
 				res.Replay = replayFile
-				if err := job.Replay.Err(); err != nil {
-					return fmt.Errorf("writing the replay: %w", err)
-				}
 				if err := rf.Chmod(0o644); err != nil {
 					return fmt.Errorf("writing the replay: %w", err)
 				}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,10 +50,7 @@ type named struct {
 }
 
 func (a *app) rebuildCmd() *cobra.Command {
-	var langs []string
-	var asJSON bool
-	var gameName, smoke, opponent string
-	var known, fromStore bool
+	var o rebuildOpts
 	cmd := &cobra.Command{
 		Use:   "rebuild [--lang L]... [--game G] [--json] [--smoke GAME] DIR|MANIFEST|--known",
 		Short: "Rebuild every submission against the current images and report what changed",
@@ -67,122 +65,148 @@ func (a *app) rebuildCmd() *cobra.Command {
 			"plays each one a short match against an opponent (--opponent, default bots/GAME/cpp) and\n" +
 			"reports its fault.",
 		Args: cobra.RangeArgs(0, 1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if known == (len(args) == 1) {
-				return usageError{errors.New("give a directory or manifest of submissions, or --known")}
+		RunE: func(cmd *cobra.Command, args []string) error { return a.rebuild(cmd, o, args) },
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&o.langs, "lang", nil, "only the submissions in these languages")
+	f.StringVar(&o.gameName, "game", "", "add this game's helper library to each submission (SnakeCore)")
+	f.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
+	f.StringVar(&o.smoke, "smoke", "", "play each rebuilt bot a short match of this game")
+	f.StringVar(&o.opponent, "opponent", "", "the --smoke opponent (default bots/GAME/cpp)")
+	f.BoolVar(&o.known, "known", false, "rebuild every submission this judge has built or holds a build of (kept with its build history and cache)")
+	f.BoolVar(&o.fromStore, "from-store", false, "with --known: also every build in the shared object store (NATS)")
+	return cmd
+}
+
+// rebuildOpts are judge rebuild's flags.
+type rebuildOpts struct {
+	langs                     []string
+	asJSON                    bool
+	gameName, smoke, opponent string
+	known, fromStore          bool
+}
+
+// rebuildPlan is what judge rebuild's arguments name, read before the engine is asked for
+// anything: a bad path is the arguments' fault, said at once.
+type rebuildPlan struct {
+	g, smokeGame game.Game
+	other        build.Submission // the smoke match's opponent
+	subs         []named          // the submissions given (none with --known)
+}
+
+func (a *app) rebuildPlan(o *rebuildOpts, args []string) (p rebuildPlan, err error) {
+	if o.known == (len(args) == 1) {
+		return p, usageError{errors.New("give a directory or manifest of submissions, or --known")}
+	}
+	if o.fromStore && !o.known {
+		return p, usageError{errors.New("--from-store goes with --known (it adds the store's builds to those known here)")}
+	}
+	if o.opponent != "" && o.smoke == "" {
+		return p, usageError{errors.New("--opponent goes with --smoke GAME (it is the smoke match's opponent)")}
+	}
+	if err := checkLangs("--lang", o.langs...); err != nil {
+		return p, err
+	}
+	if o.gameName != "" {
+		if p.g, err = lookupGame("--game", o.gameName); err != nil {
+			return p, err
+		}
+	}
+	if o.smoke != "" {
+		if p.smokeGame, err = lookupGame("--smoke", o.smoke); err != nil {
+			return p, err
+		}
+		what := "--opponent"
+		if o.opponent == "" {
+			o.opponent = filepath.Join("bots", o.smoke, "cpp")
+			what = "--smoke " + o.smoke + " plays against " + o.opponent + " unless --opponent names another bot"
+		}
+		if p.other, err = loadBot(o.opponent, int64(a.cfg.Build.SourceLimit)); err != nil {
+			return p, usageError{fmt.Errorf("%s: %w", what, err)}
+		}
+	}
+	if !o.known {
+		if p.subs, err = submissions(args[0]); err != nil {
+			return p, usageError{err}
+		}
+		for i, n := range p.subs {
+			if p.subs[i].sub, err = loadBot(n.Path, int64(a.cfg.Build.SourceLimit)); err != nil {
+				return p, usageError{fmt.Errorf("%s: %w", n.Name, err)}
 			}
-			if fromStore && !known {
-				return usageError{errors.New("--from-store goes with --known (it adds the store's builds to those known here)")}
-			}
-			if opponent != "" && smoke == "" {
-				return usageError{errors.New("--opponent goes with --smoke GAME (it is the smoke match's opponent)")}
-			}
-			if err := checkLangs("--lang", langs...); err != nil {
-				return err
-			}
-			var g, smokeGame game.Game
-			var err error
-			if gameName != "" {
-				if g, err = lookupGame("--game", gameName); err != nil {
-					return err
-				}
-			}
-			var other build.Submission
-			if smoke != "" {
-				if smokeGame, err = lookupGame("--smoke", smoke); err != nil {
-					return err
-				}
-				what := "--opponent"
-				if opponent == "" {
-					opponent = filepath.Join("bots", smoke, "cpp")
-					what = "--smoke " + smoke + " plays against " + opponent + " unless --opponent names another bot"
-				}
-				if other, err = loadBot(opponent, int64(a.cfg.Build.SourceLimit)); err != nil {
-					return usageError{fmt.Errorf("%s: %w", what, err)}
-				}
-			}
-			// The submissions are read before the engine is asked for anything: a bad path is
-			// the arguments' fault, said at once.
-			var subs []named
-			if !known {
-				if subs, err = submissions(args[0]); err != nil {
-					return usageError{err}
-				}
-				for i, n := range subs {
-					if subs[i].sub, err = loadBot(n.Path, int64(a.cfg.Build.SourceLimit)); err != nil {
-						return usageError{fmt.Errorf("%s: %w", n.Name, err)}
-					}
-				}
-			}
-			b, err := a.builder(cmd.Context())
+		}
+	}
+	return p, nil
+}
+
+func (a *app) rebuild(cmd *cobra.Command, o rebuildOpts, args []string) error {
+	p, err := a.rebuildPlan(&o, args)
+	if err != nil {
+		return err
+	}
+	b, err := a.builder(cmd.Context())
+	if err != nil {
+		return err
+	}
+	var runner *match.Runner
+	if p.smokeGame != nil {
+		if runner, err = a.runner(b); err != nil {
+			return err
+		}
+	}
+	if o.known {
+		if o.fromStore {
+			q, err := a.queue(cmd.Context(), false)
 			if err != nil {
 				return err
 			}
-			var runner *match.Runner
-			if smokeGame != nil {
-				if runner, err = a.runner(b); err != nil {
-					return err
-				}
-			}
-			if known {
-				if fromStore {
-					q, err := a.queue(cmd.Context(), false)
-					if err != nil {
-						return err
-					}
-					defer q.Close()
-					b.Remote = q.Cache(queue.BucketArtifacts)
-				}
-				ks, err := b.Known(cmd.Context(), fromStore)
-				if err != nil {
-					return err
-				}
-				for id, sub := range ks {
-					names := make([]string, 0, len(sub.Files))
-					for f := range sub.Files {
-						names = append(names, f)
-					}
-					sort.Strings(names)
-					subs = append(subs, named{Name: strings.Join(names, ",") + "@" + id[:12], sub: sub})
-				}
-				sort.Slice(subs, func(i, j int) bool { return subs[i].Name < subs[j].Name })
-			}
-			var rows []rebuilt
-			for i, n := range subs {
-				sub := n.sub
-				if len(langs) > 0 && !slices.Contains(langs, sub.Lang) {
-					continue
-				}
-				if g != nil {
-					sub.Files = game.WithLibrary(g, sub.Lang, sub.Files)
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "[%d/%d] %s (%s)\n", i+1, len(subs), n.Name, sub.Lang)
-				row, err := rebuildOne(cmd.Context(), b, n.Name, sub)
-				if err != nil {
-					return fmt.Errorf("%s: %w", n.Name, err)
-				}
-				if runner != nil && row.Now == "ok" {
-					row.Smoke = smokeMatch(cmd.Context(), runner, smokeGame, n.Name, sub, filepath.Base(opponent), other)
-				}
-				rows = append(rows, row)
-			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(rows)
-			}
-			return writeRebuilt(cmd.OutOrStdout(), rows)
-		},
+			defer q.Close()
+			b.Remote = q.Cache(queue.BucketArtifacts)
+		}
+		if p.subs, err = knownSubmissions(cmd.Context(), b, o.fromStore); err != nil {
+			return err
+		}
 	}
-	f := cmd.Flags()
-	f.StringSliceVar(&langs, "lang", nil, "only the submissions in these languages")
-	f.StringVar(&gameName, "game", "", "add this game's helper library to each submission (SnakeCore)")
-	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	f.StringVar(&smoke, "smoke", "", "play each rebuilt bot a short match of this game")
-	f.StringVar(&opponent, "opponent", "", "the --smoke opponent (default bots/GAME/cpp)")
-	f.BoolVar(&known, "known", false, "rebuild every submission this judge has built or holds a build of (kept with its build history and cache)")
-	f.BoolVar(&fromStore, "from-store", false, "with --known: also every build in the shared object store (NATS)")
-	return cmd
+	var rows []rebuilt
+	for i, n := range p.subs {
+		sub := n.sub
+		if len(o.langs) > 0 && !slices.Contains(o.langs, sub.Lang) {
+			continue
+		}
+		if p.g != nil {
+			sub.Files = game.WithLibrary(p.g, sub.Lang, sub.Files)
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "[%d/%d] %s (%s)\n", i+1, len(p.subs), n.Name, sub.Lang)
+		row, err := rebuildOne(cmd.Context(), b, n.Name, sub)
+		if err != nil {
+			return fmt.Errorf("%s: %w", n.Name, err)
+		}
+		if runner != nil && row.Now == "ok" {
+			row.Smoke = smokeMatch(cmd.Context(), runner, p.smokeGame, n.Name, sub, filepath.Base(o.opponent), p.other)
+		}
+		rows = append(rows, row)
+	}
+	if o.asJSON {
+		enc := json.NewEncoder(cmd.OutOrStdout())
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	}
+	return writeRebuilt(cmd.OutOrStdout(), rows)
+}
+
+// knownSubmissions are the submissions this judge has built or holds a build of (and, with
+// fromStore, those of b's remote store), named by their files and build id.
+func knownSubmissions(ctx context.Context, b *build.Builder, fromStore bool) ([]named, error) {
+	ks, err := b.Known(ctx, fromStore)
+	if err != nil {
+		return nil, err
+	}
+	var subs []named
+	for id, sub := range ks {
+		names := slices.Sorted(maps.Keys(sub.Files))
+		subs = append(subs, named{Name: strings.Join(names, ",") + "@" + id[:12], sub: sub})
+	}
+	sort.Slice(subs, func(i, j int) bool { return subs[i].Name < subs[j].Name })
+	return subs, nil
 }
 
 // rebuildOne rebuilds a submission and compares it with its last recorded build.

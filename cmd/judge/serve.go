@@ -10,7 +10,6 @@ import (
 
 	"github.com/botjudge/judge/config"
 	"github.com/botjudge/judge/judge/daemon"
-	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/queue"
 )
 
@@ -102,10 +101,10 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 	a.engine.Warm(a.cfg.Sandbox.Warm * ((workers + len(runners) - 1) / len(runners)))
 	metrics := daemon.NewMetrics()
 	d, err := daemon.New(daemon.Options{
-		Queue: q, Runners: runners, Games: games.Lookup, Workers: workers,
+		Queue: q, Runners: runners, Jobs: a.jobRules(), Workers: workers,
 		Grace:     a.cfg.Serve.Grace,
-		Heartbeat: a.cfg.Serve.AckWait / 3, MaxSource: int64(a.cfg.Build.SourceLimit),
-		Metrics: metrics, Log: log,
+		Heartbeat: a.cfg.Serve.AckWait / 3,
+		Metrics:   metrics, Log: log,
 	})
 	return d, metrics, err
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/result"
 )
@@ -55,7 +54,7 @@ func (a *app) submitCmd() *cobra.Command {
 			}
 			// What the daemon checks of a job before it judges it (file names, source sizes),
 			// checked here: it would refuse the job, not a try later.
-			if _, err := job.Parse(data, games.Lookup, int64(a.cfg.Build.SourceLimit)); err != nil {
+			if _, _, err := job.Parse(data, a.jobRules()); err != nil {
 				var re *result.Error
 				if errors.As(err, &re) {
 					err = errors.New(re.Message)

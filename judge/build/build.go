@@ -152,32 +152,15 @@ func (b *Builder) Build(ctx context.Context, s Submission) (Result, error) {
 
 func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, error) {
 	lim := b.Limits.orDefaults()
-	lang, ok := images.LangByName(s.Lang)
-	if !ok {
-		return Result{}, fmt.Errorf("%w: unknown language %q", ErrInvalid, s.Lang)
+	lang, names, err := check(s, lim)
+	if err != nil {
+		return Result{}, err
 	}
-	var size int64
-	names := make([]string, 0, len(s.Files))
-	for name, data := range s.Files {
-		size += int64(len(data)) + int64(len(name))
-		names = append(names, name)
-	}
-	if err := files.CheckNames(names); err != nil {
-		return Result{}, fmt.Errorf("%w: %w", ErrInvalid, err)
-	}
-	if len(s.Files) == 0 {
-		return Result{}, fmt.Errorf("%w: no source files", ErrInvalid)
-	}
-	if size > int64(lim.SourceLimit) {
-		return Result{}, fmt.Errorf("%w: sources are %d bytes, the limit is %d", ErrInvalid, size, lim.SourceLimit)
-	}
-	sort.Strings(names)
 	cmd, err := lang.CompileCmd(names, func(n string) []byte { return s.Files[n] })
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
 	compileRef := b.Catalog.Compile(lang).Ref(b.Prefix)
-	runRef := b.Catalog.Run(lang).Ref(b.Prefix)
 	imageID, err := b.Sandbox.ImageID(ctx, compileRef)
 	if err != nil {
 		return Result{}, err
@@ -187,7 +170,7 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 	}
 	key := cacheKey(s.Lang, imageID, cmd, s.Files, names)
 	dir := filepath.Join(b.Dir, key[:2], key)
-	res := Result{RunImage: runRef, Run: lang.Run, Artifact: filepath.Join(dir, "artifact")}
+	res := Result{RunImage: b.Catalog.Run(lang).Ref(b.Prefix), Run: lang.Run, Artifact: filepath.Join(dir, "artifact")}
 	cached := func() (Result, bool) {
 		data, err := os.ReadFile(filepath.Join(dir, "result.json"))
 		var e entry
@@ -199,7 +182,7 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 		if r.Toolchain == "" { // cached before results named it
 			r.Toolchain = b.toolchain(ctx, lang, compileRef, imageID)
 		}
-		r.Artifact, r.RunImage, r.Run = res.Artifact, runRef, lang.Run
+		r.Artifact, r.RunImage, r.Run = res.Artifact, res.RunImage, res.Run
 		return r, true
 	}
 	if !fresh {
@@ -212,7 +195,40 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 			}
 		}
 	}
+	res.Image = imageID
+	res.Toolchain = b.toolchain(ctx, lang, compileRef, imageID)
+	return b.compile(ctx, s, sandbox.CompileSpec{Image: compileRef, Cmd: cmd, Files: s.Files}, lim, key, dir, fresh, res)
+}
 
+// check checks a submission against the limits before anything runs, and gives its
+// language and its file names, sorted.
+func check(s Submission, lim Limits) (images.Lang, []string, error) {
+	lang, ok := images.LangByName(s.Lang)
+	if !ok {
+		return lang, nil, fmt.Errorf("%w: unknown language %q", ErrInvalid, s.Lang)
+	}
+	var size int64
+	names := make([]string, 0, len(s.Files))
+	for name, data := range s.Files {
+		size += int64(len(data)) + int64(len(name))
+		names = append(names, name)
+	}
+	if err := files.CheckNames(names); err != nil {
+		return lang, nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+	}
+	if len(s.Files) == 0 {
+		return lang, nil, fmt.Errorf("%w: no source files", ErrInvalid)
+	}
+	if size > int64(lim.SourceLimit) {
+		return lang, nil, fmt.Errorf("%w: sources are %d bytes, the limit is %d", ErrInvalid, size, lim.SourceLimit)
+	}
+	sort.Strings(names)
+	return lang, names, nil
+}
+
+// compile runs the compiler of spec (its image, command and files) under lim and, when it
+// succeeds, moves the program into the cache directory dir; res is the build so far.
+func (b *Builder) compile(ctx context.Context, s Submission, spec sandbox.CompileSpec, lim Limits, key, dir string, fresh bool, res Result) (Result, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return Result{}, err
 	}
@@ -225,63 +241,53 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 		return Result{}, err
 	}
 	start := time.Now()
-	cr, err := b.Sandbox.Compile(ctx, sandbox.CompileSpec{
-		Image: compileRef,
-		Cmd:   cmd,
-		Files: s.Files,
-		Limits: sandbox.Limits{
-			Memory: lim.Memory, CPUs: lim.CPUs, Pids: lim.Pids,
-			NoFile: 1024, FileSize: lim.ArtifactLimit, Runtime: lim.Runtime,
-			// Compilers start processes (g++ its assembler): Docker's filter, not the bots'.
-			Seccomp: sandbox.SeccompDocker,
-		},
-		Timeout:       lim.Timeout,
-		Scratch:       int64(lim.Scratch),
-		LogLimit:      int64(lim.LogLimit),
-		ArtifactLimit: int64(lim.ArtifactLimit),
-	}, filepath.Join(tmp, "artifact"))
+	spec.Limits = sandbox.Limits{
+		Memory: lim.Memory, CPUs: lim.CPUs, Pids: lim.Pids,
+		NoFile: 1024, FileSize: lim.ArtifactLimit, Runtime: lim.Runtime,
+		// Compilers start processes (g++ its assembler): Docker's filter, not the bots'.
+		Seccomp: sandbox.SeccompDocker,
+	}
+	spec.Timeout, spec.Scratch = lim.Timeout, int64(lim.Scratch)
+	spec.LogLimit, spec.ArtifactLimit = int64(lim.LogLimit), int64(lim.ArtifactLimit)
+	cr, err := b.Sandbox.Compile(ctx, spec, filepath.Join(tmp, "artifact"))
 	if err != nil {
 		return Result{}, err
 	}
 	res.OK, res.Log, res.Failure = cr.OK, cr.Log, cr.Failure
-	res.Image = imageID
-	res.Toolchain = b.toolchain(ctx, lang, compileRef, imageID)
 	res.MS = time.Since(start).Milliseconds()
-	if !cr.OK {
-		b.record(s, res)
-	}
 	// Only successes are cached: a failure may come from the machine rather than the source
 	// (a timeout under load, a broken engine), and a cached wrong verdict would outlive it.
-	if cr.OK {
-		data, _ := json.Marshal(entry{Result: res})
-		if err := os.WriteFile(filepath.Join(tmp, "result.json"), data, 0o644); err != nil {
-			return Result{}, err
-		}
-		// The sources travel with the build, so that any judge holding it, here or through the
-		// shared store, can rebuild it (`judge rebuild --known`).
-		src, _ := json.Marshal(s)
-		if err := os.WriteFile(filepath.Join(tmp, sourceFile), src, 0o644); err != nil {
-			return Result{}, err
-		}
-		if err := os.Rename(tmp, dir); err != nil && !os.IsExist(err) && !errors.Is(err, os.ErrExist) {
-			// Another builder may have won the race with the same content; theirs is as good.
-			if _, statErr := os.Stat(filepath.Join(dir, "result.json")); statErr != nil {
-				return Result{}, err
-			}
-		}
-		if fresh {
-			// The cache keeps the entry it had; this build's program is compared as built.
-			res.Artifact = filepath.Join(tmp, "artifact")
-			if _, err := os.Stat(res.Artifact); err != nil {
-				res.Artifact = filepath.Join(dir, "artifact")
-			}
-		}
+	if !cr.OK {
 		b.record(s, res)
-		res.Artifact = filepath.Join(dir, "artifact")
-		b.share(ctx, key, dir)
-	} else {
 		res.Artifact = ""
+		return res, nil
 	}
+	data, _ := json.Marshal(entry{Result: res})
+	if err := os.WriteFile(filepath.Join(tmp, "result.json"), data, 0o644); err != nil {
+		return Result{}, err
+	}
+	// The sources travel with the build, so that any judge holding it, here or through the
+	// shared store, can rebuild it (`judge rebuild --known`).
+	src, _ := json.Marshal(s)
+	if err := os.WriteFile(filepath.Join(tmp, sourceFile), src, 0o644); err != nil {
+		return Result{}, err
+	}
+	if err := os.Rename(tmp, dir); err != nil && !os.IsExist(err) && !errors.Is(err, os.ErrExist) {
+		// Another builder may have won the race with the same content; theirs is as good.
+		if _, statErr := os.Stat(filepath.Join(dir, "result.json")); statErr != nil {
+			return Result{}, err
+		}
+	}
+	if fresh {
+		// The cache keeps the entry it had; this build's program is compared as built.
+		res.Artifact = filepath.Join(tmp, "artifact")
+		if _, err := os.Stat(res.Artifact); err != nil {
+			res.Artifact = filepath.Join(dir, "artifact")
+		}
+	}
+	b.record(s, res)
+	res.Artifact = filepath.Join(dir, "artifact")
+	b.share(ctx, key, dir)
 	return res, nil
 }
 

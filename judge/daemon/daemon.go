@@ -31,7 +31,6 @@ import (
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
-	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
 )
 
@@ -57,7 +56,8 @@ type Options struct {
 	// Runners play the matches: worker i plays with Runners[i % len(Runners)], so that each
 	// worker's bots can have a core of their own (match.Runner's Limits.CPUSet).
 	Runners []Runner
-	Games   func(string) (game.Game, bool)
+	// Jobs are what a job is checked against: the games and languages, the largest sources.
+	Jobs job.Rules
 	// Workers is how many matches run at once.
 	Workers int
 	// Grace is how long running matches may go on after shutdown begins.
@@ -67,10 +67,8 @@ type Options struct {
 	Heartbeat time.Duration
 	// Backoff is the wait before retrying after an infrastructure failure, by attempt.
 	Backoff []time.Duration
-	// MaxSource bounds each player's sources in a job.
-	MaxSource int64
-	Metrics   *Metrics
-	Log       *slog.Logger
+	Metrics *Metrics
+	Log     *slog.Logger
 }
 
 // Daemon judges jobs from the queue.
@@ -80,8 +78,8 @@ type Daemon struct {
 
 // New checks the options and makes a daemon.
 func New(o Options) (*Daemon, error) {
-	if o.Queue == nil || len(o.Runners) == 0 || o.Games == nil {
-		return nil, errors.New("daemon: Queue, Runners and Games are required")
+	if o.Queue == nil || len(o.Runners) == 0 || o.Jobs.Game == nil || len(o.Jobs.Langs) == 0 || o.Jobs.MaxSource <= 0 {
+		return nil, errors.New("daemon: Queue, Runners and Jobs (games, languages, largest sources) are required")
 	}
 	if o.Workers <= 0 {
 		o.Workers = 1
@@ -154,7 +152,7 @@ func (d *Daemon) worker(ctx, work context.Context, runner Runner) {
 // handle judges one delivery and settles it: ack, nak or term.
 func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) {
 	log := d.o.Log.With("job", dl.ID, "attempt", dl.NumDelivered)
-	j, err := job.Parse(dl.Data, d.o.Games, d.o.MaxSource)
+	j, g, err := job.Parse(dl.Data, d.o.Jobs)
 	if err != nil {
 		id := j.ID
 		if job.ValidID(id) != nil {
@@ -176,7 +174,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 	}
 
 	stop := d.heartbeat(ctx, dl, log)
-	res, err := d.judge(ctx, log, j, dl.NumDelivered, runner)
+	res, err := d.judge(ctx, log, j, g, dl.NumDelivered, runner)
 	stop()
 	if err == nil {
 		winner := "draw"
@@ -208,9 +206,8 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 }
 
 // judge plays the job's match and stores its replay.
-func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, attempt uint64, runner Runner) (result.Result, error) {
-	seed := randomSeed()
-	mj, err := matchJob(j, d.o.Games, seed)
+func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, g game.Game, attempt uint64, runner Runner) (result.Result, error) {
+	mj, err := matchJob(j, g, randomSeed())
 	if err != nil {
 		return result.Result{}, err
 	}
@@ -223,13 +220,13 @@ func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, attempt
 	defer os.Remove(f.Name())
 	defer f.Close()
 	rep := bufio.NewWriterSize(f, 64<<10)
-	mj.Replay = replay.NewWriter(rep)
+	mj.Replay = rep
 	start := time.Now()
 	res, err := runner.Play(ctx, mj)
 	if err != nil {
 		return res, err
 	}
-	if err := errors.Join(mj.Replay.Err(), rep.Flush()); err != nil {
+	if err := rep.Flush(); err != nil {
 		return res, fmt.Errorf("writing the replay: %w", err)
 	}
 	size, err := f.Seek(0, io.SeekCurrent)
@@ -343,12 +340,9 @@ func (d *Daemon) heartbeat(ctx context.Context, dl *queue.Delivery, log *slog.Lo
 	return func() { cancel(); <-done }
 }
 
-// matchJob is the runner's job of a parsed job; seed is used when the job has none.
-func matchJob(j job.Job, lookup func(string) (game.Game, bool), seed uint64) (match.Job, error) {
-	g, ok := lookup(j.Game)
-	if !ok {
-		return match.Job{}, result.Errorf(result.UnknownGame, "unknown game %q", j.Game)
-	}
+// matchJob is the runner's job of a parsed job and its game; seed is used when the job has
+// none.
+func matchJob(j job.Job, g game.Game, seed uint64) (match.Job, error) {
 	opts, err := j.StringOptions()
 	if err != nil {
 		return match.Job{}, err

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/games"
@@ -80,8 +81,8 @@ func runDaemonOn(t testing.TB, q *queue.Queue, m *daemon.Metrics, ack time.Durat
 	r := matchtest.Runner(t)
 	b := r.Builder.(*build.Builder)
 	o := daemon.Options{
-		Queue: q, Games: games.Lookup, Workers: 1, Grace: 30 * time.Second,
-		Heartbeat: ack / 3, MaxSource: 1 << 20, Metrics: m, Backoff: []time.Duration{time.Second},
+		Queue: q, Jobs: job.Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: 1 << 20}, Workers: 1, Grace: 30 * time.Second,
+		Heartbeat: ack / 3, Metrics: m, Backoff: []time.Duration{time.Second},
 		Runners: []daemon.Runner{r},
 	}
 	b.Remote = q.Cache(queue.BucketArtifacts)

@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
@@ -142,7 +143,7 @@ func aJob(id string) []byte {
 // delivered), and returns how it settled it.
 func serveOne(t *testing.T, q *fakeQueue, r daemon.Runner, id string, data []byte, delivered uint64) string {
 	t.Helper()
-	d, err := daemon.New(daemon.Options{Queue: q, Runners: []daemon.Runner{r}, Games: games.Lookup, MaxSource: 1 << 20,
+	d, err := daemon.New(daemon.Options{Queue: q, Runners: []daemon.Runner{r}, Jobs: job.Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: 1 << 20},
 		Backoff: []time.Duration{5 * time.Second, 30 * time.Second}, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

@@ -50,7 +50,7 @@ func benchMatch(b *testing.B, g game.Game, opts map[string]string, warm int) {
 	_, _, players := g.Players()
 	play := func(seed uint64) (time.Duration, time.Duration, int, *replay.Replay) {
 		var buf bytes.Buffer
-		j := match.Job{Game: g, Seed: seed, Options: opts, Replay: replay.NewWriter(&buf)}
+		j := match.Job{Game: g, Seed: seed, Options: opts, Replay: &buf}
 		for k := 0; k < players; k++ {
 			j.Players = append(j.Players, match.Entrant{Name: fmt.Sprint(k), Submission: bot})
 		}

@@ -69,7 +69,7 @@ func BenchmarkPerMove(b *testing.B) {
 				defer f.Close()
 				buf := bufio.NewWriterSize(f, 64<<10)
 				j := match.Job{Game: g, Seed: seed, Options: map[string]string{tc.option: value, "players": "2"},
-					Replay: replay.NewWriter(&stamped{w: buf, at: stamps})}
+					Replay: &stamped{w: buf, at: stamps}}
 				if tc.game != "snakecore" {
 					delete(j.Options, "players")
 				}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/game/gametest"
 	"github.com/botjudge/judge/judge/games"
@@ -89,7 +90,7 @@ func TestASixthGameNeedsOnlyItsPackageAndTheRegistry(t *testing.T) {
 	}
 	raw, _ := json.Marshal(job.Job{Version: job.Version, ID: "odd-1", Game: "odd", Options: map[string]any{"rounds": 5},
 		Players: []job.Player{{Name: "a", Lang: "cpp", Files: map[string]string{"odd.cpp": "int main(){}"}}, {Name: "b", Lang: "cpp", Files: map[string]string{"odd.cpp": "int main(){}"}}}})
-	if _, err := job.Parse(raw, registry, 1<<20); err != nil {
+	if _, _, err := job.Parse(raw, job.Rules{Game: registry, Langs: images.LangNames(), MaxSource: 1 << 20}); err != nil {
 		t.Fatalf("a job for the sixth game: %v", err)
 	}
 

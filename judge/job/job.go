@@ -6,10 +6,10 @@ package job
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/files"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/result"
@@ -36,41 +36,52 @@ type Player struct {
 	Files map[string]string `json:"files"`
 }
 
+// Rules are what a job is checked against: the games and languages a judge knows, and how
+// large a player's sources may be.
+type Rules struct {
+	// Game finds a game by name (games.Lookup).
+	Game func(string) (game.Game, bool)
+	// Langs are the languages' names (images.LangNames), in the order an error lists them.
+	Langs []string
+	// MaxSource bounds each player's sources, names included, in bytes.
+	MaxSource int64
+}
+
 // Parse reads a job and checks everything that can be checked without the game's rules:
 // the format, the id, the game's name and player count, the languages and file names, and
-// the size of the sources (maxSource bytes per player). lookup finds a game by name.
-// The game's options are checked when the match starts (bad_option).
-func Parse(data []byte, lookup func(string) (game.Game, bool), maxSource int64) (Job, error) {
+// the size of the sources, and returns it with its game. The game's options are checked
+// when the match starts (bad_option).
+func Parse(data []byte, r Rules) (Job, game.Game, error) {
 	var j Job
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	if err := dec.Decode(&j); err != nil {
-		return j, result.Errorf(result.InvalidJob, "not a job: %w", err)
+		return j, nil, result.Errorf(result.InvalidJob, "not a job: %w", err)
 	}
 	if dec.More() {
-		return j, result.Errorf(result.InvalidJob, "not a job: data after the JSON object")
+		return j, nil, result.Errorf(result.InvalidJob, "not a job: data after the JSON object")
 	}
 	if j.Version != Version {
-		return j, result.Errorf(result.InvalidJob, "version %d is not supported (want %d)", j.Version, Version)
+		return j, nil, result.Errorf(result.InvalidJob, "version %d is not supported (want %d)", j.Version, Version)
 	}
 	if err := ValidID(j.ID); err != nil {
-		return j, result.Errorf(result.InvalidJob, "id: %w", err)
+		return j, nil, result.Errorf(result.InvalidJob, "id: %w", err)
 	}
-	g, ok := lookup(j.Game)
+	g, ok := r.Game(j.Game)
 	if !ok {
-		return j, result.Errorf(result.UnknownGame, "unknown game %q", j.Game)
+		return j, nil, result.Errorf(result.UnknownGame, "unknown game %q", j.Game)
 	}
 	if err := game.CheckPlayers(g, len(j.Players)); err != nil {
-		return j, result.Errorf(result.InvalidJob, "%w", err)
+		return j, nil, result.Errorf(result.InvalidJob, "%w", err)
 	}
 	for i, p := range j.Players {
-		if _, ok := images.LangByName(p.Lang); !ok {
-			return j, result.Errorf(result.InvalidJob, "player %d (%s): unknown language %q (known: %s)", i, p.Name, p.Lang,
-				strings.Join(images.LangNames(), ", "))
+		if !slices.Contains(r.Langs, p.Lang) {
+			return j, nil, result.Errorf(result.InvalidJob, "player %d (%s): unknown language %q (known: %s)", i, p.Name, p.Lang,
+				strings.Join(r.Langs, ", "))
 		}
 		if len(p.Files) == 0 {
-			return j, result.Errorf(result.InvalidJob, "player %d (%s): no source files", i, p.Name)
+			return j, nil, result.Errorf(result.InvalidJob, "player %d (%s): no source files", i, p.Name)
 		}
 		var size int64
 		names := make([]string, 0, len(p.Files))
@@ -79,16 +90,16 @@ func Parse(data []byte, lookup func(string) (game.Game, bool), maxSource int64) 
 			size += int64(len(name) + len(src))
 		}
 		if err := files.CheckNames(names); err != nil {
-			return j, result.Errorf(result.InvalidJob, "player %d (%s): %w", i, p.Name, err)
+			return j, nil, result.Errorf(result.InvalidJob, "player %d (%s): %w", i, p.Name, err)
 		}
-		if size > maxSource {
-			return j, result.Errorf(result.InvalidJob, "player %d (%s): sources are %d bytes, the limit is %d", i, p.Name, size, maxSource)
+		if size > r.MaxSource {
+			return j, nil, result.Errorf(result.InvalidJob, "player %d (%s): sources are %d bytes, the limit is %d", i, p.Name, size, r.MaxSource)
 		}
 	}
 	if _, err := j.StringOptions(); err != nil {
-		return j, err
+		return j, nil, err
 	}
-	return j, nil
+	return j, g, nil
 }
 
 // StringOptions are the job's option values (strings, numbers or booleans) as strings.

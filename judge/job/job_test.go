@@ -14,8 +14,10 @@ import (
 const good = `{"version":1,"id":"m1","game":"amazes","seed":3,"options":{"turns":150,"maze":""},
  "players":[{"name":"a","lang":"cpp","files":{"a.cpp":"int main(){}"}},{"name":"b","lang":"go","files":{"b.go":"package main"}}]}`
 
+var rules = Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: 1 << 20}
+
 func TestParse(t *testing.T) {
-	j, err := Parse([]byte(good), games.Lookup, 1<<20)
+	j, _, err := Parse([]byte(good), rules)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func TestParse(t *testing.T) {
 			if tc.from == good {
 				data = tc.to
 			}
-			_, err := Parse([]byte(data), games.Lookup, 1<<20)
+			_, _, err := Parse([]byte(data), rules)
 			if err == nil {
 				t.Fatal("accepted")
 			}
@@ -66,12 +68,12 @@ func TestParseKnowsEveryLanguage(t *testing.T) {
 		names = append(names, l.Name)
 		t.Run(l.Name, func(t *testing.T) {
 			data := strings.Replace(good, `"lang":"go","files":{"b.go"`, `"lang":"`+l.Name+`","files":{"b`+l.Exts[0]+`"`, 1)
-			if j, err := Parse([]byte(data), games.Lookup, 1<<20); err != nil || j.Players[1].Lang != l.Name {
+			if j, _, err := Parse([]byte(data), rules); err != nil || j.Players[1].Lang != l.Name {
 				t.Errorf("a %s player: %+v, %v", l.Name, j.Players, err)
 			}
 		})
 	}
-	_, err := Parse([]byte(strings.Replace(good, `"lang":"go"`, `"lang":"cobol"`, 1)), games.Lookup, 1<<20)
+	_, _, err := Parse([]byte(strings.Replace(good, `"lang":"go"`, `"lang":"cobol"`, 1)), rules)
 	want := `player 1 (b): unknown language "cobol" (known: ` + strings.Join(names, ", ") + ")"
 	if e := result.AsError(err); e.Code != result.InvalidJob || e.Message != want {
 		t.Errorf("code %q message %q; want %s %q", e.Code, e.Message, result.InvalidJob, want)
@@ -94,7 +96,7 @@ func TestErrors(t *testing.T) {
 	if e := result.AsError(other); e.Code != result.Infrastructure || e.Message != "engine down" || !errors.Is(e, other) {
 		t.Errorf("another error: code %q message %q", e.Code, e.Message)
 	}
-	if _, err := Parse([]byte(`{`), games.Lookup, 1<<20); !errors.Is(err, result.InvalidJob) {
+	if _, _, err := Parse([]byte(`{`), rules); !errors.Is(err, result.InvalidJob) {
 		t.Errorf("a job that is not JSON: %v", err)
 	}
 }

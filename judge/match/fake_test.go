@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"sync"
 	"testing"
@@ -180,7 +181,7 @@ func playFakeBot(t *testing.T, r *match.Referee[*fakeBot], tested *fakeBot, firs
 	r.Sandbox, r.Builder, r.WorkDir = f, f, t.TempDir()
 	var buf bytes.Buffer
 	j := match.Job{ID: "fake", Game: script{}, Seed: 1, Players: []match.Entrant{entrant(first), entrant(second)},
-		Options: map[string]string{"p0": "echo a,echo b,echo c", "p1": "echo a,echo b,echo c"}, Replay: replay.NewWriter(&buf)}
+		Options: map[string]string{"p0": "echo a,echo b,echo c", "p1": "echo a,echo b,echo c"}, Replay: &buf}
 	res, err := r.Play(context.Background(), j)
 	for id, b := range f.bots {
 		if b.started && !b.closed {
@@ -189,9 +190,6 @@ func playFakeBot(t *testing.T, r *match.Referee[*fakeBot], tested *fakeBot, firs
 	}
 	if err != nil {
 		return res, nil, err
-	}
-	if err := j.Replay.Err(); err != nil {
-		t.Fatalf("writing the replay: %v", err)
 	}
 	rp, err := replay.Read(&buf)
 	if err != nil {
@@ -314,5 +312,46 @@ func TestStderrMatchLimitWithFakes(t *testing.T) {
 	}
 	if got := res.Players[0].Stderr; got != "0123456789abc\nmore\n" {
 		t.Errorf("the result's stderr %q; want all of it", got)
+	}
+}
+
+// brokenWriter fails every write after the first n bytes, as a full disk does.
+type brokenWriter struct{ n int }
+
+func (w *brokenWriter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k := w.n
+		w.n = 0
+		return k, errors.New("no space left on device")
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// A replay that cannot be written fails the match as the judge's (it is retried), never a
+// result published without its replay; the bots are closed all the same.
+func TestReplayWriteFailureIsInfrastructureWithFakes(t *testing.T) {
+	job := func(w io.Writer) match.Job {
+		return match.Job{ID: "fake", Game: script{}, Seed: 1, Players: []match.Entrant{entrant("tested"), entrant("honest")},
+			Options: map[string]string{"p0": "echo a,echo b,echo c", "p1": "echo a,echo b,echo c"}, Replay: w}
+	}
+	var full bytes.Buffer
+	f := &fakes{bots: map[string]*fakeBot{"tested": {}, "honest": {}}}
+	if _, err := (&match.Referee[*fakeBot]{Sandbox: f, Builder: f, WorkDir: t.TempDir()}).Play(context.Background(), job(&full)); err != nil {
+		t.Fatalf("a match that can write its replay: %v", err)
+	}
+	// Failing at once, in the moves, and at the last line (the result).
+	for _, n := range []int{0, full.Len() / 2, full.Len() - 1} {
+		f := &fakes{bots: map[string]*fakeBot{"tested": {}, "honest": {}}}
+		r := &match.Referee[*fakeBot]{Sandbox: f, Builder: f, WorkDir: t.TempDir()}
+		_, err := r.Play(context.Background(), job(&brokenWriter{n: n}))
+		if !errors.Is(err, result.Infrastructure) || !strings.Contains(err.Error(), "no space left") {
+			t.Errorf("after %d bytes: %v; want an infrastructure error naming the write's", n, err)
+		}
+		for id, b := range f.bots {
+			if b.started && !b.closed {
+				t.Errorf("after %d bytes: bot %s was not closed", n, id)
+			}
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,8 +63,9 @@ type Job struct {
 	Seed    uint64
 	Options map[string]string
 	Players []Entrant
-	// Replay, when not nil, receives the replay.
-	Replay *replay.Writer
+	// Replay, when not nil, receives the replay (JSON lines, docs/contract.md); an error
+	// writing it fails the match as infrastructure's.
+	Replay io.Writer
 }
 
 // startupIdle is how long a starting bot must use (almost) no CPU to count as ready, where the
@@ -110,33 +112,60 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 		return res, result.Errorf(result.Infrastructure, "%w", err)
 	}
 
-	j.Replay.Header(r.header(ctx, j, setup, bots))
+	var rw *replay.Writer // nil writes nothing
+	if j.Replay != nil {
+		rw = replay.NewWriter(j.Replay)
+	}
+	rw.Header(r.header(ctx, j, setup, bots))
 
 	// A bot's stderr is taken just before each request to it: it is frozen between its
 	// requests, so what has come by then was written during its last exchange, and is that
 	// exchange's (TakeStderr drains the bot's stderr pipe first).
 	limit := int64(cmp.Or(r.StderrMatch, DefaultStderrMatch))
-	errLog := stderrLog{w: j.Replay, limit: limit, left: limit}
+	errLog := stderrLog{w: rw, limit: limit, left: limit}
+	if err := r.referee(ctx, m, j, bots, rw, &errLog); err != nil {
+		return res, err
+	}
+	r.finish(ctx, bots)
+	// What the bots wrote last (on their way out, once their input ended), before the
+	// result: a replay's last line is its result.
+	for i, b := range bots {
+		errLog.take(i, b)
+	}
+	out := m.Result()
+	res.Players = players(j, bots, out)
+	res.Winner = out.Winner
+	res.Judge.Finished = time.Now().UTC()
+	rw.Result(res)
+	if err := rw.Err(); err != nil {
+		return res, result.Errorf(result.Infrastructure, "writing the replay: %w", err)
+	}
+	return res, nil
+}
+
+// referee plays the match m out: it sends each request to its bot, gives the game the
+// reply and records the exchange, until the game is over. An error is the judge's.
+func (r *Referee[P]) referee(ctx context.Context, m game.Match, j Job, bots []*bot, rw *replay.Writer, errLog *stderrLog) error {
 	exchanges := 0
 	// The judge's side of the exchanges runs on the bots' cores (when they have cores of their
 	// own), so that an answer wakes it there: see sandbox.Beside.
 	defer sandbox.Beside(r.Limits.CPUSet)()
 	record := func(p int, x replay.Exchange) {
-		j.Replay.Exchange(x)
+		rw.Exchange(x)
 		errLog.moved(p, bots[p], exchanges)
 		exchanges++
 	}
 	for {
 		if err := ctx.Err(); err != nil {
-			return res, result.Errorf(result.Infrastructure, "match stopped: %w", err)
+			return result.Errorf(result.Infrastructure, "match stopped: %w", err)
 		}
 		req, done := m.Next()
 		if done {
 			stopQuitting(ctx, bots, -1)
-			break
+			return nil
 		}
 		if req.Player < 0 || req.Player >= len(bots) {
-			return res, result.Errorf(result.Infrastructure, "%s asked player %d of %d", j.Game.Name(), req.Player, len(bots))
+			return result.Errorf(result.Infrastructure, "%s asked player %d of %d", j.Game.Name(), req.Player, len(bots))
 		}
 		if req.Expect == 0 && req.Ready == "" {
 			stopQuitting(ctx, bots, req.Player)
@@ -154,7 +183,7 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 		}
 		reply, err := r.ask(ctx, b, req)
 		if err != nil {
-			return res, result.Errorf(result.Infrastructure, "player %d (%s) at turn %d: %w", req.Player, j.Players[req.Player].Name, req.Turn, err)
+			return result.Errorf(result.Infrastructure, "player %d (%s) at turn %d: %w", req.Player, j.Players[req.Player].Name, req.Turn, err)
 		}
 		// The game sees the CPU time exactly as the replay records it, so that re-judging the
 		// replay computes the same time budgets.
@@ -169,14 +198,11 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 		x.CPUus, x.CPUms = reply.CPU.Microseconds(), reply.CPU.Milliseconds()
 		record(req.Player, x)
 	}
+}
 
-	r.finish(ctx, bots)
-	// What the bots wrote last (on their way out, once their input ended), before the
-	// result: a replay's last line is its result.
-	for i, b := range bots {
-		errLog.take(i, b)
-	}
-	out := m.Result()
+// players are the result's players: each one's build, use, score, rank and fault.
+func players(j Job, bots []*bot, out game.Result) []result.Player {
+	var ps []result.Player
 	for i, e := range j.Players {
 		b := bots[i]
 		p := result.Player{Name: e.Name, Lang: e.Submission.Lang, Build: b.build.Report(), Moves: b.moves,
@@ -188,12 +214,9 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 		if i < len(out.Faults) {
 			p.Fault = out.Faults[i]
 		}
-		res.Players = append(res.Players, p)
+		ps = append(ps, p)
 	}
-	res.Winner = out.Winner
-	res.Judge.Finished = time.Now().UTC()
-	j.Replay.Result(res)
-	return res, nil
+	return ps
 }
 
 // build builds every player (cached). A failed build plays as a bot that crashed at once.

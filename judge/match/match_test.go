@@ -138,7 +138,7 @@ func playTimed(t *testing.T, r *match.Runner, opts map[string]string, players ..
 	t.Helper()
 
 	var buf timedLines
-	j := match.Job{ID: t.Name(), Game: script{}, Seed: 7, Options: opts, Replay: replay.NewWriter(&buf)}
+	j := match.Job{ID: t.Name(), Game: script{}, Seed: 7, Options: opts, Replay: &buf}
 	for i, s := range players {
 		j.Players = append(j.Players, match.Entrant{Name: fmt.Sprint("p", i), Submission: s})
 	}
@@ -280,7 +280,7 @@ func TestInvalidJobs(t *testing.T) {
 func TestTamperedReplayFails(t *testing.T) {
 	r := runner(t)
 	var buf bytes.Buffer
-	j := match.Job{Game: script{}, Seed: 1, Replay: replay.NewWriter(&buf),
+	j := match.Job{Game: script{}, Seed: 1, Replay: &buf,
 		Options: map[string]string{"p0": "echo 1,echo 2", "p1": "echo a"},
 		Players: []match.Entrant{{Submission: probe(t)}, {Submission: probe(t)}}}
 	if _, err := r.Play(context.Background(), j); err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
@@ -46,7 +47,7 @@ func largestJob(t *testing.T) (id string, data []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := job.Parse(data, games.Lookup, limit); err != nil {
+	if _, _, err := job.Parse(data, job.Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: limit}); err != nil {
 		t.Fatalf("the largest job is not one the daemon takes: %v", err)
 	}
 	return id, data

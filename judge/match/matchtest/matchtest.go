@@ -51,7 +51,7 @@ func Load(t testing.TB, dir string) build.Submission {
 func Play(t *testing.T, r *match.Runner, g game.Game, seed uint64, opts map[string]string, bots ...string) (result.Result, *replay.Replay) {
 	t.Helper()
 	var buf bytes.Buffer
-	j := match.Job{ID: strings.ReplaceAll(t.Name(), "/", "-"), Game: g, Seed: seed, Options: opts, Replay: replay.NewWriter(&buf)}
+	j := match.Job{ID: strings.ReplaceAll(t.Name(), "/", "-"), Game: g, Seed: seed, Options: opts, Replay: &buf}
 	for _, b := range bots {
 		j.Players = append(j.Players, match.Entrant{Name: b, Submission: Load(t, b)})
 	}
