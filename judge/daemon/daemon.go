@@ -45,9 +45,10 @@ type Queue interface {
 	URL() string
 }
 
-// Runner plays matches: a *match.Runner.
+// Runner plays matches and builds players: a *match.Runner.
 type Runner interface {
 	Play(ctx context.Context, j match.Job) (result.Result, error)
+	Build(ctx context.Context, j match.Job) (result.Result, error)
 }
 
 // Options configure a daemon.
@@ -210,6 +211,9 @@ func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, g game.
 	mj, err := matchJob(j, g, randomSeed())
 	if err != nil {
 		return result.Result{}, err
+	}
+	if j.Kind == job.KindBuild {
+		return runner.Build(ctx, mj)
 	}
 	// The replay goes to a file through a buffer of a fixed size: a match's moves cost the
 	// same however long it has run, where a growing buffer would copy itself over and over.

@@ -108,10 +108,20 @@ func (q *fakeQueue) PutObject(_ context.Context, bucket, key string, r io.Reader
 
 func (q *fakeQueue) URL() string { return "fake://" }
 
-// fakeRunner plays every match as play says.
+// fakeRunner plays every match as play says, and builds every build job.
 type fakeRunner struct {
-	play  func(match.Job) (result.Result, error)
-	calls int
+	play   func(match.Job) (result.Result, error)
+	calls  int
+	builds int
+}
+
+func (r *fakeRunner) Build(_ context.Context, j match.Job) (result.Result, error) {
+	r.builds++
+	res := result.Result{Version: result.Version, ID: j.ID, Game: j.Game.Name(), Status: result.StatusOK}
+	for _, p := range j.Players {
+		res.Players = append(res.Players, result.Player{Name: p.Name, Lang: p.Submission.Lang, Build: result.Build{OK: true}})
+	}
+	return res, nil
 }
 
 func (r *fakeRunner) Play(_ context.Context, j match.Job) (result.Result, error) {
@@ -203,6 +213,19 @@ func TestFailurePolicyWithFakes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A build job is built, not played: its result has no replay, and none is stored.
+func TestBuildJobWithFakes(t *testing.T) {
+	q := newFakeQueue()
+	r := &fakeRunner{play: judged}
+	one := strings.Replace(string(aJob("b1")), `"players":[`, `"kind":"build","players":[`, 1)
+	if how := serveOne(t, q, r, "b1", []byte(one), 1); how != "ack" || r.calls != 0 || r.builds != 1 {
+		t.Fatalf("a build job: settled %q after %d matches and %d builds; want ack, 0 and 1", how, r.calls, r.builds)
+	}
+	if len(q.published) != 1 || q.published[0].Replay != "" || len(q.objects) != 0 || len(q.published[0].Players) != 2 {
+		t.Errorf("published %+v, stored %d objects; want the builds' result with no replay", q.published, len(q.objects))
 	}
 }
 

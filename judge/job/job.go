@@ -27,7 +27,18 @@ type Job struct {
 	Seed    *uint64        `json:"seed,omitempty"`
 	Options map[string]any `json:"options,omitempty"`
 	Players []Player       `json:"players"`
+	// Kind is KindMatch (or empty) or KindBuild.
+	Kind string `json:"kind,omitempty"`
 }
+
+// The kinds of job. A build job compiles its players and plays nothing: its result has each
+// player's build (a failed one with a compile_error fault) and no scores, winner or replay.
+// Compiled programs go to the build cache, so a match of the same sources that follows
+// starts at once.
+const (
+	KindMatch = "match"
+	KindBuild = "build"
+)
 
 // Player is one submission.
 type Player struct {
@@ -72,8 +83,17 @@ func Parse(data []byte, r Rules) (Job, game.Game, error) {
 	if !ok {
 		return j, nil, result.Errorf(result.UnknownGame, "unknown game %q", j.Game)
 	}
-	if err := game.CheckPlayers(g, len(j.Players)); err != nil {
-		return j, nil, result.Errorf(result.InvalidJob, "%w", err)
+	switch j.Kind {
+	case "", KindMatch:
+		if err := game.CheckPlayers(g, len(j.Players)); err != nil {
+			return j, nil, result.Errorf(result.InvalidJob, "%w", err)
+		}
+	case KindBuild:
+		if len(j.Players) == 0 {
+			return j, nil, result.Errorf(result.InvalidJob, "a build job needs at least one player")
+		}
+	default:
+		return j, nil, result.Errorf(result.InvalidJob, "kind %q: want %q or %q", j.Kind, KindMatch, KindBuild)
 	}
 	for i, p := range j.Players {
 		if !slices.Contains(r.Langs, p.Lang) {

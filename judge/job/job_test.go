@@ -16,6 +16,17 @@ const good = `{"version":1,"id":"m1","game":"amazes","seed":3,"options":{"turns"
 
 var rules = Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: 1 << 20}
 
+// A build job may have any number of players but none; a match job the game's number.
+func TestParseBuildJob(t *testing.T) {
+	one := `{"version":1,"id":"b1","game":"amazes","kind":"build","players":[{"name":"a","lang":"cpp","files":{"a.cpp":"int main(){}"}}]}`
+	if j, _, err := Parse([]byte(one), rules); err != nil || j.Kind != KindBuild {
+		t.Errorf("a build job of one player: %+v %v", j, err)
+	}
+	if _, _, err := Parse([]byte(strings.Replace(one, `"kind":"build"`, `"kind":"match"`, 1)), rules); !errors.Is(err, result.InvalidJob) {
+		t.Errorf("a match job of one player: %v", err)
+	}
+}
+
 func TestParse(t *testing.T) {
 	j, _, err := Parse([]byte(good), rules)
 	if err != nil {
@@ -42,6 +53,8 @@ func TestParse(t *testing.T) {
 		{"file and directory", `"files":{"b.go":"package main"}`, `"files":{"b":"x","b/b.go":"package main"}`, result.InvalidJob, "both a file and the directory"},
 		{"too large", `int main(){}`, strings.Repeat("x", 2<<20), result.InvalidJob, "limit"},
 		{"option type", `"turns":150`, `"turns":[1]`, result.BadOption, "turns"},
+		{"unknown kind", `"seed":3`, `"seed":3,"kind":"train"`, result.InvalidJob, "kind"},
+		{"a build job of no player", good, `{"version":1,"id":"b1","game":"amazes","kind":"build","players":[]}`, result.InvalidJob, "at least one player"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := strings.Replace(good, tc.from, tc.to, 1)

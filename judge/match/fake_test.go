@@ -355,3 +355,24 @@ func TestReplayWriteFailureIsInfrastructureWithFakes(t *testing.T) {
 		}
 	}
 }
+
+// A build job builds and starts nothing: each player's build, a failed one a compile_error.
+func TestBuildOnlyWithFakes(t *testing.T) {
+	f := &fakes{bots: map[string]*fakeBot{"honest": {}, "no-build": {}}}
+	r := &match.Referee[*fakeBot]{Sandbox: f, Builder: f, WorkDir: t.TempDir()}
+	res, err := r.Build(context.Background(), match.Job{ID: "b", Game: script{}, Players: []match.Entrant{entrant("honest"), entrant("no-build")}})
+	if err != nil || res.Status != result.StatusOK || len(res.Players) != 2 || res.Winner != nil {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if p := res.Players[0]; !p.Build.OK || p.Fault != nil {
+		t.Errorf("the honest build: %+v", p)
+	}
+	if p := res.Players[1]; p.Build.OK || p.Build.Log == "" || p.Fault == nil || p.Fault.Kind != game.CompileError {
+		t.Errorf("the failed build: %+v", p)
+	}
+	for id, b := range f.bots {
+		if b.started {
+			t.Errorf("bot %s was started", id)
+		}
+	}
+}

@@ -219,6 +219,24 @@ func players(j Job, bots []*bot, out game.Result) []result.Player {
 	return ps
 }
 
+// Build compiles the job's players and plays nothing (a build job): the result has each
+// player's build, a failed one with its compile_error fault, and no scores or winner. An
+// error is returned only when the players could not be built (a *result.Error says why).
+func (r *Referee[P]) Build(ctx context.Context, j Job) (result.Result, error) {
+	host, _ := os.Hostname()
+	res := result.Result{Version: result.Version, ID: j.ID, Game: j.Game.Name(), Seed: j.Seed, Status: result.StatusOK}
+	res.Judge = result.JudgeInfo{Version: r.Version, Host: host, Started: time.Now().UTC()}
+	bots, err := r.build(ctx, j)
+	if err != nil {
+		return res, err
+	}
+	for i, e := range j.Players {
+		res.Players = append(res.Players, result.Player{Name: e.Name, Lang: e.Submission.Lang, Build: bots[i].build.Report(), Fault: bots[i].dead})
+	}
+	res.Judge.Finished = time.Now().UTC()
+	return res, nil
+}
+
 // build builds every player (cached). A failed build plays as a bot that crashed at once.
 func (r *Referee[P]) build(ctx context.Context, j Job) ([]*bot, error) {
 	bots := make([]*bot, len(j.Players))

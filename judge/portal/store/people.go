@@ -1,0 +1,362 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+)
+
+// Contest is what the organiser set up: the game and how it is played, the languages, the
+// house bots, the deadline and the test-match quota.
+type Contest struct {
+	Name    string            `json:"name"`
+	Game    string            `json:"game"`
+	Options map[string]string `json:"options,omitempty"`
+	// Langs are the languages allowed; empty allows every language the judge has.
+	Langs []string `json:"langs,omitempty"`
+	// House are the organiser's bots, which validation and test matches play against.
+	House []House `json:"house,omitempty"`
+	// Deadline ends submissions; zero is none.
+	Deadline time.Time `json:"deadline,omitzero"`
+	// TestQuota is how many test matches a contestant may ask for per hour.
+	TestQuota int `json:"test_quota"`
+	// PeerMatches lets contestants ask for test matches against each other's active versions.
+	PeerMatches bool `json:"peer_matches"`
+	// Ladder makes the contest a ladder (the next issue's).
+	Ladder  bool      `json:"ladder,omitempty"`
+	Created time.Time `json:"created"`
+}
+
+// House is a house bot: its sources are in the object store under Source.
+type House struct {
+	Name   string `json:"name"`
+	Lang   string `json:"lang"`
+	Source string `json:"source"`
+}
+
+// AllowsLang reports whether lang may be submitted.
+func (c Contest) AllowsLang(lang string) bool { return len(c.Langs) == 0 || slices.Contains(c.Langs, lang) }
+
+// HouseBot finds a house bot by name.
+func (c Contest) HouseBot(name string) (House, bool) {
+	for _, h := range c.House {
+		if h.Name == name {
+			return h, true
+		}
+	}
+	return House{}, false
+}
+
+// Closed reports whether the deadline has passed at t.
+func (c Contest) Closed(t time.Time) bool { return !c.Deadline.IsZero() && !t.Before(c.Deadline) }
+
+func contestKey(name string) string { return "contest." + name }
+
+// CreateContest stores a new contest; its name must be free.
+func (s *Store) CreateContest(ctx context.Context, c Contest) (Contest, error) {
+	if err := ValidName("contest", c.Name); err != nil {
+		return c, err
+	}
+	for _, h := range c.House {
+		if err := ValidName("house bot", h.Name); err != nil {
+			return c, err
+		}
+	}
+	c.Created = s.now().UTC()
+	if err := s.create(ctx, contestKey(c.Name), c); errors.Is(err, ErrExists) {
+		return c, fmt.Errorf("contest %s: %w", c.Name, ErrExists)
+	} else if err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+// Contest reads a contest.
+func (s *Store) Contest(ctx context.Context, name string) (Contest, error) {
+	var c Contest
+	if ValidName("contest", name) != nil {
+		return c, ErrNotFound
+	}
+	_, err := s.get(ctx, contestKey(name), &c)
+	return c, err
+}
+
+// UpdateContest changes a contest with change, safely against other portals.
+func (s *Store) UpdateContest(ctx context.Context, name string, change func(*Contest) error) (Contest, error) {
+	return update(ctx, s, contestKey(name), change)
+}
+
+// User is a contestant or an organiser of one contest.
+type User struct {
+	Contest   string `json:"contest"`
+	Login     string `json:"login"`
+	Organiser bool   `json:"organiser,omitempty"`
+	// Password is the bcrypt hash; empty until the invite is accepted.
+	Password []byte `json:"password,omitempty"`
+	// Epoch counts password changes and "log out everywhere": a session of an older epoch
+	// is no longer valid.
+	Epoch   int       `json:"epoch"`
+	Created time.Time `json:"created"`
+	// Disabled users cannot log in or use their tokens.
+	Disabled bool `json:"disabled,omitempty"`
+	// Versions counts the user's submissions; Active is the active one's id.
+	Versions int    `json:"versions"`
+	Active   string `json:"active,omitempty"`
+}
+
+func userKey(contest, login string) string { return "user." + contest + "." + login }
+
+// Invite is a one-time code that sets a user's password.
+type Invite struct {
+	Contest string    `json:"contest"`
+	Login   string    `json:"login"`
+	Expires time.Time `json:"expires"`
+}
+
+// InviteTTL is how long an invite may wait to be accepted.
+const InviteTTL = 14 * 24 * time.Hour
+
+// NewUser is a user made by AddUser, with its first token and invite code (shown once).
+type NewUser struct {
+	User   User
+	Token  string
+	Invite string
+}
+
+// AddUser adds a user to an existing contest, with an API token and a one-time invite code.
+func (s *Store) AddUser(ctx context.Context, contest, login string, organiser bool) (NewUser, error) {
+	if err := ValidName("login", login); err != nil {
+		return NewUser{}, err
+	}
+	if _, err := s.Contest(ctx, contest); err != nil {
+		return NewUser{}, fmt.Errorf("contest %s: %w", contest, err)
+	}
+	u := User{Contest: contest, Login: login, Organiser: organiser, Created: s.now().UTC()}
+	if err := s.create(ctx, userKey(contest, login), u); errors.Is(err, ErrExists) {
+		return NewUser{}, fmt.Errorf("user %s of contest %s: %w", login, contest, ErrExists)
+	} else if err != nil {
+		return NewUser{}, err
+	}
+	tok, err := s.NewToken(ctx, contest, login, "first")
+	if err != nil {
+		return NewUser{}, err
+	}
+	inv, err := s.NewInvite(ctx, contest, login)
+	if err != nil {
+		return NewUser{}, err
+	}
+	return NewUser{User: u, Token: tok, Invite: inv}, nil
+}
+
+// User reads a user.
+func (s *Store) User(ctx context.Context, contest, login string) (User, error) {
+	var u User
+	if ValidName("contest", contest) != nil || ValidName("login", login) != nil {
+		return u, ErrNotFound
+	}
+	_, err := s.get(ctx, userKey(contest, login), &u)
+	return u, err
+}
+
+// Users lists a contest's users, by login.
+func (s *Store) Users(ctx context.Context, contest string) ([]User, error) {
+	keys, err := s.keys(ctx, userKey(contest, "*"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(keys)
+	var out []User
+	for _, k := range keys {
+		var u User
+		if _, err := s.get(ctx, k, &u); err == nil {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
+// NewInvite makes a one-time invite code for a user.
+func (s *Store) NewInvite(ctx context.Context, contest, login string) (string, error) {
+	code := secret("inv_")
+	inv := Invite{Contest: contest, Login: login, Expires: s.now().UTC().Add(InviteTTL)}
+	if err := s.create(ctx, "invite."+digest(code), inv); err != nil {
+		return "", err
+	}
+	return code, nil
+}
+
+// Invitation reads an invite without using it, for the page that asks for a password.
+func (s *Store) Invitation(ctx context.Context, code string) (Invite, error) {
+	var inv Invite
+	if _, err := s.get(ctx, "invite."+digest(code), &inv); err != nil {
+		return inv, err
+	}
+	if s.now().After(inv.Expires) {
+		return inv, ErrNotFound
+	}
+	return inv, nil
+}
+
+// ErrWeakPassword is a password refused for its length.
+var ErrWeakPassword = fmt.Errorf("%w: a password has 10 to 72 bytes", ErrInvalid)
+
+func hashPassword(pw string) ([]byte, error) {
+	if len(pw) < 10 || len(pw) > 72 {
+		return nil, ErrWeakPassword
+	}
+	return bcrypt.GenerateFromPassword([]byte(pw), bcrypt.DefaultCost)
+}
+
+// AcceptInvite uses an invite to set the user's password; the invite is gone after, even when
+// two requests use it at once (one of them wins).
+func (s *Store) AcceptInvite(ctx context.Context, code, password string) (User, error) {
+	hash, err := hashPassword(password)
+	if err != nil {
+		return User{}, err
+	}
+	key := "invite." + digest(code)
+	var inv Invite
+	rev, err := s.get(ctx, key, &inv)
+	if err != nil {
+		return User{}, err
+	}
+	if err := s.kv.Delete(ctx, key, lastRevision(rev)); err != nil {
+		return User{}, ErrNotFound // another request used it first
+	}
+	if s.now().After(inv.Expires) {
+		return User{}, ErrNotFound
+	}
+	return update(ctx, s, userKey(inv.Contest, inv.Login), func(u *User) error {
+		u.Password, u.Epoch = hash, u.Epoch+1
+		return nil
+	})
+}
+
+// SetPassword changes a user's password, which ends every session of the user.
+func (s *Store) SetPassword(ctx context.Context, contest, login, old, password string) (User, error) {
+	hash, err := hashPassword(password)
+	if err != nil {
+		return User{}, err
+	}
+	return update(ctx, s, userKey(contest, login), func(u *User) error {
+		if bcrypt.CompareHashAndPassword(u.Password, []byte(old)) != nil {
+			return ErrBadLogin
+		}
+		u.Password, u.Epoch = hash, u.Epoch+1
+		return nil
+	})
+}
+
+// ErrBadLogin is a login or password that does not match, told apart by nothing.
+var ErrBadLogin = errors.New("wrong login or password")
+
+// dummyHash makes a login of an unknown user cost what a known one's does.
+var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not a password of anyone"), bcrypt.DefaultCost)
+
+// CheckPassword is the user if password is theirs.
+func (s *Store) CheckPassword(ctx context.Context, contest, login, password string) (User, error) {
+	u, err := s.User(ctx, contest, login)
+	if errors.Is(err, ErrNotFound) || (err == nil && (len(u.Password) == 0 || u.Disabled)) {
+		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		return User{}, ErrBadLogin
+	}
+	if err != nil {
+		return User{}, err
+	}
+	if bcrypt.CompareHashAndPassword(u.Password, []byte(password)) != nil {
+		return User{}, ErrBadLogin
+	}
+	return u, nil
+}
+
+// Token is an API token's record (the token itself is not kept).
+type Token struct {
+	Contest string    `json:"contest"`
+	Login   string    `json:"login"`
+	Name    string    `json:"name"`
+	Created time.Time `json:"created"`
+}
+
+// NewToken makes an API token for a user; the token is shown once.
+func (s *Store) NewToken(ctx context.Context, contest, login, name string) (string, error) {
+	tok := secret("jt_")
+	if err := s.create(ctx, "token."+digest(tok), Token{Contest: contest, Login: login, Name: name, Created: s.now().UTC()}); err != nil {
+		return "", err
+	}
+	return tok, nil
+}
+
+// TokenUser is the user a token belongs to.
+func (s *Store) TokenUser(ctx context.Context, token string) (User, error) {
+	if !strings.HasPrefix(token, "jt_") {
+		return User{}, ErrNotFound
+	}
+	var t Token
+	if _, err := s.get(ctx, "token."+digest(token), &t); err != nil {
+		return User{}, err
+	}
+	u, err := s.User(ctx, t.Contest, t.Login)
+	if err == nil && u.Disabled {
+		return User{}, ErrNotFound
+	}
+	return u, err
+}
+
+// Session is a logged-in browser.
+type Session struct {
+	Contest string    `json:"contest"`
+	Login   string    `json:"login"`
+	Epoch   int       `json:"epoch"`
+	Expires time.Time `json:"expires"`
+	// CSRF is the token the session's forms carry.
+	CSRF string `json:"csrf"`
+}
+
+// SessionTTL is how long a session lasts.
+const SessionTTL = 7 * 24 * time.Hour
+
+// NewSession starts a session for u; the id goes in the cookie.
+func (s *Store) NewSession(ctx context.Context, u User) (string, Session, error) {
+	id := secret("")
+	sess := Session{Contest: u.Contest, Login: u.Login, Epoch: u.Epoch, Expires: s.now().UTC().Add(SessionTTL), CSRF: secret("")}
+	if err := s.create(ctx, "session."+digest(id), sess); err != nil {
+		return "", Session{}, err
+	}
+	return id, sess, nil
+}
+
+// SessionUser is the session of id and its user, if the session is still valid: not
+// expired, not logged out, the user's password unchanged since.
+func (s *Store) SessionUser(ctx context.Context, id string) (Session, User, error) {
+	var sess Session
+	if id == "" {
+		return sess, User{}, ErrNotFound
+	}
+	if _, err := s.get(ctx, "session."+digest(id), &sess); err != nil {
+		return sess, User{}, err
+	}
+	if s.now().After(sess.Expires) {
+		return sess, User{}, ErrNotFound
+	}
+	u, err := s.User(ctx, sess.Contest, sess.Login)
+	if err != nil {
+		return sess, User{}, err
+	}
+	if u.Epoch != sess.Epoch || u.Disabled {
+		return sess, User{}, ErrNotFound
+	}
+	return sess, u, nil
+}
+
+// EndSession logs a session out.
+func (s *Store) EndSession(ctx context.Context, id string) error {
+	if id == "" {
+		return nil
+	}
+	return s.kv.Delete(ctx, "session."+digest(id))
+}

@@ -1,0 +1,137 @@
+// Package store keeps the portal's state - contests, people, their credentials, submissions
+// and matches - in a NATS key-value bucket, so that any number of portals share it and none
+// holds state of its own. Every change that two portals could make at once is a
+// compare-and-set on the key's revision.
+//
+// Secrets are never stored: passwords as bcrypt hashes, tokens, sessions and invites by the
+// SHA-256 of their value (they are random and long, so a fast hash is enough).
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Errors the store returns; the portal answers them as 404, 409 and 400.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrExists   = errors.New("already exists")
+	ErrInvalid  = errors.New("invalid")
+)
+
+var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)
+
+// ValidName is nil when s can name a contest, a login or a house bot: 1 to 32 lower-case
+// letters, digits, '-' and '_', not starting with '-' or '_'. Names are parts of keys and of
+// URLs, so nothing else is allowed.
+func ValidName(what, s string) error {
+	if !nameRE.MatchString(s) {
+		return fmt.Errorf("%w: %s %q: want 1 to 32 of a-z, 0-9, '-' and '_', starting with a letter or digit", ErrInvalid, what, s)
+	}
+	return nil
+}
+
+// Store is the portal's state in one key-value bucket.
+type Store struct {
+	kv  jetstream.KeyValue
+	now func() time.Time
+}
+
+// New keeps its state in kv (queue.KeyValue).
+func New(kv jetstream.KeyValue) *Store { return &Store{kv: kv, now: time.Now} }
+
+// get reads key into v and returns its revision.
+func (s *Store) get(ctx context.Context, key string, v any) (uint64, error) {
+	e, err := s.kv.Get(ctx, key)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return 0, ErrNotFound
+	}
+	if err != nil {
+		return 0, fmt.Errorf("store: %s: %w", key, err)
+	}
+	if err := json.Unmarshal(e.Value(), v); err != nil {
+		return 0, fmt.Errorf("store: %s: %w", key, err)
+	}
+	return e.Revision(), nil
+}
+
+// create writes v under key, which must not exist.
+func (s *Store) create(ctx context.Context, key string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	if _, err := s.kv.Create(ctx, key, data); errors.Is(err, jetstream.ErrKeyExists) {
+		return ErrExists
+	} else if err != nil {
+		return fmt.Errorf("store: %s: %w", key, err)
+	}
+	return nil
+}
+
+// update reads key into v, lets change change it, and writes it back if nobody wrote it
+// meanwhile; otherwise it reads again and retries. change may return an error to stop.
+func update[T any](ctx context.Context, s *Store, key string, change func(*T) error) (T, error) {
+	for {
+		var v T
+		rev, err := s.get(ctx, key, &v)
+		if err != nil {
+			return v, err
+		}
+		if err := change(&v); err != nil {
+			return v, err
+		}
+		data, err := json.Marshal(v)
+		if err != nil {
+			return v, err
+		}
+		_, err = s.kv.Update(ctx, key, data, rev)
+		if err == nil {
+			return v, nil
+		}
+		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			return v, fmt.Errorf("store: %s: %w", key, err)
+		}
+		if err := ctx.Err(); err != nil {
+			return v, err
+		}
+	}
+}
+
+// keys lists the keys under filter ("users.spring.*").
+func (s *Store) keys(ctx context.Context, filter string) ([]string, error) {
+	l, err := s.kv.ListKeysFiltered(ctx, filter)
+	if err != nil {
+		return nil, fmt.Errorf("store: listing %s: %w", filter, err)
+	}
+	var out []string
+	for k := range l.Keys() { // closed, and the watcher stopped, once every key came
+		out = append(out, k)
+	}
+	return out, ctx.Err()
+}
+
+// secret is a new random secret: 32 bytes, URL-safe.
+func secret(prefix string) string {
+	b := make([]byte, 32)
+	rand.Read(b)
+	return prefix + base64.RawURLEncoding.EncodeToString(b)
+}
+
+// digest is how a secret is keyed: its SHA-256, in hex.
+func digest(secret string) string {
+	h := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(h[:])
+}
+
+func lastRevision(rev uint64) jetstream.KVDeleteOpt { return jetstream.LastRevision(rev) }

@@ -1,0 +1,212 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"testing"
+
+	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/queue"
+)
+
+// open starts an embedded NATS server (in-process, no port) and opens a store on it.
+func open(t *testing.T) *store.Store {
+	t.Helper()
+	q, err := queue.Open(t.Context(), queue.Options{StoreDir: t.TempDir(), InProcess: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	kv, err := q.KeyValue(t.Context(), "portal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return store.New(kv)
+}
+
+func TestContestsAndUsers(t *testing.T) {
+	s, ctx := open(t), t.Context()
+	if _, err := s.CreateContest(ctx, store.Contest{Name: "spring", Game: "amazes", TestQuota: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CreateContest(ctx, store.Contest{Name: "spring", Game: "amazes"}); !errors.Is(err, store.ErrExists) {
+		t.Errorf("the same contest twice: %v", err)
+	}
+	for _, bad := range []string{"", "Spring", "a.b", "a b", "-x", "<script>", "../x", "x\x00"} {
+		if _, err := s.CreateContest(ctx, store.Contest{Name: bad, Game: "amazes"}); !errors.Is(err, store.ErrInvalid) {
+			t.Errorf("contest %q: %v", bad, err)
+		}
+	}
+	nu, err := s.AddUser(ctx, "spring", "alice", false)
+	if err != nil || nu.Token == "" || nu.Invite == "" {
+		t.Fatalf("%+v %v", nu, err)
+	}
+	if _, err := s.AddUser(ctx, "spring", "alice", false); !errors.Is(err, store.ErrExists) {
+		t.Errorf("alice twice: %v", err)
+	}
+	if _, err := s.AddUser(ctx, "autumn", "bob", false); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a user of no contest: %v", err)
+	}
+	if u, err := s.TokenUser(ctx, nu.Token); err != nil || u.Login != "alice" {
+		t.Errorf("token: %+v %v", u, err)
+	}
+	if _, err := s.TokenUser(ctx, nu.Token+"x"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a wrong token: %v", err)
+	}
+	// No password until the invite is accepted.
+	if _, err := s.CheckPassword(ctx, "spring", "alice", ""); !errors.Is(err, store.ErrBadLogin) {
+		t.Errorf("login before the invite: %v", err)
+	}
+	if _, err := s.AcceptInvite(ctx, nu.Invite, "short"); !errors.Is(err, store.ErrInvalid) {
+		t.Errorf("a short password: %v", err)
+	}
+	if _, err := s.AcceptInvite(ctx, nu.Invite, "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AcceptInvite(ctx, nu.Invite, "another password!"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the invite used twice: %v", err)
+	}
+	if _, err := s.CheckPassword(ctx, "spring", "alice", "correct horse battery"); err != nil {
+		t.Errorf("login: %v", err)
+	}
+	for _, c := range [][3]string{{"spring", "alice", "wrong password"}, {"spring", "nobody", "correct horse battery"}, {"autumn", "alice", "correct horse battery"}} {
+		if _, err := s.CheckPassword(ctx, c[0], c[1], c[2]); !errors.Is(err, store.ErrBadLogin) {
+			t.Errorf("%v: %v", c, err)
+		}
+	}
+}
+
+// An invite is used once even when two requests race for it.
+func TestInviteOnceUnderRace(t *testing.T) {
+	s, ctx := open(t), t.Context()
+	s.CreateContest(ctx, store.Contest{Name: "c", Game: "amazes"})
+	nu, err := s.AddUser(ctx, "c", "u", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	won := 0
+	for range 8 {
+		wg.Go(func() {
+			if _, err := s.AcceptInvite(context.Background(), nu.Invite, "a good long password"); err == nil {
+				mu.Lock()
+				won++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if won != 1 {
+		t.Errorf("%d requests used the invite, want 1", won)
+	}
+}
+
+// A session ends at logout and at a password change.
+func TestSessions(t *testing.T) {
+	s, ctx := open(t), t.Context()
+	s.CreateContest(ctx, store.Contest{Name: "c", Game: "amazes"})
+	nu, _ := s.AddUser(ctx, "c", "u", false)
+	u, err := s.AcceptInvite(ctx, nu.Invite, "first password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, sess, err := s.NewSession(ctx, u)
+	if err != nil || sess.CSRF == "" {
+		t.Fatal(err)
+	}
+	if _, got, err := s.SessionUser(ctx, id); err != nil || got.Login != "u" {
+		t.Fatalf("%+v %v", got, err)
+	}
+	other, _, _ := s.NewSession(ctx, u)
+	if err := s.EndSession(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.SessionUser(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a session after logout: %v", err)
+	}
+	if _, err := s.SetPassword(ctx, "c", "u", "wrong old one", "second password"); !errors.Is(err, store.ErrBadLogin) {
+		t.Errorf("a change with the wrong password: %v", err)
+	}
+	if _, _, err := s.SessionUser(ctx, other); err != nil {
+		t.Errorf("the other session before the change: %v", err)
+	}
+	if _, err := s.SetPassword(ctx, "c", "u", "first password", "second password"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.SessionUser(ctx, other); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a session after a password change: %v", err)
+	}
+}
+
+func TestSubmissionsAndQuota(t *testing.T) {
+	s, ctx := open(t), t.Context()
+	s.CreateContest(ctx, store.Contest{Name: "c", Game: "amazes"})
+	s.AddUser(ctx, "c", "a", false)
+	s.AddUser(ctx, "c", "b", false)
+	var subs []store.Submission
+	for range 3 {
+		sub, err := s.AddSubmission(ctx, store.Submission{Contest: "c", Login: "a", Lang: "cpp"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		subs = append(subs, sub)
+	}
+	if subs[0].Version != 1 || subs[2].Version != 3 || subs[0].Status != store.Queued {
+		t.Errorf("versions %d..%d, status %s", subs[0].Version, subs[2].Version, subs[0].Status)
+	}
+	if _, err := s.AddSubmission(ctx, store.Submission{Contest: "c", Login: "b", Lang: "go"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Submissions(ctx, "c", "a"); len(got) != 3 || got[0].Version != 3 {
+		t.Errorf("a's submissions: %d", len(got))
+	}
+	if got, _ := s.Submissions(ctx, "c", "*"); len(got) != 4 {
+		t.Errorf("everyone's: %d", len(got))
+	}
+	if _, err := s.Activate(ctx, subs[0]); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("activating a queued version: %v", err)
+	}
+	ready, _ := s.UpdateSubmission(ctx, subs[1].ID, func(x *store.Submission) error { x.Status = store.Ready; return nil })
+	if u, err := s.Activate(ctx, ready); err != nil || u.Active != ready.ID {
+		t.Errorf("activating a ready version: %+v %v", u, err)
+	}
+	if _, err := s.Submission(ctx, "../"+subs[0].ID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a bad id: %v", err)
+	}
+	for i := range 3 {
+		if err := s.TakeQuota(ctx, "c", "a", 2); (err != nil) != (i == 2) {
+			t.Errorf("test match %d of a quota of 2: %v", i+1, err)
+		}
+	}
+	var q *store.ErrQuota
+	if err := s.TakeQuota(ctx, "c", "a", 2); !errors.As(err, &q) || q.Retry <= 0 {
+		t.Errorf("past the quota: %v", err)
+	}
+	if err := s.TakeQuota(ctx, "c", "b", 2); err != nil {
+		t.Errorf("b's quota is b's own: %v", err)
+	}
+}
+
+// The quota holds when many requests (as from several portals) take it at once.
+func TestQuotaUnderRace(t *testing.T) {
+	s, ctx := open(t), t.Context()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	took := 0
+	for range 20 {
+		wg.Go(func() {
+			if s.TakeQuota(ctx, "c", "a", 5) == nil {
+				mu.Lock()
+				took++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if took != 5 {
+		t.Errorf("%d test matches taken of a quota of 5", took)
+	}
+}

@@ -1,0 +1,270 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/result"
+)
+
+// Status is where a submission is on its way to being playable.
+type Status string
+
+// The statuses of a submission, in the order it goes through them.
+const (
+	Queued       Status = "queued"        // its build job is on the queue
+	Compiling    Status = "compiling"     // a daemon compiles it
+	CompileError Status = "compile_error" // it does not compile (Build.Log says why)
+	Validating   Status = "validating"    // its validation match is on the queue or playing
+	Rejected     Status = "rejected"      // its validation match found a fault
+	Ready        Status = "ready"         // it passed validation: it can be made active
+	Active       Status = "active"        // it is the contestant's active version
+)
+
+// Submission is one version of a contestant's bot.
+type Submission struct {
+	ID      string    `json:"id"`
+	Contest string    `json:"contest"`
+	Login   string    `json:"login"`
+	Version int       `json:"version"`
+	Lang    string    `json:"lang"`
+	Files   []string  `json:"files"`
+	Source  string    `json:"source"` // the object holding the files
+	Status  Status    `json:"status"`
+	Created time.Time `json:"created"`
+	// Build is the compilation's report, once it is known.
+	Build *result.Build `json:"build,omitempty"`
+	// Validation is the validation match, once there is one.
+	Validation *Validation `json:"validation,omitempty"`
+	// Error is why the judge could not build or validate it (not the contestant's fault).
+	Error string `json:"error,omitempty"`
+}
+
+// Validation is a submission's validation match and what it found.
+type Validation struct {
+	Match string      `json:"match"`
+	Fault *game.Fault `json:"fault,omitempty"`
+}
+
+// Match is a validation or test match a contestant asked for.
+type Match struct {
+	ID      string    `json:"id"`
+	Contest string    `json:"contest"`
+	Kind    string    `json:"kind"` // validation or test
+	Owner   string    `json:"owner"`
+	Seats   []Seat    `json:"seats"`
+	Seed    uint64    `json:"seed"`
+	Created time.Time `json:"created"`
+	// Result is the judge's result, once published; Replay the object holding the replay.
+	Result *result.Result `json:"result,omitempty"`
+	Replay string         `json:"replay,omitempty"`
+}
+
+// Seat is one player of a match: a contestant's version or a house bot.
+type Seat struct {
+	Login      string `json:"login,omitempty"`
+	House      string `json:"house,omitempty"`
+	Submission string `json:"submission,omitempty"`
+}
+
+// Name is how the seat is named in the match: the login, or house:NAME.
+func (s Seat) Name() string {
+	if s.House != "" {
+		return "house:" + s.House
+	}
+	return s.Login
+}
+
+// Match kinds.
+const (
+	KindValidation = "validation"
+	KindTest       = "test"
+)
+
+// NewID is a new random id, valid as a key part and as a job id.
+func NewID(prefix string) string {
+	b := make([]byte, 10)
+	rand.Read(b)
+	return prefix + hex.EncodeToString(b)
+}
+
+func subKey(id string) string { return "sub." + id }
+func matchKey(id string) string { return "match." + id }
+
+// index keys list a contestant's submissions and matches.
+func subIndex(contest, login string, version int) string {
+	return fmt.Sprintf("own.%s.%s.s.%06d", contest, login, version)
+}
+func matchIndex(contest, login, id string) string { return fmt.Sprintf("own.%s.%s.m.%s", contest, login, id) }
+
+// AddSubmission numbers s as the user's next version and stores it (status queued).
+func (s *Store) AddSubmission(ctx context.Context, sub Submission) (Submission, error) {
+	u, err := update(ctx, s, userKey(sub.Contest, sub.Login), func(u *User) error {
+		u.Versions++
+		return nil
+	})
+	if err != nil {
+		return sub, err
+	}
+	sub.ID, sub.Version, sub.Status, sub.Created = NewID("s"), u.Versions, Queued, s.now().UTC()
+	if err := s.create(ctx, subKey(sub.ID), sub); err != nil {
+		return sub, err
+	}
+	if err := s.create(ctx, subIndex(sub.Contest, sub.Login, sub.Version), sub.ID); err != nil {
+		return sub, err
+	}
+	return sub, nil
+}
+
+// Submission reads a submission.
+func (s *Store) Submission(ctx context.Context, id string) (Submission, error) {
+	var sub Submission
+	if !validID(id) {
+		return sub, ErrNotFound
+	}
+	_, err := s.get(ctx, subKey(id), &sub)
+	return sub, err
+}
+
+// UpdateSubmission changes a submission safely against other portals.
+func (s *Store) UpdateSubmission(ctx context.Context, id string, change func(*Submission) error) (Submission, error) {
+	return update(ctx, s, subKey(id), change)
+}
+
+// Submissions lists a contestant's submissions, newest first; login "*" lists everyone's.
+func (s *Store) Submissions(ctx context.Context, contest, login string) ([]Submission, error) {
+	ids, err := s.indexed(ctx, fmt.Sprintf("own.%s.%s.s.*", contest, login))
+	if err != nil {
+		return nil, err
+	}
+	var out []Submission
+	for _, id := range ids {
+		if sub, err := s.Submission(ctx, id); err == nil {
+			out = append(out, sub)
+		}
+	}
+	slices.SortFunc(out, func(a, b Submission) int { return b.Created.Compare(a.Created) })
+	return out, nil
+}
+
+// indexed reads the ids an index filter lists.
+func (s *Store) indexed(ctx context.Context, filter string) ([]string, error) {
+	keys, err := s.keys(ctx, filter)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, k := range keys {
+		var id string
+		if _, err := s.get(ctx, k, &id); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+// Activate makes a ready submission the user's active version.
+func (s *Store) Activate(ctx context.Context, sub Submission) (User, error) {
+	if sub.Status != Ready && sub.Status != Active {
+		return User{}, fmt.Errorf("%w: version %d is %s; only a version that passed validation (ready) can be made active",
+			ErrConflict, sub.Version, sub.Status)
+	}
+	return update(ctx, s, userKey(sub.Contest, sub.Login), func(u *User) error {
+		u.Active = sub.ID
+		return nil
+	})
+}
+
+// ErrConflict is a change the state does not allow now (409).
+var ErrConflict = errors.New("conflict")
+
+// AddMatch stores a new match, listed for its owner.
+func (s *Store) AddMatch(ctx context.Context, m Match) (Match, error) {
+	if m.ID == "" {
+		m.ID = NewID("m")
+	}
+	m.Created = s.now().UTC()
+	if err := s.create(ctx, matchKey(m.ID), m); err != nil {
+		return m, err
+	}
+	if err := s.create(ctx, matchIndex(m.Contest, m.Owner, m.ID), m.ID); err != nil {
+		return m, err
+	}
+	return m, nil
+}
+
+// Match reads a match.
+func (s *Store) Match(ctx context.Context, id string) (Match, error) {
+	var m Match
+	if !validID(id) {
+		return m, ErrNotFound
+	}
+	_, err := s.get(ctx, matchKey(id), &m)
+	return m, err
+}
+
+// UpdateMatch changes a match safely against other portals.
+func (s *Store) UpdateMatch(ctx context.Context, id string, change func(*Match) error) (Match, error) {
+	return update(ctx, s, matchKey(id), change)
+}
+
+// Matches lists the matches a contestant asked for, newest first; login "*" lists everyone's.
+func (s *Store) Matches(ctx context.Context, contest, login string) ([]Match, error) {
+	ids, err := s.indexed(ctx, fmt.Sprintf("own.%s.%s.m.*", contest, login))
+	if err != nil {
+		return nil, err
+	}
+	var out []Match
+	for _, id := range ids {
+		if m, err := s.Match(ctx, id); err == nil {
+			out = append(out, m)
+		}
+	}
+	slices.SortFunc(out, func(a, b Match) int { return b.Created.Compare(a.Created) })
+	return out, nil
+}
+
+// ErrQuota is a test match past the hour's quota; Retry says when the next hour begins.
+type ErrQuota struct{ Retry time.Duration }
+
+func (e *ErrQuota) Error() string {
+	return fmt.Sprintf("the test-match quota of this hour is used up; try again in %s", e.Retry.Round(time.Second))
+}
+
+// TakeQuota counts one test match of the user's in the current hour, across every portal,
+// or returns *ErrQuota when limit are counted already.
+func (s *Store) TakeQuota(ctx context.Context, contest, login string, limit int) error {
+	now := s.now().UTC()
+	hour := now.Truncate(time.Hour)
+	key := fmt.Sprintf("quota.%s.%s.%s", contest, login, hour.Format("2006010215"))
+	if err := s.create(ctx, key, 0); err != nil && !errors.Is(err, ErrExists) {
+		return err
+	}
+	_, err := update(ctx, s, key, func(n *int) error {
+		if *n >= limit {
+			return &ErrQuota{Retry: hour.Add(time.Hour).Sub(now)}
+		}
+		*n++
+		return nil
+	})
+	return err
+}
+
+// validID is a cheap check that id can be a key part.
+func validID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,340 @@
+// Package upload reads a contestant's upload - source files, or one zip or tar.gz archive of
+// them - into a submission's files, under limits, refusing anything that is not a plain
+// file with a plain name: links, devices, absolute names, "..", names with control
+// characters. Nothing is written to disk; every error says what was wrong, with the HTTP
+// status that fits it.
+package upload
+
+import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"path"
+	"strings"
+
+	"github.com/botjudge/judge/judge/files"
+)
+
+// Limits bound one upload.
+type Limits struct {
+	// Bytes bounds the files' contents, names included, uncompressed: the build's source
+	// limit.
+	Bytes int64
+	// Files bounds how many files an upload holds.
+	Files int
+}
+
+// DefaultFiles is the default of Limits.Files.
+const DefaultFiles = 64
+
+// Error is an upload refused: Code is the API's error code, Status the HTTP status.
+type Error struct {
+	Status int
+	Code   string
+	Msg    string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+func bad(format string, args ...any) error {
+	return &Error{Status: http.StatusBadRequest, Code: "bad_upload", Msg: fmt.Sprintf(format, args...)}
+}
+
+func tooLarge(format string, args ...any) error {
+	return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Msg: fmt.Sprintf(format, args...)}
+}
+
+// Upload is what was uploaded: the files, and the language if one was named.
+type Upload struct {
+	Files map[string][]byte
+	Lang  string
+}
+
+// collector adds files under the limits.
+type collector struct {
+	lim   Limits
+	files map[string][]byte
+	size  int64
+}
+
+func newCollector(lim Limits) *collector {
+	if lim.Files <= 0 {
+		lim.Files = DefaultFiles
+	}
+	return &collector{lim: lim, files: map[string][]byte{}}
+}
+
+// left is how many more bytes of content may come.
+func (c *collector) left() int64 { return c.lim.Bytes - c.size }
+
+// add reads one file of name from r.
+func (c *collector) add(name string, r io.Reader) error {
+	if err := files.CheckName(name); err != nil {
+		return bad("%v", err)
+	}
+	if _, dup := c.files[name]; dup {
+		return bad("%q is uploaded twice", name)
+	}
+	if len(c.files) >= c.lim.Files {
+		return tooLarge("more than %d files", c.lim.Files)
+	}
+	c.size += int64(len(name))
+	// One byte past what is left tells a file that is too large from one that fits exactly,
+	// without reading the rest: a bomb is cut where the limit is.
+	data, err := io.ReadAll(io.LimitReader(r, max(c.left(), 0)+1))
+	if err != nil {
+		return readErr(fmt.Errorf("%s: %w", name, err))
+	}
+	c.size += int64(len(data))
+	if c.size > c.lim.Bytes {
+		return tooLarge("the files are larger than %d bytes (uncompressed)", c.lim.Bytes)
+	}
+	c.files[name] = data
+	return nil
+}
+
+func (c *collector) done() (map[string][]byte, error) {
+	if len(c.files) == 0 {
+		return nil, bad("no files uploaded")
+	}
+	names := make([]string, 0, len(c.files))
+	for n := range c.files {
+		names = append(names, n)
+	}
+	if err := files.CheckNames(names); err != nil {
+		return nil, bad("%v", err)
+	}
+	return stripTop(c.files), nil
+}
+
+// stripTop removes a directory every file is in ("bot/main.cpp" and "bot/util.h" become
+// "main.cpp" and "util.h"): an archive of a folder is the folder's files.
+func stripTop(fs map[string][]byte) map[string][]byte {
+	for {
+		top := ""
+		for name := range fs {
+			dir, _, ok := strings.Cut(name, "/")
+			if !ok || (top != "" && dir != top) {
+				return fs
+			}
+			top = dir
+		}
+		out := make(map[string][]byte, len(fs))
+		for name, data := range fs {
+			out[name[len(top)+1:]] = data
+		}
+		fs = out
+	}
+}
+
+// Request reads a multipart upload: one or more "files" parts, or one "archive" part (.zip,
+// .tar.gz or .tgz), and an optional "lang" field. The request body should already be
+// bounded (http.MaxBytesReader); a file part's name is its file name, without directories
+// (browsers send only that).
+func Request(r *http.Request, lim Limits) (Upload, error) {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return Upload{}, bad("want a multipart/form-data upload: %v", err)
+	}
+	var up Upload
+	c := newCollector(lim)
+	var archive []byte
+	var archiveName string
+	for {
+		p, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return Upload{}, readErr(err)
+		}
+		switch p.FormName() {
+		case "lang":
+			v, err := io.ReadAll(io.LimitReader(p, 65))
+			if err != nil {
+				return Upload{}, readErr(err)
+			}
+			if len(v) > 64 {
+				return Upload{}, bad("lang: too long")
+			}
+			up.Lang = strings.TrimSpace(string(v))
+		case "files":
+			name := partFileName(p)
+			if name == "" {
+				return Upload{}, bad("a file was uploaded without a name")
+			}
+			if err := c.add(name, p); err != nil {
+				return Upload{}, readErr(err)
+			}
+		case "archive":
+			if archive != nil {
+				return Upload{}, bad("one archive only")
+			}
+			archiveName = partFileName(p)
+			// An archive is compressed: its uncompressed contents are what the limits bound,
+			// and a compressed stream is at most a little larger than what it holds.
+			if archive, err = io.ReadAll(io.LimitReader(p, archiveLimit(lim)+1)); err != nil {
+				return Upload{}, readErr(err)
+			}
+			if int64(len(archive)) > archiveLimit(lim) {
+				return Upload{}, tooLarge("the archive is larger than %d bytes", archiveLimit(lim))
+			}
+		default:
+			return Upload{}, bad("unknown field %q (want files, archive or lang)", p.FormName())
+		}
+		p.Close()
+	}
+	if archive != nil {
+		if len(c.files) > 0 {
+			return Upload{}, bad("upload files or one archive, not both")
+		}
+		fs, err := Archive(archiveName, archive, lim)
+		up.Files = fs
+		return up, err
+	}
+	up.Files, err = c.done()
+	return up, err
+}
+
+// archiveLimit bounds an archive's own size: its contents plus room for headers.
+func archiveLimit(lim Limits) int64 { return lim.Bytes + 64<<10 }
+
+// partFileName is a part's file name without any directory a client put in it.
+func partFileName(p *multipart.Part) string {
+	_, params, err := mime.ParseMediaType(p.Header.Get("Content-Disposition"))
+	if err != nil {
+		return ""
+	}
+	name := params["filename"]
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
+}
+
+// readErr turns a body cut by http.MaxBytesReader into 413.
+func readErr(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return tooLarge("the upload is larger than %d bytes", mbe.Limit)
+	}
+	var ue *Error
+	if errors.As(err, &ue) {
+		return err
+	}
+	return bad("reading the upload: %v", err)
+}
+
+// Archive reads a zip or tar.gz archive (told by its first bytes, not its name).
+func Archive(name string, data []byte, lim Limits) (map[string][]byte, error) {
+	switch {
+	case bytes.HasPrefix(data, []byte("PK\x03\x04")), bytes.HasPrefix(data, []byte("PK\x05\x06")):
+		return readZip(data, lim)
+	case bytes.HasPrefix(data, []byte{0x1f, 0x8b}):
+		return readTarGz(data, lim)
+	}
+	return nil, bad("%s: not a zip or tar.gz archive", cmpName(name))
+}
+
+func cmpName(name string) string {
+	if name == "" {
+		return "the archive"
+	}
+	return fmt.Sprintf("%q", name)
+}
+
+func readZip(data []byte, lim Limits) (map[string][]byte, error) {
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return nil, bad("the zip archive does not read: %v", err)
+	}
+	c := newCollector(lim)
+	if len(zr.File) > c.lim.Files*4+16 {
+		return nil, tooLarge("the archive holds %d entries; at most %d files are allowed", len(zr.File), c.lim.Files)
+	}
+	for _, f := range zr.File {
+		mode := f.Mode()
+		switch {
+		case mode.IsDir():
+			continue
+		case !mode.IsRegular(): // a symlink, a device, a pipe
+			return nil, bad("%q is not a plain file (%v): links and special files are refused", f.Name, mode.Type())
+		}
+		name, err := entryName(f.Name)
+		if err != nil {
+			return nil, err
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil, bad("%q: %v", f.Name, err)
+		}
+		err = c.add(name, rc)
+		rc.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	return c.done()
+}
+
+func readTarGz(data []byte, lim Limits) (map[string][]byte, error) {
+	gz, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, bad("the tar.gz archive does not read: %v", err)
+	}
+	c := newCollector(lim)
+	// The tar stream is bounded too: headers of empty files cost nothing to compress.
+	stream := &io.LimitedReader{R: gz, N: lim.Bytes + int64(c.lim.Files*4+16)*1024 + 64<<10}
+	tr := tar.NewReader(stream)
+	entries := 0
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			if stream.N <= 0 {
+				return nil, tooLarge("the archive's contents are larger than allowed")
+			}
+			return nil, bad("the tar.gz archive does not read: %v", err)
+		}
+		if entries++; entries > c.lim.Files*4+16 {
+			return nil, tooLarge("the archive holds more than %d entries; at most %d files are allowed", entries-1, c.lim.Files)
+		}
+		switch h.Typeflag {
+		case tar.TypeDir, tar.TypeXGlobalHeader:
+			continue
+		case tar.TypeReg:
+		default:
+			return nil, bad("%q is not a plain file (tar type %q): links and special files are refused", h.Name, h.Typeflag)
+		}
+		name, err := entryName(h.Name)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.add(name, tr); err != nil {
+			return nil, err
+		}
+	}
+	return c.done()
+}
+
+// entryName is an archive entry's name as a file name: "./" in front is dropped; an absolute
+// name or one that climbs out is refused, not cleaned.
+func entryName(name string) (string, error) {
+	n := strings.TrimPrefix(name, "./")
+	if strings.HasPrefix(n, "/") || path.IsAbs(n) {
+		return "", bad("%q: absolute names are refused", name)
+	}
+	if err := files.CheckName(n); err != nil {
+		return "", bad("%v", err)
+	}
+	return n, nil
+}
