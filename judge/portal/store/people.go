@@ -40,7 +40,9 @@ type House struct {
 }
 
 // AllowsLang reports whether lang may be submitted.
-func (c Contest) AllowsLang(lang string) bool { return len(c.Langs) == 0 || slices.Contains(c.Langs, lang) }
+func (c Contest) AllowsLang(lang string) bool {
+	return len(c.Langs) == 0 || slices.Contains(c.Langs, lang)
+}
 
 // HouseBot finds a house bot by name.
 func (c Contest) HouseBot(name string) (House, bool) {

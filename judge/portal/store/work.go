@@ -94,14 +94,16 @@ func NewID(prefix string) string {
 	return prefix + hex.EncodeToString(b)
 }
 
-func subKey(id string) string { return "sub." + id }
+func subKey(id string) string   { return "sub." + id }
 func matchKey(id string) string { return "match." + id }
 
 // index keys list a contestant's submissions and matches.
 func subIndex(contest, login string, version int) string {
 	return fmt.Sprintf("own.%s.%s.s.%06d", contest, login, version)
 }
-func matchIndex(contest, login, id string) string { return fmt.Sprintf("own.%s.%s.m.%s", contest, login, id) }
+func matchIndex(contest, login, id string) string {
+	return fmt.Sprintf("own.%s.%s.m.%s", contest, login, id)
+}
 
 // AddSubmission numbers s as the user's next version and stores it (status queued).
 func (s *Store) AddSubmission(ctx context.Context, sub Submission) (Submission, error) {
