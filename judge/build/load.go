@@ -1,6 +1,7 @@
 package build
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -66,21 +67,34 @@ func Load(arg string, maxBytes int64) (Submission, error) {
 		return Submission{}, err
 	}
 	if s.Lang == "" {
-		for name := range s.Files {
-			l, ok := images.LangByExt(name)
-			if !ok {
-				continue
-			}
-			if s.Lang != "" && s.Lang != l.Name {
-				return Submission{}, fmt.Errorf("%w: %s mixes %s and %s sources; prefix it with the language (e.g. cpp:%s)",
-					ErrInvalid, arg, s.Lang, l.Name, arg)
-			}
-			s.Lang = l.Name
-		}
-		if s.Lang == "" {
-			return Submission{}, fmt.Errorf("%w: %s: no source file with a known extension (%s)", ErrInvalid, arg,
-				strings.Join(images.Extensions(), " "))
+		if s.Lang, err = DetectLang(s.Files); errors.Is(err, errMixed) {
+			return Submission{}, fmt.Errorf("%w: %s: %w; prefix it with the language (e.g. cpp:%s)", ErrInvalid, arg, err, arg)
+		} else if err != nil {
+			return Submission{}, fmt.Errorf("%w: %s: %w", ErrInvalid, arg, err)
 		}
 	}
 	return s, nil
+}
+
+// errMixed is files of two languages.
+var errMixed = errors.New("the files mix the sources of two languages")
+
+// DetectLang is the language of a submission's files, by their extensions: one language's
+// sources, beside any number of other files.
+func DetectLang(files map[string][]byte) (string, error) {
+	lang := ""
+	for name := range files {
+		l, ok := images.LangByExt(name)
+		if !ok {
+			continue
+		}
+		if lang != "" && lang != l.Name {
+			return "", fmt.Errorf("%w, %s and %s", errMixed, min(lang, l.Name), max(lang, l.Name))
+		}
+		lang = l.Name
+	}
+	if lang == "" {
+		return "", fmt.Errorf("no source file with a known extension (%s)", strings.Join(images.Extensions(), " "))
+	}
+	return lang, nil
 }

@@ -150,6 +150,8 @@ const (
 	// BucketImages holds archives of the toolchain images (`judge images publish`), for
 	// daemons that lack them (images.source: nats).
 	BucketImages = "images"
+	// BucketSources holds the sources the portal was given: submissions and house bots.
+	BucketSources = "sources"
 )
 
 // ConsumerName is the durable pull consumer every daemon shares, so that each job goes to
@@ -274,6 +276,7 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 			BucketArtifacts: o.Prefix + "-" + BucketArtifacts,
 			BucketReplays:   o.Prefix + "-" + BucketReplays,
 			BucketImages:    o.Prefix + "-" + BucketImages,
+			BucketSources:   o.Prefix + "-" + BucketSources,
 		},
 		objects: map[string]jetstream.ObjectStore{},
 		closed:  make(chan struct{}),

@@ -51,10 +51,12 @@ func tooLarge(format string, args ...any) error {
 	return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Msg: fmt.Sprintf(format, args...)}
 }
 
-// Upload is what was uploaded: the files, and the language if one was named.
+// Upload is what was uploaded: the files, the language if one was named, and the form's
+// CSRF token if it had one (a browser's).
 type Upload struct {
 	Files map[string][]byte
 	Lang  string
+	CSRF  string
 }
 
 // collector adds files under the limits.
@@ -156,15 +158,19 @@ func Request(r *http.Request, lim Limits) (Upload, error) {
 			return Upload{}, readErr(err)
 		}
 		switch p.FormName() {
-		case "lang":
-			v, err := io.ReadAll(io.LimitReader(p, 65))
+		case "lang", "csrf":
+			v, err := io.ReadAll(io.LimitReader(p, 129))
 			if err != nil {
 				return Upload{}, readErr(err)
 			}
-			if len(v) > 64 {
-				return Upload{}, bad("lang: too long")
+			if len(v) > 128 {
+				return Upload{}, bad("%s: too long", p.FormName())
 			}
-			up.Lang = strings.TrimSpace(string(v))
+			if p.FormName() == "lang" {
+				up.Lang = strings.TrimSpace(string(v))
+			} else {
+				up.CSRF = string(v)
+			}
 		case "files":
 			name := partFileName(p)
 			if name == "" {

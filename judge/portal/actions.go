@@ -1,0 +1,182 @@
+package portal
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/portal/upload"
+)
+
+// What a caller may do, shared by the pages and the API. Every read of a contestant's thing
+// checks that it is the caller's (or that the caller organises its contest); anything else
+// is "not found", whether or not it exists.
+
+// inContest is the caller's contest, if it is contest.
+func (s *Server) inContest(ctx context.Context, c caller, contest string) (store.Contest, error) {
+	if c.Contest != contest {
+		return store.Contest{}, errNotFound
+	}
+	return s.c.Store.Contest(ctx, contest)
+}
+
+// mayRead reports whether c may see what login owns in contest.
+func mayRead(c caller, contest, login string) bool {
+	return c.Contest == contest && (c.Login == login || c.Organiser)
+}
+
+// submit takes an upload as the caller's next version and queues its build.
+func (s *Server) submit(ctx context.Context, c caller, contest string, up upload.Upload) (store.Submission, error) {
+	ct, err := s.inContest(ctx, c, contest)
+	if err != nil {
+		return store.Submission{}, err
+	}
+	if ct.Closed(timeNow()) {
+		return store.Submission{}, errorf(http.StatusForbidden, "closed", "submissions closed at %s", ct.Deadline.Format("2006-01-02 15:04 MST"))
+	}
+	lang := up.Lang
+	if lang == "" {
+		if lang, err = build.DetectLang(up.Files); err != nil {
+			return store.Submission{}, errorf(http.StatusBadRequest, "bad_upload", "%s; name the language", trimSentinel(err, build.ErrInvalid))
+		}
+	}
+	if !contains(s.c.Langs, lang) {
+		return store.Submission{}, errorf(http.StatusBadRequest, "bad_upload", "unknown language %q (known: %s)", lang, strings.Join(s.c.Langs, ", "))
+	}
+	if !ct.AllowsLang(lang) {
+		return store.Submission{}, errorf(http.StatusBadRequest, "bad_upload", "this contest takes %s, not %s", strings.Join(ct.Langs, ", "), lang)
+	}
+	g, ok := s.c.Games(ct.Game)
+	if !ok {
+		return store.Submission{}, fmt.Errorf("portal: contest %s: unknown game %q", ct.Name, ct.Game)
+	}
+	files := game.WithLibrary(g, lang, up.Files)
+	sub := store.Submission{Contest: contest, Login: c.Login, Lang: lang}
+	for n := range up.Files {
+		sub.Files = append(sub.Files, n)
+	}
+	sortStrings(sub.Files)
+	sub, err = s.c.Store.AddSubmission(ctx, sub)
+	if err != nil {
+		return sub, err
+	}
+	sub, err = s.c.Store.UpdateSubmission(ctx, sub.ID, func(x *store.Submission) error {
+		x.Source = sourceKey(x.ID)
+		return nil
+	})
+	if err != nil {
+		return sub, err
+	}
+	return sub, s.startBuild(ctx, ct, sub, files)
+}
+
+// submission is a submission the caller may read, with its status as the caller sees it
+// (active when it is its owner's active version).
+func (s *Server) submission(ctx context.Context, c caller, id string) (store.Submission, error) {
+	sub, err := s.c.Store.Submission(ctx, id)
+	if err != nil {
+		return sub, err
+	}
+	if !mayRead(c, sub.Contest, sub.Login) {
+		return store.Submission{}, errNotFound
+	}
+	owner := c.User
+	if owner.Login != sub.Login {
+		if owner, err = s.c.Store.User(ctx, sub.Contest, sub.Login); err != nil {
+			return sub, err
+		}
+	}
+	if owner.Active == sub.ID {
+		sub.Status = store.Active
+	}
+	return sub, nil
+}
+
+// activate makes one of the caller's ready versions its active one.
+func (s *Server) activate(ctx context.Context, c caller, id string) (store.Submission, error) {
+	sub, err := s.submission(ctx, c, id)
+	if err != nil {
+		return sub, err
+	}
+	if sub.Login != c.Login {
+		return sub, errorf(http.StatusForbidden, "forbidden", "only its contestant makes a version active")
+	}
+	if _, err := s.c.Store.Activate(ctx, sub); err != nil {
+		return sub, err
+	}
+	sub.Status = store.Active
+	return sub, nil
+}
+
+// askMatch queues a test match of the caller's active version against opponents: house bots
+// ("house:NAME") and, where the contest allows, other contestants' active versions (by
+// login), within the hour's quota.
+func (s *Server) askMatch(ctx context.Context, c caller, contest string, opponents []string) (store.Match, error) {
+	ct, err := s.inContest(ctx, c, contest)
+	if err != nil {
+		return store.Match{}, err
+	}
+	g, ok := s.c.Games(ct.Game)
+	if !ok {
+		return store.Match{}, fmt.Errorf("portal: contest %s: unknown game %q", ct.Name, ct.Game)
+	}
+	if err := game.CheckPlayers(g, 1+len(opponents)); err != nil {
+		return store.Match{}, errorf(http.StatusBadRequest, "bad_request", "%v (you and %d opponents)", err, len(opponents))
+	}
+	me, err := s.c.Store.User(ctx, contest, c.Login)
+	if err != nil {
+		return store.Match{}, err
+	}
+	if me.Active == "" {
+		return store.Match{}, errorf(http.StatusConflict, "no_active_version", "you have no active version: make a version that passed validation active first")
+	}
+	m := store.Match{ID: store.NewID("m"), Contest: contest, Kind: store.KindTest, Owner: c.Login,
+		Seats: []store.Seat{{Login: c.Login, Submission: me.Active}}}
+	for _, o := range opponents {
+		if name, ok := strings.CutPrefix(o, "house:"); ok {
+			if _, ok := ct.HouseBot(name); !ok {
+				return store.Match{}, errorf(http.StatusBadRequest, "bad_request", "no house bot %q", name)
+			}
+			m.Seats = append(m.Seats, store.Seat{House: name})
+			continue
+		}
+		if !ct.PeerMatches && o != c.Login {
+			return store.Match{}, errorf(http.StatusForbidden, "forbidden", "this contest has test matches against house bots only (house:NAME)")
+		}
+		u, err := s.c.Store.User(ctx, contest, o)
+		if err != nil || u.Active == "" || u.Organiser {
+			return store.Match{}, errorf(http.StatusBadRequest, "bad_request", "no contestant %q with an active version", o)
+		}
+		m.Seats = append(m.Seats, store.Seat{Login: o, Submission: u.Active})
+	}
+	if !c.Organiser {
+		if err := s.c.Store.TakeQuota(ctx, contest, c.Login, ct.TestQuota); err != nil {
+			return store.Match{}, err
+		}
+	}
+	m.Seed = seedOf(m.ID)
+	return s.startMatch(ctx, ct, m)
+}
+
+// match is a match the caller may read: its own (it asked for it), or any of its contest's
+// for an organiser.
+func (s *Server) match(ctx context.Context, c caller, id string) (store.Match, error) {
+	m, err := s.c.Store.Match(ctx, id)
+	if err != nil {
+		return m, err
+	}
+	if !mayRead(c, m.Contest, m.Owner) {
+		return store.Match{}, errNotFound
+	}
+	return m, nil
+}
+
+// mine reports whether seat i of m is the caller's to see in full (its stderr): its own
+// bot's, or any for an organiser.
+func mine(c caller, m store.Match, i int) bool {
+	return c.Organiser || (i < len(m.Seats) && m.Seats[i].House == "" && m.Seats[i].Login == c.Login)
+}

@@ -1,0 +1,83 @@
+package portal
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"strings"
+
+	"github.com/botjudge/judge/config/value"
+)
+
+// Options are the portal's: the configuration's portal section.
+type Options struct {
+	// Listen is where the portal serves.
+	Listen string `mapstructure:"listen"`
+	// URL is the portal's address as contestants reach it, for invite links; empty is
+	// http(s)://Listen.
+	URL string `mapstructure:"url"`
+	// TLSCert and TLSKey make the portal serve HTTPS itself; both or neither.
+	TLSCert string `mapstructure:"tls_cert"`
+	TLSKey  string `mapstructure:"tls_key"`
+	// TrustedProxies are the reverse proxies (addresses or CIDR prefixes) whose
+	// X-Forwarded-For and X-Forwarded-Proto are believed; from anyone else they are ignored.
+	TrustedProxies []string `mapstructure:"trusted_proxies"`
+	// LoginRate is how many login attempts an address, and a login, may make per minute.
+	LoginRate int `mapstructure:"login_rate"`
+}
+
+// DefaultOptions are the portal's defaults: this machine only, 10 logins a minute.
+func DefaultOptions() Options {
+	return Options{Listen: "127.0.0.1:8090", TrustedProxies: []string{}, LoginRate: 10}
+}
+
+// Validate checks the options; errors name the key.
+func (o Options) Validate() error {
+	var errs []error
+	if _, _, err := net.SplitHostPort(o.Listen); err != nil {
+		errs = append(errs, value.Invalid("listen", "want host:port (got %q)", o.Listen))
+	}
+	if o.URL != "" {
+		if u, err := url.Parse(o.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			errs = append(errs, value.Invalid("url", "want an http or https URL (got %q)", o.URL))
+		}
+	}
+	if (o.TLSCert == "") != (o.TLSKey == "") {
+		errs = append(errs, value.Invalid("tls_cert", "tls_cert and tls_key go together"))
+	}
+	if _, err := parseProxies(o.TrustedProxies); err != nil {
+		errs = append(errs, &value.KeyError{Key: "trusted_proxies", Err: err})
+	}
+	errs = append(errs, value.Positive("login_rate", o.LoginRate))
+	return errors.Join(errs...)
+}
+
+func parseProxies(list []string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, p := range list {
+		p = strings.TrimSpace(p)
+		if pr, err := netip.ParsePrefix(p); err == nil {
+			out = append(out, pr.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(p)
+		if err != nil {
+			return nil, fmt.Errorf("%q is neither an address nor a CIDR prefix", p)
+		}
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
+}
+
+// baseURL is where contestants reach the portal.
+func (o Options) baseURL() string {
+	if o.URL != "" {
+		return strings.TrimRight(o.URL, "/")
+	}
+	if o.TLSCert != "" {
+		return "https://" + o.Listen
+	}
+	return "http://" + o.Listen
+}

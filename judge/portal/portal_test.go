@@ -1,0 +1,304 @@
+package portal_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/job"
+	"github.com/botjudge/judge/judge/portal"
+	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/portal/upload"
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/result"
+)
+
+// env is a portal on a real HTTP server and a real (embedded) NATS server, with a fake daemon
+// that judges every job at once: a source containing "syntax error" does not compile, one
+// containing "crash" crashes at turn 1, and every bot writes "stderr of NAME" to stderr.
+type env struct {
+	t     *testing.T
+	q     *queue.Queue
+	st    *store.Store
+	srv   *httptest.Server
+	now   time.Time
+	jobs  chan job.Job
+	house map[string][]byte
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	quiet := slog.New(slog.DiscardHandler)
+	q, err := queue.Open(t.Context(), queue.Options{StoreDir: t.TempDir(), InProcess: true, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	kv, err := q.KeyValue(t.Context(), "portal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.New(kv)
+	p, err := portal.New(portal.Config{Options: portal.DefaultOptions(), Store: st, Queue: q, Games: games.Lookup,
+		Langs: images.LangNames(), Upload: upload.Limits{Bytes: 1 << 20, Files: 64}, Version: "test", Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{}, 2)
+	go func() { p.Follow(ctx); done <- struct{}{} }()
+	e := &env{t: t, q: q, st: st, srv: httptest.NewServer(p), jobs: make(chan job.Job, 100)}
+	go func() { e.daemon(ctx); done <- struct{}{} }()
+	t.Cleanup(func() { cancel(); <-done; <-done; e.srv.Close() })
+	return e
+}
+
+// daemon is the fake daemon.
+func (e *env) daemon(ctx context.Context) {
+	for {
+		d, err := e.q.Next(ctx)
+		if err != nil {
+			return
+		}
+		var j job.Job
+		json.Unmarshal(d.Data, &j)
+		res := result.Result{Version: result.Version, ID: j.ID, Game: j.Game, Status: result.StatusOK}
+		if j.Seed != nil {
+			res.Seed = *j.Seed
+		}
+		var replay bytes.Buffer
+		fmt.Fprintf(&replay, `{"type":"header","version":1,"game":%q,"seed":%d,"options":{},"players":[]}`+"\n", j.Game, res.Seed)
+		for i, p := range j.Players {
+			src := ""
+			for _, f := range p.Files {
+				src += f
+			}
+			pl := result.Player{Name: p.Name, Lang: p.Lang, Build: result.Build{OK: true, Log: "warning of " + p.Name}, Stderr: "stderr of " + p.Name}
+			if strings.Contains(src, "syntax error") {
+				pl.Build = result.Build{OK: false, Log: "main.cpp:1: error: expected ';' <b>bold</b>"}
+				pl.Fault = &game.Fault{Kind: game.CompileError}
+			} else if strings.Contains(src, "crash") {
+				pl.Fault = &game.Fault{Kind: game.Crash, Turn: 1, Detail: "exit status 139"}
+			}
+			res.Players = append(res.Players, pl)
+			fmt.Fprintf(&replay, `{"type":"stderr","player":%d,"exchange":0,"text":"stderr of %s"}`+"\n", i, p.Name)
+		}
+		if j.Kind != job.KindBuild {
+			footer, _ := json.Marshal(map[string]any{"type": "result", "result": res})
+			replay.Write(append(footer, '\n'))
+			e.q.PutObject(ctx, queue.BucketReplays, j.ID+".jsonl", &replay)
+			res.Replay = queue.BucketReplays + "/" + j.ID + ".jsonl"
+		}
+		data, _ := json.Marshal(res)
+		e.q.PublishResult(ctx, j.ID, data)
+		d.Ack(ctx)
+		select {
+		case e.jobs <- j:
+		default:
+		}
+	}
+}
+
+// contest makes a contest with a house bot.
+func (e *env) contest(name string, change func(*store.Contest)) {
+	e.t.Helper()
+	c := store.Contest{Name: name, Game: "amazes", TestQuota: 100, House: []store.House{{Name: "easy", Lang: "cpp", Source: "portal/house/" + name + "/easy.json"}}}
+	if change != nil {
+		change(&c)
+	}
+	if err := e.q.PutObject(e.t.Context(), queue.BucketSources, c.House[0].Source, strings.NewReader(`{"easy.cpp":"int main(){}"}`)); err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.st.CreateContest(e.t.Context(), c); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// client is a contestant: a browser (cookie jar) and a token.
+type client struct {
+	e     *env
+	login string
+	token string
+	web   *http.Client
+	csrf  string
+}
+
+// user adds a user and accepts its invite in a browser, which then holds the session.
+func (e *env) user(contest, login string, organiser bool) *client {
+	e.t.Helper()
+	nu, err := e.st.AddUser(e.t.Context(), contest, login, organiser)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	jar, _ := cookiejar.New(nil)
+	c := &client{e: e, login: login, token: nu.Token, web: &http.Client{Jar: jar}}
+	resp, err := c.web.PostForm(e.srv.URL+"/invite/"+nu.Invite, url.Values{"password": {"password of " + login}, "again": {"password of " + login}})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), "Your password is set") {
+		e.t.Fatalf("accepting the invite: %d %s", resp.StatusCode, body)
+	}
+	c.csrf = csrfOf(body)
+	return c
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+func csrfOf(page []byte) string {
+	if m := csrfRE.FindSubmatch(page); m != nil {
+		return string(m[1])
+	}
+	return ""
+}
+
+// api calls the API with the client's token; body is JSON, or a *multipart.Writer's output.
+func (c *client) api(method, path string, body io.Reader, contentType string) (int, map[string]any, http.Header) {
+	c.e.t.Helper()
+	req, _ := http.NewRequest(method, c.e.srv.URL+path, body)
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	var out map[string]any
+	json.Unmarshal(data, &out)
+	if out == nil {
+		out = map[string]any{"raw": string(data)}
+	}
+	return resp.StatusCode, out, resp.Header
+}
+
+// upload sends files as a submission through the API.
+func (c *client) upload(contest string, files map[string]string) (int, map[string]any) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for name, src := range files {
+		w, _ := mw.CreateFormFile("files", name)
+		io.WriteString(w, src)
+	}
+	mw.Close()
+	code, out, _ := c.api("POST", "/api/v1/contests/"+contest+"/submissions", &buf, mw.FormDataContentType())
+	return code, out
+}
+
+// waitStatus polls a submission until its status is one of want.
+func (c *client) waitStatus(id string, want ...string) map[string]any {
+	c.e.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		code, sub, _ := c.api("GET", "/api/v1/submissions/"+id, nil, "")
+		if code != 200 {
+			c.e.t.Fatalf("GET submission %s: %d %v", id, code, sub)
+		}
+		for _, w := range want {
+			if sub["status"] == w {
+				return sub
+			}
+		}
+		if time.Now().After(deadline) {
+			c.e.t.Fatalf("submission %s is %v, want %v", id, sub["status"], want)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (c *client) waitMatch(id string) map[string]any {
+	c.e.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		code, m, _ := c.api("GET", "/api/v1/matches/"+id, nil, "")
+		if code != 200 {
+			c.e.t.Fatalf("GET match %s: %d %v", id, code, m)
+		}
+		if m["result"] != nil {
+			return m
+		}
+		if time.Now().After(deadline) {
+			c.e.t.Fatalf("match %s was not judged", id)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// The contestant's whole path through the API: a compile error with its log, a fix that
+// validates, activation, a test match against the house bot with only its own stderr.
+func TestContestantPath(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	a := e.user("spring", "alice", false)
+
+	code, out := a.upload("spring", map[string]string{"main.cpp": "int main() { syntax error }"})
+	if code != 202 || out["version"] != 1.0 || out["status"] != "queued" {
+		t.Fatalf("upload: %d %v", code, out)
+	}
+	sub := a.waitStatus(out["id"].(string), "compile_error")
+	if b := sub["build"].(map[string]any); !strings.Contains(b["log"].(string), "expected ';'") {
+		t.Errorf("the compile log: %v", b)
+	}
+	if code, out, _ := a.api("POST", "/api/v1/submissions/"+sub["id"].(string)+"/activate", nil, ""); code != 409 {
+		t.Errorf("activating a version that does not compile: %d %v", code, out)
+	}
+
+	code, out = a.upload("spring", map[string]string{"main.cpp": "int main() { return 0; }"})
+	if code != 202 || out["version"] != 2.0 {
+		t.Fatalf("second upload: %d %v", code, out)
+	}
+	id := out["id"].(string)
+	sub = a.waitStatus(id, "ready")
+	v := sub["validation"].(map[string]any)
+	if v["match"] == "" || v["fault"] != nil {
+		t.Errorf("validation %v", v)
+	}
+	if code, out, _ := a.api("POST", "/api/v1/submissions/"+id+"/activate", nil, ""); code != 200 || out["status"] != "active" {
+		t.Fatalf("activate: %d %v", code, out)
+	}
+	body, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}})
+	code, out, _ = a.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
+	if code != 202 {
+		t.Fatalf("test match: %d %v", code, out)
+	}
+	m := a.waitMatch(out["id"].(string))
+	players := m["result"].(map[string]any)["players"].([]any)
+	if own := players[0].(map[string]any); own["stderr"] != "stderr of alice" {
+		t.Errorf("own stderr: %v", own["stderr"])
+	}
+	if house := players[1].(map[string]any); house["stderr"] != nil && house["stderr"] != "" {
+		t.Errorf("the house bot's stderr is shown: %v", house["stderr"])
+	}
+	code, raw, _ := a.api("GET", "/api/v1/matches/"+out["id"].(string)+"/replay", nil, "")
+	if code != 200 || !strings.Contains(raw["raw"].(string), "stderr of alice") || strings.Contains(raw["raw"].(string), "stderr of house:easy") ||
+		strings.Contains(raw["raw"].(string), "warning of house:easy") {
+		t.Errorf("the replay: %d %v", code, raw["raw"])
+	}
+	// A version that crashes in its validation match is rejected, and says why.
+	code, out = a.upload("spring", map[string]string{"main.cpp": "int main() { crash(); }"})
+	sub = a.waitStatus(out["id"].(string), "rejected")
+	if f := sub["validation"].(map[string]any)["fault"].(map[string]any); f["kind"] != "crash" || f["turn"] != 1.0 {
+		t.Errorf("the rejection's fault: %v", f)
+	}
+}

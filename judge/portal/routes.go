@@ -1,0 +1,66 @@
+package portal
+
+import (
+	"net/http"
+	"strconv"
+)
+
+// routes are the portal's pages and API (docs/portal.md). Every request passes
+// http.CrossOriginProtection: a form posted from another site is refused before any handler.
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	api := func(pattern string, h func(w http.ResponseWriter, r *http.Request, c caller) error) {
+		mux.Handle(pattern, s.api(h))
+	}
+	api("POST /api/v1/contests/{contest}/submissions", s.apiSubmit)
+	api("GET /api/v1/contests/{contest}/submissions", s.apiSubmissions)
+	api("GET /api/v1/submissions/{id}", s.apiSubmission)
+	api("POST /api/v1/submissions/{id}/activate", s.apiActivate)
+	api("POST /api/v1/contests/{contest}/matches", s.apiAskMatch)
+	api("GET /api/v1/contests/{contest}/matches", s.apiMatches)
+	api("GET /api/v1/matches/{id}", s.apiMatch)
+	api("GET /api/v1/matches/{id}/replay", s.apiReplay)
+	mux.Handle("/api/", s.api(func(http.ResponseWriter, *http.Request, caller) error { return errNotFound }))
+
+	page := func(pattern string, h func(w http.ResponseWriter, r *http.Request, c caller) error) {
+		mux.Handle(pattern, s.page(h))
+	}
+	mux.HandleFunc("GET /c/{contest}/login", s.loginPage)
+	mux.HandleFunc("POST /c/{contest}/login", s.loginPage)
+	mux.HandleFunc("GET /invite/{code}", s.invitePage)
+	mux.HandleFunc("POST /invite/{code}", s.invitePage)
+	page("POST /c/{contest}/logout", s.logout)
+	page("GET /c/{contest}/{$}", s.home)
+	page("POST /c/{contest}/submit", s.submitPage)
+	page("GET /c/{contest}/s/{id}", s.submissionPage)
+	page("POST /c/{contest}/s/{id}/activate", s.activatePage)
+	page("POST /c/{contest}/matches", s.askMatchPage)
+	page("GET /c/{contest}/m/{id}", s.matchPage)
+	page("GET /c/{contest}/m/{id}/view", s.viewPage)
+	page("GET /c/{contest}/m/{id}/replay", s.replayDownload)
+	page("GET /c/{contest}/account", s.accountPage)
+	page("POST /c/{contest}/account/password", s.accountPage)
+	page("POST /c/{contest}/account/tokens", s.accountPage)
+	page("GET /c/{contest}/admin", s.adminPage)
+	page("GET /c/{contest}/admin/tournament.tar.gz", s.exportTournament)
+	mux.Handle("GET /static/", http.StripPrefix("/static/", s.static()))
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		if c, err := s.who(r); err == nil {
+			http.Redirect(w, r, "/c/"+c.Contest+"/", http.StatusSeeOther)
+			return
+		}
+		s.errorPage(w, r, caller{}, errorf(http.StatusNotFound, "not_found", "open your contest's page (/c/CONTEST/) or your invite link"))
+	})
+	return http.NewCrossOriginProtection().Handler(mux)
+}
+
+func itoa(n int) string    { return strconv.Itoa(n) }
+func utoa(n uint64) string { return strconv.FormatUint(n, 10) }
+
+// cmpErr is err, or other when err is nil.
+func cmpErr(err, other error) error {
+	if err != nil {
+		return err
+	}
+	return other
+}

@@ -1,0 +1,295 @@
+package portal_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/botjudge/judge/judge/portal/store"
+)
+
+// get fetches a page with the client's browser.
+func (c *client) get(path string) (int, string) {
+	c.e.t.Helper()
+	resp, err := c.web.Get(c.e.srv.URL + path)
+	if err != nil {
+		c.e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// post posts a form with the client's browser, with its CSRF token unless csrf is false.
+func (c *client) post(path string, form url.Values, csrf bool) (int, string) {
+	c.e.t.Helper()
+	if form == nil {
+		form = url.Values{}
+	}
+	if csrf {
+		form.Set("csrf", c.csrf)
+	}
+	resp, err := c.web.PostForm(c.e.srv.URL+path, form)
+	if err != nil {
+		c.e.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// ready gives c an active version, and returns its id and its validation match's.
+func (c *client) ready(contest, src string) (string, string) {
+	c.e.t.Helper()
+	code, out := c.upload(contest, map[string]string{"main.cpp": src})
+	if code != 202 {
+		c.e.t.Fatalf("upload: %d %v", code, out)
+	}
+	sub := c.waitStatus(out["id"].(string), "ready")
+	if code, out, _ := c.api("POST", "/api/v1/submissions/"+sub["id"].(string)+"/activate", nil, ""); code != 200 {
+		c.e.t.Fatalf("activate: %d %v", code, out)
+	}
+	return sub["id"].(string), sub["validation"].(map[string]any)["match"].(string)
+}
+
+// A contestant reads nothing of another's, on any route, by token or by session: every id of
+// B's is "not found" to A, and no answer carries B's data.
+func TestContestantsSeeOnlyTheirOwn(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", func(c *store.Contest) { c.PeerMatches = true })
+	e.contest("autumn", nil)
+	a := e.user("spring", "alice", false)
+	b := e.user("spring", "bob", false)
+	z := e.user("autumn", "zed", false)
+	subB, valB := b.ready("spring", "int main() { /* secret of bob */ }")
+	a.ready("spring", "int main() {}")
+	body, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}})
+	_, out, _ := b.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
+	testB := out["id"].(string)
+	b.waitMatch(testB)
+
+	secret := []string{"secret of bob", "stderr of bob", "warning of bob"}
+	leaks := func(who, route, text string) {
+		for _, s := range secret {
+			if strings.Contains(text, s) {
+				t.Errorf("%s reads %q at %s", who, s, route)
+			}
+		}
+	}
+	for _, c := range []*client{a, z} {
+		for _, route := range []string{"/api/v1/submissions/" + subB, "/api/v1/submissions/" + subB + "/activate",
+			"/api/v1/matches/" + valB, "/api/v1/matches/" + testB, "/api/v1/matches/" + testB + "/replay", "/api/v1/matches/" + valB + "/replay"} {
+			method := "GET"
+			if strings.HasSuffix(route, "/activate") {
+				method = "POST"
+			}
+			code, out, _ := c.api(method, route, nil, "")
+			if code != 404 {
+				t.Errorf("%s %s %s: %d, want 404", c.login, method, route, code)
+			}
+			raw, _ := json.Marshal(out)
+			leaks(c.login, route, string(raw))
+		}
+		for _, route := range []string{"/c/spring/s/" + subB, "/c/spring/m/" + valB, "/c/spring/m/" + testB, "/c/spring/m/" + testB + "/view",
+			"/c/spring/m/" + testB + "/replay", "/c/autumn/s/" + subB, "/c/spring/admin", "/c/spring/admin/tournament.tar.gz"} {
+			code, page := c.get(route)
+			if code == 200 {
+				t.Errorf("%s GET %s: 200", c.login, route)
+			}
+			leaks(c.login, route, page)
+		}
+	}
+	// Lists hold one's own only; another contest's lists are not found.
+	code, list, _ := a.api("GET", "/api/v1/contests/spring/matches?mine=1", nil, "")
+	raw, _ := json.Marshal(list)
+	if code != 200 || strings.Contains(string(raw), testB) || strings.Contains(string(raw), valB) {
+		t.Errorf("alice's matches: %d %s", code, raw)
+	}
+	if code, _, _ := z.api("GET", "/api/v1/contests/spring/matches", nil, ""); code != 404 {
+		t.Errorf("zed lists spring's matches: %d", code)
+	}
+	if code, _ := z.upload("spring", map[string]string{"main.cpp": "int main(){}"}); code != 404 {
+		t.Errorf("zed submits to spring: %d", code)
+	}
+	// A test match against bob plays bob's active version, but alice sees none of bob's.
+	body, _ = json.Marshal(map[string]any{"opponents": []string{"bob"}})
+	code, out, _ = a.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
+	if code != 202 {
+		t.Fatalf("alice against bob: %d %v", code, out)
+	}
+	m := a.waitMatch(out["id"].(string))
+	raw, _ = json.Marshal(m)
+	leaks("alice", "her match against bob", string(raw))
+	code, rep, _ := a.api("GET", "/api/v1/matches/"+out["id"].(string)+"/replay", nil, "")
+	leaks("alice", "her match's replay", rep["raw"].(string))
+	if code != 200 || !strings.Contains(rep["raw"].(string), "stderr of alice") {
+		t.Errorf("alice's own replay: %d", code)
+	}
+	// And never as an organiser.
+	if code, _ := a.get("/c/spring/admin"); code != 403 {
+		t.Errorf("alice on the organiser page: %d, want 403", code)
+	}
+	o := e.user("spring", "olga", true)
+	if code, page := o.get("/c/spring/admin"); code != 200 || !strings.Contains(page, "bob") {
+		t.Errorf("the organiser's page: %d", code)
+	}
+	if code, out, _ := o.api("GET", "/api/v1/matches/"+testB, nil, ""); code != 200 || !strings.Contains(mustJSON(out), "stderr of bob") {
+		t.Errorf("the organiser reads bob's match in full: %d", code)
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// A form posted from another site is refused, and so is a browser's change without its
+// session's token; with both right, it goes through.
+func TestCrossSiteRequestsAreRefused(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	a := e.user("spring", "alice", false)
+	req, _ := http.NewRequest("POST", e.srv.URL+"/c/spring/account/tokens", strings.NewReader(url.Values{"csrf": {a.csrf}, "name": {"x"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	resp, err := a.web.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 403 {
+		t.Errorf("a cross-site form: %d, want 403", resp.StatusCode)
+	}
+	req, _ = http.NewRequest("POST", e.srv.URL+"/c/spring/account/tokens", strings.NewReader("name=x"))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", "http://evil.example")
+	resp, _ = a.web.Do(req)
+	resp.Body.Close()
+	if resp.StatusCode != 403 {
+		t.Errorf("a form from another origin: %d, want 403", resp.StatusCode)
+	}
+	if code, _ := a.post("/c/spring/account/tokens", url.Values{"name": {"x"}}, false); code != 403 {
+		t.Errorf("a form without the session's token: %d, want 403", code)
+	}
+	if code, page := a.post("/c/spring/account/tokens", url.Values{"name": {"x"}}, true); code != 200 || !strings.Contains(page, "jt_") {
+		t.Errorf("the same form, right: %d", code)
+	}
+}
+
+// A session ends at logout and at a password change; the cookie is HttpOnly and SameSite.
+func TestSessionsEnd(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	a := e.user("spring", "alice", false)
+	u, _ := url.Parse(e.srv.URL)
+	cookies := a.web.Jar.Cookies(u)
+	if len(cookies) != 1 {
+		t.Fatalf("cookies %v", cookies)
+	}
+	stolen := cookies[0].Value
+	if code, _ := a.get("/c/spring/"); code != 200 {
+		t.Fatalf("home: %d", code)
+	}
+	if code, _ := a.post("/c/spring/logout", nil, true); code != 200 { // redirected to the login page
+		t.Errorf("logout: %d", code)
+	}
+	other := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	req, _ := http.NewRequest("GET", e.srv.URL+"/c/spring/", nil)
+	req.AddCookie(&http.Cookie{Name: "judge_session", Value: stolen})
+	resp, _ := other.Do(req)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("the session after logout: %d, want a redirect to the login page", resp.StatusCode)
+	}
+	// Two browsers; the password changes in one; the other is logged out.
+	b1, b2 := e.login(t, "spring", "alice", "password of alice"), e.login(t, "spring", "alice", "password of alice")
+	if code, _ := b1.post("/c/spring/account/password", url.Values{"old": {"password of alice"}, "password": {"a new password"}}, true); code != 200 {
+		t.Fatalf("changing the password: %d", code)
+	}
+	if code, _ := b2.get("/c/spring/"); code != 200 || !strings.Contains(b2.lastURL, "/login") {
+		t.Errorf("the other session after the change: %d at %s", code, b2.lastURL)
+	}
+	if code, _ := b1.get("/c/spring/"); code != 200 || strings.Contains(b1.lastURL, "/login") {
+		t.Errorf("the changing browser is logged out: %s", b1.lastURL)
+	}
+}
+
+// login logs in with a fresh browser.
+func (e *env) login(t *testing.T, contest, login, password string) *browser {
+	t.Helper()
+	b := newBrowser(e)
+	code, page := b.post("/c/"+contest+"/login", url.Values{"login": {login}, "password": {password}}, false)
+	if code != 200 {
+		t.Fatalf("login: %d %s", code, page)
+	}
+	b.csrf = csrfOf([]byte(page))
+	return b
+}
+
+// Logins are rate-limited per address and per login: the next one is 429 with Retry-After.
+func TestLoginRateLimit(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	e.user("spring", "alice", false)
+	b := newBrowser(e)
+	var last int
+	for i := range 11 {
+		last, _ = b.post("/c/spring/login", url.Values{"login": {"alice"}, "password": {"guess " + string(rune('a'+i))}}, false)
+	}
+	if last != 429 || b.header.Get("Retry-After") == "" {
+		t.Errorf("the 11th attempt in a minute: %d, Retry-After %q", last, b.header.Get("Retry-After"))
+	}
+}
+
+// A test match past the hour's quota is 429 with Retry-After; the quota is the contest's.
+func TestTestMatchQuota(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", func(c *store.Contest) { c.TestQuota = 2 })
+	a := e.user("spring", "alice", false)
+	a.ready("spring", "int main(){}")
+	body := func() io.Reader { b, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}}); return bytes.NewReader(b) }
+	for i := range 3 {
+		code, out, h := a.api("POST", "/api/v1/contests/spring/matches", body(), "application/json")
+		switch {
+		case i < 2 && code != 202:
+			t.Errorf("match %d: %d %v", i+1, code, out)
+		case i == 2 && (code != 429 || h.Get("Retry-After") == "" || out["error"].(map[string]any)["code"] != "quota"):
+			t.Errorf("past the quota: %d %v Retry-After %q", code, out, h.Get("Retry-After"))
+		}
+	}
+}
+
+// Bad requests get a clear error in the documented shape, with the documented statuses.
+func TestAPIErrors(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	a := e.user("spring", "alice", false)
+	anon := &client{e: e}
+	if code, out, _ := anon.api("GET", "/api/v1/contests/spring/matches", nil, ""); code != 401 || out["error"] == nil {
+		t.Errorf("no token: %d %v", code, out)
+	}
+	bad := &client{e: e, token: "jt_forged"}
+	if code, _, _ := bad.api("GET", "/api/v1/contests/spring/matches", nil, ""); code != 401 {
+		t.Errorf("a forged token: %d", code)
+	}
+	big := strings.Repeat("x", 2<<20)
+	if code, out := a.upload("spring", map[string]string{"main.cpp": big}); code != 413 {
+		t.Errorf("a 2 MiB file: %d %v", code, out)
+	}
+	if code, out := a.upload("spring", map[string]string{"notes.txt": "hello"}); code != 400 || !strings.Contains(mustJSON(out), "known extension") {
+		t.Errorf("no source file: %d %v", code, out)
+	}
+	if code, out, _ := a.api("POST", "/api/v1/contests/spring/matches", strings.NewReader(`{"opponents":["house:easy"]}`), "application/json"); code != 409 {
+		t.Errorf("a test match without an active version: %d %v", code, out)
+	}
+	if code, out, _ := a.api("POST", "/api/v1/contests/spring/matches", strings.NewReader(`{"oppo`), "application/json"); code != 400 {
+		t.Errorf("bad JSON: %d %v", code, out)
+	}
+	if code, _, _ := a.api("GET", "/api/v1/nothing", nil, ""); code != 404 {
+		t.Errorf("an unknown route: %d", code)
+	}
+}

@@ -1,0 +1,176 @@
+// Package portal is the contest's front door: contestants submit bots, read their builds,
+// see them validated, ask for test matches and watch them; organisers see everything of
+// their contest. It holds no state: all of it is in NATS (the store's key-value bucket, the
+// object store, the jobs and results streams), so any number of portals serve one contest,
+// and the judging is the daemons' (build and match jobs on the queue).
+//
+// Pages are server-rendered (html/template) and work without JavaScript; every page action
+// has a JSON API under /api/v1 (docs/portal.md).
+package portal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/portal/upload"
+)
+
+// Queue is what the portal needs of the queue: a *queue.Queue.
+type Queue interface {
+	Submit(ctx context.Context, id string, data []byte) (bool, error)
+	Results(ctx context.Context, id string, follow bool, fn func(id string, result []byte) error) error
+	PutObject(ctx context.Context, bucket, key string, r io.Reader) error
+	GetObject(ctx context.Context, bucket, key string, w io.Writer) (bool, error)
+}
+
+// Config is what a Server is made of.
+type Config struct {
+	Options
+	Store *store.Store
+	Queue Queue
+	// Games finds a game (games.Lookup); Langs are the judge's languages (images.LangNames).
+	Games func(string) (game.Game, bool)
+	Langs []string
+	// Upload bounds an upload (the build's source limit).
+	Upload upload.Limits
+	// Version is the judge's version, for reproduce commands.
+	Version string
+	Log     *slog.Logger
+}
+
+// Server serves the portal.
+type Server struct {
+	c       Config
+	limiter *limiter
+	handler http.Handler
+}
+
+// New makes a server; Follow must run beside it for submissions and matches to progress.
+func New(c Config) (*Server, error) {
+	if err := c.Options.Validate(); err != nil {
+		return nil, err
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	proxies, _ := parseProxies(c.TrustedProxies)
+	s := &Server{c: c, limiter: newLimiter(c.LoginRate, proxies)}
+	s.handler = s.routes()
+	return s, nil
+}
+
+// ServeHTTP serves a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Serve listens on the configured address until ctx is done (HTTPS when given a
+// certificate), then shuts down, letting requests under way finish.
+func (s *Server) Serve(ctx context.Context, ready func(addr string)) error {
+	srv := &http.Server{Addr: s.c.Listen, Handler: s, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(s.c.Log.Handler(), slog.LevelDebug)}
+	ln, err := listen(s.c.Listen)
+	if err != nil {
+		return err
+	}
+	if ready != nil {
+		ready(ln.Addr().String())
+	}
+	errc := make(chan error, 1)
+	go func() {
+		if s.c.TLSCert != "" {
+			errc <- srv.ServeTLS(ln, s.c.TLSCert, s.c.TLSKey)
+		} else {
+			errc <- srv.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	return srv.Shutdown(sctx)
+}
+
+// apiError is an error the API answers as {"error": {"code", "message"}} with status.
+type apiError struct {
+	Status  int    `json:"-"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// Retry is a 429's Retry-After.
+	Retry time.Duration `json:"-"`
+}
+
+func (e *apiError) Error() string { return e.Message }
+
+func errorf(status int, code, format string, args ...any) *apiError {
+	return &apiError{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+var (
+	errNotFound     = errorf(http.StatusNotFound, "not_found", "no such thing here")
+	errUnauthorized = errorf(http.StatusUnauthorized, "unauthorized", "log in, or send Authorization: Bearer TOKEN")
+	errForbidden    = errorf(http.StatusForbidden, "forbidden", "only the contest's organisers may do that")
+)
+
+// asAPIError gives every error its status: the store's and the upload's by kind; anything
+// else is the portal's own fault (500), logged and not shown in detail.
+func (s *Server) asAPIError(err error) *apiError {
+	var ae *apiError
+	var ue *upload.Error
+	var qe *store.ErrQuota
+	switch {
+	case errors.As(err, &ae):
+		return ae
+	case errors.As(err, &ue):
+		return errorf(ue.Status, ue.Code, "%s", ue.Msg)
+	case errors.As(err, &qe):
+		return &apiError{Status: http.StatusTooManyRequests, Code: "quota", Message: qe.Error(), Retry: qe.Retry}
+	case errors.Is(err, store.ErrNotFound):
+		return errNotFound
+	case errors.Is(err, store.ErrExists):
+		return errorf(http.StatusConflict, "exists", "%v", err)
+	case errors.Is(err, store.ErrConflict):
+		return errorf(http.StatusConflict, "conflict", "%s", trimSentinel(err, store.ErrConflict))
+	case errors.Is(err, store.ErrInvalid):
+		return errorf(http.StatusBadRequest, "bad_request", "%s", trimSentinel(err, store.ErrInvalid))
+	case errors.Is(err, store.ErrBadLogin):
+		return errorf(http.StatusUnauthorized, "bad_login", "wrong login or password")
+	}
+	s.c.Log.Error("portal: internal error", "err", err)
+	return errorf(http.StatusInternalServerError, "internal", "the portal failed; try again")
+}
+
+// trimSentinel drops "sentinel: " from err's text.
+func trimSentinel(err, sentinel error) string {
+	msg := err.Error()
+	if p := sentinel.Error() + ": "; len(msg) > len(p) && msg[:len(p)] == p {
+		return msg[len(p):]
+	}
+	return msg
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(v)
+}
+
+func (s *Server) writeError(w http.ResponseWriter, err error) {
+	e := s.asAPIError(err)
+	if e.Retry > 0 {
+		w.Header().Set("Retry-After", fmt.Sprint(int(e.Retry.Seconds()+0.999)))
+	}
+	writeJSON(w, e.Status, map[string]any{"error": e})
+}

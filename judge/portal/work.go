@@ -1,0 +1,283 @@
+package portal
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/job"
+	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/result"
+)
+
+// The object keys of sources: a submission's, and a house bot's.
+func sourceKey(subID string) string        { return "portal/sources/" + subID + ".json" }
+func houseKey(contest, name string) string { return "portal/house/" + contest + "/" + name + ".json" }
+
+// buildJob is the id of a submission's build job.
+func buildJob(subID string) string { return subID + "-build" }
+
+// validationMatch is the id of a submission's validation match: one per submission, so
+// that every portal that sees its build finish asks for the same match.
+func validationMatch(subID string) string { return subID + "v" }
+
+// putSources stores files under key as JSON.
+func (s *Server) putSources(ctx context.Context, key string, files map[string][]byte) error {
+	text := make(map[string]string, len(files))
+	for n, d := range files {
+		text[n] = string(d)
+	}
+	data, err := json.Marshal(text)
+	if err != nil {
+		return err
+	}
+	return s.c.Queue.PutObject(ctx, queue.BucketSources, key, bytes.NewReader(data))
+}
+
+// getSources reads the files stored under key.
+func (s *Server) getSources(ctx context.Context, key string) (map[string]string, error) {
+	var buf bytes.Buffer
+	found, err := s.c.Queue.GetObject(ctx, queue.BucketSources, key, &buf)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, fmt.Errorf("portal: the sources %s are missing from the object store", key)
+	}
+	var files map[string]string
+	return files, json.Unmarshal(buf.Bytes(), &files)
+}
+
+// submitJob puts a job on the queue; a job already there (another portal's, or this one's
+// before a restart) is not queued twice.
+func (s *Server) submitJob(ctx context.Context, j job.Job) error {
+	data, err := json.Marshal(j)
+	if err != nil {
+		return err
+	}
+	_, err = s.c.Queue.Submit(ctx, j.ID, data)
+	return err
+}
+
+// startBuild stores a new submission's sources and queues its build.
+func (s *Server) startBuild(ctx context.Context, c store.Contest, sub store.Submission, files map[string][]byte) error {
+	if err := s.putSources(ctx, sub.Source, files); err != nil {
+		return err
+	}
+	text := make(map[string]string, len(files))
+	for n, d := range files {
+		text[n] = string(d)
+	}
+	return s.submitJob(ctx, job.Job{Version: job.Version, ID: buildJob(sub.ID), Game: c.Game, Kind: job.KindBuild,
+		Players: []job.Player{{Name: sub.Login, Lang: sub.Lang, Files: text}}})
+}
+
+// seedOf is a match's seed, drawn from its id: the same match, asked again, is the same.
+func seedOf(id string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(id))
+	return h.Sum64() >> 11 // within what JSON numbers carry exactly
+}
+
+// startMatch stores a match and queues it: each seat's sources from the object store.
+func (s *Server) startMatch(ctx context.Context, c store.Contest, m store.Match) (store.Match, error) {
+	j := job.Job{Version: job.Version, ID: m.ID, Game: c.Game, Seed: &m.Seed, Options: map[string]any{}}
+	for k, v := range c.Options {
+		j.Options[k] = v
+	}
+	for _, seat := range m.Seats {
+		p := job.Player{Name: seat.Name()}
+		var key string
+		if seat.House != "" {
+			h, ok := c.HouseBot(seat.House)
+			if !ok {
+				return m, errorf(400, "bad_request", "the contest has no house bot %q", seat.House)
+			}
+			p.Lang, key = h.Lang, h.Source
+		} else {
+			sub, err := s.c.Store.Submission(ctx, seat.Submission)
+			if err != nil {
+				return m, err
+			}
+			p.Lang, key = sub.Lang, sub.Source
+		}
+		files, err := s.getSources(ctx, key)
+		if err != nil {
+			return m, err
+		}
+		p.Files = files
+		j.Players = append(j.Players, p)
+	}
+	m, err := s.c.Store.AddMatch(ctx, m)
+	if err != nil && !errors.Is(err, store.ErrExists) {
+		return m, err
+	}
+	return m, s.submitJob(ctx, j)
+}
+
+// Follow reads every result the daemons publish - from the start of the stream, so that a
+// portal started later, or again, misses nothing - and moves the portal's submissions and
+// matches on: a build's result starts the validation match, a match's result is stored
+// and, for a validation, decides whether the version is ready. Every step can happen twice
+// (several portals follow the same results) and does no harm when it does. It returns when
+// ctx is done.
+func (s *Server) Follow(ctx context.Context) error {
+	for {
+		err := s.c.Queue.Results(ctx, "", true, func(id string, data []byte) error {
+			if err := s.onResult(ctx, id, data); err != nil && ctx.Err() == nil {
+				s.c.Log.Warn("portal: acting on a result", "id", id, "err", err)
+			}
+			return nil
+		})
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.c.Log.Warn("portal: following the results stopped; starting again", "err", err)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (s *Server) onResult(ctx context.Context, id string, data []byte) error {
+	if subID, ok := strings.CutSuffix(id, "-build"); ok {
+		if _, err := s.c.Store.Submission(ctx, subID); err == nil {
+			var res result.Result
+			if err := json.Unmarshal(data, &res); err != nil {
+				return err
+			}
+			return s.built(ctx, subID, res)
+		}
+		return nil
+	}
+	m, err := s.c.Store.Match(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // another system's job
+	}
+	if err != nil {
+		return err
+	}
+	var res result.Result
+	if err := json.Unmarshal(data, &res); err != nil {
+		return err
+	}
+	return s.played(ctx, m, res)
+}
+
+// built records a submission's build and, when it compiled, asks for its validation match.
+func (s *Server) built(ctx context.Context, subID string, res result.Result) error {
+	sub, err := s.c.Store.Submission(ctx, subID)
+	if err != nil || (sub.Status != store.Queued && sub.Status != store.Compiling) {
+		return err
+	}
+	ok := res.Status == result.StatusOK && len(res.Players) == 1 && res.Players[0].Build.OK
+	if ok {
+		c, err := s.c.Store.Contest(ctx, sub.Contest)
+		if err != nil {
+			return err
+		}
+		m := store.Match{ID: validationMatch(sub.ID), Contest: sub.Contest, Kind: store.KindValidation, Owner: sub.Login,
+			Seed: seedOf(validationMatch(sub.ID))}
+		m.Seats = validationSeats(c, sub)
+		if _, err := s.startMatch(ctx, c, m); err != nil {
+			return err
+		}
+	}
+	_, err = s.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
+		if x.Status != store.Queued && x.Status != store.Compiling {
+			return nil
+		}
+		switch {
+		case res.Status != result.StatusOK:
+			x.Status, x.Error = store.Rejected, "the judge could not build it: "+errMessage(res)
+		case len(res.Players) == 1:
+			b := res.Players[0].Build
+			x.Build = &b
+			x.Status = store.CompileError
+			if ok {
+				x.Status, x.Validation = store.Validating, &store.Validation{Match: validationMatch(x.ID)}
+			}
+		}
+		return nil
+	})
+	return err
+}
+
+// validationSeats are a validation match's players: the version, against the contest's
+// first house bot, or itself when there is none; as many as the game's smallest match.
+func validationSeats(c store.Contest, sub store.Submission) []store.Seat {
+	own := store.Seat{Login: sub.Login, Submission: sub.ID}
+	other := own
+	if len(c.House) > 0 {
+		other = store.Seat{House: c.House[0].Name}
+	}
+	return []store.Seat{own, other}
+}
+
+func errMessage(res result.Result) string {
+	if res.Error != nil {
+		return res.Error.Message
+	}
+	return "no result"
+}
+
+// played stores a match's result and, for a validation match, decides its submission.
+func (s *Server) played(ctx context.Context, m store.Match, res result.Result) error {
+	if m.Result == nil {
+		if _, err := s.c.Store.UpdateMatch(ctx, m.ID, func(x *store.Match) error {
+			x.Result, x.Replay = &res, res.Replay
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	if m.Kind != store.KindValidation {
+		return nil
+	}
+	subID, _ := strings.CutSuffix(m.ID, "v")
+	_, err := s.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
+		if x.Status != store.Validating {
+			return nil
+		}
+		x.Status = store.Ready
+		if res.Status != result.StatusOK {
+			x.Status, x.Error = store.Rejected, "the judge could not play its validation match: "+errMessage(res)
+			return nil
+		}
+		if f := ownFault(m, res, x.Login); f != nil {
+			x.Status, x.Validation = store.Rejected, &store.Validation{Match: m.ID, Fault: f}
+		}
+		return nil
+	})
+	return err
+}
+
+// ownFault is the first fault of login's seats in a match.
+func ownFault(m store.Match, res result.Result, login string) *game.Fault {
+	for i, seat := range m.Seats {
+		if seat.Login == login && seat.House == "" && i < len(res.Players) && res.Players[i].Fault != nil {
+			return res.Players[i].Fault
+		}
+	}
+	return nil
+}
+
+// optionArgs are a contest's options as judge play's --opt flags, in order.
+func optionArgs(opts map[string]string) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
+		out = append(out, "--opt", k+"="+opts[k])
+	}
+	return out
+}
