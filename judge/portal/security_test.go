@@ -251,7 +251,10 @@ func TestTestMatchQuota(t *testing.T) {
 	e.contest("spring", func(c *store.Contest) { c.TestQuota = 2 })
 	a := e.user("spring", "alice", false)
 	a.ready("spring", "int main(){}")
-	body := func() io.Reader { b, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}}); return bytes.NewReader(b) }
+	body := func() io.Reader {
+		b, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}})
+		return bytes.NewReader(b)
+	}
 	for i := range 3 {
 		code, out, h := a.api("POST", "/api/v1/contests/spring/matches", body(), "application/json")
 		switch {
