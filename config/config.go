@@ -24,6 +24,7 @@ import (
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/sandbox"
 )
@@ -35,14 +36,15 @@ import (
 // by its section's Validate.
 type Config struct {
 	// DataDir holds the artifact cache, downloads and the embedded NATS server's storage.
-	DataDir string        `mapstructure:"data_dir"`
-	Log     Log           `mapstructure:"log"`
-	Docker  Docker        `mapstructure:"docker"`
-	Images  Images        `mapstructure:"images"`
-	Build   build.Limits  `mapstructure:"build"`
-	Sandbox Sandbox       `mapstructure:"sandbox"`
-	NATS    queue.Options `mapstructure:"nats"`
-	Serve   Serve         `mapstructure:"serve"`
+	DataDir string         `mapstructure:"data_dir"`
+	Log     Log            `mapstructure:"log"`
+	Docker  Docker         `mapstructure:"docker"`
+	Images  Images         `mapstructure:"images"`
+	Build   build.Limits   `mapstructure:"build"`
+	Sandbox Sandbox        `mapstructure:"sandbox"`
+	NATS    queue.Options  `mapstructure:"nats"`
+	Serve   Serve          `mapstructure:"serve"`
+	Portal  portal.Options `mapstructure:"portal"`
 }
 
 // Serve configures the daemon.
@@ -181,7 +183,8 @@ func Defaults() Config {
 		},
 		NATS: queue.Options{Listen: queue.DefaultListen, Replicas: queue.DefaultReplicas,
 			Cluster: queue.Cluster{Name: queue.DefaultCluster, Routes: []string{}}},
-		Serve: Serve{Grace: 2 * time.Minute, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
+		Serve:  Serve{Grace: 2 * time.Minute, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
+		Portal: portal.DefaultOptions(),
 	}
 }
 
@@ -362,6 +365,7 @@ func (c Config) Validate() error {
 		value.In("build", c.Build.Validate()),
 		value.In("sandbox", c.Sandbox.Validate()),
 		value.In("nats", c.NATS.Validate()),
+		value.In("portal", c.Portal.Validate()),
 		value.Positive("nats.replicas", c.NATS.Replicas),
 		value.NotNegative("serve.workers", c.Serve.Workers),
 		value.Positive("serve.grace", c.Serve.Grace),

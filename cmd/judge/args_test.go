@@ -135,6 +135,18 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"tournament retry json and csv", []string{"tournament", "retry", "--failed", "--game", "amazes", "--json", "--csv", two}, "--json and --csv: give one"},
 		{"tournament two paths", []string{"tournament", two, four}, "accepts 1 arg(s), received 2 (usage: judge tournament"},
 
+		// judge portal
+		{"portal contest without a game", []string{"portal", "contest", "create", "spring"}, "--game: which game the contest plays"},
+		{"portal contest bad name", []string{"portal", "contest", "create", "Spring!", "--game", "amazes"}, `contest "Spring!": want 1 to 32 of a-z`},
+		{"portal contest unknown game", []string{"portal", "contest", "create", "spring", "--game", "chess"}, `--game: unknown game "chess"`},
+		{"portal contest unknown language", []string{"portal", "contest", "create", "spring", "--game", "amazes", "--langs", "cobol"}, `unknown language "cobol"`},
+		{"portal contest bad deadline", []string{"portal", "contest", "create", "spring", "--game", "amazes", "--deadline", "tomorrow"}, `--deadline "tomorrow": want RFC 3339`},
+		{"portal contest bad house", []string{"portal", "contest", "create", "spring", "--game", "amazes", "--house", "easy"}, `--house "easy": want NAME=BOT`},
+		{"portal contest missing house", []string{"portal", "contest", "create", "spring", "--game", "amazes", "--house", "easy=" + missing}, missing + ": no such file or directory"},
+		{"portal user without a contest", []string{"portal", "user", "add", "alice"}, "--contest: the contest the user takes part in"},
+		{"portal user bad login", []string{"portal", "user", "add", "--contest", "spring", "<b>x</b>"}, `login "<b>x</b>": want 1 to 32 of a-z`},
+		{"portal bad listen", []string{"portal", "--listen", "nowhere"}, `--listen: listen: want host:port (got "nowhere")`},
+
 		// judge images
 		{"images import missing", []string{"images", "import", missing + ".tar"}, missing + ".tar: no such file"},
 		{"images import a directory", []string{"images", "import", dir}, dir + ": not an archive file"},

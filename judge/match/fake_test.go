@@ -315,14 +315,16 @@ func TestStderrMatchLimitWithFakes(t *testing.T) {
 	}
 }
 
-// brokenWriter fails every write after the first n bytes, as a full disk does.
-type brokenWriter struct{ n int }
+// brokenWriter fails the write that takes it past n bytes, or that holds marker, as a full
+// disk does.
+type brokenWriter struct {
+	n      int
+	marker string
+}
 
 func (w *brokenWriter) Write(p []byte) (int, error) {
-	if len(p) > w.n {
-		k := w.n
-		w.n = 0
-		return k, errors.New("no space left on device")
+	if len(p) > w.n || (w.marker != "" && bytes.Contains(p, []byte(w.marker))) {
+		return 0, errors.New("no space left on device")
 	}
 	w.n -= len(p)
 	return len(p), nil
@@ -340,17 +342,18 @@ func TestReplayWriteFailureIsInfrastructureWithFakes(t *testing.T) {
 	if _, err := (&match.Referee[*fakeBot]{Sandbox: f, Builder: f, WorkDir: t.TempDir()}).Play(context.Background(), job(&full)); err != nil {
 		t.Fatalf("a match that can write its replay: %v", err)
 	}
-	// Failing at once, in the moves, and at the last line (the result).
-	for _, n := range []int{0, full.Len() / 2, full.Len() - 1} {
+	// Failing at once, in the moves, and at the last line (the result). The replay's length
+	// varies with the times it records: the last line is told by its type.
+	for _, w := range []*brokenWriter{{n: 0}, {n: full.Len() / 3}, {n: 1 << 30, marker: `"type":"result"`}} {
 		f := &fakes{bots: map[string]*fakeBot{"tested": {}, "honest": {}}}
 		r := &match.Referee[*fakeBot]{Sandbox: f, Builder: f, WorkDir: t.TempDir()}
-		_, err := r.Play(context.Background(), job(&brokenWriter{n: n}))
+		_, err := r.Play(context.Background(), job(w))
 		if !errors.Is(err, result.Infrastructure) || !strings.Contains(err.Error(), "no space left") {
-			t.Errorf("after %d bytes: %v; want an infrastructure error naming the write's", n, err)
+			t.Errorf("%+v: %v; want an infrastructure error naming the write's", *w, err)
 		}
 		for id, b := range f.bots {
 			if b.started && !b.closed {
-				t.Errorf("after %d bytes: bot %s was not closed", n, id)
+				t.Errorf("%+v: bot %s was not closed", *w, id)
 			}
 		}
 	}

@@ -71,8 +71,8 @@ func parseProxies(list []string) ([]netip.Prefix, error) {
 	return out, nil
 }
 
-// baseURL is where contestants reach the portal.
-func (o Options) baseURL() string {
+// BaseURL is where contestants reach the portal.
+func (o Options) BaseURL() string {
 	if o.URL != "" {
 		return strings.TrimRight(o.URL, "/")
 	}

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/portal"
+	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/portal/upload"
+	"github.com/botjudge/judge/judge/queue"
+)
+
+func (a *app) portalCmd() *cobra.Command {
+	var listen string
+	cmd := &cobra.Command{
+		Use:   "portal [--listen ADDR]",
+		Short: "Serve the contestants' front door: submissions, builds, validation, test matches, replays",
+		Long: "Serve the portal (docs/portal.md). Its state is in NATS: with nats.url it serves beside\n" +
+			"the daemons of that queue and needs no Docker; without, it runs the NATS server and a\n" +
+			"daemon in its own process, so that one command on one machine is a working contest.\n" +
+			"Make a contest and its people with `judge portal contest create` and `judge portal user add`.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if listen != "" {
+				a.cfg.Portal.Listen = listen
+				if err := a.cfg.Portal.Validate(); err != nil {
+					return usageError{fmt.Errorf("--listen: %w", err)}
+				}
+			}
+			return a.servePortal(cmd)
+		},
+	}
+	cmd.Flags().StringVar(&listen, "listen", "", "the address to serve on (portal.listen)")
+	cmd.AddCommand(a.portalContestCmd(), a.portalUserCmd())
+	return cmd
+}
+
+// portalStore opens the portal's store: on nats.url's server; else on the judge serving on
+// nats.listen; else on the data directory's NATS store, opened here (the portal need not
+// run for the organiser to make contests and people).
+func (a *app) portalStore(ctx context.Context) (*store.Store, *queue.Queue, error) {
+	q, err := a.queue(ctx, false)
+	if err != nil && a.cfg.NATS.URL == "" {
+		o := a.cfg.NATS
+		o.URL, o.StoreDir, o.InProcess, o.Logger = "", a.natsStore(), true, a.log
+		o.AckWait, o.MaxDeliver = a.cfg.Serve.AckWait, a.cfg.Serve.MaxDeliver
+		q, err = queue.Open(ctx, o)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	kv, err := q.KeyValue(ctx, "portal")
+	if err != nil {
+		q.Close()
+		return nil, nil, err
+	}
+	return store.New(kv), q, nil
+}
+
+func (a *app) servePortal(cmd *cobra.Command) error {
+	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	q, err := a.queue(ctx, a.cfg.NATS.URL == "")
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer stop() // first: what wg waits for ends with ctx
+	if a.cfg.NATS.URL == "" {
+		d, _, err := a.daemon(ctx, q, a.cfg.Serve.Workers, a.log)
+		if err != nil {
+			return err
+		}
+		wg.Go(func() { d.Run(ctx) })
+		a.log.Info("judging here: an embedded NATS server and a daemon", "nats", q.URL())
+	}
+	kv, err := q.KeyValue(ctx, "portal")
+	if err != nil {
+		return err
+	}
+	p, err := portal.New(portal.Config{Options: a.cfg.Portal, Store: store.New(kv), Queue: q, Games: games.Lookup,
+		Langs: images.LangNames(), Upload: upload.Limits{Bytes: int64(a.cfg.Build.SourceLimit), Files: upload.DefaultFiles},
+		Version: judgeVersion(), Log: a.log})
+	if err != nil {
+		return err
+	}
+	wg.Go(func() { p.Follow(ctx) })
+	return p.Serve(ctx, func(addr string) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "portal on %s\n", a.cfg.Portal.BaseURL())
+		a.log.Info("portal serving", "addr", addr)
+	})
+}
+
+func (a *app) portalContestCmd() *cobra.Command {
+	contest := &cobra.Command{Use: "contest", Short: "Make and change contests"}
+	var gameName, deadline string
+	var opts, langs, house []string
+	var quota int
+	var peers, ladder, asJSON bool
+	create := &cobra.Command{
+		Use:   "create NAME --game G [--opt k=v]... [--langs L,...] [--house NAME=BOT]... [--deadline RFC3339] [--quota N] [--peer-matches] [--json]",
+		Short: "Make a contest: its game and options, languages, house bots, deadline and test-match quota",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c := store.Contest{Name: args[0], Game: gameName, Langs: langs, TestQuota: quota, PeerMatches: peers, Ladder: ladder}
+			if err := store.ValidName("contest", c.Name); err != nil {
+				return usageError{errors.New(strings.TrimPrefix(err.Error(), "invalid: "))}
+			}
+			if gameName == "" {
+				return usageError{errors.New("--game: which game the contest plays (judge games lists them)")}
+			}
+			if _, err := lookupGame("--game", gameName); err != nil {
+				return err
+			}
+			if err := checkLangs("--langs", langs...); err != nil {
+				return err
+			}
+			var err error
+			if c.Options, err = parseOptions(opts); err != nil {
+				return usageError{err}
+			}
+			if deadline != "" {
+				if c.Deadline, err = time.Parse(time.RFC3339, deadline); err != nil {
+					return usageError{fmt.Errorf("--deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", deadline)}
+				}
+			}
+			var bots []portal.HouseBot
+			for _, h := range house {
+				name, path, ok := strings.Cut(h, "=")
+				if !ok || name == "" || path == "" {
+					return usageError{fmt.Errorf("--house %q: want NAME=BOT (a source file or directory)", h)}
+				}
+				sub, err := loadBot(path, int64(a.cfg.Build.SourceLimit))
+				if err != nil {
+					return err
+				}
+				bots = append(bots, portal.HouseBot{Name: name, Lang: sub.Lang, Files: sub.Files})
+			}
+			st, q, err := a.portalStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			c, err = portal.NewContest(cmd.Context(), st, q, games.Lookup, images.LangNames(), c, bots)
+			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrExists) {
+				return usageError{errors.New(strings.TrimPrefix(err.Error(), "invalid: "))}
+			}
+			if err != nil {
+				return err
+			}
+			return printOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
+				fmt.Fprintf(w, "contest %s: %s, %d house bot(s); add people with `judge portal user add --contest %s LOGIN`\n",
+					c.Name, c.Game, len(c.House), c.Name)
+			})
+		},
+	}
+	f := create.Flags()
+	f.StringVar(&gameName, "game", "", "the game (judge games)")
+	f.StringArrayVar(&opts, "opt", nil, "a game option, k=v (repeat)")
+	f.StringSliceVar(&langs, "langs", nil, "the languages allowed (default: all)")
+	f.StringArrayVar(&house, "house", nil, "a house bot, NAME=BOT (repeat); validation matches play the first")
+	f.StringVar(&deadline, "deadline", "", "when submissions close (RFC 3339)")
+	f.IntVar(&quota, "quota", 10, "test matches a contestant may ask for per hour")
+	f.BoolVar(&peers, "peer-matches", false, "let contestants ask for test matches against each other's active versions")
+	f.BoolVar(&ladder, "ladder", false, "the contest is a ladder")
+	f.BoolVar(&asJSON, "json", false, "print the contest as JSON")
+	contest.AddCommand(create)
+	return contest
+}
+
+func (a *app) portalUserCmd() *cobra.Command {
+	user := &cobra.Command{Use: "user", Short: "Add people to contests"}
+	var contest string
+	var organiser, asJSON bool
+	add := &cobra.Command{
+		Use:   "add --contest NAME LOGIN [--organiser] [--json]",
+		Short: "Add a contestant (or an organiser): prints an API token and a one-time invite link",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if contest == "" {
+				return usageError{errors.New("--contest: the contest the user takes part in")}
+			}
+			if err := store.ValidName("login", args[0]); err != nil {
+				return usageError{errors.New(strings.TrimPrefix(err.Error(), "invalid: "))}
+			}
+			st, q, err := a.portalStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			nu, err := st.AddUser(cmd.Context(), contest, args[0], organiser)
+			if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrExists) {
+				return usageError{err}
+			}
+			if err != nil {
+				return err
+			}
+			out := map[string]string{"login": nu.User.Login, "token": nu.Token, "invite": a.cfg.Portal.InviteURL(nu.Invite)}
+			return printOut(cmd.OutOrStdout(), asJSON, out, func(w io.Writer) {
+				fmt.Fprintf(w, "%s added to %s\ninvite (one time): %s\nAPI token: %s\n", out["login"], contest, out["invite"], out["token"])
+			})
+		},
+	}
+	add.Flags().StringVar(&contest, "contest", "", "the contest")
+	add.Flags().BoolVar(&organiser, "organiser", false, "an organiser of the contest (sees everything of it)")
+	add.Flags().BoolVar(&asJSON, "json", false, "print {\"login\", \"token\", \"invite\"}")
+	user.AddCommand(add)
+	return user
+}
+
+// printOut prints v as one JSON document, or as text.
+func printOut(w io.Writer, asJSON bool, v any, text func(io.Writer)) error {
+	if !asJSON {
+		text(w)
+		return nil
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,61 @@
+package portal
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/portal/store"
+)
+
+// HouseBot is a house bot's sources, for NewContest.
+type HouseBot struct {
+	Name  string
+	Lang  string
+	Files map[string][]byte
+}
+
+// NewContest checks a contest against the judge's games and languages (the options by
+// starting a match of the game with them), stores its house bots' sources and then the
+// contest. langs are the judge's languages.
+func NewContest(ctx context.Context, st *store.Store, q Queue, games func(string) (game.Game, bool), langs []string,
+	c store.Contest, house []HouseBot) (store.Contest, error) {
+	g, ok := games(c.Game)
+	if !ok {
+		return c, fmt.Errorf("%w: unknown game %q", store.ErrInvalid, c.Game)
+	}
+	_, _, players := g.Players()
+	if _, err := game.Start(g, game.Config{Seed: 1, Players: players, Options: c.Options}); err != nil {
+		return c, fmt.Errorf("%w: %v", store.ErrInvalid, err)
+	}
+	for _, l := range c.Langs {
+		if !contains(langs, l) {
+			return c, fmt.Errorf("%w: unknown language %q (known: %s)", store.ErrInvalid, l, strings.Join(langs, ", "))
+		}
+	}
+	if c.TestQuota < 0 {
+		return c, fmt.Errorf("%w: a test-match quota is not negative", store.ErrInvalid)
+	}
+	if err := store.ValidName("contest", c.Name); err != nil {
+		return c, err
+	}
+	s := &Server{c: Config{Store: st, Queue: q}}
+	for _, h := range house {
+		if err := store.ValidName("house bot", h.Name); err != nil {
+			return c, err
+		}
+		if _, dup := c.HouseBot(h.Name); dup {
+			return c, fmt.Errorf("%w: house bot %q twice", store.ErrInvalid, h.Name)
+		}
+		key := houseKey(c.Name, h.Name)
+		if err := s.putSources(ctx, key, game.WithLibrary(g, h.Lang, h.Files)); err != nil {
+			return c, err
+		}
+		c.House = append(c.House, store.House{Name: h.Name, Lang: h.Lang, Source: key})
+	}
+	return st.CreateContest(ctx, c)
+}
+
+// InviteURL is the link a user opens to set a password.
+func (o Options) InviteURL(code string) string { return o.BaseURL() + "/invite/" + code }
