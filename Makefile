@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: judge images gvisor browser netns demo test bench bench-tournament vet daemon-image
+.PHONY: judge images gvisor browser netns demo test bench bench-tournament bench-portal load-portal vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -75,6 +75,14 @@ bench: images
 # The tournament figures of BENCHMARKS.md: one daemon against two.
 bench-tournament: images
 	judge/tournament/bench.sh
+
+# The portal: upload to compile result and to validation result on a real daemon (BENCHMARKS.md).
+bench-portal: images
+	$(GO) test -run '^$$' -bench BenchmarkUploadToVerdict -benchtime 1x -timeout 30m ./judge/portal/
+
+# The portal's load test: 50 contestants at once for two minutes (BENCHMARKS.md).
+load-portal:
+	JUDGE_PORTAL_LOAD=2m $(GO) test -run TestPortalLoad -count 1 -v -timeout 20m ./judge/portal/
 
 # The daemon's own image (Dockerfile), from the judge's Debian base image: no registry.
 daemon-image: images

@@ -42,6 +42,8 @@ type Queue interface {
 	Result(ctx context.Context, id string) ([]byte, bool, error)
 	PublishResult(ctx context.Context, id string, result []byte) error
 	PutObject(ctx context.Context, bucket, key string, r io.Reader) error
+	// Started tells listeners (the portal) that a job is begun; a hint, not stored.
+	Started(id string)
 	URL() string
 }
 
@@ -174,6 +176,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 		return
 	}
 
+	d.o.Queue.Started(j.ID)
 	stop := d.heartbeat(ctx, dl, log)
 	res, err := d.judge(ctx, log, j, g, dl.NumDelivered, runner)
 	stop()

@@ -108,6 +108,8 @@ func (q *fakeQueue) PutObject(_ context.Context, bucket, key string, r io.Reader
 
 func (q *fakeQueue) URL() string { return "fake://" }
 
+func (q *fakeQueue) Started(string) {}
+
 // fakeRunner plays every match as play says, and builds every build job.
 type fakeRunner struct {
 	play   func(match.Job) (result.Result, error)

@@ -39,6 +39,8 @@ type env struct {
 	now   time.Time
 	jobs  chan job.Job
 	house map[string][]byte
+	// release lets go a build the fake daemon holds (a source containing "hold").
+	release chan struct{}
 }
 
 func newEnv(t *testing.T) *env {
@@ -49,23 +51,30 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { q.Close() })
+	st, p := newPortal(t, q)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{}, 2)
+	go func() { p.Follow(ctx); done <- struct{}{} }()
+	e := &env{t: t, q: q, st: st, srv: httptest.NewServer(p), jobs: make(chan job.Job, 100), release: make(chan struct{})}
+	go func() { e.daemon(ctx); done <- struct{}{} }()
+	t.Cleanup(func() { cancel(); <-done; <-done; e.srv.Close() })
+	return e
+}
+
+// newPortal is a portal on q, with the judge's games and languages and a 1 MiB upload limit.
+func newPortal(t testing.TB, q *queue.Queue) (*store.Store, *portal.Server) {
+	t.Helper()
 	kv, err := q.KeyValue(t.Context(), "portal")
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := store.New(kv)
 	p, err := portal.New(portal.Config{Options: portal.DefaultOptions(), Store: st, Queue: q, Games: games.Lookup,
-		Langs: images.LangNames(), Upload: upload.Limits{Bytes: 1 << 20, Files: 64}, Version: "test", Log: quiet})
+		Langs: images.LangNames(), Upload: upload.Limits{Bytes: 1 << 20, Files: 64}, Version: "test", Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{}, 2)
-	go func() { p.Follow(ctx); done <- struct{}{} }()
-	e := &env{t: t, q: q, st: st, srv: httptest.NewServer(p), jobs: make(chan job.Job, 100)}
-	go func() { e.daemon(ctx); done <- struct{}{} }()
-	t.Cleanup(func() { cancel(); <-done; <-done; e.srv.Close() })
-	return e
+	return st, p
 }
 
 // daemon is the fake daemon.
@@ -77,6 +86,14 @@ func (e *env) daemon(ctx context.Context) {
 		}
 		var j job.Job
 		json.Unmarshal(d.Data, &j)
+		e.q.Started(j.ID)
+		if j.Kind == job.KindBuild && strings.Contains(j.Players[0].Files["main.cpp"], "hold") {
+			select {
+			case <-e.release:
+			case <-ctx.Done():
+				return
+			}
+		}
 		res := result.Result{Version: result.Version, ID: j.ID, Game: j.Game, Status: result.StatusOK}
 		if j.Seed != nil {
 			res.Seed = *j.Seed
@@ -89,6 +106,10 @@ func (e *env) daemon(ctx context.Context) {
 				src += f
 			}
 			pl := result.Player{Name: p.Name, Lang: p.Lang, Build: result.Build{OK: true, Log: "warning of " + p.Name}, Stderr: "stderr of " + p.Name}
+			if strings.Contains(src, "echo") { // as a compiler quotes the source, and a bot prints its input
+				pl.Build.Log += ": " + src
+				pl.Stderr += ": " + src
+			}
 			if strings.Contains(src, "syntax error") {
 				pl.Build = result.Build{OK: false, Log: "main.cpp:1: error: expected ';' <b>bold</b>"}
 				pl.Fault = &game.Fault{Kind: game.CompileError}
@@ -301,4 +322,18 @@ func TestContestantPath(t *testing.T) {
 	if f := sub["validation"].(map[string]any)["fault"].(map[string]any); f["kind"] != "crash" || f["turn"] != 1.0 {
 		t.Errorf("the rejection's fault: %v", f)
 	}
+}
+
+// A version is "compiling" once a daemon has begun its build.
+func TestCompilingIsShown(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	a := e.user("spring", "alice", false)
+	code, out := a.upload("spring", map[string]string{"main.cpp": "int main() { /* hold */ }"})
+	if code != 202 {
+		t.Fatalf("upload: %d %v", code, out)
+	}
+	a.waitStatus(out["id"].(string), "compiling")
+	close(e.release)
+	a.waitStatus(out["id"].(string), "ready")
 }

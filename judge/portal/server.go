@@ -26,9 +26,13 @@ import (
 // Queue is what the portal needs of the queue: a *queue.Queue.
 type Queue interface {
 	Submit(ctx context.Context, id string, data []byte) (bool, error)
+	// SubmitLow queues a job the daemons take only when no other waits (test matches).
+	SubmitLow(ctx context.Context, id string, data []byte) (bool, error)
 	Results(ctx context.Context, id string, follow bool, fn func(id string, result []byte) error) error
 	PutObject(ctx context.Context, bucket, key string, r io.Reader) error
 	GetObject(ctx context.Context, bucket, key string, w io.Writer) (bool, error)
+	// Starts calls fn with the id of each job a daemon begins (a hint).
+	Starts(ctx context.Context, fn func(id string)) error
 }
 
 // Config is what a Server is made of.

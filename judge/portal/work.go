@@ -58,13 +58,18 @@ func (s *Server) getSources(ctx context.Context, key string) (map[string]string,
 }
 
 // submitJob puts a job on the queue; a job already there (another portal's, or this one's
-// before a restart) is not queued twice.
-func (s *Server) submitJob(ctx context.Context, j job.Job) error {
+// before a restart) is not queued twice. Test matches are low-priority: the daemons take
+// them only when no official, ladder or build work waits.
+func (s *Server) submitJob(ctx context.Context, j job.Job, low bool) error {
 	data, err := json.Marshal(j)
 	if err != nil {
 		return err
 	}
-	_, err = s.c.Queue.Submit(ctx, j.ID, data)
+	submit := s.c.Queue.Submit
+	if low {
+		submit = s.c.Queue.SubmitLow
+	}
+	_, err = submit(ctx, j.ID, data)
 	return err
 }
 
@@ -78,7 +83,7 @@ func (s *Server) startBuild(ctx context.Context, c store.Contest, sub store.Subm
 		text[n] = string(d)
 	}
 	return s.submitJob(ctx, job.Job{Version: job.Version, ID: buildJob(sub.ID), Game: c.Game, Kind: job.KindBuild,
-		Players: []job.Player{{Name: sub.Login, Lang: sub.Lang, Files: text}}})
+		Players: []job.Player{{Name: sub.Login, Lang: sub.Lang, Files: text}}}, false)
 }
 
 // seedOf is a match's seed, drawn from its id: the same match, asked again, is the same.
@@ -121,7 +126,7 @@ func (s *Server) startMatch(ctx context.Context, c store.Contest, m store.Match)
 	if err != nil && !errors.Is(err, store.ErrExists) {
 		return m, err
 	}
-	return m, s.submitJob(ctx, j)
+	return m, s.submitJob(ctx, j, m.Kind == store.KindTest)
 }
 
 // Follow reads every result the daemons publish - from the start of the stream, so that a
@@ -131,6 +136,16 @@ func (s *Server) startMatch(ctx context.Context, c store.Contest, m store.Match)
 // (several portals follow the same results) and does no harm when it does. It returns when
 // ctx is done.
 func (s *Server) Follow(ctx context.Context) error {
+	go s.c.Queue.Starts(ctx, func(id string) {
+		if subID, ok := strings.CutSuffix(id, "-build"); ok && validSub(subID) {
+			s.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
+				if x.Status == store.Queued {
+					x.Status = store.Compiling
+				}
+				return nil
+			})
+		}
+	})
 	for {
 		err := s.c.Queue.Results(ctx, "", true, func(id string, data []byte) error {
 			if err := s.onResult(ctx, id, data); err != nil && ctx.Err() == nil {
@@ -174,6 +189,9 @@ func (s *Server) onResult(ctx context.Context, id string, data []byte) error {
 	}
 	return s.played(ctx, m, res)
 }
+
+// validSub reports whether id can be a submission's (the store's ids); others are not looked up.
+func validSub(id string) bool { return strings.HasPrefix(id, "s") && len(id) <= 64 }
 
 // built records a submission's build and, when it compiled, asks for its validation match.
 func (s *Server) built(ctx context.Context, subID string, res result.Result) error {

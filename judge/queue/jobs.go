@@ -16,6 +16,9 @@ const (
 	// long one so that a pull lost to a server restart is replaced within seconds, and so
 	// that a pull never outlives its caller's interest by much.
 	fetchWait = 2 * time.Second
+	// lowWait is how long an idle daemon waits for other jobs before it looks at the
+	// low-priority ones again: at most this late is a test match taken by an idle judge.
+	lowWait = 250 * time.Millisecond
 	// ackTimeout bounds the double ack's round trip.
 	ackTimeout = 10 * time.Second
 )
@@ -25,15 +28,45 @@ const (
 // earlier attempt stored it but lost the acknowledgement). A publish is retried until ctx
 // is done: give ctx a deadline when the caller cannot wait for a server to come back.
 func (q *Queue) Submit(ctx context.Context, id string, data []byte) (duplicate bool, err error) {
+	return q.submit(ctx, id, q.jobsSubject, data)
+}
+
+// SubmitLow queues a job as Submit does, but daemons take it only when no other job waits:
+// the portal's test matches, behind official rounds, ladders and contestants' builds.
+func (q *Queue) SubmitLow(ctx context.Context, id string, data []byte) (duplicate bool, err error) {
+	return q.submit(ctx, id, q.lowSubject, data)
+}
+
+func (q *Queue) submit(ctx context.Context, id, subject string, data []byte) (duplicate bool, err error) {
 	if err := job.ValidID(id); err != nil {
 		return false, err
 	}
-	ack, err := q.publish(ctx, "submit job "+id, q.jobsSubject, data,
+	ack, err := q.publish(ctx, "submit job "+id, subject, data,
 		jetstream.WithMsgID(id), jetstream.WithExpectStream(q.jobsStream))
 	if err != nil {
 		return false, err
 	}
 	return ack.Duplicate, nil
+}
+
+// takeNow is a job c has waiting, without waiting for one. A consumer found gone is made
+// again (as Next does for the main one).
+func (q *Queue) takeNow(ctx context.Context, c jetstream.Consumer) (jetstream.Msg, bool) {
+	batch, err := c.FetchNoWait(1)
+	if err != nil {
+		return nil, false
+	}
+	var got jetstream.Msg
+	for m := range batch.Messages() {
+		got = m
+	}
+	if err := batch.Error(); got == nil && errors.Is(err, jetstream.ErrConsumerDeleted) {
+		q.log.Warn("queue: a jobs consumer is missing, recreating", "err", err)
+		if serr := q.setup(ctx); serr != nil {
+			q.log.Warn("queue: recreating the jobs consumers failed", "err", serr)
+		}
+	}
+	return got, got != nil
 }
 
 // Delivery is one delivery of a job to this daemon. Exactly one of Ack, Nak or Term should
@@ -125,9 +158,21 @@ func (q *Queue) Next(ctx context.Context) (*Delivery, error) {
 			return nil, err
 		}
 		q.mu.Lock()
-		cons := q.consumer
+		cons, low := q.consumer, q.low
 		q.mu.Unlock()
-		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(fetchWait))
+		// Other jobs first; a low-priority one only when none waits, and then the wait for
+		// others is short, so that low-priority jobs are looked at again soon.
+		maxWait := fetchWait
+		if low != nil {
+			if m, ok := q.takeNow(ctx, cons); ok {
+				return q.delivery(m)
+			}
+			if m, ok := q.takeNow(ctx, low); ok {
+				return q.delivery(m)
+			}
+			maxWait = lowWait
+		}
+		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(maxWait))
 		if err != nil {
 			// Mostly "not connected": the pull cannot be sent until the reconnect.
 			if err := q.closedErr(); err != nil {

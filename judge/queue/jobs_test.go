@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -333,5 +335,46 @@ func TestNextCancelledHandsBackLateJob(t *testing.T) {
 	}
 	if err := d.Ack(t.Context()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Low-priority jobs wait while others do: a daemon takes every other job first, whatever
+// the order they came in, and the low ones after.
+func TestLowPriorityJobsComeLast(t *testing.T) {
+	q, err := Open(t.Context(), Options{StoreDir: t.TempDir(), InProcess: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	ctx := t.Context()
+	for i, low := range []bool{true, false, true, false, false, true} {
+		submit := q.Submit
+		if low {
+			submit = q.SubmitLow
+		}
+		if _, err := submit(ctx, fmt.Sprintf("j%d", i), []byte(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for range 6 {
+		d, err := q.Next(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, d.ID)
+		if err := d.Ack(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"j1", "j3", "j4", "j0", "j2", "j5"}; !slices.Equal(got, want) {
+		t.Errorf("taken %v, want %v", got, want)
+	}
+	// An idle daemon takes a low job soon after it comes.
+	go func() { time.Sleep(100 * time.Millisecond); q.SubmitLow(ctx, "late", []byte(`{}`)) }()
+	start := time.Now()
+	d, err := q.Next(ctx)
+	if err != nil || d.ID != "late" || time.Since(start) > 2*time.Second {
+		t.Errorf("%v after %v", err, time.Since(start))
 	}
 }

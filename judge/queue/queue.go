@@ -155,8 +155,11 @@ const (
 )
 
 // ConsumerName is the durable pull consumer every daemon shares, so that each job goes to
-// one of them.
-const ConsumerName = "judges"
+// one of them; ConsumerNameLow is theirs of the low-priority jobs (SubmitLow).
+const (
+	ConsumerName    = "judges"
+	ConsumerNameLow = "judges-low"
+)
 
 // ErrClosed is returned by calls on a Queue after Close.
 var ErrClosed = errors.New("queue: closed")
@@ -214,12 +217,14 @@ type Queue struct {
 	jobsStream    string
 	resultsStream string
 	jobsSubject   string
+	lowSubject    string // jobs taken only when no other waits
 	resultsPrefix string // subject prefix of results, "judge.results."
 	buckets       map[string]string
 
 	// mu guards the handles setup replaces when it runs again from Next.
 	mu       sync.Mutex
 	consumer jetstream.Consumer
+	low      jetstream.Consumer // of the low-priority jobs
 	results  jetstream.Stream
 	objects  map[string]jetstream.ObjectStore
 
@@ -271,6 +276,7 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 		jobsStream:    strings.ToUpper(o.Prefix) + "_JOBS",
 		resultsStream: strings.ToUpper(o.Prefix) + "_RESULTS",
 		jobsSubject:   o.Prefix + ".jobs",
+		lowSubject:    o.Prefix + ".jobs.low",
 		resultsPrefix: o.Prefix + ".results.",
 		buckets: map[string]string{
 			BucketArtifacts: o.Prefix + "-" + BucketArtifacts,
@@ -423,7 +429,7 @@ func (q *Queue) setupOnce(ctx context.Context) error {
 	_, err := q.stream(ctx, jetstream.StreamConfig{
 		Name:        q.jobsStream,
 		Description: "judge jobs: a work queue, each job taken by one daemon",
-		Subjects:    []string{q.jobsSubject},
+		Subjects:    []string{q.jobsSubject, q.lowSubject},
 		Retention:   jetstream.WorkQueuePolicy,
 		Storage:     jetstream.FileStorage,
 		Duplicates:  q.o.DedupWindow,
@@ -449,18 +455,13 @@ func (q *Queue) setupOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cons, err := q.js.CreateOrUpdateConsumer(ctx, q.jobsStream, jetstream.ConsumerConfig{
-		Durable:       ConsumerName,
-		Description:   "judge daemons; each pulls one job at a time",
-		DeliverPolicy: jetstream.DeliverAllPolicy,
-		AckPolicy:     jetstream.AckExplicitPolicy,
-		AckWait:       q.o.AckWait,
-		MaxDeliver:    q.o.MaxDeliver,
-		MaxAckPending: maxAckPending,
-		FilterSubject: q.jobsSubject,
-	})
+	cons, err := q.jobsConsumer(ctx, ConsumerName, "judge daemons; each pulls one job at a time", q.jobsSubject)
 	if err != nil {
-		return fmt.Errorf("queue: consumer %s on %s: %w", ConsumerName, q.jobsStream, err)
+		return err
+	}
+	low, err := q.jobsConsumer(ctx, ConsumerNameLow, "judge daemons, for low-priority jobs when no other waits", q.lowSubject)
+	if err != nil {
+		return err
 	}
 	objects := map[string]jetstream.ObjectStore{}
 	for name, bucket := range q.buckets {
@@ -481,11 +482,29 @@ func (q *Queue) setupOnce(ctx context.Context) error {
 		objects[name] = obs
 	}
 	q.mu.Lock()
-	q.consumer = cons
+	q.consumer, q.low = cons, low
 	q.results = results
 	q.objects = objects
 	q.mu.Unlock()
 	return nil
+}
+
+// jobsConsumer creates or updates the daemons' shared consumer name of the jobs of subject.
+func (q *Queue) jobsConsumer(ctx context.Context, name, description, subject string) (jetstream.Consumer, error) {
+	c, err := q.js.CreateOrUpdateConsumer(ctx, q.jobsStream, jetstream.ConsumerConfig{
+		Durable:       name,
+		Description:   description,
+		DeliverPolicy: jetstream.DeliverAllPolicy,
+		AckPolicy:     jetstream.AckExplicitPolicy,
+		AckWait:       q.o.AckWait,
+		MaxDeliver:    q.o.MaxDeliver,
+		MaxAckPending: maxAckPending,
+		FilterSubject: subject,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("queue: consumer %s on %s: %w", name, q.jobsStream, err)
+	}
+	return c, nil
 }
 
 // lookUp finds the results stream and the object stores that exist, for a Queue opened

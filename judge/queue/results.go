@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/job"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -111,4 +112,25 @@ func (q *Queue) Results(ctx context.Context, id string, follow bool, fn func(id 
 			}
 		}
 	}
+}
+
+// Started tells whoever listens (the portal) that a daemon has begun job id. It is a hint,
+// not stored: a listener that misses it learns of the job from its result.
+func (q *Queue) Started(id string) {
+	if job.ValidID(id) == nil {
+		q.nc.Publish(q.o.Prefix+".started."+id, nil)
+	}
+}
+
+// Starts calls fn with the id of every job a daemon begins from now on (Started), until ctx
+// is done.
+func (q *Queue) Starts(ctx context.Context, fn func(id string)) error {
+	prefix := q.o.Prefix + ".started."
+	sub, err := q.nc.Subscribe(prefix+">", func(m *nats.Msg) { fn(strings.TrimPrefix(m.Subject, prefix)) })
+	if err != nil {
+		return fmt.Errorf("queue: starts: %w", err)
+	}
+	<-ctx.Done()
+	sub.Unsubscribe()
+	return ctx.Err()
 }
