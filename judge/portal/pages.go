@@ -430,12 +430,14 @@ func (s *Server) accountPage(w http.ResponseWriter, r *http.Request, c caller) e
 }
 
 func (s *Server) adminPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	return s.renderAdmin(w, r, c, "")
+}
+
+// renderAdmin renders the organiser page, with a note at its top.
+func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, note string) error {
+	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
 	if err != nil {
 		return err
-	}
-	if !c.Organiser {
-		return errForbidden
 	}
 	users, err := s.c.Store.Users(r.Context(), ct.Name)
 	if err != nil {
@@ -455,7 +457,7 @@ func (s *Server) adminPage(w http.ResponseWriter, r *http.Request, c caller) err
 		Users   []store.User
 		Subs    []store.Submission
 		Matches []store.Match
-	}{s.base(r, c, ct.Name+" · organiser", ""), ct, users, subs, ms})
+	}{s.base(r, c, ct.Name+" · organiser", note), ct, users, subs, ms})
 	return nil
 }
 
@@ -463,12 +465,9 @@ func (s *Server) adminPage(w http.ResponseWriter, r *http.Request, c caller) err
 // that `judge tournament DIR` runs as it is: DIR/tournament.yaml (the contest's game and
 // options, an entrant per contestant) and DIR/LOGIN/, each version's files.
 func (s *Server) exportTournament(w http.ResponseWriter, r *http.Request, c caller) error {
-	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
 	if err != nil {
 		return err
-	}
-	if !c.Organiser {
-		return errForbidden
 	}
 	users, err := s.c.Store.Users(r.Context(), ct.Name)
 	if err != nil {

@@ -20,6 +20,11 @@ func (s *Server) routes() http.Handler {
 	api("GET /api/v1/contests/{contest}/matches", s.apiMatches)
 	api("GET /api/v1/matches/{id}", s.apiMatch)
 	api("GET /api/v1/matches/{id}/replay", s.apiReplay)
+	api("GET /api/v1/contests/{contest}", s.apiContest)
+	api("PUT /api/v1/contests/{contest}/settings", s.apiSettings)
+	api("POST /api/v1/contests/{contest}/users", s.apiAddUser)
+	api("POST /api/v1/tokens", s.apiNewToken)
+	api("POST /api/v1/password", s.apiPassword)
 	mux.Handle("/api/", s.api(func(http.ResponseWriter, *http.Request, caller) error { return errNotFound }))
 
 	page := func(pattern string, h func(w http.ResponseWriter, r *http.Request, c caller) error) {
@@ -43,6 +48,8 @@ func (s *Server) routes() http.Handler {
 	page("POST /c/{contest}/account/tokens", s.accountPage)
 	page("GET /c/{contest}/admin", s.adminPage)
 	page("GET /c/{contest}/admin/tournament.tar.gz", s.exportTournament)
+	page("POST /c/{contest}/admin/users", s.adminUserPage)
+	page("POST /c/{contest}/admin/settings", s.adminSettingsPage)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", s.static()))
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		if c, err := s.who(r); err == nil {

@@ -1,0 +1,200 @@
+package portal
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/botjudge/judge/judge/portal/store"
+)
+
+// What organisers change from their pages and the API: people and the contest's settings.
+
+// organiser is the caller's contest, if the caller organises it.
+func (s *Server) organiser(ctx context.Context, c caller, contest string) (store.Contest, error) {
+	ct, err := s.inContest(ctx, c, contest)
+	if err != nil {
+		return ct, err
+	}
+	if !c.Organiser {
+		return ct, errForbidden
+	}
+	return ct, nil
+}
+
+// newUser is what adding a user answers, once: its token and invite link.
+type newUser struct {
+	Login  string `json:"login"`
+	Token  string `json:"token"`
+	Invite string `json:"invite"`
+}
+
+func (s *Server) addUser(ctx context.Context, c caller, contest, login string, organiser bool) (newUser, error) {
+	if _, err := s.organiser(ctx, c, contest); err != nil {
+		return newUser{}, err
+	}
+	nu, err := s.c.Store.AddUser(ctx, contest, login, organiser)
+	if err != nil {
+		return newUser{}, err
+	}
+	return newUser{Login: nu.User.Login, Token: nu.Token, Invite: s.c.InviteURL(nu.Invite)}, nil
+}
+
+// settings are a contest's settings an organiser may change while it runs.
+type settings struct {
+	// Deadline is RFC 3339, or "" for none.
+	Deadline    *string `json:"deadline,omitempty"`
+	TestQuota   *int    `json:"test_quota,omitempty"`
+	PeerMatches *bool   `json:"peer_matches,omitempty"`
+}
+
+func (s *Server) changeSettings(ctx context.Context, c caller, contest string, set settings) (store.Contest, error) {
+	if _, err := s.organiser(ctx, c, contest); err != nil {
+		return store.Contest{}, err
+	}
+	var deadline time.Time
+	if set.Deadline != nil && *set.Deadline != "" {
+		var err error
+		if deadline, err = time.Parse(time.RFC3339, strings.TrimSpace(*set.Deadline)); err != nil {
+			return store.Contest{}, errorf(http.StatusBadRequest, "bad_request", "deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", *set.Deadline)
+		}
+	}
+	if set.TestQuota != nil && *set.TestQuota < 0 {
+		return store.Contest{}, errorf(http.StatusBadRequest, "bad_request", "test_quota %d: want 0 or more", *set.TestQuota)
+	}
+	return s.c.Store.UpdateContest(ctx, contest, func(ct *store.Contest) error {
+		if set.Deadline != nil {
+			ct.Deadline = deadline
+		}
+		if set.TestQuota != nil {
+			ct.TestQuota = *set.TestQuota
+		}
+		if set.PeerMatches != nil {
+			ct.PeerMatches = *set.PeerMatches
+		}
+		return nil
+	})
+}
+
+// contestJSON is a contest as a contestant sees it: no sources.
+func contestJSON(ct store.Contest) map[string]any {
+	house := []string{}
+	for _, h := range ct.House {
+		house = append(house, h.Name)
+	}
+	out := map[string]any{"name": ct.Name, "game": ct.Game, "options": ct.Options, "langs": ct.Langs, "house": house,
+		"test_quota": ct.TestQuota, "peer_matches": ct.PeerMatches, "deadline": nil}
+	if !ct.Deadline.IsZero() {
+		out["deadline"] = ct.Deadline.Format(time.RFC3339)
+	}
+	return out
+}
+
+func (s *Server) apiContest(w http.ResponseWriter, r *http.Request, c caller) error {
+	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, contestJSON(ct))
+	return nil
+}
+
+// decodeBody reads a small JSON body into v, refusing unknown fields.
+func decodeBody(r *http.Request, v any, want string) error {
+	dec := json.NewDecoder(io.LimitReader(r.Body, 64<<10))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return errorf(http.StatusBadRequest, "bad_request", "want %s: %v", want, err)
+	}
+	return nil
+}
+
+func (s *Server) apiSettings(w http.ResponseWriter, r *http.Request, c caller) error {
+	var set settings
+	if err := decodeBody(r, &set, `{"deadline": RFC 3339 or "", "test_quota": N, "peer_matches": true|false}`); err != nil {
+		return err
+	}
+	ct, err := s.changeSettings(r.Context(), c, r.PathValue("contest"), set)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, contestJSON(ct))
+	return nil
+}
+
+func (s *Server) apiAddUser(w http.ResponseWriter, r *http.Request, c caller) error {
+	var body struct {
+		Login     string `json:"login"`
+		Organiser bool   `json:"organiser"`
+	}
+	if err := decodeBody(r, &body, `{"login": "...", "organiser": false}`); err != nil {
+		return err
+	}
+	nu, err := s.addUser(r.Context(), c, r.PathValue("contest"), body.Login, body.Organiser)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, nu)
+	return nil
+}
+
+func (s *Server) apiNewToken(w http.ResponseWriter, r *http.Request, c caller) error {
+	var body struct {
+		Name string `json:"name"`
+	}
+	if err := decodeBody(r, &body, `{"name": "..."}`); err != nil {
+		return err
+	}
+	if len(body.Name) > 40 {
+		return errorf(http.StatusBadRequest, "bad_request", "a token's name has at most 40 bytes")
+	}
+	tok, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, body.Name)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, map[string]string{"token": tok})
+	return nil
+}
+
+func (s *Server) apiPassword(w http.ResponseWriter, r *http.Request, c caller) error {
+	var body struct {
+		Old string `json:"old"`
+		New string `json:"new"`
+	}
+	if err := decodeBody(r, &body, `{"old": "...", "new": "..."}`); err != nil {
+		return err
+	}
+	if _, err := s.c.Store.SetPassword(r.Context(), c.Contest, c.Login, body.Old, body.New); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"status": "changed; every session has ended"})
+	return nil
+}
+
+// adminUserPage adds a user from the organiser page and shows its invite once.
+func (s *Server) adminUserPage(w http.ResponseWriter, r *http.Request, c caller) error {
+	nu, err := s.addUser(r.Context(), c, r.PathValue("contest"), strings.TrimSpace(r.PostFormValue("login")), r.PostFormValue("organiser") != "")
+	if err != nil {
+		return err
+	}
+	return s.renderAdmin(w, r, c, "Added "+nu.Login+". Their invite link (shown once): "+nu.Invite)
+}
+
+// adminSettingsPage changes the contest's settings from the organiser page.
+func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c caller) error {
+	deadline := strings.TrimSpace(r.PostFormValue("deadline"))
+	quota, err := strconv.Atoi(strings.TrimSpace(r.PostFormValue("test_quota")))
+	if err != nil {
+		return errorf(http.StatusBadRequest, "bad_request", "test matches an hour: want a whole number")
+	}
+	peers := r.PostFormValue("peer_matches") != ""
+	if _, err := s.changeSettings(r.Context(), c, r.PathValue("contest"), settings{Deadline: &deadline, TestQuota: &quota, PeerMatches: &peers}); err != nil {
+		return err
+	}
+	back(w, r, "/c/"+r.PathValue("contest")+"/admin", "The settings are saved.")
+	return nil
+}
