@@ -9,7 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/portal/upload"
 )
 
 // What organisers change from their pages and the API: people and the contest's settings.
@@ -47,9 +50,10 @@ func (s *Server) addUser(ctx context.Context, c caller, contest, login string, o
 // settings are a contest's settings an organiser may change while it runs.
 type settings struct {
 	// Deadline is RFC 3339, or "" for none.
-	Deadline    *string `json:"deadline,omitempty"`
-	TestQuota   *int    `json:"test_quota,omitempty"`
-	PeerMatches *bool   `json:"peer_matches,omitempty"`
+	Deadline     *string `json:"deadline,omitempty"`
+	TestQuota    *int    `json:"test_quota,omitempty"`
+	PeerMatches  *bool   `json:"peer_matches,omitempty"`
+	PublishHouse *bool   `json:"publish_house,omitempty"`
 }
 
 func (s *Server) changeSettings(ctx context.Context, c caller, contest string, set settings) (store.Contest, error) {
@@ -76,6 +80,9 @@ func (s *Server) changeSettings(ctx context.Context, c caller, contest string, s
 		if set.PeerMatches != nil {
 			ct.PeerMatches = *set.PeerMatches
 		}
+		if set.PublishHouse != nil {
+			ct.PublishHouse = *set.PublishHouse
+		}
 		return nil
 	})
 }
@@ -87,7 +94,7 @@ func contestJSON(ct store.Contest) map[string]any {
 		house = append(house, h.Name)
 	}
 	out := map[string]any{"name": ct.Name, "game": ct.Game, "options": ct.Options, "langs": ct.Langs, "house": house,
-		"test_quota": ct.TestQuota, "peer_matches": ct.PeerMatches, "deadline": nil}
+		"test_quota": ct.TestQuota, "peer_matches": ct.PeerMatches, "publish_house": ct.PublishHouse, "deadline": nil}
 	if !ct.Deadline.IsZero() {
 		out["deadline"] = ct.Deadline.Format(time.RFC3339)
 	}
@@ -191,10 +198,111 @@ func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c cal
 	if err != nil {
 		return errorf(http.StatusBadRequest, "bad_request", "test matches an hour: want a whole number")
 	}
-	peers := r.PostFormValue("peer_matches") != ""
-	if _, err := s.changeSettings(r.Context(), c, r.PathValue("contest"), settings{Deadline: &deadline, TestQuota: &quota, PeerMatches: &peers}); err != nil {
+	peers, publish := r.PostFormValue("peer_matches") != "", r.PostFormValue("publish_house") != ""
+	set := settings{Deadline: &deadline, TestQuota: &quota, PeerMatches: &peers, PublishHouse: &publish}
+	if _, err := s.changeSettings(r.Context(), c, r.PathValue("contest"), set); err != nil {
 		return err
 	}
 	back(w, r, "/c/"+r.PathValue("contest")+"/admin", "The settings are saved.")
+	return nil
+}
+
+// addHouse adds a house bot to the contest from an upload (its name field names it).
+func (s *Server) addHouse(ctx context.Context, c caller, contest string, up upload.Upload) (store.Contest, error) {
+	ct, err := s.organiser(ctx, c, contest)
+	if err != nil {
+		return ct, err
+	}
+	if err := store.ValidName("house bot", up.Name); err != nil {
+		return ct, err
+	}
+	if _, dup := ct.HouseBot(up.Name); dup {
+		return ct, errorf(http.StatusConflict, "exists", "the contest has a house bot %q already", up.Name)
+	}
+	lang := up.Lang
+	if lang == "" {
+		if lang, err = build.DetectLang(up.Files); err != nil {
+			return ct, errorf(http.StatusBadRequest, "bad_upload", "%s; name the language", trimSentinel(err, build.ErrInvalid))
+		}
+	}
+	if !contains(s.c.Langs, lang) {
+		return ct, errorf(http.StatusBadRequest, "bad_upload", "unknown language %q", lang)
+	}
+	g, ok := s.c.Games(ct.Game)
+	if !ok {
+		return ct, errNotFound
+	}
+	key := houseKey(ct.Name, up.Name)
+	if err := s.putSources(ctx, key, game.WithLibrary(g, lang, up.Files)); err != nil {
+		return ct, err
+	}
+	return s.c.Store.UpdateContest(ctx, contest, func(x *store.Contest) error {
+		if _, dup := x.HouseBot(up.Name); dup {
+			return errorf(http.StatusConflict, "exists", "the contest has a house bot %q already", up.Name)
+		}
+		x.House = append(x.House, store.House{Name: up.Name, Lang: lang, Source: key})
+		return nil
+	})
+}
+
+func (s *Server) apiAddHouse(w http.ResponseWriter, r *http.Request, c caller) error {
+	r.Body = http.MaxBytesReader(w, r.Body, bodyLimit(s.c.Upload))
+	up, err := upload.Request(r, s.c.Upload)
+	if err == nil && r.Header.Get("X-CSRF-Token") == "" {
+		err = checkCSRFValue(c, up.CSRF)
+	}
+	if err != nil {
+		return err
+	}
+	ct, err := s.addHouse(r.Context(), c, r.PathValue("contest"), up)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, contestJSON(ct))
+	return nil
+}
+
+func (s *Server) adminHousePage(w http.ResponseWriter, r *http.Request, c caller) error {
+	r.Body = http.MaxBytesReader(w, r.Body, bodyLimit(s.c.Upload))
+	up, err := upload.Request(r, s.c.Upload)
+	if err == nil && r.Header.Get("X-CSRF-Token") == "" {
+		err = checkCSRFValue(c, up.CSRF)
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := s.addHouse(r.Context(), c, r.PathValue("contest"), up); err != nil {
+		return err
+	}
+	back(w, r, "/c/"+r.PathValue("contest")+"/admin", "House bot "+up.Name+" added.")
+	return nil
+}
+
+// houseDownload is a house bot's sources as a tar.gz of house/NAME/, as the reproduce command
+// names it: for organisers, and for contestants when the contest publishes its house bots.
+func (s *Server) houseDownload(w http.ResponseWriter, r *http.Request, c caller) error {
+	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	if err != nil {
+		return err
+	}
+	if !ct.PublishHouse && !c.Organiser {
+		return errorf(http.StatusForbidden, "forbidden", "the organisers have not published the house bots")
+	}
+	name, _ := strings.CutSuffix(r.PathValue("name"), ".tar.gz")
+	h, ok := ct.HouseBot(name)
+	if !ok {
+		return errNotFound
+	}
+	files, err := s.getSources(r.Context(), h.Source)
+	if err != nil {
+		return err
+	}
+	data, err := tarGz("house/"+h.Name+"/", files)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/gzip")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+h.Name+`.tar.gz"`)
+	w.Write(data)
 	return nil
 }

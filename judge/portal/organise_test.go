@@ -1,10 +1,15 @@
 package portal_test
 
 import (
+	"bytes"
+	"io"
+	"mime/multipart"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/botjudge/judge/judge/portal/upload"
 )
 
 // Organisers add people and change the settings, by the API and the organiser page;
@@ -50,5 +55,41 @@ func TestOrganisers(t *testing.T) {
 	}
 	if code, out := a.upload("spring", map[string]string{"main.cpp": "int main(){}"}); code != 202 {
 		t.Errorf("an upload once the deadline is lifted: %d %v", code, out)
+	}
+}
+
+// An organiser adds a house bot; contestants download house bots only once published.
+func TestHouseBots(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	o := e.user("spring", "olga", true)
+	a := e.user("spring", "alice", false)
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("name", "hard")
+	w, _ := mw.CreateFormFile("files", "hard.cpp")
+	io.WriteString(w, "int main() { /* the hard one */ }")
+	mw.Close()
+	code, out, _ := o.api("POST", "/api/v1/contests/spring/house", bytes.NewReader(buf.Bytes()), mw.FormDataContentType())
+	if code != 201 || !strings.Contains(mustJSON(out["house"]), "hard") {
+		t.Fatalf("adding a house bot: %d %v", code, out)
+	}
+	if code, _, _ := o.api("POST", "/api/v1/contests/spring/house", bytes.NewReader(buf.Bytes()), mw.FormDataContentType()); code != 409 {
+		t.Errorf("the same house bot twice: %d", code)
+	}
+	if code, _, _ := a.api("POST", "/api/v1/contests/spring/house", bytes.NewReader(buf.Bytes()), mw.FormDataContentType()); code != 403 {
+		t.Errorf("a contestant adds a house bot: %d", code)
+	}
+	if code, _ := a.get("/c/spring/house/hard.tar.gz"); code != 403 {
+		t.Errorf("an unpublished house bot: %d, want 403", code)
+	}
+	o.api("PUT", "/api/v1/contests/spring/settings", strings.NewReader(`{"publish_house":true}`), "application/json")
+	code, body := a.get("/c/spring/house/hard.tar.gz")
+	if code != 200 {
+		t.Fatalf("the published house bot: %d", code)
+	}
+	files, err := upload.Archive("hard.tar.gz", []byte(body), upload.Limits{Bytes: 1 << 20})
+	if err != nil || !strings.Contains(string(files["hard.cpp"]), "the hard one") {
+		t.Errorf("the house bot's archive: %v %v", files, err)
 	}
 }

@@ -8,9 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"html/template"
+	"io"
 	"io/fs"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/botjudge/judge/judge/portal/store"
@@ -344,8 +347,23 @@ func (s *Server) matchPage(w http.ResponseWriter, r *http.Request, c caller) err
 		Replay    bool
 		Reproduce string
 		Version   string
-	}{s.base(r, c, "Match "+m.ID, ""), m, res, m.Replay != "", reproduce(ct, m), s.c.Version})
+		Houses    []string // the house bots of the match the caller may download
+	}{s.base(r, c, "Match "+m.ID, ""), m, res, m.Replay != "", reproduce(ct, m), s.c.Version, houses(c, ct, m)})
 	return nil
+}
+
+// houses are the house bots of m the caller may download.
+func houses(c caller, ct store.Contest, m store.Match) []string {
+	if !ct.PublishHouse && !c.Organiser {
+		return nil
+	}
+	var out []string
+	for _, seat := range m.Seats {
+		if seat.House != "" && !slices.Contains(out, seat.House) {
+			out = append(out, seat.House)
+		}
+	}
+	return out
 }
 
 // reproduce is the judge play command that plays the same match: the same game, seed and
@@ -495,33 +513,40 @@ func (s *Server) exportTournament(w http.ResponseWriter, r *http.Request, c call
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	gz := gzip.NewWriter(&buf)
-	tw := tar.NewWriter(gz)
-	add := func(name string, data []byte) error {
-		if err := tw.WriteHeader(&tar.Header{Name: ct.Name + "/" + name, Mode: 0o644, Size: int64(len(data)), ModTime: timeNow()}); err != nil {
-			return err
-		}
-		_, err := tw.Write(data)
-		return err
-	}
-	if err := add("tournament.yaml", yaml); err != nil {
-		return err
-	}
+	all := map[string]string{"tournament.yaml": string(yaml)}
 	for login, files := range entrants {
 		for name, text := range files {
-			if err := add(login+"/"+name, []byte(text)); err != nil {
-				return err
-			}
+			all[login+"/"+name] = text
 		}
 	}
-	if err := errors.Join(tw.Close(), gz.Close()); err != nil {
+	data, err := tarGz(ct.Name+"/", all)
+	if err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/gzip")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+ct.Name+`.tar.gz"`)
-	w.Write(buf.Bytes())
+	w.Write(data)
 	return nil
+}
+
+// tarGz is files, each under dir, as a tar.gz.
+func tarGz(dir string, files map[string]string) ([]byte, error) {
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		data := files[name]
+		if err := tw.WriteHeader(&tar.Header{Name: dir + name, Mode: 0o644, Size: int64(len(data)), ModTime: timeNow()}); err != nil {
+			return nil, err
+		}
+		if _, err := io.WriteString(tw, data); err != nil {
+			return nil, err
+		}
+	}
+	if err := errors.Join(tw.Close(), gz.Close()); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 func (s *Server) static() http.Handler {

@@ -23,6 +23,7 @@ func (s *Server) routes() http.Handler {
 	api("GET /api/v1/contests/{contest}", s.apiContest)
 	api("PUT /api/v1/contests/{contest}/settings", s.apiSettings)
 	api("POST /api/v1/contests/{contest}/users", s.apiAddUser)
+	api("POST /api/v1/contests/{contest}/house", s.apiAddHouse)
 	api("POST /api/v1/tokens", s.apiNewToken)
 	api("POST /api/v1/password", s.apiPassword)
 	mux.Handle("/api/", s.api(func(http.ResponseWriter, *http.Request, caller) error { return errNotFound }))
@@ -50,6 +51,8 @@ func (s *Server) routes() http.Handler {
 	page("GET /c/{contest}/admin/tournament.tar.gz", s.exportTournament)
 	page("POST /c/{contest}/admin/users", s.adminUserPage)
 	page("POST /c/{contest}/admin/settings", s.adminSettingsPage)
+	page("POST /c/{contest}/admin/house", s.adminHousePage)
+	page("GET /c/{contest}/house/{name}", s.houseDownload)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", s.static()))
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		if c, err := s.who(r); err == nil {

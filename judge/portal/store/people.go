@@ -27,6 +27,8 @@ type Contest struct {
 	TestQuota int `json:"test_quota"`
 	// PeerMatches lets contestants ask for test matches against each other's active versions.
 	PeerMatches bool `json:"peer_matches"`
+	// PublishHouse lets contestants download the house bots, to play the reproduce command.
+	PublishHouse bool `json:"publish_house,omitempty"`
 	// Ladder makes the contest a ladder (the next issue's).
 	Ladder  bool      `json:"ladder,omitempty"`
 	Created time.Time `json:"created"`

@@ -57,6 +57,8 @@ type Upload struct {
 	Files map[string][]byte
 	Lang  string
 	CSRF  string
+	// Name is the form's name field (a house bot's), if it had one.
+	Name string
 }
 
 // collector adds files under the limits.
@@ -158,7 +160,7 @@ func Request(r *http.Request, lim Limits) (Upload, error) {
 			return Upload{}, readErr(err)
 		}
 		switch p.FormName() {
-		case "lang", "csrf":
+		case "lang", "csrf", "name":
 			v, err := io.ReadAll(io.LimitReader(p, 129))
 			if err != nil {
 				return Upload{}, readErr(err)
@@ -166,9 +168,12 @@ func Request(r *http.Request, lim Limits) (Upload, error) {
 			if len(v) > 128 {
 				return Upload{}, bad("%s: too long", p.FormName())
 			}
-			if p.FormName() == "lang" {
+			switch p.FormName() {
+			case "lang":
 				up.Lang = strings.TrimSpace(string(v))
-			} else {
+			case "name":
+				up.Name = strings.TrimSpace(string(v))
+			default:
 				up.CSRF = string(v)
 			}
 		case "files":
