@@ -136,6 +136,7 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, err := s.c.Store.CheckPassword(r.Context(), contest, d.Login, r.FormValue("password"))
+	s.c.Log.Info("portal: login", "contest", contest, "login", d.Login, "ok", err == nil, "addr", s.limiter.clientAddr(r))
 	if errors.Is(err, store.ErrBadLogin) {
 		d.Message = "Wrong login or password."
 		s.render(w, http.StatusUnauthorized, "login.html", d)

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -41,6 +42,26 @@ type env struct {
 	house map[string][]byte
 	// release lets go a build the fake daemon holds (a source containing "hold").
 	release chan struct{}
+	// log is everything the portal logged, at debug level.
+	log *syncBuffer
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent writes.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func newEnv(t *testing.T) *env {
@@ -51,18 +72,19 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { q.Close() })
-	st, p := newPortal(t, q)
+	log := &syncBuffer{}
+	st, p := newPortal(t, q, slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{}, 2)
 	go func() { p.Follow(ctx); done <- struct{}{} }()
-	e := &env{t: t, q: q, st: st, srv: httptest.NewServer(p), jobs: make(chan job.Job, 100), release: make(chan struct{})}
+	e := &env{t: t, q: q, st: st, srv: httptest.NewServer(p), jobs: make(chan job.Job, 100), release: make(chan struct{}), log: log}
 	go func() { e.daemon(ctx); done <- struct{}{} }()
 	t.Cleanup(func() { cancel(); <-done; <-done; e.srv.Close() })
 	return e
 }
 
 // newPortal is a portal on q, with the judge's games and languages and a 1 MiB upload limit.
-func newPortal(t testing.TB, q *queue.Queue) (*store.Store, *portal.Server) {
+func newPortal(t testing.TB, q *queue.Queue, log *slog.Logger) (*store.Store, *portal.Server) {
 	t.Helper()
 	kv, err := q.KeyValue(t.Context(), "portal")
 	if err != nil {
@@ -70,7 +92,7 @@ func newPortal(t testing.TB, q *queue.Queue) (*store.Store, *portal.Server) {
 	}
 	st := store.New(kv)
 	p, err := portal.New(portal.Config{Options: portal.DefaultOptions(), Store: st, Queue: q, Games: games.Lookup,
-		Langs: images.LangNames(), Upload: upload.Limits{Bytes: 1 << 20, Files: 64}, Version: "test", Log: slog.New(slog.DiscardHandler)})
+		Langs: images.LangNames(), Upload: upload.Limits{Bytes: 1 << 20, Files: 64}, Version: "test", Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,11 +174,12 @@ func (e *env) contest(name string, change func(*store.Contest)) {
 
 // client is a contestant: a browser (cookie jar) and a token.
 type client struct {
-	e     *env
-	login string
-	token string
-	web   *http.Client
-	csrf  string
+	e      *env
+	login  string
+	token  string
+	invite string
+	web    *http.Client
+	csrf   string
 }
 
 // user adds a user and accepts its invite in a browser, which then holds the session.
@@ -167,7 +190,7 @@ func (e *env) user(contest, login string, organiser bool) *client {
 		e.t.Fatal(err)
 	}
 	jar, _ := cookiejar.New(nil)
-	c := &client{e: e, login: login, token: nu.Token, web: &http.Client{Jar: jar}}
+	c := &client{e: e, login: login, token: nu.Token, invite: nu.Invite, web: &http.Client{Jar: jar}}
 	resp, err := c.web.PostForm(e.srv.URL+"/invite/"+nu.Invite, url.Values{"password": {"password of " + login}, "again": {"password of " + login}})
 	if err != nil {
 		e.t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -294,5 +295,36 @@ func TestAPIErrors(t *testing.T) {
 	}
 	if code, _, _ := a.api("GET", "/api/v1/nothing", nil, ""); code != 404 {
 		t.Errorf("an unknown route: %d", code)
+	}
+}
+
+// Passwords, tokens, invite codes and session ids never reach the portal's log, at any level;
+// what happened does (logins, uploads).
+func TestNoSecretsInTheLog(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	a := e.user("spring", "alice", false)
+	a.upload("spring", map[string]string{"main.cpp": "int main() {}"})
+	b := e.login(t, "spring", "alice", "password of alice")
+	newBrowser(e).post("/c/spring/login", url.Values{"login": {"alice"}, "password": {"a wrong guess"}}, false)
+	b.post("/c/spring/account/password", url.Values{"old": {"password of alice"}, "password": {"the next password"}}, true)
+	_, page := b.post("/c/spring/account/tokens", url.Values{"name": {"ci"}}, true)
+	u, _ := url.Parse(e.srv.URL)
+	var secrets []string
+	for _, c := range append(a.web.Jar.Cookies(u), b.c.Jar.Cookies(u)...) {
+		secrets = append(secrets, c.Value)
+	}
+	secrets = append(secrets, a.token, a.invite, "password of alice", "a wrong guess", "the next password")
+	if m := regexp.MustCompile(`jt_[A-Za-z0-9_-]+`).FindString(page); m != "" {
+		secrets = append(secrets, m)
+	}
+	log := e.log.String()
+	if !strings.Contains(log, "portal: login") || !strings.Contains(log, "portal: upload") {
+		t.Errorf("the log does not say what happened:\n%s", log)
+	}
+	for _, s := range secrets {
+		if s != "" && strings.Contains(log, s) {
+			t.Errorf("the log holds a secret %q", s)
+		}
 	}
 }
