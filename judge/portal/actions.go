@@ -71,7 +71,7 @@ func (s *Server) submit(ctx context.Context, c caller, contest string, up upload
 	if err != nil {
 		return sub, err
 	}
-	s.c.Log.Info("portal: upload", "contest", contest, "login", c.Login, "version", sub.Version, "id", sub.ID, "lang", lang)
+	s.c.Log.Info("portal: upload", "contest", contest, "login", c.Login, "version", sub.Version, "id", sub.ID, "lang", lang, "files", len(up.Files))
 	return sub, s.startBuild(ctx, ct, sub, files)
 }
 

@@ -54,6 +54,7 @@ func (s *Server) routes() http.Handler {
 	page("POST /c/{contest}/admin/house", s.adminHousePage)
 	page("GET /c/{contest}/house/{name}", s.houseDownload)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", s.static()))
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		if c, err := s.who(r); err == nil {
 			http.Redirect(w, r, "/c/"+c.Contest+"/", http.StatusSeeOther)

@@ -3,12 +3,15 @@ package portal_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/botjudge/judge/judge/portal/store"
 )
@@ -326,5 +329,83 @@ func TestNoSecretsInTheLog(t *testing.T) {
 		if s != "" && strings.Contains(log, s) {
 			t.Errorf("the log holds a secret %q", s)
 		}
+	}
+}
+
+// endless is n bytes of 'x', made as they are read.
+type endless struct{ n int64 }
+
+func (r *endless) Read(p []byte) (int, error) {
+	if r.n <= 0 {
+		return 0, io.EOF
+	}
+	k := min(int64(len(p)), r.n)
+	for i := range p[:k] {
+		p[i] = 'x'
+	}
+	r.n -= k
+	return int(k), nil
+}
+
+// Hostile uploads over HTTP: a 1 GB file and 100,000 files are refused (413) after reading
+// only as much as the limits allow, control characters in a name are 400, and the portal
+// serves on, unharmed.
+func TestHostileUploadsOverHTTP(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	a := e.user("spring", "alice", false)
+	post := func(body io.Reader, contentType string) (int, string) {
+		req, _ := http.NewRequest("POST", e.srv.URL+"/api/v1/contests/spring/submissions", body)
+		req.Header.Set("Authorization", "Bearer "+a.token)
+		req.Header.Set("Content-Type", contentType)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, err.Error() // the server may close the connection on a body it will not read
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	// A 1 GB file, streamed: the portal stops reading at its limit.
+	pr, pw := io.Pipe()
+	huge := multipart.NewWriter(pw)
+	go func() {
+		w, _ := huge.CreateFormFile("files", "huge.cpp")
+		io.Copy(w, &endless{n: 1 << 30})
+		huge.Close()
+		pw.Close()
+	}()
+	start := time.Now()
+	code, body := post(pr, huge.FormDataContentType())
+	pr.CloseWithError(io.ErrClosedPipe)
+	if code != 413 && code != 0 {
+		t.Errorf("a 1 GB file: %d %s", code, body)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("a 1 GB file took %v to refuse: it was read", d)
+	}
+	// 100,000 files.
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	for i := range 100000 {
+		w, _ := mw.CreateFormFile("files", fmt.Sprintf("f%d.cpp", i))
+		io.WriteString(w, "x")
+	}
+	mw.Close()
+	if code, body := post(&buf, mw.FormDataContentType()); code != 413 {
+		t.Errorf("100,000 files: %d %s", code, body)
+	}
+	// A name with control characters.
+	var small bytes.Buffer // not buf: the transport may still be reading it
+	mw = multipart.NewWriter(&small)
+	w, _ := mw.CreateFormFile("files", "a\x1b[2Jb.cpp")
+	io.WriteString(w, "int main(){}")
+	mw.Close()
+	if code, body := post(&small, mw.FormDataContentType()); code != 400 {
+		t.Errorf("an escape sequence in a name: %d %s", code, body)
+	}
+	// Unharmed: the next upload goes through, and nothing was stored of the others.
+	if code, out := a.upload("spring", map[string]string{"main.cpp": "int main() {}"}); code != 202 || out["version"] != 1.0 {
+		t.Errorf("after them, an upload: %d %v", code, out)
 	}
 }

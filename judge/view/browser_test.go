@@ -1,21 +1,16 @@
 package view_test
 
 import (
-	"context"
 	"fmt"
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -23,123 +18,15 @@ import (
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/view"
+	"github.com/botjudge/judge/judge/view/browsertest"
 )
 
-// browser is a real headless Chromium (Debian's chromium package) that records every request
-// its page makes and every error the page logs. Without Chromium the test fails when
-// JUDGE_REQUIRE_BROWSER is set (make test, CI), else it is skipped.
-type browser struct {
-	ctx context.Context
+// browser is browsertest's Chromium.
+type browser = browsertest.Browser
 
-	mu       sync.Mutex
-	requests []string
-	errors   []string
-}
+func newBrowser(t *testing.T) *browser { return browsertest.New(t) }
 
-func newBrowser(t *testing.T) *browser {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("starts Chromium; skipped under -short")
-	}
-	path := ""
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			path = p
-			break
-		}
-	}
-	if path == "" {
-		if os.Getenv("JUDGE_REQUIRE_BROWSER") != "" {
-			t.Fatal("Chromium is not installed (apt-get install chromium): the viewer's tests need a real browser")
-		}
-		t.Skip("Chromium is not installed; set JUDGE_REQUIRE_BROWSER=1 to make this a failure")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path), chromedp.NoSandbox, chromedp.WindowSize(1400, 1000))
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	ctx, cancel2 := chromedp.NewContext(actx)
-	t.Cleanup(cancel2)
-	b := &browser{ctx: ctx}
-	// The first Run starts the browser; it must not have a timeout (it would stop the browser).
-	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-		t.Fatalf("starting Chromium: %v", err)
-	}
-	requests := chromedp.Events(ctx, network.RequestWillBeSent)
-	console := chromedp.Console(ctx)
-	go func() {
-		for e, err := range requests {
-			if err != nil {
-				return
-			}
-			b.mu.Lock()
-			b.requests = append(b.requests, e.Request.URL)
-			b.mu.Unlock()
-		}
-	}()
-	go func() {
-		for m, err := range console {
-			if err != nil {
-				return
-			}
-			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException {
-				b.mu.Lock()
-				b.errors = append(b.errors, m.Text)
-				b.mu.Unlock()
-			}
-		}
-	}()
-	return b
-}
-
-// do runs steps, each bounded in time.
-func (b *browser) do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
-	defer cancel()
-	if err := chromedp.Do(ctx, steps...); err != nil {
-		t.Fatalf("browser: %v", err)
-	}
-}
-
-// get runs one action that yields a value.
-func get[T any](t *testing.T, b *browser, a chromedp.Action[T]) T {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
-	defer cancel()
-	v, err := chromedp.Run(ctx, a)
-	if err != nil {
-		t.Fatalf("browser: %v", err)
-	}
-	return v
-}
-
-// checkLocal fails the test for any request that left the machine (anything but 127.0.0.1,
-// a file, or data the page made itself) and for any error the page logged.
-func (b *browser) checkLocal(t *testing.T) {
-	t.Helper()
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if len(b.requests) == 0 {
-		t.Error("no request was recorded: the recorder does not work")
-	}
-	for _, r := range b.requests {
-		u, err := url.Parse(r)
-		if err != nil {
-			t.Errorf("request to %q", r)
-			continue
-		}
-		switch {
-		case u.Scheme == "file" || u.Scheme == "data" || u.Scheme == "blob" || u.Scheme == "about":
-		case (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() == "127.0.0.1":
-		default:
-			t.Errorf("the page made a request outside 127.0.0.1: %s", r)
-		}
-	}
-	for _, e := range b.errors {
-		t.Errorf("the page logged an error: %s", e)
-	}
-}
+func get[T any](t *testing.T, b *browser, a chromedp.Action[T]) T { return browsertest.Get(t, b, a) }
 
 // shots is where screenshots go: JUDGE_SCREENSHOTS (README's are made with
 // JUDGE_SCREENSHOTS=$PWD/docs/screenshots from the root: a relative path is the package's), else
@@ -237,7 +124,7 @@ func TestViewerShowsEveryGame(t *testing.T) {
 	defer srv.Close()
 	dir := shots(t)
 
-	b.do(t, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
+	b.Do(t, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
 	if n := get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=match]").length`)); n < len(games.All()) {
 		t.Fatalf("the list shows %d matches, want at least one per game (%d)", n, len(games.All()))
 	}
@@ -247,12 +134,12 @@ func TestViewerShowsEveryGame(t *testing.T) {
 			path := filepath.Join("testdata", g.Name()+".jsonl")
 			rp := readReplay(t, path)
 			n := len(rp.Exchanges)
-			b.do(t, chromedp.Navigate(film(srv.URL, path)),
+			b.Do(t, chromedp.Navigate(film(srv.URL, path)),
 				chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)), key(kb.Home))
 			if s := currentStep(t, b); s != 0 {
 				t.Fatalf("after Home the page is at step %d", s)
 			}
-			b.do(t, key(kb.ArrowRight), key(kb.ArrowRight))
+			b.Do(t, key(kb.ArrowRight), key(kb.ArrowRight))
 			if s := currentStep(t, b); s != 2 {
 				t.Fatalf("after two right arrows the page is at step %d", s)
 			}
@@ -261,11 +148,11 @@ func TestViewerShowsEveryGame(t *testing.T) {
 				t.Errorf("step 2 shows sent %q, the replay's exchange 2 sent %q", sent, want)
 			}
 			// Play: the step moves on by itself; then pause and go to the end.
-			b.do(t, key(" "), chromedp.Sleep(500*time.Millisecond), key(" "))
+			b.Do(t, key(" "), chromedp.Sleep(500*time.Millisecond), key(" "))
 			if s := currentStep(t, b); s <= 2 {
 				t.Errorf("after playing for 500 ms the page is at step %d", s)
 			}
-			b.do(t, key(kb.End))
+			b.Do(t, key(kb.End))
 			if s := currentStep(t, b); s != n {
 				t.Fatalf("after End the page is at step %d of %d", s, n)
 			}
@@ -275,7 +162,7 @@ func TestViewerShowsEveryGame(t *testing.T) {
 			}
 			// A capture beyond the window keeps the sticky controls' offset and draws them over
 			// the page below them; in the picture they stay where the page puts them.
-			b.do(t, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); document.querySelector("[data-testid=dock]").style.position = "static"`))
+			b.Do(t, chromedp.Evaluate[chromedp.Void](`window.scrollTo(0, 0); document.querySelector("[data-testid=dock]").style.position = "static"`))
 			png := get(t, b, chromedp.FullScreenshot(100))
 			out := filepath.Join(dir, g.Name()+".png")
 			if err := os.WriteFile(out, png, 0o644); err != nil {
@@ -284,7 +171,7 @@ func TestViewerShowsEveryGame(t *testing.T) {
 			t.Logf("screenshot: %s (%d KiB)", out, len(png)>>10)
 		})
 	}
-	b.checkLocal(t)
+	b.CheckLocal(t)
 }
 
 // TestViewerMarksFaults opens a match in which a bot broke the rules: the timeline marks the
@@ -306,12 +193,12 @@ func TestViewerMarksFaults(t *testing.T) {
 		t.Fatal("testdata/broken.jsonl has no fault")
 	}
 	fault := rp.Result.Players[player].Fault
-	b.do(t, chromedp.Navigate(film(srv.URL, path)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=fault-mark]`)))
+	b.Do(t, chromedp.Navigate(film(srv.URL, path)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=fault-mark]`)))
 	mark := get(t, b, chromedp.Attributes(chromedp.CSS(`[data-testid=fault-mark]`)))
 	if mark["data-turn"] != fmt.Sprint(fault.Turn) || mark["data-player"] != fmt.Sprint(player) {
 		t.Fatalf("the first fault mark is player %s at turn %s, the result has player %d at turn %d", mark["data-player"], mark["data-turn"], player, fault.Turn)
 	}
-	b.do(t, chromedp.Click(chromedp.CSS(`[data-testid=fault-mark]`)))
+	b.Do(t, chromedp.Click(chromedp.CSS(`[data-testid=fault-mark]`)))
 	if s := currentStep(t, b); fmt.Sprint(s) != mark["data-step"] {
 		t.Errorf("the fault's mark led to step %d, not its step %s", s, mark["data-step"])
 	}
@@ -324,9 +211,9 @@ func TestViewerMarksFaults(t *testing.T) {
 	// written in, and only there.
 	wrote := 0
 	for i, x := range rp.Exchanges {
-		b.do(t, key(kb.Home))
+		b.Do(t, key(kb.Home))
 		for range i + 1 {
-			b.do(t, key(kb.ArrowRight))
+			b.Do(t, key(kb.ArrowRight))
 		}
 		got := get(t, b, chromedp.Evaluate[string](`(document.querySelector("[data-testid=stderr]") || {}).textContent || ""`))
 		if got != x.Stderr {
@@ -342,7 +229,7 @@ func TestViewerMarksFaults(t *testing.T) {
 	if wrote < 2 {
 		t.Errorf("the replay's first moves hold %d stderr texts: the test shows nothing", wrote)
 	}
-	b.checkLocal(t)
+	b.CheckLocal(t)
 }
 
 // TestSelfContainedPage opens `judge replay html`'s page from disk: with no server, it plays
@@ -361,18 +248,18 @@ func TestSelfContainedPage(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.Close()
-			b.do(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
+			b.Do(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
 			live, final := shownScores(t, b, len(rp.Header.Players))
 			if want := scoresOf(rp.Result); !near(live, want) || !near(final, want) {
 				t.Errorf("the page shows %v and %v, the result is %v", live, final, want)
 			}
-			b.do(t, key(kb.Home), key(kb.ArrowRight))
+			b.Do(t, key(kb.Home), key(kb.ArrowRight))
 			if s := currentStep(t, b); s != 1 {
 				t.Errorf("after Home and a right arrow the page is at step %d", s)
 			}
 		})
 	}
-	b.checkLocal(t)
+	b.CheckLocal(t)
 }
 
 // TestBadReplaysSayWhy gives the page what is not a good replay: it says what is wrong, and
@@ -401,12 +288,12 @@ func TestBadReplaysSayWhy(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			// From the server, and from the page's own "Open a replay": both must say why.
-			b.do(t, chromedp.Navigate(film(srv.URL, filepath.Join(dir, c.name))),
+			b.Do(t, chromedp.Navigate(film(srv.URL, filepath.Join(dir, c.name))),
 				chromedp.WaitVisible(chromedp.CSS(`[data-testid=error]`)))
 			if msg := get(t, b, chromedp.TextContent(chromedp.CSS(`[data-testid=error]`))); !strings.Contains(strings.ToLower(msg), c.want) {
 				t.Errorf("served: the page says %q, want it to mention %q", msg, c.want)
 			}
-			b.do(t, chromedp.Navigate(srv.URL+"/?open="+c.name), chromedp.WaitReady(chromedp.ID("open")),
+			b.Do(t, chromedp.Navigate(srv.URL+"/?open="+c.name), chromedp.WaitReady(chromedp.ID("open")),
 				chromedp.SetUploadFiles(chromedp.ID("open"), []string{filepath.Join(dir, c.name)}),
 				chromedp.WaitVisible(chromedp.CSS(`[data-testid=error]`)))
 			if msg := get(t, b, chromedp.TextContent(chromedp.CSS(`[data-testid=error]`))); !strings.Contains(strings.ToLower(msg), c.want) || !strings.Contains(msg, c.name) {
@@ -416,12 +303,10 @@ func TestBadReplaysSayWhy(t *testing.T) {
 	}
 	// A good replay opened from the page is played, drawn by the judge.
 	abs, _ := filepath.Abs(filepath.Join("testdata", "amazes.jsonl"))
-	b.do(t, chromedp.Navigate(srv.URL+"/?open"), chromedp.WaitReady(chromedp.ID("open")),
+	b.Do(t, chromedp.Navigate(srv.URL+"/?open"), chromedp.WaitReady(chromedp.ID("open")),
 		chromedp.SetUploadFiles(chromedp.ID("open"), []string{abs}),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
 	// The server answered the bad replays with errors, which the browser logs: expected here.
-	b.mu.Lock()
-	b.errors = slices.DeleteFunc(b.errors, func(e string) bool { return strings.Contains(e, "Failed to load resource") })
-	b.mu.Unlock()
-	b.checkLocal(t)
+	b.DropErrors(func(e string) bool { return strings.Contains(e, "Failed to load resource") })
+	b.CheckLocal(t)
 }

@@ -10,10 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -21,6 +19,7 @@ import (
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/view"
+	"github.com/botjudge/judge/judge/view/browsertest"
 )
 
 // hostile are strings that run code wherever a page writes them as markup: each sets the
@@ -112,53 +111,9 @@ func hostileReplays(t *testing.T) (dir string, names []string) {
 	return dir, names
 }
 
-// dialogs counts the dialogs the page opens (and closes them, so that the page goes on).
-func (b *browser) watchDialogs(t *testing.T) func() int {
-	t.Helper()
-	var mu sync.Mutex
-	opened := 0
-	events := chromedp.Events(b.ctx, page.JavascriptDialogOpening)
-	go func() {
-		for _, err := range events {
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			opened++
-			mu.Unlock()
-			chromedp.Call(b.ctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
-		}
-	}()
-	return func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		return opened
-	}
-}
-
-// checkInert fails the test if anything planted ran: the canary is set, an element carries
-// an event handler attribute, or the page has a script, frame or image that the app did not
-// make. want are strings the page must show as text.
 func checkInert(t *testing.T, b *browser, scripts int, want ...string) {
 	t.Helper()
-	if v := get(t, b, chromedp.Evaluate[string](`String(window.__pwned)`)); v != "undefined" {
-		t.Errorf("a planted script ran: window.__pwned = %s", v)
-	}
-	if n := get(t, b, chromedp.Evaluate[int](`[...document.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => a.name.startsWith("on"))).length`)); n > 0 {
-		t.Errorf("%d elements carry an event handler attribute", n)
-	}
-	if n := get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("iframe, img, object, embed").length`)); n > 0 {
-		t.Errorf("the page has %d frames or images, which the viewer never makes", n)
-	}
-	if n := get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("script").length`)); n != scripts {
-		t.Errorf("the page has %d scripts, want the app's %d", n, scripts)
-	}
-	text := get(t, b, chromedp.Evaluate[string](`document.title + "\n" + document.body.innerText + "\n" + [...document.querySelectorAll("[title]")].map((e) => e.title).join("\n")`))
-	for _, w := range want {
-		if !strings.Contains(text, w) {
-			t.Errorf("the page does not show %q as text", w)
-		}
-	}
+	browsertest.CheckInert(t, b, scripts, want...)
 }
 
 // TestPlantedMarkupStaysText opens replays with markup in every string they carry - in the
@@ -166,7 +121,7 @@ func checkInert(t *testing.T, b *browser, scripts int, want ...string) {
 // checks that nothing planted runs and that the strings are shown as text.
 func TestPlantedMarkupStaysText(t *testing.T) {
 	b := newBrowser(t)
-	opened := b.watchDialogs(t)
+	opened := b.WatchDialogs(t)
 	dir, names := hostileReplays(t)
 	rp := readReplay(t, filepath.Join(dir, "amazes.jsonl"))
 	other := readReplay(t, filepath.Join(dir, "unknown.jsonl"))
@@ -178,7 +133,7 @@ func TestPlantedMarkupStaysText(t *testing.T) {
 	defer srv.Close()
 
 	t.Run("list", func(t *testing.T) {
-		b.do(t, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
+		b.Do(t, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
 		checkInert(t, b, served, poison(50), poison(51), poison(52), rp.Result.ID, rp.Header.Players[0].Name, poison(100))
 	})
 	for _, c := range []struct {
@@ -196,9 +151,9 @@ func TestPlantedMarkupStaysText(t *testing.T) {
 		x := c.rp.Exchanges[len(c.rp.Exchanges)-1]
 		wantEnd := slices.Concat(want, x.Received)
 		t.Run("served "+c.name, func(t *testing.T) {
-			b.do(t, chromedp.Navigate(film(srv.URL, path)), chromedp.WaitVisible(chromedp.CSS(c.wait)))
+			b.Do(t, chromedp.Navigate(film(srv.URL, path)), chromedp.WaitVisible(chromedp.CSS(c.wait)))
 			checkInert(t, b, served, wantEnd...)
-			b.do(t, key(kb.Home), key(kb.ArrowRight))
+			b.Do(t, key(kb.Home), key(kb.ArrowRight))
 			checkInert(t, b, served, slices.Concat(want, []string{c.rp.Exchanges[0].Stderr, c.rp.Exchanges[0].Sent})...)
 		})
 		t.Run("self-contained "+c.name, func(t *testing.T) {
@@ -211,7 +166,7 @@ func TestPlantedMarkupStaysText(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.Close()
-			b.do(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible(chromedp.CSS(c.wait)))
+			b.Do(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible(chromedp.CSS(c.wait)))
 			checkInert(t, b, served+1, wantEnd...) // and the film's JSON
 			if title := get(t, b, chromedp.Evaluate[string](`document.title`)); !strings.HasPrefix(title, c.rp.Header.Game) {
 				t.Errorf("the page's title is %q, want it to start with the game's name as text, %q", title, c.rp.Header.Game)
@@ -224,7 +179,7 @@ func TestPlantedMarkupStaysText(t *testing.T) {
 	if len(names) != 2 {
 		t.Fatalf("wrote %v", names)
 	}
-	b.checkLocal(t)
+	b.CheckLocal(t)
 }
 
 // TestCSPStopsASmuggledScript plants a script in the pages themselves, past the escaping, as
@@ -252,7 +207,7 @@ func TestCSPStopsASmuggledScript(t *testing.T) {
 		w.Write(plant(rec.Body.Bytes()))
 	}))
 	defer srv.Close()
-	b.do(t, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
+	b.Do(t, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
 	if v := get(t, b, chromedp.Evaluate[string](`String(window.__pwned)`)); v != "undefined" {
 		t.Errorf("served page: a smuggled script ran (%s)", v)
 	}
@@ -266,13 +221,11 @@ func TestCSPStopsASmuggledScript(t *testing.T) {
 	if err := os.WriteFile(out, plant(page.Bytes()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b.do(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
+	b.Do(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
 	if v := get(t, b, chromedp.Evaluate[string](`String(window.__pwned)`)); v != "undefined" {
 		t.Errorf("self-contained page: a smuggled script ran (%s)", v)
 	}
 	// The refused script is reported by the browser: expected here.
-	b.mu.Lock()
-	b.errors = nil
-	b.mu.Unlock()
-	b.checkLocal(t)
+	b.DropErrors(func(string) bool { return true })
+	b.CheckLocal(t)
 }

@@ -51,7 +51,7 @@ func replays() []string {
 // when it is the one shown (it would not be loaded again).
 func openAt(t *testing.T, b *browser, srv string, name string, w, h int64) {
 	t.Helper()
-	b.do(t, chromedp.Navigate("about:blank"), chromedp.EmulateViewport(w, h), chromedp.Navigate(film(srv, filepath.Join("testdata", name+".jsonl"))),
+	b.Do(t, chromedp.Navigate("about:blank"), chromedp.EmulateViewport(w, h), chromedp.Navigate(film(srv, filepath.Join("testdata", name+".jsonl"))),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
 }
 
@@ -68,7 +68,7 @@ func TestLegibleScreenshots(t *testing.T) {
 	b := newBrowser(t)
 	srv := legibilityServer(t, true)
 	for _, sz := range sizes {
-		b.do(t, chromedp.EmulateViewport(sz.w, sz.h), chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
+		b.Do(t, chromedp.EmulateViewport(sz.w, sz.h), chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
 		save(t, dir, fmt.Sprintf("list-%dx%d.png", sz.w, sz.h), get(t, b, chromedp.CaptureScreenshot()))
 		for _, name := range replays() {
 			openAt(t, b, srv.URL, name, sz.w, sz.h)
@@ -128,7 +128,7 @@ func TestControlsStayInView(t *testing.T) {
 			})
 		}
 	}
-	b.checkLocal(t)
+	b.CheckLocal(t)
 }
 
 // TestOnTheRunNamesRoles: the result table and the scoreboard say who is the Fugitive and
@@ -152,7 +152,7 @@ func TestOnTheRunNamesRoles(t *testing.T) {
 	if n := get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=result-role]").length`)); n != 0 {
 		t.Errorf("SnakeCore's result table has %d role cells", n)
 	}
-	b.checkLocal(t)
+	b.CheckLocal(t)
 }
 
 // cityLabels is the smallest and the largest size, in screen pixels, of On The Run's city
@@ -190,9 +190,9 @@ func TestOnTheRunCityNumbersReadable(t *testing.T) {
 	}
 	// Resized without a step: the labels follow.
 	openAt(t, b, srv.URL, "ontherun", 1400, 900)
-	b.do(t, chromedp.EmulateViewport(900, 700), chromedp.Sleep(300*time.Millisecond))
+	b.Do(t, chromedp.EmulateViewport(900, 700), chromedp.Sleep(300*time.Millisecond))
 	check(t, "resized to 900x700")
-	b.checkLocal(t)
+	b.CheckLocal(t)
 }
 
 // chartLines is, per player, the chart line's dash pattern, the end of its path, its end
@@ -256,7 +256,7 @@ func TestChartTellsTiesApart(t *testing.T) {
 			}
 		})
 	}
-	b.checkLocal(t)
+	b.CheckLocal(t)
 }
 
 // TestListExplainsItself: the list says what the star is and when each match started, and a
@@ -264,7 +264,7 @@ func TestChartTellsTiesApart(t *testing.T) {
 func TestListExplainsItself(t *testing.T) {
 	b := newBrowser(t)
 	srv := legibilityServer(t, true)
-	b.do(t, chromedp.EmulateViewport(1400, 900), chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
+	b.Do(t, chromedp.EmulateViewport(1400, 900), chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
 	legend := textOf(t, b, `[data-testid=list-legend]`)
 	if !strings.Contains(legend, "\u2605 = winner (rank 1") {
 		t.Errorf("the list's legend is %q: it does not explain the star", legend)
@@ -299,7 +299,7 @@ func TestListExplainsItself(t *testing.T) {
 	if bad != 1 || timed != len(replays()) {
 		t.Errorf("the list has %d unreadable files and %d timed matches, want 1 and %d", bad, timed, len(replays()))
 	}
-	b.checkLocal(t)
+	b.CheckLocal(t)
 }
 
 // amazesLines are the boxes of the panels' three lines of text, which must not overlap.
@@ -356,5 +356,5 @@ func TestAmazesSaysWhyScoresDiffer(t *testing.T) {
 			})
 		}
 	}
-	b.checkLocal(t)
+	b.CheckLocal(t)
 }

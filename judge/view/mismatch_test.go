@@ -97,7 +97,7 @@ func TestViewerSaysAReplayLies(t *testing.T) {
 	srv := httptest.NewServer((&view.Server{Source: &view.Files{Paths: []string{dir}, Lookup: games.Lookup}, Lookup: games.Lookup}).Handler())
 	defer srv.Close()
 
-	b.do(t, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
+	b.Do(t, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
 	marked := get(t, b, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-testid=match]")].filter((r) => r.querySelector("[data-testid=mismatch-mark]")).map((r) => r.cells[0].textContent)`))
 	if strings.Join(marked, ",") != "move.jsonl,result.jsonl" {
 		t.Errorf("the list marks %v as not re-judging, want move.jsonl and result.jsonl", marked)
@@ -120,7 +120,7 @@ func TestViewerSaysAReplayLies(t *testing.T) {
 	}
 	for name := range words {
 		t.Run(name, func(t *testing.T) {
-			b.do(t, chromedp.Navigate(film(srv.URL, filepath.Join(dir, name))), chromedp.WaitVisible(chromedp.CSS(`[data-testid=mismatch]`)))
+			b.Do(t, chromedp.Navigate(film(srv.URL, filepath.Join(dir, name))), chromedp.WaitVisible(chromedp.CSS(`[data-testid=mismatch]`)))
 			banner(t, name)
 			out := filepath.Join(t.TempDir(), "page.html")
 			f, err := os.Create(out)
@@ -132,13 +132,13 @@ func TestViewerSaysAReplayLies(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.Close()
-			b.do(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible(chromedp.CSS(`[data-testid=mismatch]`)))
+			b.Do(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible(chromedp.CSS(`[data-testid=mismatch]`)))
 			banner(t, name)
 		})
 	}
-	b.do(t, chromedp.Navigate(film(srv.URL, filepath.Join(dir, "good.jsonl"))), chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
+	b.Do(t, chromedp.Navigate(film(srv.URL, filepath.Join(dir, "good.jsonl"))), chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
 	if n := get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=mismatch]").length`)); n != 0 {
 		t.Error("the untouched replay has a banner")
 	}
-	b.checkLocal(t)
+	b.CheckLocal(t)
 }

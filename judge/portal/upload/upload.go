@@ -153,22 +153,23 @@ func Request(r *http.Request, lim Limits) (Upload, error) {
 	var archiveName string
 	for {
 		p, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
+		if err == io.EOF { // the final boundary; a body cut short wraps io.EOF, and is an error
 			break
 		}
 		if err != nil {
 			return Upload{}, readErr(err)
 		}
-		switch p.FormName() {
-		case "lang", "csrf", "name":
+		field, name := p.FormName(), partFileName(p)
+		switch {
+		case field == "lang" || field == "csrf" || field == "name":
 			v, err := io.ReadAll(io.LimitReader(p, 129))
 			if err != nil {
 				return Upload{}, readErr(err)
 			}
 			if len(v) > 128 {
-				return Upload{}, bad("%s: too long", p.FormName())
+				return Upload{}, bad("%s: too long", field)
 			}
-			switch p.FormName() {
+			switch field {
 			case "lang":
 				up.Lang = strings.TrimSpace(string(v))
 			case "name":
@@ -176,19 +177,20 @@ func Request(r *http.Request, lim Limits) (Upload, error) {
 			default:
 				up.CSRF = string(v)
 			}
-		case "files":
-			name := partFileName(p)
-			if name == "" {
+		case (field == "files" || field == "archive") && name == "":
+			// A browser sends an empty part, with no file name, for a file input left empty.
+			if n, _ := io.Copy(io.Discard, io.LimitReader(p, 1)); n > 0 {
 				return Upload{}, bad("a file was uploaded without a name")
 			}
+		case field == "files":
 			if err := c.add(name, p); err != nil {
 				return Upload{}, readErr(err)
 			}
-		case "archive":
+		case field == "archive":
 			if archive != nil {
 				return Upload{}, bad("one archive only")
 			}
-			archiveName = partFileName(p)
+			archiveName = name
 			// An archive is compressed: its uncompressed contents are what the limits bound,
 			// and a compressed stream is at most a little larger than what it holds.
 			if archive, err = io.ReadAll(io.LimitReader(p, archiveLimit(lim)+1)); err != nil {
@@ -198,7 +200,7 @@ func Request(r *http.Request, lim Limits) (Upload, error) {
 				return Upload{}, tooLarge("the archive is larger than %d bytes", archiveLimit(lim))
 			}
 		default:
-			return Upload{}, bad("unknown field %q (want files, archive or lang)", p.FormName())
+			return Upload{}, bad("unknown field %q (want files, archive or lang)", field)
 		}
 		p.Close()
 	}

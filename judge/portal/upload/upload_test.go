@@ -250,3 +250,35 @@ func FuzzArchive(f *testing.F) {
 		}
 	})
 }
+
+// A body that ends between two parts, with no final boundary, is an error, not an upload of
+// the parts that came.
+func TestRequestCutShort(t *testing.T) {
+	r := multipartRequest(t, func(mw *multipart.Writer) {
+		for _, n := range []string{"a.cpp", "b.cpp"} {
+			w, _ := mw.CreateFormFile("files", n)
+			io.WriteString(w, "int main(){}")
+		}
+	})
+	body, _ := io.ReadAll(r.Body)
+	cut := body[:bytes.LastIndex(body, []byte("--"+strings.TrimPrefix(r.Header.Get("Content-Type"), "multipart/form-data; boundary=")))]
+	r.Body = io.NopCloser(bytes.NewReader(cut))
+	if up, err := Request(r, lim); err == nil {
+		t.Errorf("a body cut short was taken: %d files", len(up.Files))
+	}
+}
+
+// A browser's form sends an empty part for a file input left empty: it is no file.
+func TestRequestWithAnEmptyFileInput(t *testing.T) {
+	r := multipartRequest(t, func(mw *multipart.Writer) {
+		mw.WriteField("csrf", "token")
+		w, _ := mw.CreateFormFile("files", "main.cpp")
+		io.WriteString(w, "int main(){}")
+		mw.CreateFormFile("archive", "")
+		mw.WriteField("lang", "")
+	})
+	up, err := Request(r, lim)
+	if err != nil || len(up.Files) != 1 || up.CSRF != "token" {
+		t.Errorf("%+v %v", up, err)
+	}
+}

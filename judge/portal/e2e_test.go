@@ -1,0 +1,187 @@
+package portal_test
+
+import (
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/daemon"
+	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/job"
+	"github.com/botjudge/judge/judge/match/matchtest"
+	"github.com/botjudge/judge/judge/portal"
+	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/view/browsertest"
+)
+
+// withStderr is a C++ bot's source that also writes line to stderr as it starts.
+func withStderr(src []byte, line string) string {
+	return string(src) + "\n#include <iostream>\nstatic int judge_test_stderr = (std::cerr << \"" + line + "\" << std::endl, 0);\n"
+}
+
+// realPortal is a portal on a real HTTP server, the embedded NATS server and a real daemon
+// (Docker, the images), stopped at the end of t.
+func realPortal(t testing.TB) (context.Context, *queue.Queue, *store.Store, *httptest.Server) {
+	t.Helper()
+	runner := matchtest.Runner(t) // Docker, the images
+	quiet := slog.New(slog.DiscardHandler)
+	ctx, cancel := context.WithCancel(context.Background())
+	q, err := queue.Open(ctx, queue.Options{StoreDir: t.TempDir(), InProcess: true, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := daemon.New(daemon.Options{Queue: q, Runners: []daemon.Runner{runner},
+		Jobs: job.Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: 1 << 20}, Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{}, 2)
+	go func() { d.Run(ctx); done <- struct{}{} }()
+	st, p := newPortal(t, q, quiet)
+	go func() { p.Follow(ctx); done <- struct{}{} }()
+	srv := httptest.NewServer(p)
+	t.Cleanup(func() { srv.Close(); cancel(); <-done; <-done; q.Close() })
+	return ctx, q, st, srv
+}
+
+// waitFor polls the page until the expression is true, for up to 20 seconds.
+func waitFor(b *browsertest.Browser, expr string) bool {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		ctx, cancel := context.WithTimeout(b.Ctx, 5*time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		cancel()
+		if err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+// TestContestantInChromium drives the whole path as a contestant, in Chromium, on a real
+// portal with the embedded NATS server, a real daemon and Docker: the invite, an upload that
+// does not compile and its log, the fix, validation, activation, a test match against the
+// house bot, and the match in the viewer with the contestant's own stderr and not the house
+// bot's.
+func TestContestantInChromium(t *testing.T) {
+	b := browsertest.New(t)
+	ctx, q, st, srv := realPortal(t)
+
+	bot, err := os.ReadFile(filepath.Join("..", "..", "bots", "amazes", "cpp", "bot.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	house := []portal.HouseBot{{Name: "easy", Lang: "cpp", Files: map[string][]byte{"bot.cpp": []byte(withStderr(bot, "stderr of the house bot"))}}}
+	if _, err := portal.NewContest(ctx, st, q, games.Lookup, images.LangNames(),
+		store.Contest{Name: "spring", Game: "amazes", Options: map[string]string{"turns": "30"}, TestQuota: 5}, house); err != nil {
+		t.Fatal(err)
+	}
+	nu, err := st.AddUser(ctx, "spring", "alice", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	broken, fixed := filepath.Join(dir, "broken", "bot.cpp"), filepath.Join(dir, "fixed", "bot.cpp")
+	os.MkdirAll(filepath.Dir(broken), 0o755)
+	os.MkdirAll(filepath.Dir(fixed), 0o755)
+	os.WriteFile(broken, []byte("int main() { this is not C++ }\n"), 0o644)
+	os.WriteFile(fixed, []byte(withStderr(bot, "stderr of alice")), 0o644)
+
+	text := func(sel string) string { return browsertest.Get(t, b, chromedp.Text(chromedp.CSS(sel))) }
+	// until reloads the page until the status is one of want (the page reloads itself too).
+	until := func(want ...string) string {
+		t.Helper()
+		deadline := time.Now().Add(2 * time.Minute)
+		for {
+			here := browsertest.Get(t, b, chromedp.Location())
+			status := browsertest.Get(t, b, chromedp.Evaluate[string](`(document.querySelector("[data-testid=status]") || {}).textContent || ""`))
+			for _, w := range want {
+				if status == w {
+					return status
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: status %q, want %v", here, status, want)
+			}
+			b.Do(t, chromedp.Sleep(500*time.Millisecond), chromedp.Navigate(here))
+		}
+	}
+	upload := func(path string) {
+		t.Helper()
+		b.Do(t, chromedp.Navigate(srv.URL+"/c/spring/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=files]`)),
+			chromedp.SetUploadFiles(chromedp.CSS(`[data-testid=files]`), []string{path}),
+			chromedp.Click(chromedp.CSS(`[data-testid=upload]`)))
+		if !waitFor(b, `!!document.querySelector("[data-testid=status]") && location.pathname.includes("/s/")`) {
+			t.Fatalf("the upload did not go through: at %s:\n%s", browsertest.Get(t, b, chromedp.Location()),
+				browsertest.Get(t, b, chromedp.Evaluate[string](`document.body.innerText`)))
+		}
+	}
+
+	// The invite: a password, and the browser is logged in.
+	b.Do(t, chromedp.Navigate(srv.URL+"/invite/"+nu.Invite),
+		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "alice's good password"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=again]`), "alice's good password"),
+		chromedp.Click(chromedp.CSS(`button`)))
+	if !waitFor(b, `!!document.querySelector("[data-testid=me]")`) {
+		t.Fatalf("not logged in after the invite: at %s:\n%s", browsertest.Get(t, b, chromedp.Location()),
+			browsertest.Get(t, b, chromedp.Evaluate[string](`document.body.innerText`)))
+	}
+	if me := text(`[data-testid=me]`); me != "alice" {
+		t.Fatalf("logged in as %q", me)
+	}
+
+	// A version that does not compile: its log.
+	upload(broken)
+	until("compile_error")
+	if log := text(`[data-testid=build-log]`); !strings.Contains(log, "error") || !strings.Contains(log, "bot.cpp") {
+		t.Errorf("the compile log: %q", log)
+	}
+	if why := text(`[data-testid=why-not-active]`); !strings.Contains(why, "does not compile") {
+		t.Errorf("why it cannot be active: %q", why)
+	}
+
+	// The fix: validated, then made active.
+	upload(fixed)
+	until("ready")
+	b.Do(t, chromedp.Click(chromedp.CSS(`[data-testid=activate]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=flash]`)))
+	until("active")
+
+	// A test match against the house bot.
+	b.Do(t, chromedp.Navigate(srv.URL+"/c/spring/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=ask-match]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=ask-match]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=status]`)))
+	deadline := time.Now().Add(2 * time.Minute)
+	for browsertest.Get(t, b, chromedp.Evaluate[bool](`!!document.querySelector("[data-testid=result]")`)) == false {
+		if time.Now().After(deadline) {
+			t.Fatal("the test match was not judged")
+		}
+		b.Do(t, chromedp.Sleep(500*time.Millisecond), chromedp.Reload())
+	}
+	page := browsertest.Get(t, b, chromedp.Evaluate[string](`document.body.innerText`))
+	if !strings.Contains(page, "stderr of alice") || strings.Contains(page, "stderr of the house bot") {
+		t.Errorf("the match page shows the house bot's stderr, or not alice's:\n%s", page)
+	}
+	if cmd := text(`[data-testid=reproduce]`); !strings.Contains(cmd, "judge play --game amazes --seed ") || !strings.Contains(cmd, "--opt turns=30") {
+		t.Errorf("reproduce: %q", cmd)
+	}
+
+	// In the viewer: its own stderr, and not the house bot's anywhere in the page.
+	b.Do(t, chromedp.Click(chromedp.CSS(`[data-testid=view]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
+	whole := browsertest.Get(t, b, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
+	if strings.Contains(whole, "stderr of the house bot") {
+		t.Error("the viewer's page carries the house bot's stderr")
+	}
+	b.Do(t, chromedp.KeyEvent(kb.Home), chromedp.KeyEvent(kb.ArrowRight))
+	if shown := browsertest.Get(t, b, chromedp.Evaluate[string](`document.body.innerText`)); !strings.Contains(shown, "stderr of alice") {
+		t.Errorf("the viewer does not show alice's stderr at her first move:\n%s", shown)
+	}
+	b.CheckLocal(t)
+}
