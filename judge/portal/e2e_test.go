@@ -148,12 +148,14 @@ func TestContestantInChromium(t *testing.T) {
 	if why := text(`[data-testid=why-not-active]`); !strings.Contains(why, "does not compile") {
 		t.Errorf("why it cannot be active: %q", why)
 	}
+	b.Screenshot(t, "portal-compile-error.png")
 
 	// The fix: validated, then made active.
 	upload(fixed)
 	until("ready")
 	b.Do(t, chromedp.Click(chromedp.CSS(`[data-testid=activate]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=flash]`)))
 	until("active")
+	b.Screenshot(t, "portal-version.png")
 
 	// A test match against the house bot.
 	b.Do(t, chromedp.Navigate(srv.URL+"/c/spring/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=ask-match]`)),
@@ -172,6 +174,11 @@ func TestContestantInChromium(t *testing.T) {
 	if cmd := text(`[data-testid=reproduce]`); !strings.Contains(cmd, "judge play --game amazes --seed ") || !strings.Contains(cmd, "--opt turns=30") {
 		t.Errorf("reproduce: %q", cmd)
 	}
+	b.Screenshot(t, "portal-match.png")
+	matchPage := browsertest.Get(t, b, chromedp.Location())
+	b.Do(t, chromedp.Navigate(srv.URL+"/c/spring/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=versions]`)))
+	b.Screenshot(t, "portal-home.png")
+	b.Do(t, chromedp.Navigate(matchPage), chromedp.WaitVisible(chromedp.CSS(`[data-testid=view]`)))
 
 	// In the viewer: its own stderr, and not the house bot's anywhere in the page.
 	b.Do(t, chromedp.Click(chromedp.CSS(`[data-testid=view]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))

@@ -28,18 +28,7 @@ func newBrowser(t *testing.T) *browser { return browsertest.New(t) }
 
 func get[T any](t *testing.T, b *browser, a chromedp.Action[T]) T { return browsertest.Get(t, b, a) }
 
-// shots is where screenshots go: JUDGE_SCREENSHOTS (README's are made with
-// JUDGE_SCREENSHOTS=$PWD/docs/screenshots from the root: a relative path is the package's), else
-// the test's temporary directory.
-func shots(t *testing.T) string {
-	if d := os.Getenv("JUDGE_SCREENSHOTS"); d != "" {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		return d
-	}
-	return t.TempDir()
-}
+func shots(t *testing.T) string { return browsertest.Shots(t) }
 
 func readReplay(t *testing.T, path string) *replay.Replay {
 	t.Helper()
