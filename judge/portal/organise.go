@@ -306,3 +306,82 @@ func (s *Server) houseDownload(w http.ResponseWriter, r *http.Request, c caller)
 	w.Write(data)
 	return nil
 }
+
+// contestForm is a new contest as an organiser asks for it (API and page).
+type contestForm struct {
+	Name        string            `json:"name"`
+	Game        string            `json:"game"`
+	Options     map[string]string `json:"options"`
+	Langs       []string          `json:"langs"`
+	Deadline    string            `json:"deadline"`
+	TestQuota   *int              `json:"test_quota"`
+	PeerMatches bool              `json:"peer_matches"`
+}
+
+// newContest makes a contest for an organiser of another, who organises the new one too
+// (with the same password); its house bots are added after, from its own organiser page.
+func (s *Server) newContest(ctx context.Context, c caller, from string, f contestForm) (store.Contest, error) {
+	if _, err := s.organiser(ctx, c, from); err != nil {
+		return store.Contest{}, err
+	}
+	ct := store.Contest{Name: f.Name, Game: f.Game, Options: f.Options, Langs: f.Langs, TestQuota: 10, PeerMatches: f.PeerMatches}
+	if f.TestQuota != nil {
+		ct.TestQuota = *f.TestQuota
+	}
+	if f.Deadline != "" {
+		d, err := time.Parse(time.RFC3339, f.Deadline)
+		if err != nil {
+			return ct, errorf(http.StatusBadRequest, "bad_request", "deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", f.Deadline)
+		}
+		ct.Deadline = d
+	}
+	ct, err := NewContest(ctx, s.c.Store, s.c.Queue, s.c.Games, s.c.Langs, ct, nil)
+	if err != nil {
+		return ct, err
+	}
+	me, err := s.c.Store.User(ctx, c.Contest, c.Login)
+	if err != nil {
+		return ct, err
+	}
+	return ct, s.c.Store.AddOrganiser(ctx, ct.Name, me)
+}
+
+func (s *Server) apiNewContest(w http.ResponseWriter, r *http.Request, c caller) error {
+	var f contestForm
+	if err := decodeBody(r, &f, `{"name", "game", "options", "langs", "deadline", "test_quota", "peer_matches"}`); err != nil {
+		return err
+	}
+	ct, err := s.newContest(r.Context(), c, c.Contest, f)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, contestJSON(ct))
+	return nil
+}
+
+func (s *Server) adminContestPage(w http.ResponseWriter, r *http.Request, c caller) error {
+	f := contestForm{Name: strings.TrimSpace(r.PostFormValue("name")), Game: strings.TrimSpace(r.PostFormValue("game")),
+		Deadline: strings.TrimSpace(r.PostFormValue("deadline")), PeerMatches: r.PostFormValue("peer_matches") != "", Options: map[string]string{}}
+	for _, kv := range strings.Fields(r.PostFormValue("options")) {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return errorf(http.StatusBadRequest, "bad_request", "option %q: want key=value", kv)
+		}
+		f.Options[k] = v
+	}
+	if l := strings.TrimSpace(r.PostFormValue("langs")); l != "" {
+		f.Langs = strings.Split(strings.ReplaceAll(l, " ", ""), ",")
+	}
+	if q := strings.TrimSpace(r.PostFormValue("test_quota")); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil {
+			return errorf(http.StatusBadRequest, "bad_request", "test matches an hour: want a whole number")
+		}
+		f.TestQuota = &n
+	}
+	ct, err := s.newContest(r.Context(), c, r.PathValue("contest"), f)
+	if err != nil {
+		return err
+	}
+	return s.renderAdmin(w, r, c, "Contest "+ct.Name+" is made, and you organise it: log in at /c/"+ct.Name+"/login with the same password.")
+}

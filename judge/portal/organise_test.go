@@ -2,8 +2,12 @@ package portal_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
+	"log/slog"
 	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -91,5 +95,76 @@ func TestHouseBots(t *testing.T) {
 	files, err := upload.Archive("hard.tar.gz", []byte(body), upload.Limits{Bytes: 1 << 20})
 	if err != nil || !strings.Contains(string(files["hard.cpp"]), "the hard one") {
 		t.Errorf("the house bot's archive: %v %v", files, err)
+	}
+}
+
+// An organiser makes a new contest from the page or the API, and organises it with the same
+// password; a contestant cannot.
+func TestOrganiserMakesAContest(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	o := e.user("spring", "olga", true)
+	a := e.user("spring", "alice", false)
+	if code, _, _ := a.api("POST", "/api/v1/contests", strings.NewReader(`{"name":"autumn","game":"amazes"}`), "application/json"); code != 403 {
+		t.Errorf("a contestant makes a contest: %d, want 403", code)
+	}
+	for _, bad := range []string{`{"name":"Autumn!","game":"amazes"}`, `{"name":"autumn","game":"chess"}`,
+		`{"name":"autumn","game":"amazes","options":{"turns":"999"}}`, `{"name":"autumn","game":"amazes","langs":["cobol"]}`} {
+		if code, out, _ := o.api("POST", "/api/v1/contests", strings.NewReader(bad), "application/json"); code != 400 {
+			t.Errorf("%s: %d %v, want 400", bad, code, out)
+		}
+	}
+	code, out, _ := o.api("POST", "/api/v1/contests", strings.NewReader(`{"name":"autumn","game":"dropblock","test_quota":3}`), "application/json")
+	if code != 201 || out["game"] != "dropblock" || out["test_quota"] != 3.0 {
+		t.Fatalf("a new contest: %d %v", code, out)
+	}
+	if code, _, _ := o.api("POST", "/api/v1/contests", strings.NewReader(`{"name":"autumn","game":"amazes"}`), "application/json"); code != 409 {
+		t.Errorf("the same contest twice: %d, want 409", code)
+	}
+	b := e.login(t, "autumn", "olga", "password of olga")
+	if code, page := b.get("/c/autumn/admin"); code != 200 || !strings.Contains(page, "autumn · organiser") {
+		t.Errorf("olga on autumn's organiser page: %d", code)
+	}
+	if code, page := o.post("/c/spring/admin/contests", url.Values{"name": {"winter"}, "game": {"amazes"}, "options": {"turns=50"}}, true); code != 200 || !strings.Contains(page, "winter is made") {
+		t.Errorf("a contest from the page: %d", code)
+	}
+}
+
+// Two portals on one NATS serve the same contest: an upload to one is read from the other,
+// both follow the results, and the version is built and validated once.
+func TestTwoPortals(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	a := e.user("spring", "alice", false)
+	_, second := newPortal(t, e.q, slog.New(slog.DiscardHandler))
+	go second.Follow(t.Context())
+	other := httptest.NewServer(second)
+	defer other.Close()
+	code, out := a.upload("spring", map[string]string{"main.cpp": "int main() {}"})
+	if code != 202 {
+		t.Fatalf("upload: %d %v", code, out)
+	}
+	id := out["id"].(string)
+	a.waitStatus(id, "ready")
+	req, _ := http.NewRequest("GET", other.URL+"/api/v1/submissions/"+id, nil)
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sub map[string]any
+	json.NewDecoder(resp.Body).Decode(&sub)
+	resp.Body.Close()
+	if sub["status"] != "ready" {
+		t.Errorf("the other portal reads %v", sub["status"])
+	}
+	// One build job and one validation match were judged, however many portals followed.
+	time.Sleep(300 * time.Millisecond)
+	seen := map[string]int{}
+	for len(e.jobs) > 0 {
+		seen[(<-e.jobs).ID]++
+	}
+	if len(seen) != 2 || seen[id+"-build"] != 1 || seen[id+"v"] != 1 {
+		t.Errorf("jobs judged: %v; want the build and the validation once each", seen)
 	}
 }

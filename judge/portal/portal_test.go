@@ -64,7 +64,7 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T, opts ...func(*portal.Options)) *env {
 	t.Helper()
 	quiet := slog.New(slog.DiscardHandler)
 	q, err := queue.Open(t.Context(), queue.Options{StoreDir: t.TempDir(), InProcess: true, Logger: quiet})
@@ -73,7 +73,7 @@ func newEnv(t *testing.T) *env {
 	}
 	t.Cleanup(func() { q.Close() })
 	log := &syncBuffer{}
-	st, p := newPortal(t, q, slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	st, p := newPortal(t, q, slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug})), opts...)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{}, 2)
 	go func() { p.Follow(ctx); done <- struct{}{} }()
@@ -84,14 +84,18 @@ func newEnv(t *testing.T) *env {
 }
 
 // newPortal is a portal on q, with the judge's games and languages and a 1 MiB upload limit.
-func newPortal(t testing.TB, q *queue.Queue, log *slog.Logger) (*store.Store, *portal.Server) {
+func newPortal(t testing.TB, q *queue.Queue, log *slog.Logger, opts ...func(*portal.Options)) (*store.Store, *portal.Server) {
 	t.Helper()
+	o := portal.DefaultOptions()
+	for _, f := range opts {
+		f(&o)
+	}
 	kv, err := q.KeyValue(t.Context(), "portal")
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := store.New(kv)
-	p, err := portal.New(portal.Config{Options: portal.DefaultOptions(), Store: st, Queue: q, Games: games.Lookup,
+	p, err := portal.New(portal.Config{Options: o, Store: st, Queue: q, Games: games.Lookup,
 		Langs: images.LangNames(), Upload: upload.Limits{Bytes: 1 << 20, Files: 64}, Version: "test", Log: log})
 	if err != nil {
 		t.Fatal(err)

@@ -86,6 +86,18 @@ func near(a, b []float64) bool {
 	return true
 }
 
+// stepAfter is the step shown once the page has taken the keys sent before: the keys'
+// events are handled after the call that sends them returns, so it waits (up to 2 s) for
+// the step to be want, and then returns whatever it is.
+func stepAfter(t *testing.T, b *browser, want int) int {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if s := currentStep(t, b); s == want || time.Now().After(deadline) {
+			return s
+		}
+	}
+}
+
 func currentStep(t *testing.T, b *browser) int {
 	t.Helper()
 	a := get(t, b, chromedp.AttributeValue(chromedp.CSS(`[data-testid=step]`), "data-step"))
@@ -125,11 +137,11 @@ func TestViewerShowsEveryGame(t *testing.T) {
 			n := len(rp.Exchanges)
 			b.Do(t, chromedp.Navigate(film(srv.URL, path)),
 				chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)), key(kb.Home))
-			if s := currentStep(t, b); s != 0 {
+			if s := stepAfter(t, b, 0); s != 0 {
 				t.Fatalf("after Home the page is at step %d", s)
 			}
 			b.Do(t, key(kb.ArrowRight), key(kb.ArrowRight))
-			if s := currentStep(t, b); s != 2 {
+			if s := stepAfter(t, b, 2); s != 2 {
 				t.Fatalf("after two right arrows the page is at step %d", s)
 			}
 			sent := get(t, b, chromedp.TextContent(chromedp.CSS(`[data-testid=sent]`)))
@@ -142,7 +154,7 @@ func TestViewerShowsEveryGame(t *testing.T) {
 				t.Errorf("after playing for 500 ms the page is at step %d", s)
 			}
 			b.Do(t, key(kb.End))
-			if s := currentStep(t, b); s != n {
+			if s := stepAfter(t, b, n); s != n {
 				t.Fatalf("after End the page is at step %d of %d", s, n)
 			}
 			live, final := shownScores(t, b, len(rp.Header.Players))
@@ -188,7 +200,8 @@ func TestViewerMarksFaults(t *testing.T) {
 		t.Fatalf("the first fault mark is player %s at turn %s, the result has player %d at turn %d", mark["data-player"], mark["data-turn"], player, fault.Turn)
 	}
 	b.Do(t, chromedp.Click(chromedp.CSS(`[data-testid=fault-mark]`)))
-	if s := currentStep(t, b); fmt.Sprint(s) != mark["data-step"] {
+	markStep, _ := strconv.Atoi(mark["data-step"])
+	if s := stepAfter(t, b, markStep); fmt.Sprint(s) != mark["data-step"] {
 		t.Errorf("the fault's mark led to step %d, not its step %s", s, mark["data-step"])
 	}
 	shown := get(t, b, chromedp.TextContent(chromedp.CSS(`[data-testid=exchange] [data-testid=fault]`)))
@@ -243,7 +256,7 @@ func TestSelfContainedPage(t *testing.T) {
 				t.Errorf("the page shows %v and %v, the result is %v", live, final, want)
 			}
 			b.Do(t, key(kb.Home), key(kb.ArrowRight))
-			if s := currentStep(t, b); s != 1 {
+			if s := stepAfter(t, b, 1); s != 1 {
 				t.Errorf("after Home and a right arrow the page is at step %d", s)
 			}
 		})

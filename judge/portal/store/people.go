@@ -364,3 +364,15 @@ func (s *Store) EndSession(ctx context.Context, id string) error {
 	}
 	return s.kv.Delete(ctx, "session."+digest(id))
 }
+
+// AddOrganiser makes u (an organiser of another contest) an organiser of contest, with the
+// same password; a user of that login there already is an error.
+func (s *Store) AddOrganiser(ctx context.Context, contest string, u User) error {
+	n := User{Contest: contest, Login: u.Login, Organiser: true, Password: u.Password, Epoch: 1, Created: s.now().UTC()}
+	if err := s.create(ctx, userKey(contest, u.Login), n); errors.Is(err, ErrExists) {
+		return fmt.Errorf("user %s of contest %s: %w", u.Login, contest, ErrExists)
+	} else if err != nil {
+		return err
+	}
+	return nil
+}

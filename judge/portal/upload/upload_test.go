@@ -95,6 +95,7 @@ func TestHostileArchives(t *testing.T) {
 	for i := range many {
 		many[i] = entry{name: fmt.Sprintf("f%d.cpp", i)}
 	}
+	some := many[:100] // past the 64 files allowed, short of the entries an archive may hold
 	for _, tc := range []struct {
 		name    string
 		data    func(t *testing.T) []byte
@@ -112,6 +113,8 @@ func TestHostileArchives(t *testing.T) {
 		{"tar device", func(t *testing.T) []byte { return tarGz(t, entry{name: "null", typ: tar.TypeChar}) }, 400, "not a plain file"},
 		{"tar bomb", func(t *testing.T) []byte { return tarGz(t, entry{name: "a.cpp", data: big}) }, 413, "larger than"},
 		{"tar many files", func(t *testing.T) []byte { return tarGz(t, many...) }, 413, "files"},
+		{"tar 100 files", func(t *testing.T) []byte { return tarGz(t, some...) }, 413, "more than 64 files"},
+		{"zip 100 files", func(t *testing.T) []byte { return zipOf(t, some...) }, 413, "more than 64 files"},
 		{"zip NUL in a name", func(t *testing.T) []byte { return zipOf(t, entry{name: "a\x00b.cpp", data: "x"}) }, 400, "bad file name"},
 		{"tar control character", func(t *testing.T) []byte { return tarGz(t, entry{name: "a\x1b[31m.cpp", data: "x"}) }, 400, "bad file name"},
 		{"zip climbs out", func(t *testing.T) []byte { return zipOf(t, entry{name: "../x.cpp", data: "x"}) }, 400, ".."},
