@@ -51,11 +51,7 @@ func toJSON(sub store.Submission) submissionJSON {
 }
 
 func (s *Server) apiSubmit(w http.ResponseWriter, r *http.Request, c caller) error {
-	r.Body = http.MaxBytesReader(w, r.Body, bodyLimit(s.c.Upload))
-	up, err := upload.Request(r, s.c.Upload)
-	if err == nil && r.Header.Get("X-CSRF-Token") == "" {
-		err = checkCSRFValue(c, up.CSRF)
-	}
+	up, err := s.readUpload(w, r, c)
 	if err != nil {
 		return err
 	}
@@ -65,6 +61,17 @@ func (s *Server) apiSubmit(w http.ResponseWriter, r *http.Request, c caller) err
 	}
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": sub.ID, "version": sub.Version, "status": sub.Status})
 	return nil
+}
+
+// readUpload reads an upload's request under the limits; a browser's must carry its
+// session's CSRF token (a form field, read with the parts, or the header checkCSRF read).
+func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, c caller) (upload.Upload, error) {
+	r.Body = http.MaxBytesReader(w, r.Body, bodyLimit(s.c.Upload))
+	up, err := upload.Request(r, s.c.Upload)
+	if err == nil && r.Header.Get("X-CSRF-Token") == "" {
+		err = checkCSRFValue(c, up.CSRF)
+	}
+	return up, err
 }
 
 // bodyLimit bounds an upload's request: the files, an archive's overhead and the form's.

@@ -246,11 +246,7 @@ func (s *Server) addHouse(ctx context.Context, c caller, contest string, up uplo
 }
 
 func (s *Server) apiAddHouse(w http.ResponseWriter, r *http.Request, c caller) error {
-	r.Body = http.MaxBytesReader(w, r.Body, bodyLimit(s.c.Upload))
-	up, err := upload.Request(r, s.c.Upload)
-	if err == nil && r.Header.Get("X-CSRF-Token") == "" {
-		err = checkCSRFValue(c, up.CSRF)
-	}
+	up, err := s.readUpload(w, r, c)
 	if err != nil {
 		return err
 	}
@@ -263,11 +259,7 @@ func (s *Server) apiAddHouse(w http.ResponseWriter, r *http.Request, c caller) e
 }
 
 func (s *Server) adminHousePage(w http.ResponseWriter, r *http.Request, c caller) error {
-	r.Body = http.MaxBytesReader(w, r.Body, bodyLimit(s.c.Upload))
-	up, err := upload.Request(r, s.c.Upload)
-	if err == nil && r.Header.Get("X-CSRF-Token") == "" {
-		err = checkCSRFValue(c, up.CSRF)
-	}
+	up, err := s.readUpload(w, r, c)
 	if err != nil {
 		return err
 	}

@@ -17,7 +17,6 @@ import (
 	"strings"
 
 	"github.com/botjudge/judge/judge/portal/store"
-	"github.com/botjudge/judge/judge/portal/upload"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/tournament"
 	"github.com/botjudge/judge/judge/view"
@@ -258,11 +257,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, c caller) error {
 }
 
 func (s *Server) submitPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	r.Body = http.MaxBytesReader(w, r.Body, bodyLimit(s.c.Upload))
-	up, err := upload.Request(r, s.c.Upload)
-	if err == nil && r.Header.Get("X-CSRF-Token") == "" {
-		err = checkCSRFValue(c, up.CSRF)
-	}
+	up, err := s.readUpload(w, r, c)
 	if err != nil {
 		return err
 	}
