@@ -174,7 +174,7 @@ func (a *app) portalContestCmd() *cobra.Command {
 	f.StringSliceVar(&langs, "langs", nil, "the languages allowed (default: all)")
 	f.StringArrayVar(&house, "house", nil, "a house bot, NAME=BOT (repeat); validation matches play the first")
 	f.StringVar(&deadline, "deadline", "", "when submissions close (RFC 3339)")
-	f.IntVar(&quota, "quota", 10, "test matches a contestant may ask for per hour")
+	f.IntVar(&quota, "quota", store.DefaultTestQuota, "test matches a contestant may ask for per hour")
 	f.BoolVar(&peers, "peer-matches", false, "let contestants ask for test matches against each other's active versions")
 	f.BoolVar(&ladder, "ladder", false, "the contest is a ladder")
 	f.BoolVar(&asJSON, "json", false, "print the contest as JSON")

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
@@ -35,17 +37,12 @@ func (s *Server) submit(ctx context.Context, c caller, contest string, up upload
 	if err != nil {
 		return store.Submission{}, err
 	}
-	if ct.Closed(timeNow()) {
+	if ct.Closed(time.Now()) {
 		return store.Submission{}, errorf(http.StatusForbidden, "closed", "submissions closed at %s", ct.Deadline.Format("2006-01-02 15:04 MST"))
 	}
-	lang := up.Lang
-	if lang == "" {
-		if lang, err = build.DetectLang(up.Files); err != nil {
-			return store.Submission{}, errorf(http.StatusBadRequest, "bad_upload", "%s; name the language", trimSentinel(err, build.ErrInvalid))
-		}
-	}
-	if !contains(s.c.Langs, lang) {
-		return store.Submission{}, errorf(http.StatusBadRequest, "bad_upload", "unknown language %q (known: %s)", lang, strings.Join(s.c.Langs, ", "))
+	lang, err := s.langOf(up)
+	if err != nil {
+		return store.Submission{}, err
 	}
 	if !ct.AllowsLang(lang) {
 		return store.Submission{}, errorf(http.StatusBadRequest, "bad_upload", "this contest takes %s, not %s", strings.Join(ct.Langs, ", "), lang)
@@ -59,7 +56,7 @@ func (s *Server) submit(ctx context.Context, c caller, contest string, up upload
 	for n := range up.Files {
 		sub.Files = append(sub.Files, n)
 	}
-	sortStrings(sub.Files)
+	slices.Sort(sub.Files)
 	sub, err = s.c.Store.AddSubmission(ctx, sub)
 	if err != nil {
 		return sub, err
@@ -73,6 +70,22 @@ func (s *Server) submit(ctx context.Context, c caller, contest string, up upload
 	}
 	s.c.Log.Info("portal: upload", "contest", contest, "login", c.Login, "version", sub.Version, "id", sub.ID, "lang", lang, "files", len(up.Files))
 	return sub, s.startBuild(ctx, ct, sub, files)
+}
+
+// langOf is an upload's language: the one it names, else its files' (by their extensions),
+// one of the judge's.
+func (s *Server) langOf(up upload.Upload) (string, error) {
+	lang := up.Lang
+	if lang == "" {
+		var err error
+		if lang, err = build.DetectLang(up.Files); err != nil {
+			return "", errorf(http.StatusBadRequest, "bad_upload", "%s; name the language", trimSentinel(err, build.ErrInvalid))
+		}
+	}
+	if !slices.Contains(s.c.Langs, lang) {
+		return "", errorf(http.StatusBadRequest, "bad_upload", "unknown language %q (known: %s)", lang, strings.Join(s.c.Langs, ", "))
+	}
+	return lang, nil
 }
 
 // submission is a submission the caller may read, with its status as the caller sees it

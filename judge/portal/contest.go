@@ -3,9 +3,11 @@ package portal
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/portal/store"
 )
 
@@ -30,7 +32,7 @@ func NewContest(ctx context.Context, st *store.Store, q Queue, games func(string
 		return c, fmt.Errorf("%w: %v", store.ErrInvalid, err)
 	}
 	for _, l := range c.Langs {
-		if !contains(langs, l) {
+		if !slices.Contains(langs, l) {
 			return c, fmt.Errorf("%w: unknown language %q (known: %s)", store.ErrInvalid, l, strings.Join(langs, ", "))
 		}
 	}
@@ -40,7 +42,6 @@ func NewContest(ctx context.Context, st *store.Store, q Queue, games func(string
 	if err := store.ValidName("contest", c.Name); err != nil {
 		return c, err
 	}
-	s := &Server{c: Config{Store: st, Queue: q}}
 	for _, h := range house {
 		if err := store.ValidName("house bot", h.Name); err != nil {
 			return c, err
@@ -49,7 +50,7 @@ func NewContest(ctx context.Context, st *store.Store, q Queue, games func(string
 			return c, fmt.Errorf("%w: house bot %q twice", store.ErrInvalid, h.Name)
 		}
 		key := houseKey(c.Name, h.Name)
-		if err := s.putSources(ctx, key, game.WithLibrary(g, h.Lang, h.Files)); err != nil {
+		if err := putSources(ctx, q, key, job.NewPlayer(h.Name, h.Lang, game.WithLibrary(g, h.Lang, h.Files)).Files); err != nil {
 			return c, err
 		}
 		c.House = append(c.House, store.House{Name: h.Name, Lang: h.Lang, Source: key})

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/portal/upload"
 )
@@ -61,10 +61,10 @@ func (s *Server) changeSettings(ctx context.Context, c caller, contest string, s
 		return store.Contest{}, err
 	}
 	var deadline time.Time
-	if set.Deadline != nil && *set.Deadline != "" {
+	if set.Deadline != nil {
 		var err error
-		if deadline, err = time.Parse(time.RFC3339, strings.TrimSpace(*set.Deadline)); err != nil {
-			return store.Contest{}, errorf(http.StatusBadRequest, "bad_request", "deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", *set.Deadline)
+		if deadline, err = parseDeadline(*set.Deadline); err != nil {
+			return store.Contest{}, err
 		}
 	}
 	if set.TestQuota != nil && *set.TestQuota < 0 {
@@ -85,6 +85,19 @@ func (s *Server) changeSettings(ctx context.Context, c caller, contest string, s
 		}
 		return nil
 	})
+}
+
+// parseDeadline reads a deadline: RFC 3339, or "" for none.
+func parseDeadline(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return t, errorf(http.StatusBadRequest, "bad_request", "deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", s)
+	}
+	return t, nil
 }
 
 // contestJSON is a contest as a contestant sees it: no sources.
@@ -219,21 +232,16 @@ func (s *Server) addHouse(ctx context.Context, c caller, contest string, up uplo
 	if _, dup := ct.HouseBot(up.Name); dup {
 		return ct, errorf(http.StatusConflict, "exists", "the contest has a house bot %q already", up.Name)
 	}
-	lang := up.Lang
-	if lang == "" {
-		if lang, err = build.DetectLang(up.Files); err != nil {
-			return ct, errorf(http.StatusBadRequest, "bad_upload", "%s; name the language", trimSentinel(err, build.ErrInvalid))
-		}
-	}
-	if !contains(s.c.Langs, lang) {
-		return ct, errorf(http.StatusBadRequest, "bad_upload", "unknown language %q", lang)
+	lang, err := s.langOf(up)
+	if err != nil {
+		return ct, err
 	}
 	g, ok := s.c.Games(ct.Game)
 	if !ok {
 		return ct, errNotFound
 	}
 	key := houseKey(ct.Name, up.Name)
-	if err := s.putSources(ctx, key, game.WithLibrary(g, lang, up.Files)); err != nil {
+	if err := putSources(ctx, s.c.Queue, key, job.NewPlayer(up.Name, lang, game.WithLibrary(g, lang, up.Files)).Files); err != nil {
 		return ct, err
 	}
 	return s.c.Store.UpdateContest(ctx, contest, func(x *store.Contest) error {
@@ -316,18 +324,16 @@ func (s *Server) newContest(ctx context.Context, c caller, from string, f contes
 	if _, err := s.organiser(ctx, c, from); err != nil {
 		return store.Contest{}, err
 	}
-	ct := store.Contest{Name: f.Name, Game: f.Game, Options: f.Options, Langs: f.Langs, TestQuota: 10, PeerMatches: f.PeerMatches}
+	ct := store.Contest{Name: f.Name, Game: f.Game, Options: f.Options, Langs: f.Langs, TestQuota: store.DefaultTestQuota, PeerMatches: f.PeerMatches}
 	if f.TestQuota != nil {
 		ct.TestQuota = *f.TestQuota
 	}
-	if f.Deadline != "" {
-		d, err := time.Parse(time.RFC3339, f.Deadline)
-		if err != nil {
-			return ct, errorf(http.StatusBadRequest, "bad_request", "deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", f.Deadline)
-		}
-		ct.Deadline = d
+	d, err := parseDeadline(f.Deadline)
+	if err != nil {
+		return ct, err
 	}
-	ct, err := NewContest(ctx, s.c.Store, s.c.Queue, s.c.Games, s.c.Langs, ct, nil)
+	ct.Deadline = d
+	ct, err = NewContest(ctx, s.c.Store, s.c.Queue, s.c.Games, s.c.Langs, ct, nil)
 	if err != nil {
 		return ct, err
 	}

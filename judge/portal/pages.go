@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/result"
@@ -89,7 +90,7 @@ func (s *Server) page(h func(w http.ResponseWriter, r *http.Request, c caller) e
 func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, c caller, err error) {
 	e := s.asAPIError(err)
 	if e.Retry > 0 {
-		w.Header().Set("Retry-After", strings.TrimSuffix(e.Retry.Round(1e9).String(), "s"))
+		w.Header().Set("Retry-After", retryAfter(e.Retry))
 	}
 	s.render(w, e.Status, "error.html", s.base(r, c, http.StatusText(e.Status), e.Message))
 }
@@ -129,7 +130,7 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 	}
 	d.Login = r.FormValue("login")
 	if ok, wait := s.limiter.allow("addr:"+s.limiter.clientAddr(r), "login:"+contest+"/"+d.Login); !ok {
-		w.Header().Set("Retry-After", strings.TrimSuffix(wait.Round(1e9).String(), "s"))
+		w.Header().Set("Retry-After", retryAfter(wait))
 		d.Message = "Too many attempts: wait a minute and try again."
 		s.render(w, http.StatusTooManyRequests, "login.html", d)
 		return
@@ -252,7 +253,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, c caller) error {
 		Peers   []string
 		Langs   []string
 		Closed  bool
-	}{s.base(r, c, ct.Name, ""), ct, subs, ms, peers, langs, ct.Closed(timeNow())})
+	}{s.base(r, c, ct.Name, ""), ct, subs, ms, peers, langs, ct.Closed(time.Now())})
 	return nil
 }
 
@@ -532,7 +533,7 @@ func tarGz(dir string, files map[string]string) ([]byte, error) {
 	tw := tar.NewWriter(gz)
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		data := files[name]
-		if err := tw.WriteHeader(&tar.Header{Name: dir + name, Mode: 0o644, Size: int64(len(data)), ModTime: timeNow()}); err != nil {
+		if err := tw.WriteHeader(&tar.Header{Name: dir + name, Mode: 0o644, Size: int64(len(data)), ModTime: time.Now()}); err != nil {
 			return nil, err
 		}
 		if _, err := io.WriteString(tw, data); err != nil {

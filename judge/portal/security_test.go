@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -244,7 +245,7 @@ func TestLoginRateLimit(t *testing.T) {
 	for i := range 11 {
 		last, _ = b.post("/c/spring/login", url.Values{"login": {"alice"}, "password": {"guess " + string(rune('a'+i))}}, false)
 	}
-	if last != 429 || b.header.Get("Retry-After") == "" {
+	if last != 429 || !retrySeconds(b.header.Get("Retry-After"), 60) {
 		t.Errorf("the 11th attempt in a minute: %d, Retry-After %q", last, b.header.Get("Retry-After"))
 	}
 }
@@ -264,10 +265,26 @@ func TestTestMatchQuota(t *testing.T) {
 		switch {
 		case i < 2 && code != 202:
 			t.Errorf("match %d: %d %v", i+1, code, out)
-		case i == 2 && (code != 429 || h.Get("Retry-After") == "" || out["error"].(map[string]any)["code"] != "quota"):
+		case i == 2 && (code != 429 || !retrySeconds(h.Get("Retry-After"), 3600) || out["error"].(map[string]any)["code"] != "quota"):
 			t.Errorf("past the quota: %d %v Retry-After %q", code, out, h.Get("Retry-After"))
 		}
 	}
+	// The page says the same, in whole seconds (up to an hour: not "59m12").
+	form := url.Values{"opponent": {"house:easy"}, "csrf": {a.csrf}}
+	resp, err := a.web.PostForm(e.srv.URL+"/c/spring/matches", form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 429 || !retrySeconds(resp.Header.Get("Retry-After"), 3600) {
+		t.Errorf("the page past the quota: %d, Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+}
+
+// retrySeconds reports whether v is a Retry-After of 1 to most seconds.
+func retrySeconds(v string, most int) bool {
+	n, err := strconv.Atoi(v)
+	return err == nil && n >= 1 && n <= most
 }
 
 // Bad requests get a clear error in the documented shape, with the documented statuses.

@@ -15,7 +15,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
@@ -79,7 +82,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 func (s *Server) Serve(ctx context.Context, ready func(addr string)) error {
 	srv := &http.Server{Addr: s.c.Listen, Handler: s, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(s.c.Log.Handler(), slog.LevelDebug)}
-	ln, err := listen(s.c.Listen)
+	ln, err := net.Listen("tcp", s.c.Listen)
 	if err != nil {
 		return err
 	}
@@ -155,11 +158,12 @@ func (s *Server) asAPIError(err error) *apiError {
 
 // trimSentinel drops "sentinel: " from err's text.
 func trimSentinel(err, sentinel error) string {
-	msg := err.Error()
-	if p := sentinel.Error() + ": "; len(msg) > len(p) && msg[:len(p)] == p {
-		return msg[len(p):]
-	}
-	return msg
+	return strings.TrimPrefix(err.Error(), sentinel.Error()+": ")
+}
+
+// retryAfter is d as a Retry-After header: whole seconds, rounded up.
+func retryAfter(d time.Duration) string {
+	return strconv.Itoa(int((d + time.Second - 1) / time.Second))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -174,7 +178,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func (s *Server) writeError(w http.ResponseWriter, err error) {
 	e := s.asAPIError(err)
 	if e.Retry > 0 {
-		w.Header().Set("Retry-After", fmt.Sprint(int(e.Retry.Seconds()+0.999)))
+		w.Header().Set("Retry-After", retryAfter(e.Retry))
 	}
 	writeJSON(w, e.Status, map[string]any{"error": e})
 }

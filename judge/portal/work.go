@@ -30,17 +30,13 @@ func buildJob(subID string) string { return subID + "-build" }
 // that every portal that sees its build finish asks for the same match.
 func validationMatch(subID string) string { return subID + "v" }
 
-// putSources stores files under key as JSON.
-func (s *Server) putSources(ctx context.Context, key string, files map[string][]byte) error {
-	text := make(map[string]string, len(files))
-	for n, d := range files {
-		text[n] = string(d)
-	}
-	data, err := json.Marshal(text)
+// putSources stores a player's files, as a job carries them, under key.
+func putSources(ctx context.Context, q Queue, key string, files map[string]string) error {
+	data, err := json.Marshal(files)
 	if err != nil {
 		return err
 	}
-	return s.c.Queue.PutObject(ctx, queue.BucketSources, key, bytes.NewReader(data))
+	return q.PutObject(ctx, queue.BucketSources, key, bytes.NewReader(data))
 }
 
 // getSources reads the files stored under key.
@@ -75,15 +71,12 @@ func (s *Server) submitJob(ctx context.Context, j job.Job, low bool) error {
 
 // startBuild stores a new submission's sources and queues its build.
 func (s *Server) startBuild(ctx context.Context, c store.Contest, sub store.Submission, files map[string][]byte) error {
-	if err := s.putSources(ctx, sub.Source, files); err != nil {
+	p := job.NewPlayer(sub.Login, sub.Lang, files)
+	if err := putSources(ctx, s.c.Queue, sub.Source, p.Files); err != nil {
 		return err
 	}
-	text := make(map[string]string, len(files))
-	for n, d := range files {
-		text[n] = string(d)
-	}
 	return s.submitJob(ctx, job.Job{Version: job.Version, ID: buildJob(sub.ID), Game: c.Game, Kind: job.KindBuild,
-		Players: []job.Player{{Name: sub.Login, Lang: sub.Lang, Files: text}}}, false)
+		Players: []job.Player{p}}, false)
 }
 
 // seedOf is a match's seed, drawn from its id: the same match, asked again, is the same.
@@ -137,7 +130,7 @@ func (s *Server) startMatch(ctx context.Context, c store.Contest, m store.Match)
 // ctx is done.
 func (s *Server) Follow(ctx context.Context) error {
 	go s.c.Queue.Starts(ctx, func(id string) {
-		if subID, ok := strings.CutSuffix(id, "-build"); ok && validSub(subID) {
+		if subID, ok := strings.CutSuffix(id, "-build"); ok {
 			s.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
 				if x.Status == store.Queued {
 					x.Status = store.Compiling
@@ -167,14 +160,14 @@ func (s *Server) Follow(ctx context.Context) error {
 
 func (s *Server) onResult(ctx context.Context, id string, data []byte) error {
 	if subID, ok := strings.CutSuffix(id, "-build"); ok {
-		if _, err := s.c.Store.Submission(ctx, subID); err == nil {
-			var res result.Result
-			if err := json.Unmarshal(data, &res); err != nil {
-				return err
-			}
-			return s.built(ctx, subID, res)
+		var res result.Result
+		if err := json.Unmarshal(data, &res); err != nil {
+			return err
 		}
-		return nil
+		if err := s.built(ctx, subID, res); !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		return nil // another system's job
 	}
 	m, err := s.c.Store.Match(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -189,9 +182,6 @@ func (s *Server) onResult(ctx context.Context, id string, data []byte) error {
 	}
 	return s.played(ctx, m, res)
 }
-
-// validSub reports whether id can be a submission's (the store's ids); others are not looked up.
-func validSub(id string) bool { return strings.HasPrefix(id, "s") && len(id) <= 64 }
 
 // built records a submission's build and, when it compiled, asks for its validation match.
 func (s *Server) built(ctx context.Context, subID string, res result.Result) error {

@@ -23,7 +23,8 @@ type Contest struct {
 	House []House `json:"house,omitempty"`
 	// Deadline ends submissions; zero is none.
 	Deadline time.Time `json:"deadline,omitzero"`
-	// TestQuota is how many test matches a contestant may ask for per hour.
+	// TestQuota is how many test matches a contestant may ask for per hour
+	// (DefaultTestQuota unless the organiser says).
 	TestQuota int `json:"test_quota"`
 	// PeerMatches lets contestants ask for test matches against each other's active versions.
 	PeerMatches bool `json:"peer_matches"`
@@ -33,6 +34,9 @@ type Contest struct {
 	Ladder  bool      `json:"ladder,omitempty"`
 	Created time.Time `json:"created"`
 }
+
+// DefaultTestQuota is a new contest's test matches per contestant and hour.
+const DefaultTestQuota = 10
 
 // House is a house bot: its sources are in the object store under Source.
 type House struct {

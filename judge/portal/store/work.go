@@ -136,6 +136,9 @@ func (s *Store) Submission(ctx context.Context, id string) (Submission, error) {
 
 // UpdateSubmission changes a submission safely against other portals.
 func (s *Store) UpdateSubmission(ctx context.Context, id string, change func(*Submission) error) (Submission, error) {
+	if !validID(id) {
+		return Submission{}, ErrNotFound
+	}
 	return update(ctx, s, subKey(id), change)
 }
 
@@ -213,6 +216,9 @@ func (s *Store) Match(ctx context.Context, id string) (Match, error) {
 
 // UpdateMatch changes a match safely against other portals.
 func (s *Store) UpdateMatch(ctx context.Context, id string, change func(*Match) error) (Match, error) {
+	if !validID(id) {
+		return Match{}, ErrNotFound
+	}
 	return update(ctx, s, matchKey(id), change)
 }
 
