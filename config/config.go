@@ -153,11 +153,7 @@ type Sandbox struct {
 
 // Validate checks the section: the limits and output limits, and the fields of its own.
 func (s Sandbox) Validate() error {
-	var freeze error
-	if err := s.Freeze.Validate(); err != nil {
-		freeze = &value.KeyError{Key: "freeze", Err: err}
-	}
-	return errors.Join(s.Limits.Validate(), s.Output.Validate(), freeze,
+	return errors.Join(s.Limits.Validate(), s.Output.Validate(), value.Named("freeze", s.Freeze.Validate()),
 		value.Positive("stderr_match_limit", s.StderrMatch), value.NotNegative("warm", s.Warm))
 }
 
@@ -319,8 +315,8 @@ func eachKey(prefix string, t reflect.Type, fn func(key string, index []int)) {
 	}
 }
 
-// Keys are every configuration key, dotted ("sandbox.memory"), in the order of Config.
-func Keys() []string {
+// keys are every configuration key, dotted ("sandbox.memory"), in the order of Config.
+func keys() []string {
 	var keys []string
 	eachKey("", reflect.TypeOf(Config{}), func(key string, _ []int) { keys = append(keys, key) })
 	return keys
@@ -349,12 +345,7 @@ func (c Config) Validate() error {
 	if c.DataDir == "" {
 		errs = append(errs, value.Invalid("data_dir", "must not be empty"))
 	}
-	if err := c.Log.Format.Validate(); err != nil {
-		errs = append(errs, &value.KeyError{Key: "log.format", Err: err})
-	}
-	if err := c.Images.Source.Validate(); err != nil {
-		errs = append(errs, &value.KeyError{Key: "images.source", Err: err})
-	}
+	errs = append(errs, value.Named("log.format", c.Log.Format.Validate()), value.Named("images.source", c.Images.Source.Validate()))
 	if c.Images.Prefix == "" || strings.ContainsAny(c.Images.Prefix, ": @") {
 		errs = append(errs, value.Invalid("images.prefix", "must be a repository name like \"judge\" (got %q)", c.Images.Prefix))
 	}

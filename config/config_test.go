@@ -99,7 +99,7 @@ func TestExampleFileMatchesDefaults(t *testing.T) {
 		t.Errorf("judge.example.yaml differs from the defaults:\n got %+v\nwant %+v", c, want)
 	}
 	data, _ := os.ReadFile("../judge.example.yaml")
-	for _, key := range Keys() {
+	for _, key := range keys() {
 		leaf := key[strings.LastIndex(key, ".")+1:]
 		if !strings.Contains(string(data), leaf+":") {
 			t.Errorf("judge.example.yaml does not document %s", key)
@@ -264,7 +264,7 @@ func TestConfigKeysDocumented(t *testing.T) {
 		documented[m[1]] = m[2]
 	}
 	file := map[string]any{}
-	for _, key := range Keys() {
+	for _, key := range keys() {
 		def, ok := documented[key]
 		if !ok {
 			t.Errorf("README's configuration table has no row for %s", key)
@@ -301,7 +301,7 @@ func TestConfigKeysDocumented(t *testing.T) {
 		t.Fatalf("README's defaults do not load: %v\n%s", err, text)
 	}
 	c.DataDir = Defaults().DataDir
-	for _, key := range Keys() {
+	for _, key := range keys() {
 		if got, want := lookup(c, key), lookup(Defaults(), key); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: README says %v, the default is %v", key, got, want)
 		}

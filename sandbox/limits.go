@@ -120,10 +120,8 @@ func (l Limits) Validate() error {
 	if l.Runtime == "" {
 		errs = append(errs, value.Invalid("runtime", "must name an engine runtime such as runc or %s", RuntimeGVisor))
 	}
-	if err := l.Seccomp.Validate(); err != nil {
-		errs = append(errs, &value.KeyError{Key: "seccomp", Err: err})
-	}
 	return errors.Join(append(errs,
+		value.Named("seccomp", l.Seccomp.Validate()),
 		value.Positive("memory", l.Memory),
 		value.Positive("cpus", l.CPUs),
 		value.Positive("pids", l.Pids),

@@ -52,6 +52,15 @@ func Invalid(key, format string, args ...any) error {
 	return &KeyError{Key: key, Err: fmt.Errorf(format, args...)}
 }
 
+// Named is err as key's (a KeyError), or nil: for a value whose own Validate said what is
+// wrong with it.
+func Named(key string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &KeyError{Key: key, Err: err}
+}
+
 // Positive is an error unless v > 0.
 func Positive[T cmp.Ordered](key string, v T) error {
 	var zero T

@@ -47,10 +47,8 @@ func (o Options) Validate() error {
 	if (o.TLSCert == "") != (o.TLSKey == "") {
 		errs = append(errs, value.Invalid("tls_cert", "tls_cert and tls_key go together"))
 	}
-	if _, err := parseProxies(o.TrustedProxies); err != nil {
-		errs = append(errs, &value.KeyError{Key: "trusted_proxies", Err: err})
-	}
-	errs = append(errs, value.Positive("login_rate", o.LoginRate))
+	_, err := parseProxies(o.TrustedProxies)
+	errs = append(errs, value.Named("trusted_proxies", err), value.Positive("login_rate", o.LoginRate))
 	return errors.Join(errs...)
 }
 
