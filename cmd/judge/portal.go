@@ -43,7 +43,7 @@ func (a *app) portalCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "", "the address to serve on (portal.listen)")
-	cmd.AddCommand(a.portalContestCmd(), a.portalUserCmd())
+	cmd.AddCommand(a.portalContestCmd(), a.portalUserCmd(), a.portalRoundCmd())
 	return cmd
 }
 
@@ -176,7 +176,7 @@ func (a *app) portalContestCmd() *cobra.Command {
 	f.StringVar(&deadline, "deadline", "", "when submissions close (RFC 3339)")
 	f.IntVar(&quota, "quota", store.DefaultTestQuota, "test matches a contestant may ask for per hour")
 	f.BoolVar(&peers, "peer-matches", false, "let contestants ask for test matches against each other's active versions")
-	f.BoolVar(&ladder, "ladder", false, "the contest is a ladder")
+	f.BoolVar(&ladder, "ladder", false, "keep rated matches flowing among the active versions until the deadline (docs/portal.md)")
 	f.BoolVar(&asJSON, "json", false, "print the contest as JSON")
 	contest.AddCommand(create)
 	return contest
@@ -220,6 +220,90 @@ func (a *app) portalUserCmd() *cobra.Command {
 	add.Flags().BoolVar(&asJSON, "json", false, "print {\"login\", \"token\", \"invite\"}")
 	user.AddCommand(add)
 	return user
+}
+
+func (a *app) portalRoundCmd() *cobra.Command {
+	round := &cobra.Command{Use: "round", Short: "Start test competitions and the official round; show their standings"}
+	var contest string
+	var spec portal.RoundSpec
+	var official, asJSON bool
+	start := &cobra.Command{
+		Use:   "start --contest NAME [--official] [--format roundrobin|swiss] [--rounds N] [--final K] [--json]",
+		Short: "Freeze the contest's active versions and start a round of them, which the portals run",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if contest == "" {
+				return usageError{errors.New("--contest: the contest whose round it is")}
+			}
+			st, q, err := a.portalStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			ct, err := st.Contest(cmd.Context(), contest)
+			if errors.Is(err, store.ErrNotFound) {
+				return usageError{fmt.Errorf("--contest %s: no such contest", contest)}
+			}
+			if err != nil {
+				return err
+			}
+			spec.Kind = store.RoundTest
+			if official {
+				spec.Kind = store.RoundOfficial
+			}
+			r, err := portal.StartRound(cmd.Context(), st, q, games.Lookup, ct, spec, time.Now(), false)
+			if portal.IsRequestError(err) {
+				return usageError{err}
+			}
+			if err != nil {
+				return err
+			}
+			return printOut(cmd.OutOrStdout(), asJSON, r, func(w io.Writer) {
+				fmt.Fprintf(w, "round %s: %d entrants frozen; a running portal plays it (%s/c/%s/rounds/%s)\n",
+					r.ID, len(r.Entrants), a.cfg.Portal.BaseURL(), contest, r.ID)
+			})
+		},
+	}
+	f := start.Flags()
+	f.StringVar(&contest, "contest", "", "the contest")
+	f.BoolVar(&official, "official", false, "the official round (after the deadline), not a test competition")
+	f.StringVar(&spec.Format, "format", "", "roundrobin (the default) or swiss")
+	f.IntVar(&spec.Rounds, "rounds", 0, "rounds of the round robin, or of the Swiss tournament (default 1)")
+	f.IntVar(&spec.Final, "final", 0, "the top K play a double round robin after the main stage (0: none)")
+	f.BoolVar(&asJSON, "json", false, "print the round as JSON")
+	show := &cobra.Command{
+		Use:   "show ROUND [--json]",
+		Short: "Show a round: its status, frozen versions and standings",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, q, err := a.portalStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			r, err := st.Round(cmd.Context(), args[0])
+			if errors.Is(err, store.ErrNotFound) {
+				return usageError{fmt.Errorf("round %s: no such round", args[0])}
+			}
+			if err != nil {
+				return err
+			}
+			return printOut(cmd.OutOrStdout(), asJSON, r, func(w io.Writer) {
+				fmt.Fprintf(w, "round %s (%s) of %s: %s, %d entrants\n", r.ID, r.Kind, r.Contest, r.Status, len(r.Entrants))
+				if r.Error != "" {
+					fmt.Fprintf(w, "error: %s\n", r.Error)
+				}
+				if r.Outcome != nil {
+					for _, row := range r.Outcome.Standings {
+						fmt.Fprintf(w, "%3d  %-32s %8g points\n", row.Rank, row.Name, row.Points)
+					}
+				}
+			})
+		},
+	}
+	show.Flags().BoolVar(&asJSON, "json", false, "print the round as JSON")
+	round.AddCommand(start, show)
+	return round
 }
 
 // printOut prints v as one JSON document, or as text.

@@ -58,6 +58,19 @@ func TestPortalBesideAQueue(t *testing.T) {
 	if _, err := runCLI(t, "portal", "user", "add", "--contest", "spring", "alice"); err == nil || exitCode(err) != 2 {
 		t.Errorf("alice twice: %v (exit %d), want exit 2", err, exitCode(err))
 	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"portal", "round", "start", "--contest", "spring", "--official"}, "the official round starts after the deadline"},
+		{[]string{"portal", "round", "start", "--contest", "spring"}, "0 entrants"},
+		{[]string{"portal", "round", "start", "--contest", "autumn"}, "--contest autumn: no such contest"},
+		{[]string{"portal", "round", "show", "spring-official"}, "round spring-official: no such round"},
+	} {
+		if out, err := runCLI(t, c.args...); err == nil || exitCode(err) != 2 || !strings.Contains(err.Error()+out, c.want) {
+			t.Errorf("%v: %v (exit %d) %s, want exit 2 and %q", c.args, err, exitCode(err), out, c.want)
+		}
+	}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -110,19 +110,52 @@ func (s *Server) submission(ctx context.Context, c caller, id string) (store.Sub
 	return sub, nil
 }
 
+// ownVersion is one of the caller's own versions, and its contest: what only its
+// contestant may do with it (what says what) is refused to anyone else.
+func (s *Server) ownVersion(ctx context.Context, c caller, id, what string) (store.Submission, store.Contest, error) {
+	sub, err := s.submission(ctx, c, id)
+	if err != nil {
+		return sub, store.Contest{}, err
+	}
+	if sub.Login != c.Login {
+		return sub, store.Contest{}, errorf(http.StatusForbidden, "forbidden", "only its contestant %s", what)
+	}
+	ct, err := s.c.Store.Contest(ctx, sub.Contest)
+	return sub, ct, err
+}
+
 // activate makes one of the caller's ready versions its active one.
 func (s *Server) activate(ctx context.Context, c caller, id string) (store.Submission, error) {
-	sub, err := s.submission(ctx, c, id)
+	sub, ct, err := s.ownVersion(ctx, c, id, "makes a version active")
 	if err != nil {
 		return sub, err
 	}
-	if sub.Login != c.Login {
-		return sub, errorf(http.StatusForbidden, "forbidden", "only its contestant makes a version active")
+	if ct.Closed(time.Now()) { // the active versions are frozen for the official round
+		return sub, errorf(http.StatusForbidden, "closed", "submissions closed at %s: the active versions are frozen", ct.Deadline.Format("2006-01-02 15:04 MST"))
 	}
 	if _, err := s.c.Store.Activate(ctx, sub); err != nil {
 		return sub, err
 	}
 	sub.Status = store.Active
+	return sub, nil
+}
+
+// stage puts one of the caller's ready versions on trial on its contest's ladder.
+func (s *Server) stage(ctx context.Context, c caller, id string) (store.Submission, error) {
+	sub, ct, err := s.ownVersion(ctx, c, id, "puts a version on trial")
+	if err != nil {
+		return sub, err
+	}
+	switch {
+	case !ct.Ladder || ct.Closed(time.Now()):
+		return sub, errorf(http.StatusConflict, "no_ladder", "the contest's ladder is not running: there is nothing to try a version on")
+	case c.Active == "":
+		return sub, errorf(http.StatusConflict, "no_active_version", "a trial plays against your active version and the ladder: make a version active first")
+	}
+	if _, err := s.c.Store.Stage(ctx, sub); err != nil {
+		return sub, err
+	}
+	s.ladders.poke()
 	return sub, nil
 }
 
@@ -176,14 +209,14 @@ func (s *Server) askMatch(ctx context.Context, c caller, contest string, opponen
 	return s.startMatch(ctx, ct, m)
 }
 
-// match is a match the caller may read: its own (it asked for it), or any of its contest's
-// for an organiser.
+// match is a match the caller may read: its own (it asked for it, or played it on the
+// ladder), or any of its contest's for an organiser.
 func (s *Server) match(ctx context.Context, c caller, id string) (store.Match, error) {
 	m, err := s.c.Store.Match(ctx, id)
 	if err != nil {
 		return m, err
 	}
-	if !mayRead(c, m.Contest, m.Owner) {
+	if c.Contest != m.Contest || !(c.Organiser || m.Kind == store.KindRound || slices.Contains(m.Readers(), c.Login)) {
 		return store.Match{}, errNotFound
 	}
 	return m, nil

@@ -2,10 +2,14 @@ package portal
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
+	"time"
+
+	"github.com/botjudge/judge/judge/portal/ladder"
 
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/portal/upload"
@@ -41,13 +45,55 @@ type submissionJSON struct {
 	Build      *result.Build     `json:"build"`
 	Validation *store.Validation `json:"validation"`
 	Error      string            `json:"error,omitempty"`
-	Disabled   bool              `json:"disabled"`
-	Created    string            `json:"created"`
+	// Disabled is why the ladder took the version off, and the matches that counted.
+	Disabled *ladder.Disabled `json:"disabled"`
+	// Ladder is the version's place on the ladder, or on trial there (staged).
+	Ladder  *ladderJSON `json:"ladder,omitempty"`
+	Created string      `json:"created"`
 }
 
-func toJSON(sub store.Submission) submissionJSON {
-	return submissionJSON{ID: sub.ID, Version: sub.Version, Login: sub.Login, Lang: sub.Lang, Files: sub.Files, Status: sub.Status,
+// toJSON is a submission as the API shows it; st is its contest's ladder (set, its settings).
+func toJSON(sub store.Submission, st ladder.State, set ladder.Settings) submissionJSON {
+	out := submissionJSON{ID: sub.ID, Version: sub.Version, Login: sub.Login, Lang: sub.Lang, Files: sub.Files, Status: sub.Status,
 		Build: sub.Build, Validation: sub.Validation, Error: sub.Error, Created: sub.Created.Format("2006-01-02T15:04:05Z")}
+	if p := st.Players[sub.ID]; p != nil {
+		out.Disabled = p.Disabled
+		out.Ladder = &ladderJSON{Staged: p.Staged, Mu: p.Mu, Sigma: p.Sigma, Rating: p.Rating(), Matches: p.Matches, Versus: p.Versus}
+		if pl, ok := st.PlaceOf(sub.ID, set, time.Now()); ok {
+			out.Ladder.Queue = &queueJSON{Place: pl.Place, Pending: pl.Pending, WaitSeconds: int(pl.Wait.Seconds()), Behind: pl.Behind}
+		}
+	}
+	return out
+}
+
+// ladderJSON is a version on the ladder as the API shows it.
+type ladderJSON struct {
+	Staged  bool                      `json:"staged"`
+	Mu      float64                   `json:"mu"`
+	Sigma   float64                   `json:"sigma"`
+	Rating  float64                   `json:"rating"`
+	Matches int                       `json:"matches"`
+	Versus  map[string]*ladder.Record `json:"versus"`
+	// Queue is its place in the ladder's queue, while it plays.
+	Queue *queueJSON `json:"queue,omitempty"`
+}
+
+// queueJSON is a version's place in the ladder's queue: 1 is seeded next; wait_seconds is
+// the expected wait from the ladder's pace (0 while it is not known); behind is true below
+// the guaranteed rate.
+type queueJSON struct {
+	Place       int  `json:"place"`
+	Pending     bool `json:"pending"`
+	WaitSeconds int  `json:"wait_seconds"`
+	Behind      bool `json:"behind"`
+}
+
+func (s *Server) apiStage(w http.ResponseWriter, r *http.Request, c caller) error {
+	sub, err := s.stage(r.Context(), c, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return s.writeSubmission(w, r, sub)
 }
 
 func (s *Server) apiSubmit(w http.ResponseWriter, r *http.Request, c caller) error {
@@ -82,7 +128,19 @@ func (s *Server) apiSubmission(w http.ResponseWriter, r *http.Request, c caller)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toJSON(sub))
+	return s.writeSubmission(w, r, sub)
+}
+
+func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request, c caller) error {
+	_, st, err := s.contestLadder(r, c)
+	if err != nil {
+		return err
+	}
+	rows := st.Leaderboard()
+	if rows == nil {
+		rows = []ladder.Row{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"rows": rows})
 	return nil
 }
 
@@ -95,12 +153,16 @@ func (s *Server) apiSubmissions(w http.ResponseWriter, r *http.Request, c caller
 	if err != nil {
 		return err
 	}
+	st, set, err := s.ladderOf(r.Context(), contest)
+	if err != nil {
+		return err
+	}
 	out := []submissionJSON{}
 	for _, sub := range subs {
 		if sub.ID == c.Active {
 			sub.Status = store.Active
 		}
-		out = append(out, toJSON(sub))
+		out = append(out, toJSON(sub, st, set))
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"submissions": out})
 	return nil
@@ -111,8 +173,8 @@ func (s *Server) apiActivate(w http.ResponseWriter, r *http.Request, c caller) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toJSON(sub))
-	return nil
+	s.ladders.poke()
+	return s.writeSubmission(w, r, sub)
 }
 
 func (s *Server) apiAskMatch(w http.ResponseWriter, r *http.Request, c caller) error {
@@ -218,4 +280,24 @@ func (s *Server) apiReplay(w http.ResponseWriter, r *http.Request, c caller) err
 	w.Header().Set("Content-Disposition", `attachment; filename="`+m.ID+`.jsonl"`)
 	w.Write(data)
 	return nil
+}
+
+// writeSubmission answers a submission as the API shows it.
+func (s *Server) writeSubmission(w http.ResponseWriter, r *http.Request, sub store.Submission) error {
+	st, set, err := s.ladderOf(r.Context(), sub.Contest)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, toJSON(sub, st, set))
+	return nil
+}
+
+// ladderOf is a contest's ladder and its settings.
+func (s *Server) ladderOf(ctx context.Context, contest string) (ladder.State, ladder.Settings, error) {
+	ct, err := s.c.Store.Contest(ctx, contest)
+	if err != nil {
+		return ladder.State{}, ladder.Settings{}, err
+	}
+	st, err := s.c.Store.Ladder(ctx, contest)
+	return st, ct.LadderSettings, err
 }

@@ -130,3 +130,27 @@ func BenchmarkUploadToVerdict(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLadderMatch is the portal's own cost of a ladder match: picking it, storing and
+// queueing it, and rating its result, with the queue (the embedded NATS server) and a
+// daemon that judges every job at once - so that a match costs only what the portal and the
+// queue do. 8 contestants, the default settings; ns/op is the time per rated match.
+func BenchmarkLadderMatch(b *testing.B) {
+	e := newEnv(b)
+	e.contest("bench", func(c *store.Contest) { c.Ladder = true })
+	for i := range 8 {
+		e.user("bench", fmt.Sprintf("c%d", i), false).activeVersion("bench", fmt.Sprintf("int main() { /* strength %d */ }", i))
+	}
+	rated := func() int {
+		st, _ := e.st.Ladder(b.Context(), "bench")
+		return st.Rated
+	}
+	for rated() < 10 { // the ladder is running
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := rated()
+	b.ResetTimer()
+	for rated() < start+b.N {
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -54,6 +55,14 @@ type settings struct {
 	TestQuota    *int    `json:"test_quota,omitempty"`
 	PeerMatches  *bool   `json:"peer_matches,omitempty"`
 	PublishHouse *bool   `json:"publish_house,omitempty"`
+	// TestRounds are the test competitions' times (RFC 3339).
+	TestRounds *[]string `json:"test_rounds,omitempty"`
+	// The ladder: on or off, and its settings (ladder.Settings).
+	Ladder        *bool `json:"ladder,omitempty"`
+	InFlight      *int  `json:"in_flight,omitempty"`
+	DisableFaults *int  `json:"disable_faults,omitempty"`
+	DisableWindow *int  `json:"disable_window,omitempty"`
+	MinRate       *int  `json:"min_rate,omitempty"`
 }
 
 func (s *Server) changeSettings(ctx context.Context, c caller, contest string, set settings) (store.Contest, error) {
@@ -66,6 +75,17 @@ func (s *Server) changeSettings(ctx context.Context, c caller, contest string, s
 		if deadline, err = parseDeadline(*set.Deadline); err != nil {
 			return store.Contest{}, err
 		}
+	}
+	var rounds []time.Time
+	if set.TestRounds != nil {
+		for _, v := range *set.TestRounds {
+			t, err := parseDeadline(v)
+			if err != nil || t.IsZero() {
+				return store.Contest{}, errorf(http.StatusBadRequest, "bad_request", "test_rounds: %q: want RFC 3339 times, like 2026-12-24T18:00:00Z", v)
+			}
+			rounds = append(rounds, t)
+		}
+		slices.SortFunc(rounds, time.Time.Compare)
 	}
 	if set.TestQuota != nil && *set.TestQuota < 0 {
 		return store.Contest{}, errorf(http.StatusBadRequest, "bad_request", "test_quota %d: want 0 or more", *set.TestQuota)
@@ -82,6 +102,21 @@ func (s *Server) changeSettings(ctx context.Context, c caller, contest string, s
 		}
 		if set.PublishHouse != nil {
 			ct.PublishHouse = *set.PublishHouse
+		}
+		if set.Ladder != nil {
+			ct.Ladder = *set.Ladder
+		}
+		if set.TestRounds != nil {
+			ct.TestRounds = rounds
+		}
+		l := &ct.LadderSettings
+		for _, f := range []struct{ from, to *int }{{set.InFlight, &l.InFlight}, {set.DisableFaults, &l.DisableFaults}, {set.DisableWindow, &l.DisableWindow}, {set.MinRate, &l.MinRate}} {
+			if f.from != nil {
+				*f.to = *f.from
+			}
+		}
+		if err := l.Validate(); err != nil {
+			return errorf(http.StatusBadRequest, "bad_request", "%v", err)
 		}
 		return nil
 	})
@@ -107,7 +142,9 @@ func contestJSON(ct store.Contest) map[string]any {
 		house = append(house, h.Name)
 	}
 	out := map[string]any{"name": ct.Name, "game": ct.Game, "options": ct.Options, "langs": ct.Langs, "house": house,
-		"test_quota": ct.TestQuota, "peer_matches": ct.PeerMatches, "publish_house": ct.PublishHouse, "deadline": nil}
+		"test_quota": ct.TestQuota, "peer_matches": ct.PeerMatches, "publish_house": ct.PublishHouse, "deadline": nil,
+		"ladder": ct.Ladder, "in_flight": ct.LadderSettings.InFlight, "disable_faults": ct.LadderSettings.DisableFaults,
+		"disable_window": ct.LadderSettings.DisableWindow, "min_rate": ct.LadderSettings.MinRate, "test_rounds": append([]time.Time{}, ct.TestRounds...)}
 	if !ct.Deadline.IsZero() {
 		out["deadline"] = ct.Deadline.Format(time.RFC3339)
 	}
@@ -135,7 +172,7 @@ func decodeBody(r *http.Request, v any, want string) error {
 
 func (s *Server) apiSettings(w http.ResponseWriter, r *http.Request, c caller) error {
 	var set settings
-	if err := decodeBody(r, &set, `{"deadline": RFC 3339 or "", "test_quota": N, "peer_matches": true|false}`); err != nil {
+	if err := decodeBody(r, &set, `{"deadline": RFC 3339 or "", "test_quota": N, "peer_matches": true|false, "publish_house": true|false, "ladder": true|false, "in_flight": N, "disable_faults": K, "disable_window": N, "min_rate": N, "test_rounds": [RFC 3339, ...]}`); err != nil {
 		return err
 	}
 	ct, err := s.changeSettings(r.Context(), c, r.PathValue("contest"), set)
@@ -207,12 +244,24 @@ func (s *Server) adminUserPage(w http.ResponseWriter, r *http.Request, c caller)
 // adminSettingsPage changes the contest's settings from the organiser page.
 func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	deadline := strings.TrimSpace(r.PostFormValue("deadline"))
-	quota, err := strconv.Atoi(strings.TrimSpace(r.PostFormValue("test_quota")))
-	if err != nil {
-		return errorf(http.StatusBadRequest, "bad_request", "test matches an hour: want a whole number")
+	peers, publish, ladder := r.PostFormValue("peer_matches") != "", r.PostFormValue("publish_house") != "", r.PostFormValue("ladder") != ""
+	set := settings{Deadline: &deadline, PeerMatches: &peers, PublishHouse: &publish, Ladder: &ladder}
+	for _, f := range []struct {
+		name, what string
+		to         **int
+	}{{"test_quota", "test matches an hour", &set.TestQuota}, {"in_flight", "ladder matches at once", &set.InFlight},
+		{"disable_faults", "faults that take a version off", &set.DisableFaults}, {"disable_window", "ladder matches the faults are counted in", &set.DisableWindow},
+		{"min_rate", "ladder matches an hour guaranteed", &set.MinRate}} {
+		v := strings.TrimSpace(r.PostFormValue(f.name))
+		if v == "" {
+			continue // the form did not send it: unchanged
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return errorf(http.StatusBadRequest, "bad_request", "%s: want a whole number, not %q", f.what, v)
+		}
+		*f.to = &n
 	}
-	peers, publish := r.PostFormValue("peer_matches") != "", r.PostFormValue("publish_house") != ""
-	set := settings{Deadline: &deadline, TestQuota: &quota, PeerMatches: &peers, PublishHouse: &publish}
 	if _, err := s.changeSettings(r.Context(), c, r.PathValue("contest"), set); err != nil {
 		return err
 	}

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"embed"
-	"encoding/json"
 	"errors"
 	"html/template"
 	"io"
@@ -17,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/portal/ladder"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/tournament"
@@ -275,12 +275,36 @@ func (s *Server) submissionPage(w http.ResponseWriter, r *http.Request, c caller
 	if err != nil || sub.Contest != r.PathValue("contest") {
 		return cmpErr(err, errNotFound)
 	}
+	ct, st, err := s.contestLadder(r, c)
+	if err != nil {
+		return err
+	}
+	mine := sub.Login == c.Login
+	var active *ladder.Player // the owner's active version, beside a version on trial
+	if mine && c.Active != sub.ID {
+		active = st.Players[c.Active]
+	}
+	var place *ladder.Place
+	if pl, ok := st.PlaceOf(sub.ID, ct.LadderSettings, time.Now()); ok && ct.Ladder {
+		place = &pl
+	}
+	busy, err := s.busy(r.Context(), ct.Name)
+	if err != nil {
+		return err
+	}
 	s.render(w, http.StatusOK, "submission.html", struct {
 		pageData
-		S      store.Submission
-		Mine   bool
-		WhyNot string
-	}{s.base(r, c, "Version "+itoa(sub.Version), ""), sub, sub.Login == c.Login, whyNot(sub)})
+		S        store.Submission
+		Mine     bool
+		WhyNot   string
+		L        *ladder.Player
+		Active   *ladder.Player
+		CanStage bool
+		Place    *ladder.Place
+		Busy     string
+	}{s.base(r, c, "Version "+itoa(sub.Version), ""), sub, mine, whyNot(sub), st.Players[sub.ID], active,
+		mine && sub.Status == store.Ready && ct.Ladder && !ct.Closed(time.Now()) && c.Active != "" && c.Staged != sub.ID,
+		place, busy})
 	return nil
 }
 
@@ -307,7 +331,17 @@ func (s *Server) activatePage(w http.ResponseWriter, r *http.Request, c caller) 
 	if err != nil {
 		return err
 	}
+	s.ladders.poke()
 	back(w, r, "/c/"+sub.Contest+"/s/"+sub.ID, "Version "+itoa(sub.Version)+" is your active version.")
+	return nil
+}
+
+func (s *Server) stagePage(w http.ResponseWriter, r *http.Request, c caller) error {
+	sub, err := s.stage(r.Context(), c, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	back(w, r, "/c/"+sub.Contest+"/s/"+sub.ID, "Version "+itoa(sub.Version)+" is on trial on the ladder: unrated matches against the ladder and your active version.")
 	return nil
 }
 
@@ -489,7 +523,7 @@ func (s *Server) exportTournament(w http.ResponseWriter, r *http.Request, c call
 		return err
 	}
 	spec := tournament.Spec{Name: ct.Name, Game: ct.Game, Options: ct.Options}
-	entrants := map[string]map[string]string{}
+	sources := map[string]string{}
 	for _, u := range users {
 		if u.Active == "" || u.Organiser {
 			continue
@@ -498,32 +532,13 @@ func (s *Server) exportTournament(w http.ResponseWriter, r *http.Request, c call
 		if err != nil {
 			return err
 		}
-		if entrants[u.Login], err = s.getSources(r.Context(), sub.Source); err != nil {
-			return err
-		}
+		sources[u.Login] = sub.Source
 		spec.Entrants = append(spec.Entrants, tournament.EntrantSpec{Name: u.Login, Path: u.Login})
 	}
 	if len(spec.Entrants) == 0 {
 		return errorf(http.StatusConflict, "no_entrants", "no contestant has an active version yet")
 	}
-	yaml, err := json.MarshalIndent(spec, "", "  ") // JSON is YAML
-	if err != nil {
-		return err
-	}
-	all := map[string]string{"tournament.yaml": string(yaml)}
-	for login, files := range entrants {
-		for name, text := range files {
-			all[login+"/"+name] = text
-		}
-	}
-	data, err := tarGz(ct.Name+"/", all)
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/gzip")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+ct.Name+`.tar.gz"`)
-	w.Write(data)
-	return nil
+	return s.writeTournament(w, r, ct.Name, spec, sources)
 }
 
 // tarGz is files, each under dir, as a tar.gz.

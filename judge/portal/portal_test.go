@@ -31,9 +31,11 @@ import (
 
 // env is a portal on a real HTTP server and a real (embedded) NATS server, with a fake daemon
 // that judges every job at once: a source containing "syntax error" does not compile, one
-// containing "crash" crashes at turn 1, and every bot writes "stderr of NAME" to stderr.
+// containing "crash" crashes at turn 1 (one containing "ladderbomb" only in ladder
+// matches), and every bot writes "stderr of NAME" to stderr. Players are ranked by the
+// number after "strength " in their source (0 without), and a crashed one last.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	q     *queue.Queue
 	st    *store.Store
 	srv   *httptest.Server
@@ -44,6 +46,9 @@ type env struct {
 	release chan struct{}
 	// log is everything the portal logged, at debug level.
 	log *syncBuffer
+	// stopFollow stops the portal's work beside its pages (Follow), as a portal killed does;
+	// call it at most once.
+	stopFollow func()
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writes.
@@ -64,7 +69,7 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-func newEnv(t *testing.T, opts ...func(*portal.Options)) *env {
+func newEnv(t testing.TB, opts ...func(*portal.Options)) *env {
 	t.Helper()
 	quiet := slog.New(slog.DiscardHandler)
 	q, err := queue.Open(t.Context(), queue.Options{StoreDir: t.TempDir(), InProcess: true, Logger: quiet})
@@ -75,11 +80,13 @@ func newEnv(t *testing.T, opts ...func(*portal.Options)) *env {
 	log := &syncBuffer{}
 	st, p := newPortal(t, q, slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug})), opts...)
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{}, 2)
-	go func() { p.Follow(ctx); done <- struct{}{} }()
+	pctx, pcancel := context.WithCancel(ctx)
+	followed, judged := make(chan struct{}), make(chan struct{})
+	go func() { p.Follow(pctx); close(followed) }()
 	e := &env{t: t, q: q, st: st, srv: httptest.NewServer(p), jobs: make(chan job.Job, 100), release: make(chan struct{}), log: log}
-	go func() { e.daemon(ctx); done <- struct{}{} }()
-	t.Cleanup(func() { cancel(); <-done; <-done; e.srv.Close() })
+	e.stopFollow = func() { pcancel(); <-followed }
+	go func() { e.daemon(ctx); close(judged) }()
+	t.Cleanup(func() { cancel(); <-followed; <-judged; e.srv.Close() })
 	return e
 }
 
@@ -124,6 +131,7 @@ func (e *env) daemon(ctx context.Context) {
 		if j.Seed != nil {
 			res.Seed = *j.Seed
 		}
+		strength := make([]int, len(j.Players))
 		var replay bytes.Buffer
 		fmt.Fprintf(&replay, `{"type":"header","version":1,"game":%q,"seed":%d,"options":{},"players":[]}`+"\n", j.Game, res.Seed)
 		for i, p := range j.Players {
@@ -139,11 +147,33 @@ func (e *env) daemon(ctx context.Context) {
 			if strings.Contains(src, "syntax error") {
 				pl.Build = result.Build{OK: false, Log: "main.cpp:1: error: expected ';' <b>bold</b>"}
 				pl.Fault = &game.Fault{Kind: game.CompileError}
-			} else if strings.Contains(src, "crash") {
+			} else if strings.Contains(src, "crash") || (strings.Contains(src, "ladderbomb") && strings.HasPrefix(j.ID, "l")) {
 				pl.Fault = &game.Fault{Kind: game.Crash, Turn: 1, Detail: "exit status 139"}
+				if strings.Contains(src, "echo") {
+					pl.Fault.Detail += ": " + src
+				}
+			}
+			if k := strings.Index(src, "strength "); k >= 0 {
+				fmt.Sscanf(src[k:], "strength %d", &strength[i])
+			}
+			if pl.Fault != nil {
+				strength[i] = -1
 			}
 			res.Players = append(res.Players, pl)
 			fmt.Fprintf(&replay, `{"type":"stderr","player":%d,"exchange":0,"text":"stderr of %s"}`+"\n", i, p.Name)
+		}
+		for i := range res.Players {
+			res.Players[i].Rank, res.Players[i].Score = 1, float64(strength[i])
+			for _, o := range strength {
+				if o > strength[i] {
+					res.Players[i].Rank++
+				}
+			}
+			if res.Players[i].Rank == 1 && (res.Winner == nil || strength[*res.Winner] < strength[i]) {
+				res.Winner = &i
+			} else if res.Players[i].Rank == 1 {
+				res.Winner = nil // a draw
+			}
 		}
 		if j.Kind != job.KindBuild {
 			footer, _ := json.Marshal(map[string]any{"type": "result", "result": res})

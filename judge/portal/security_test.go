@@ -114,8 +114,15 @@ func TestContestantsSeeOnlyTheirOwn(t *testing.T) {
 	if code != 200 || strings.Contains(string(raw), testB) || strings.Contains(string(raw), valB) {
 		t.Errorf("alice's matches: %d %s", code, raw)
 	}
-	if code, _, _ := z.api("GET", "/api/v1/contests/spring/matches", nil, ""); code != 404 {
-		t.Errorf("zed lists spring's matches: %d", code)
+	for _, route := range []string{"/api/v1/contests/spring/matches", "/api/v1/contests/spring/leaderboard", "/api/v1/contests/spring"} {
+		if code, _, _ := z.api("GET", route, nil, ""); code != 404 {
+			t.Errorf("zed, of another contest, reads %s: %d", route, code)
+		}
+	}
+	for _, route := range []string{"/c/spring/ladder", "/c/spring/ladder/bob"} {
+		if code, _ := z.get(route); code != 404 {
+			t.Errorf("zed, of another contest, opens %s: %d", route, code)
+		}
 	}
 	if code, _ := z.upload("spring", map[string]string{"main.cpp": "int main(){}"}); code != 404 {
 		t.Errorf("zed submits to spring: %d", code)

@@ -24,13 +24,14 @@ import (
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/portal/upload"
+	"github.com/botjudge/judge/judge/queue"
 )
 
 // Queue is what the portal needs of the queue: a *queue.Queue.
 type Queue interface {
 	Submit(ctx context.Context, id string, data []byte) (bool, error)
-	// SubmitLow queues a job the daemons take only when no other waits (test matches).
-	SubmitLow(ctx context.Context, id string, data []byte) (bool, error)
+	// SubmitTo queues a job the daemons take only when no job of an earlier lane waits.
+	SubmitTo(ctx context.Context, lane queue.Lane, id string, data []byte) (bool, error)
 	Results(ctx context.Context, id string, follow bool, fn func(id string, result []byte) error) error
 	PutObject(ctx context.Context, bucket, key string, r io.Reader) error
 	GetObject(ctx context.Context, bucket, key string, w io.Writer) (bool, error)
@@ -58,6 +59,8 @@ type Server struct {
 	c       Config
 	limiter *limiter
 	handler http.Handler
+	ladders *ladders
+	rounds  roundRunner
 }
 
 // New makes a server; Follow must run beside it for submissions and matches to progress.
@@ -71,6 +74,8 @@ func New(c Config) (*Server, error) {
 	proxies, _ := parseProxies(c.TrustedProxies)
 	s := &Server{c: c, limiter: newLimiter(c.LoginRate, proxies)}
 	s.handler = s.routes()
+	s.ladders = newLadders(s)
+	s.rounds.s = s
 	return s, nil
 }
 
@@ -117,6 +122,13 @@ type apiError struct {
 }
 
 func (e *apiError) Error() string { return e.Message }
+
+// IsRequestError reports whether err is the request's fault (a 4xx): a command line tells
+// its user so, as a usage error.
+func IsRequestError(err error) bool {
+	var e *apiError
+	return errors.As(err, &e) && e.Status < 500
+}
 
 func errorf(status int, code, format string, args ...any) *apiError {
 	return &apiError{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}

@@ -41,8 +41,12 @@ func putSources(ctx context.Context, q Queue, key string, files map[string]strin
 
 // getSources reads the files stored under key.
 func (s *Server) getSources(ctx context.Context, key string) (map[string]string, error) {
+	return getSources(ctx, s.c.Queue, key)
+}
+
+func getSources(ctx context.Context, q Queue, key string) (map[string]string, error) {
 	var buf bytes.Buffer
-	found, err := s.c.Queue.GetObject(ctx, queue.BucketSources, key, &buf)
+	found, err := q.GetObject(ctx, queue.BucketSources, key, &buf)
 	if err != nil {
 		return nil, err
 	}
@@ -54,19 +58,26 @@ func (s *Server) getSources(ctx context.Context, key string) (map[string]string,
 }
 
 // submitJob puts a job on the queue; a job already there (another portal's, or this one's
-// before a restart) is not queued twice. Test matches are low-priority: the daemons take
-// them only when no official, ladder or build work waits.
-func (s *Server) submitJob(ctx context.Context, j job.Job, low bool) error {
+// before a restart) is not queued twice.
+func (s *Server) submitJob(ctx context.Context, j job.Job, lane queue.Lane) error {
 	data, err := json.Marshal(j)
 	if err != nil {
 		return err
 	}
-	submit := s.c.Queue.Submit
-	if low {
-		submit = s.c.Queue.SubmitLow
-	}
-	_, err = submit(ctx, j.ID, data)
+	_, err = s.c.Queue.SubmitTo(ctx, lane, j.ID, data)
 	return err
+}
+
+// laneOf is the lane of a match's job: test matches come after official rounds, builds and
+// validations, the ladder's after everything.
+func laneOf(kind string) queue.Lane {
+	switch kind {
+	case store.KindTest:
+		return queue.LaneTest
+	case store.KindLadder:
+		return queue.LaneLadder
+	}
+	return queue.LaneMain
 }
 
 // startBuild stores a new submission's sources and queues its build.
@@ -76,7 +87,7 @@ func (s *Server) startBuild(ctx context.Context, c store.Contest, sub store.Subm
 		return err
 	}
 	return s.submitJob(ctx, job.Job{Version: job.Version, ID: buildJob(sub.ID), Game: c.Game, Kind: job.KindBuild,
-		Players: []job.Player{p}}, false)
+		Players: []job.Player{p}}, queue.LaneMain)
 }
 
 // seedOf is a match's seed, drawn from its id: the same match, asked again, is the same.
@@ -119,16 +130,18 @@ func (s *Server) startMatch(ctx context.Context, c store.Contest, m store.Match)
 	if err != nil && !errors.Is(err, store.ErrExists) {
 		return m, err
 	}
-	return m, s.submitJob(ctx, j, m.Kind == store.KindTest)
+	return m, s.submitJob(ctx, j, laneOf(m.Kind))
 }
 
 // Follow reads every result the daemons publish - from the start of the stream, so that a
 // portal started later, or again, misses nothing - and moves the portal's submissions and
 // matches on: a build's result starts the validation match, a match's result is stored
-// and, for a validation, decides whether the version is ready. Every step can happen twice
-// (several portals follow the same results) and does no harm when it does. It returns when
-// ctx is done.
+// and, for a validation, decides whether the version is ready, for a ladder match moves
+// the ladder. Every step can happen twice (several portals follow the same results) and
+// does no harm when it does. Beside it runs the contests' ladders. It returns when ctx is
+// done.
 func (s *Server) Follow(ctx context.Context) error {
+	go s.ladders.run(ctx)
 	go s.c.Queue.Starts(ctx, func(id string) {
 		if subID, ok := strings.CutSuffix(id, "-build"); ok {
 			s.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
@@ -169,15 +182,16 @@ func (s *Server) onResult(ctx context.Context, id string, data []byte) error {
 		}
 		return nil // another system's job
 	}
-	m, err := s.c.Store.Match(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil // another system's job
-	}
-	if err != nil {
-		return err
-	}
 	var res result.Result
 	if err := json.Unmarshal(data, &res); err != nil {
+		return err
+	}
+	m, err := s.c.Store.Match(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		_, err := s.roundMatch(ctx, id, res)
+		return err // a round's match, or another system's job
+	}
+	if err != nil {
 		return err
 	}
 	return s.played(ctx, m, res)
@@ -249,6 +263,9 @@ func (s *Server) played(ctx context.Context, m store.Match, res result.Result) e
 		}); err != nil {
 			return err
 		}
+	}
+	if m.Kind == store.KindLadder {
+		return s.ladders.rate(ctx, m, res)
 	}
 	if m.Kind != store.KindValidation {
 		return nil

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/botjudge/judge/judge/portal/ladder"
 
 	"golang.org/x/crypto/bcrypt"
 )
@@ -30,9 +33,13 @@ type Contest struct {
 	PeerMatches bool `json:"peer_matches"`
 	// PublishHouse lets contestants download the house bots, to play the reproduce command.
 	PublishHouse bool `json:"publish_house,omitempty"`
-	// Ladder makes the contest a ladder (the next issue's).
-	Ladder  bool      `json:"ladder,omitempty"`
-	Created time.Time `json:"created"`
+	// TestRounds are the times of the test competitions: a round robin of the active
+	// versions, with public standings.
+	TestRounds []time.Time `json:"test_rounds,omitempty"`
+	// Ladder keeps matches flowing among the contestants' active versions, by Settings.
+	Ladder         bool            `json:"ladder,omitempty"`
+	LadderSettings ladder.Settings `json:"ladder_settings"`
+	Created        time.Time       `json:"created"`
 }
 
 // DefaultTestQuota is a new contest's test matches per contestant and hour.
@@ -76,6 +83,12 @@ func (s *Store) CreateContest(ctx context.Context, c Contest) (Contest, error) {
 		}
 	}
 	c.Created = s.now().UTC()
+	if c.LadderSettings == (ladder.Settings{}) {
+		c.LadderSettings = ladder.Defaults
+	}
+	if err := c.LadderSettings.Validate(); err != nil {
+		return c, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
 	if err := s.create(ctx, contestKey(c.Name), c); errors.Is(err, ErrExists) {
 		return c, fmt.Errorf("contest %s: %w", c.Name, ErrExists)
 	} else if err != nil {
@@ -91,7 +104,26 @@ func (s *Store) Contest(ctx context.Context, name string) (Contest, error) {
 		return c, ErrNotFound
 	}
 	_, err := s.get(ctx, contestKey(name), &c)
+	if c.LadderSettings == (ladder.Settings{}) {
+		c.LadderSettings = ladder.Defaults // a contest made before ladders had settings
+	}
 	return c, err
+}
+
+// Contests lists every contest, by name.
+func (s *Store) Contests(ctx context.Context) ([]Contest, error) {
+	keys, err := s.keys(ctx, contestKey("*"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(keys)
+	var out []Contest
+	for _, k := range keys {
+		if c, err := s.Contest(ctx, strings.TrimPrefix(k, contestKey(""))); err == nil {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // UpdateContest changes a contest with change, safely against other portals.
@@ -115,6 +147,8 @@ type User struct {
 	// Versions counts the user's submissions; Active is the active one's id.
 	Versions int    `json:"versions"`
 	Active   string `json:"active,omitempty"`
+	// Staged is the version on trial on the ladder: unrated matches before it is made active.
+	Staged string `json:"staged,omitempty"`
 }
 
 func userKey(contest, login string) string { return "user." + contest + "." + login }
@@ -263,14 +297,18 @@ func (s *Store) SetPassword(ctx context.Context, contest, login, old, password s
 // ErrBadLogin is a login or password that does not match, told apart by nothing.
 var ErrBadLogin = errors.New("wrong login or password")
 
-// dummyHash makes a login of an unknown user cost what a known one's does.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not a password of anyone"), bcrypt.DefaultCost)
+// dummyHash makes a login of an unknown user cost what a known one's does. It is made at the
+// first login, not at start-up: every judge command would pay its ~50 ms.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, _ := bcrypt.GenerateFromPassword([]byte("not a password of anyone"), bcrypt.DefaultCost)
+	return h
+})
 
 // CheckPassword is the user if password is theirs.
 func (s *Store) CheckPassword(ctx context.Context, contest, login, password string) (User, error) {
 	u, err := s.User(ctx, contest, login)
 	if errors.Is(err, ErrNotFound) || (err == nil && (len(u.Password) == 0 || u.Disabled)) {
-		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return User{}, ErrBadLogin
 	}
 	if err != nil {

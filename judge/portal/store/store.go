@@ -8,6 +8,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -52,17 +53,23 @@ func New(kv jetstream.KeyValue) *Store { return &Store{kv: kv, now: time.Now} }
 
 // get reads key into v and returns its revision.
 func (s *Store) get(ctx context.Context, key string, v any) (uint64, error) {
+	rev, _, err := s.getRaw(ctx, key, v)
+	return rev, err
+}
+
+// getRaw is get that also returns the value as stored.
+func (s *Store) getRaw(ctx context.Context, key string, v any) (uint64, []byte, error) {
 	e, err := s.kv.Get(ctx, key)
 	if errors.Is(err, jetstream.ErrKeyNotFound) {
-		return 0, ErrNotFound
+		return 0, nil, ErrNotFound
 	}
 	if err != nil {
-		return 0, fmt.Errorf("store: %s: %w", key, err)
+		return 0, nil, fmt.Errorf("store: %s: %w", key, err)
 	}
 	if err := json.Unmarshal(e.Value(), v); err != nil {
-		return 0, fmt.Errorf("store: %s: %w", key, err)
+		return 0, nil, fmt.Errorf("store: %s: %w", key, err)
 	}
-	return e.Revision(), nil
+	return e.Revision(), e.Value(), nil
 }
 
 // create writes v under key, which must not exist.
@@ -80,11 +87,12 @@ func (s *Store) create(ctx context.Context, key string, v any) error {
 }
 
 // update reads key into v, lets change change it, and writes it back if nobody wrote it
-// meanwhile; otherwise it reads again and retries. change may return an error to stop.
+// meanwhile; otherwise it reads again and retries. change may return an error to stop. A
+// change that changes nothing writes nothing.
 func update[T any](ctx context.Context, s *Store, key string, change func(*T) error) (T, error) {
 	for {
 		var v T
-		rev, err := s.get(ctx, key, &v)
+		rev, was, err := s.getRaw(ctx, key, &v)
 		if err != nil {
 			return v, err
 		}
@@ -94,6 +102,9 @@ func update[T any](ctx context.Context, s *Store, key string, change func(*T) er
 		data, err := json.Marshal(v)
 		if err != nil {
 			return v, err
+		}
+		if bytes.Equal(data, was) {
+			return v, nil
 		}
 		_, err = s.kv.Update(ctx, key, data, rev)
 		if err == nil {

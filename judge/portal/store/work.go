@@ -85,6 +85,8 @@ func (s Seat) Name() string {
 const (
 	KindValidation = "validation"
 	KindTest       = "test"
+	KindLadder     = "ladder"
+	KindRound      = "round" // a match of a test competition or the official round
 )
 
 // NewID is a new random id, valid as a key part and as a job id.
@@ -182,6 +184,21 @@ func (s *Store) Activate(ctx context.Context, sub Submission) (User, error) {
 	}
 	return update(ctx, s, userKey(sub.Contest, sub.Login), func(u *User) error {
 		u.Active = sub.ID
+		if u.Staged == sub.ID {
+			u.Staged = ""
+		}
+		return nil
+	})
+}
+
+// Stage puts a ready version on trial on the ladder, in place of any the user had there.
+func (s *Store) Stage(ctx context.Context, sub Submission) (User, error) {
+	if sub.Status != Ready {
+		return User{}, fmt.Errorf("%w: version %d is %s; only a version that passed validation and is not active (ready) can be tried",
+			ErrConflict, sub.Version, sub.Status)
+	}
+	return update(ctx, s, userKey(sub.Contest, sub.Login), func(u *User) error {
+		u.Staged = sub.ID
 		return nil
 	})
 }
@@ -189,19 +206,42 @@ func (s *Store) Activate(ctx context.Context, sub Submission) (User, error) {
 // ErrConflict is a change the state does not allow now (409).
 var ErrConflict = errors.New("conflict")
 
-// AddMatch stores a new match, listed for its owner.
+// AddMatch stores a new match, listed for those who may read it; a match stored already is
+// listed and ErrExists returned.
 func (s *Store) AddMatch(ctx context.Context, m Match) (Match, error) {
 	if m.ID == "" {
 		m.ID = NewID("m")
 	}
 	m.Created = s.now().UTC()
-	if err := s.create(ctx, matchKey(m.ID), m); err != nil {
-		return m, err
+	made := s.create(ctx, matchKey(m.ID), m)
+	if made != nil && !errors.Is(made, ErrExists) {
+		return m, made
 	}
-	if err := s.create(ctx, matchIndex(m.Contest, m.Owner, m.ID), m.ID); err != nil {
-		return m, err
+	// Listed even when it existed: whoever stored it may have stopped before listing it.
+	for _, login := range m.Readers() {
+		if err := s.create(ctx, matchIndex(m.Contest, login, m.ID), m.ID); err != nil && !errors.Is(err, ErrExists) {
+			return m, err
+		}
 	}
-	return m, nil
+	return m, made
+}
+
+// Readers are the contestants who may read a match (organisers aside): the one who asked
+// for it, and for a ladder match every contestant it seats. A round's match is everyone's
+// in the contest to watch; Readers are those who find it in their own list.
+func (m Match) Readers() []string {
+	var out []string
+	if m.Owner != "" {
+		out = append(out, m.Owner)
+	}
+	if m.Kind == KindLadder || m.Kind == KindRound {
+		for _, seat := range m.Seats {
+			if seat.Login != "" && seat.House == "" && !slices.Contains(out, seat.Login) {
+				out = append(out, seat.Login)
+			}
+		}
+	}
+	return out
 }
 
 // Match reads a match.
@@ -229,7 +269,8 @@ func (s *Store) Matches(ctx context.Context, contest, login string) ([]Match, er
 		return nil, err
 	}
 	var out []Match
-	for _, id := range ids {
+	slices.Sort(ids)
+	for _, id := range slices.Compact(ids) { // a ladder match is listed for each of its players
 		if m, err := s.Match(ctx, id); err == nil {
 			out = append(out, m)
 		}
@@ -264,13 +305,14 @@ func (s *Store) TakeQuota(ctx context.Context, contest, login string, limit int)
 	return err
 }
 
-// validID is a cheap check that id can be a key part.
+// validID is a cheap check that id can be a key part: the portal's ids, and a round's match
+// ids, which start with the contest's name.
 func validID(id string) bool {
-	if id == "" || len(id) > 64 {
+	if id == "" || len(id) > 96 {
 		return false
 	}
 	for _, c := range id {
-		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
 			return false
 		}
 	}

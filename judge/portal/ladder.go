@@ -1,0 +1,235 @@
+package portal
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/botjudge/judge/judge/portal/ladder"
+	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/result"
+)
+
+const (
+	// ladderTick is how often a portal looks at its contests' ladders for free places; a
+	// rated result looks at once.
+	ladderTick = 2 * time.Second
+	// requeueAfter is how old a pending ladder match must be before a portal that did not
+	// queue it (or did, before it restarted) queues it again: the queue's de-duplication
+	// makes that harmless, and it saves a match picked by a portal that died before
+	// queueing it. It only needs to be longer than picking and queueing take.
+	requeueAfter = 5 * time.Second
+	// pendingLife is how long a ladder match may stay pending: the queue's de-duplication
+	// window, after which queueing it again could play it twice.
+	pendingLife = 24 * time.Hour
+)
+
+// ladders runs the contests' ladders for one portal: any number of portals run them
+// together, through the store's compare-and-set.
+type ladders struct {
+	s    *Server
+	kick chan struct{}
+	mu   sync.Mutex
+	rng  *rand.Rand
+	// queued are the pending matches this portal has queued (or found queued).
+	queued map[string]bool
+}
+
+func newLadders(s *Server) *ladders {
+	return &ladders{s: s, kick: make(chan struct{}, 1), rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+		queued: map[string]bool{}}
+}
+
+// run fills the ladders and runs the rounds until ctx is done.
+func (l *ladders) run(ctx context.Context) {
+	t := time.NewTicker(ladderTick)
+	defer t.Stop()
+	for {
+		cs, err := l.s.c.Store.Contests(ctx)
+		if err != nil && ctx.Err() == nil {
+			l.s.c.Log.Warn("portal: ladder: listing the contests", "err", err)
+		}
+		for _, c := range cs {
+			if err := l.fill(ctx, c); err != nil && ctx.Err() == nil {
+				l.s.c.Log.Warn("portal: ladder", "contest", c.Name, "err", err)
+			}
+			if err := l.s.rounds.resume(ctx, c); err != nil && ctx.Err() == nil {
+				l.s.c.Log.Warn("portal: rounds", "contest", c.Name, "err", err)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		case <-l.kick:
+		}
+	}
+}
+
+// poke asks run to look again now.
+func (l *ladders) poke() {
+	select {
+	case l.kick <- struct{}{}:
+	default:
+	}
+}
+
+// active are the contest's contestants' active versions, and those staged on trial.
+func (l *ladders) active(ctx context.Context, contest string) ([]ladder.Version, error) {
+	users, err := l.s.c.Store.Users(ctx, contest)
+	if err != nil {
+		return nil, err
+	}
+	var out []ladder.Version
+	for _, u := range users {
+		if u.Active == "" || u.Organiser || u.Disabled {
+			continue
+		}
+		for _, id := range []string{u.Active, u.Staged} {
+			if id == "" || (id == u.Staged && id == u.Active) {
+				continue
+			}
+			sub, err := l.s.c.Store.Submission(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ladder.Version{Sub: sub.ID, Login: sub.Login, Version: sub.Version, Lang: sub.Lang, Staged: id == u.Staged})
+		}
+	}
+	return out, nil
+}
+
+// fill brings a contest's ladder up to date with its active versions and picks matches
+// for its free places; it queues those and any pending match that may never have been.
+func (l *ladders) fill(ctx context.Context, c store.Contest) error {
+	g, ok := l.s.c.Games(c.Game)
+	if !ok {
+		return nil
+	}
+	if !c.Ladder {
+		// No new matches, but the pending ones are played and rated.
+		if st, err := l.s.c.Store.Ladder(ctx, c.Name); err != nil || len(st.Pending) == 0 {
+			return err
+		}
+	}
+	on := c.Ladder && !c.Closed(time.Now()) // no new matches after the deadline: the round's time
+	var active []ladder.Version
+	if on {
+		var err error
+		if active, err = l.active(ctx, c.Name); err != nil {
+			return err
+		}
+	}
+	least, _, want := g.Players()
+	var picked map[string][]store.Seat
+	st, err := l.s.c.Store.UpdateLadder(ctx, c.Name, func(st *ladder.State) error {
+		picked = map[string][]store.Seat{}
+		now := time.Now()
+		if on {
+			st.Sync(active, now)
+		}
+		for _, id := range st.Expire(now, pendingLife) {
+			l.s.c.Log.Warn("portal: ladder: a match pending too long is forgotten", "contest", c.Name, "match", id)
+		}
+		if !on {
+			return nil
+		}
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for {
+			id := store.NewID("l")
+			subs, ok := st.Pick(l.rng, id, least, want, c.LadderSettings, now)
+			if !ok {
+				return nil
+			}
+			picked[id] = seatsOf(st, subs)
+		}
+	})
+	if err != nil {
+		return err
+	}
+	for id, seats := range picked {
+		if err := l.queue(ctx, c, id, seats); err != nil {
+			return err
+		}
+	}
+	for id, m := range st.Pending {
+		if _, ok := picked[id]; ok || l.wasQueued(id) || time.Since(m.Created) < requeueAfter {
+			continue
+		}
+		if err := l.queue(ctx, c, id, seatsOf(&st, m.Seats)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *ladders) wasQueued(id string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.queued[id]
+}
+
+// seatsOf are the seats of the submissions subs.
+func seatsOf(st *ladder.State, subs []string) []store.Seat {
+	var seats []store.Seat
+	for _, sub := range subs {
+		seat := store.Seat{Submission: sub}
+		if p := st.Players[sub]; p != nil {
+			seat.Login = p.Login
+		}
+		seats = append(seats, seat)
+	}
+	return seats
+}
+
+// queue stores a ladder match and puts its job on the ladder's lane.
+func (l *ladders) queue(ctx context.Context, c store.Contest, id string, seats []store.Seat) error {
+	m := store.Match{ID: id, Contest: c.Name, Kind: store.KindLadder, Seats: seats, Seed: seedOf(id)}
+	if _, err := l.s.startMatch(ctx, c, m); err != nil {
+		return err
+	}
+	l.mu.Lock()
+	l.queued[id] = true
+	l.mu.Unlock()
+	return nil
+}
+
+// rate applies a ladder match's result to the ladder, once, and records the players'
+// rating history.
+func (l *ladders) rate(ctx context.Context, m store.Match, res result.Result) error {
+	st, err := l.s.c.Store.Ladder(ctx, m.Contest)
+	if err != nil {
+		return err
+	}
+	if _, ok := st.Pending[m.ID]; !ok {
+		return nil // rated already
+	}
+	c, err := l.s.c.Store.Contest(ctx, m.Contest)
+	if err != nil {
+		return err
+	}
+	var points map[string]store.Point
+	_, err = l.s.c.Store.UpdateLadder(ctx, m.Contest, func(st *ladder.State) error {
+		points = map[string]store.Point{}
+		now := time.Now().UTC()
+		for _, p := range st.Apply(m.ID, res, c.LadderSettings, now) {
+			points[p.Login] = store.Point{Match: m.ID, At: now, Version: p.Version.Version, Mu: p.Mu, Sigma: p.Sigma, Rating: p.Rating()}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for login, p := range points {
+		errs = append(errs, l.s.c.Store.AddHistory(ctx, m.Contest, login, p))
+	}
+	l.mu.Lock()
+	delete(l.queued, m.ID)
+	l.mu.Unlock()
+	l.poke()
+	return errors.Join(errs...)
+}

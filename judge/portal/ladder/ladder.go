@@ -1,0 +1,582 @@
+// Package ladder is a contest's continuous ladder: which active versions play next
+// (matchmaking), how each result moves their ratings (OpenSkill), and when a version's own
+// faults take it off the ladder. It is pure and deterministic given its random source: the
+// portal keeps one State per contest in its store and changes it by compare-and-set, so
+// that any number of portals run one ladder and a restarted one picks up where it was.
+//
+// docs/portal.md says what was chosen and why.
+package ladder
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/rating/openskill"
+	"github.com/botjudge/judge/judge/result"
+)
+
+// Settings are a contest's ladder settings.
+type Settings struct {
+	// InFlight is how many ladder matches may wait on the queue or play at once: the ladder
+	// fills what the daemons leave, and never floods the queue.
+	InFlight int `json:"in_flight"`
+	// A version with a fault of its own in DisableFaults of its last DisableWindow ladder
+	// matches is taken off the ladder.
+	DisableFaults int `json:"disable_faults"`
+	DisableWindow int `json:"disable_window"`
+	// MinRate is the ladder matches an hour every version that plays is guaranteed (0: no
+	// guarantee beyond fairness): one behind it is seeded first, and the ladder may then
+	// have twice InFlight matches pending.
+	MinRate int `json:"min_rate"`
+}
+
+// Defaults are a new contest's ladder settings.
+var Defaults = Settings{InFlight: 4, DisableFaults: 3, DisableWindow: 5, MinRate: 6}
+
+// Validate names the first setting out of range.
+func (s Settings) Validate() error {
+	switch {
+	case s.InFlight < 1 || s.InFlight > 64:
+		return fmt.Errorf("in_flight %d: want 1 to 64", s.InFlight)
+	case s.DisableWindow < 1 || s.DisableWindow > 50:
+		return fmt.Errorf("disable_window %d: want 1 to 50", s.DisableWindow)
+	case s.DisableFaults < 1 || s.DisableFaults > s.DisableWindow:
+		return fmt.Errorf("disable_faults %d: want 1 to disable_window (%d)", s.DisableFaults, s.DisableWindow)
+	case s.MinRate < 0 || s.MinRate > 600:
+		return fmt.Errorf("min_rate %d: want 0 to 600 ladder matches an hour", s.MinRate)
+	}
+	return nil
+}
+
+// Version is a contestant's version as the ladder knows it.
+type Version struct {
+	Sub     string `json:"sub"`
+	Login   string `json:"login"`
+	Version int    `json:"version"`
+	Lang    string `json:"lang"`
+	// Staged is a version on trial: it plays unrated matches against the versions on the
+	// ladder, and its owner makes it active after seeing how it fares.
+	Staged bool `json:"staged,omitempty"`
+}
+
+// Player is a version on the ladder, or one that was.
+type Player struct {
+	Version
+	Mu    float64 `json:"mu"`
+	Sigma float64 `json:"sigma"`
+	// Matches counts its rated ladder matches (for a staged version, its trial matches).
+	// Unrated counts the trial matches of others it played, which rate nobody but them.
+	// Base is the load (State.load) it was given when it joined, the least of the others',
+	// so that a version that joins late plays at the others' rate rather than catching up on
+	// their matches.
+	Matches int `json:"matches"`
+	Unrated int `json:"unrated,omitempty"`
+	Base    int `json:"base"`
+	// Active is whether it is its contestant's active version: only those play, and staged
+	// versions on trial (Staged).
+	Active bool      `json:"active"`
+	Joined time.Time `json:"joined"`
+	Last   time.Time `json:"last,omitzero"`
+	// Hour are the ends of its matches of the last hour, the newest MinRate of them, for the
+	// match-rate guarantee.
+	Hour []time.Time `json:"hour,omitempty"`
+	// Recent are its last rated matches (the disable window), oldest first.
+	Recent   []Outcome          `json:"recent,omitempty"`
+	Disabled *Disabled          `json:"disabled,omitempty"`
+	Versus   map[string]*Record `json:"versus,omitempty"` // by opponent login
+}
+
+// Rating is the player's conservative rating, mu - 3 sigma: what the leaderboard sorts by.
+func (p *Player) Rating() float64 { return openskill.Rating{Mu: p.Mu, Sigma: p.Sigma}.Ordinal() }
+
+// Outcome is one rated match of a player's: its fault, when it had one that counts.
+type Outcome struct {
+	Match string      `json:"match"`
+	Fault *game.Fault `json:"fault,omitempty"`
+}
+
+// Disabled is why a version was taken off the ladder: Matches are the matches that counted.
+type Disabled struct {
+	Reason  string    `json:"reason"`
+	Matches []string  `json:"matches"`
+	At      time.Time `json:"at"`
+}
+
+// Record is a player's results against one opponent.
+type Record struct {
+	Won   int `json:"won"`
+	Drawn int `json:"drawn"`
+	Lost  int `json:"lost"`
+}
+
+// Pending is a ladder match on the queue: the submissions in its seats.
+type Pending struct {
+	Seats   []string  `json:"seats"`
+	Created time.Time `json:"created"`
+}
+
+// State is a contest's ladder.
+type State struct {
+	Players map[string]*Player `json:"players"` // by submission id
+	Pending map[string]Pending `json:"pending"` // by match id
+	// Rated counts the matches rated; Trials the unrated matches of staged versions; Skipped
+	// those whose result the judge could not give.
+	Rated   int `json:"rated"`
+	Trials  int `json:"trials,omitempty"`
+	Skipped int `json:"skipped"`
+	// Done are the ends of the last matches (doneKept), to tell the ladder's pace.
+	Done []time.Time `json:"done,omitempty"`
+}
+
+// doneKept is how many match ends State.Done keeps.
+const doneKept = 60
+
+// behind reports whether p has had fewer matches in the last hour than the guarantee owes
+// it: MinRate an hour, for the part of the last hour it has been on the ladder.
+func (s *State) behind(p *Player, set Settings, now time.Time) bool {
+	if set.MinRate == 0 {
+		return false
+	}
+	since := min(now.Sub(p.Joined), time.Hour)
+	owed := int(float64(set.MinRate) * since.Hours())
+	n := s.pendingOf(p)
+	for _, t := range p.Hour {
+		if now.Sub(t) <= time.Hour {
+			n++
+		}
+	}
+	return n < owed
+}
+
+func (s *State) pendingOf(p *Player) int {
+	n := 0
+	for _, m := range s.Pending {
+		if slices.Contains(m.Seats, p.Sub) {
+			n++
+		}
+	}
+	return n
+}
+
+// order is the versions that play, in the order Pick seeds them: those behind the
+// guarantee first, then the least load, the longest since they played, the least certain.
+func (s *State) order(set Settings, now time.Time) []*Player {
+	players := s.playing()
+	slices.SortStableFunc(players, func(a, b *Player) int {
+		return cmp.Or(cmpBool(!s.behind(a, set, now), !s.behind(b, set, now)), cmp.Compare(s.load(a), s.load(b)),
+			a.Last.Compare(b.Last), cmp.Compare(b.Sigma, a.Sigma))
+	})
+	return players
+}
+
+// Place is a version's place in the ladder's queue: how many are seeded before it, and,
+// from the ladder's pace, about when its next match starts.
+type Place struct {
+	Place   int           // 1: it is seeded next
+	Pending bool          // it is in a match on the queue now
+	Wait    time.Duration // 0 when the pace is not known yet
+	Behind  bool          // below its guaranteed rate
+}
+
+// PlaceOf is where sub is in the ladder's queue; false when it does not play.
+func (s *State) PlaceOf(sub string, set Settings, now time.Time) (Place, bool) {
+	for i, p := range s.order(set, now) {
+		if p.Sub != sub {
+			continue
+		}
+		pl := Place{Place: i + 1, Pending: s.pendingOf(p) > 0, Behind: s.behind(p, set, now)}
+		if pace := s.Pace(now); pace > 0 {
+			pl.Wait = time.Duration(float64(i+1) / pace * float64(time.Minute))
+		}
+		return pl, true
+	}
+	return Place{}, false
+}
+
+// Pace is the ladder's matches a minute over its last doneKept matches of the last hour.
+func (s *State) Pace(now time.Time) float64 {
+	var recent []time.Time
+	for _, t := range s.Done {
+		if now.Sub(t) <= time.Hour {
+			recent = append(recent, t)
+		}
+	}
+	if len(recent) < 2 {
+		return 0
+	}
+	span := now.Sub(slices.MinFunc(recent, time.Time.Compare)).Minutes()
+	if span <= 0 {
+		return 0
+	}
+	return float64(len(recent)) / span
+}
+
+// keepRetired is how many versions a contestant no longer plays the state keeps (the
+// newest): a version made active again comes back with its rating, and the state stays
+// small enough for one key.
+const keepRetired = 3
+
+// widen is the spread added to a predecessor's sigma for a new version's prior: a new
+// version is likely close to the old one, but not surely.
+const widen = openskill.DefaultSigma / 2
+
+// Sync makes the versions in active the ones that play (the staged ones on trial). A
+// version new to the ladder starts from its predecessor's mu (the contestant's newest
+// version the ladder had) with sigma widened by widen (at most the prior's), or from the
+// prior when it has none. A staged version made active keeps the rating its trial gave it.
+func (s *State) Sync(active []Version, now time.Time) {
+	if s.Players == nil {
+		s.Players = map[string]*Player{}
+	}
+	on := map[string]Version{}
+	for _, v := range active {
+		on[v.Sub] = v
+	}
+	base := s.leastLoad() // of the versions that played until now
+	for _, p := range s.Players {
+		was := p.plays()
+		v, ok := on[p.Sub]
+		p.Active, p.Staged = ok && !v.Staged, ok && v.Staged
+		if !was && p.plays() {
+			p.Base += max(0, base-s.load(p)) // back after a break: at the others' level
+		}
+	}
+	for _, v := range active {
+		if _, ok := s.Players[v.Sub]; ok {
+			continue
+		}
+		r := openskill.New()
+		if prev := s.newest(v.Login, v.Sub); prev != nil {
+			r = openskill.Rating{Mu: prev.Mu, Sigma: min(math.Hypot(prev.Sigma, widen), openskill.DefaultSigma)}
+		}
+		s.Players[v.Sub] = &Player{Version: v, Mu: r.Mu, Sigma: r.Sigma, Base: base, Active: !v.Staged, Joined: now}
+	}
+	s.prune()
+}
+
+// newest is login's newest version on the ladder other than sub.
+func (s *State) newest(login, sub string) *Player {
+	var best *Player
+	for _, p := range s.Players {
+		if p.Login == login && p.Sub != sub && (best == nil || p.Version.Version > best.Version.Version) {
+			best = p
+		}
+	}
+	return best
+}
+
+// prune forgets the retired versions of each contestant beyond the newest keepRetired, but
+// never one a pending match seats.
+func (s *State) prune() {
+	seated := map[string]bool{}
+	for _, m := range s.Pending {
+		for _, sub := range m.Seats {
+			seated[sub] = true
+		}
+	}
+	byLogin := map[string][]*Player{}
+	for _, p := range s.Players {
+		if !p.Active && !p.Staged && !seated[p.Sub] {
+			byLogin[p.Login] = append(byLogin[p.Login], p)
+		}
+	}
+	for _, ps := range byLogin {
+		slices.SortFunc(ps, func(a, b *Player) int { return b.Version.Version - a.Version.Version })
+		for _, p := range ps[min(keepRetired, len(ps)):] {
+			delete(s.Players, p.Sub)
+		}
+	}
+}
+
+// plays reports whether p plays: active or staged, and not disabled.
+func (p *Player) plays() bool { return (p.Active || p.Staged) && p.Disabled == nil }
+
+// playing are the versions that play, in a fixed order.
+func (s *State) playing() []*Player {
+	var out []*Player
+	for _, p := range s.Players {
+		if p.plays() {
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(a, b *Player) int { return strings.Compare(a.Sub, b.Sub) })
+	return out
+}
+
+// load is how much of the ladder a player has had: the load it joined with, and its
+// matches since, rated or pending.
+func (s *State) load(p *Player) int {
+	return p.Base + p.Matches + p.Unrated + s.pendingOf(p)
+}
+
+// leastLoad is the least load of the versions that play (0 when none does).
+func (s *State) leastLoad() int {
+	least := -1
+	for _, p := range s.playing() {
+		if l := s.load(p); least < 0 || l < least {
+			least = l
+		}
+	}
+	return max(least, 0)
+}
+
+// loadSlack is how far above the seed's load an opponent may be: opponents are chosen by
+// rating, and without a bound the middle of the field would be everyone's opponent and play
+// far more than the ends.
+const loadSlack = 2
+
+// Pick chooses the seats of a new ladder match, id, and records it as pending: between
+// least and want players (the game's smallest match and the one the ladder plays). It
+// returns false when InFlight matches are pending already (twice that when the seed is
+// behind the guaranteed rate) or too few versions play.
+//
+// The seed is a version behind the guaranteed rate (Settings.MinRate) if there is one, else
+// the version that has had the least of the ladder (then the one that played longest ago,
+// then the least certain rating); its opponents are drawn from the k versions
+// nearest its mu among those not far above it in load, where k - (want-1) is heavy-tailed
+// (P(k-(want-1) >= j) = 1/(j+1)), so that most matches are close while leaders still meet
+// the whole field. Seats are shuffled. A staged version plays only as the seed, against
+// versions on the ladder, so that its trial rates no one but itself; it meets its own active
+// version first (ownActive).
+func (s *State) Pick(rng *rand.Rand, id string, least, want int, set Settings, now time.Time) ([]string, bool) {
+	players := s.order(set, now)
+	if len(players) == 0 {
+		return nil, false
+	}
+	seed := players[0]
+	if limit := set.InFlight; len(s.Pending) >= limit && !(s.behind(seed, set, now) && len(s.Pending) < 2*limit) {
+		return nil, false
+	}
+	others := slices.DeleteFunc(slices.Clone(players[1:]), func(p *Player) bool { return p.Staged })
+	if len(others)+1 < least {
+		return nil, false
+	}
+	want = min(want, len(others)+1)
+	if near := slices.DeleteFunc(slices.Clone(others), func(p *Player) bool {
+		return s.load(p) > s.load(seed)+loadSlack
+	}); len(near) >= want-1 {
+		others = near
+	}
+	slices.SortStableFunc(others, func(a, b *Player) int {
+		return cmp.Compare(math.Abs(a.Mu-seed.Mu), math.Abs(b.Mu-seed.Mu))
+	})
+	extra := int(1/(1-rng.Float64())) - 1 // 1-Float64 is in (0, 1]
+	k := min(want-1+extra, len(others))
+	pool := others[:k]
+	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+	seats := []string{seed.Sub}
+	if own := s.ownActive(seed, players); own != nil {
+		seats = append(seats, own.Sub)
+		pool = slices.DeleteFunc(pool, func(p *Player) bool { return p == own })
+	}
+	for _, p := range pool[:want-len(seats)] {
+		seats = append(seats, p.Sub)
+	}
+	rng.Shuffle(len(seats), func(i, j int) { seats[i], seats[j] = seats[j], seats[i] })
+	if s.Pending == nil {
+		s.Pending = map[string]Pending{}
+	}
+	s.Pending[id] = Pending{Seats: seats, Created: now}
+	return seats, true
+}
+
+// ownActive is the active version a staged seed must meet next: its contestant's, while the
+// trial has no result against it and no match with it on the queue. The owner stages a
+// version above all to compare it with the one it would replace, and by rating alone the two
+// may not meet for many matches.
+func (s *State) ownActive(seed *Player, players []*Player) *Player {
+	if !seed.Staged || seed.Versus[seed.Login] != nil {
+		return nil
+	}
+	i := slices.IndexFunc(players, func(p *Player) bool { return p.Active && p.Login == seed.Login })
+	if i < 0 {
+		return nil
+	}
+	own := players[i]
+	for _, m := range s.Pending {
+		if slices.Contains(m.Seats, seed.Sub) && slices.Contains(m.Seats, own.Sub) {
+			return nil
+		}
+	}
+	return own
+}
+
+// Expire forgets pending matches older than age (the queue's de-duplication window: one
+// older could not be queued again harmlessly) and returns their ids.
+func (s *State) Expire(now time.Time, age time.Duration) []string {
+	var gone []string
+	for id, m := range s.Pending {
+		if now.Sub(m.Created) > age {
+			gone = append(gone, id)
+			delete(s.Pending, id)
+		}
+	}
+	slices.Sort(gone)
+	return gone
+}
+
+// counts reports whether a fault is the bot's own doing for the ladder: every fault but a
+// compile error, which on the ladder (the version compiled before) means the toolchain
+// changed under it.
+func counts(f *game.Fault) bool { return f != nil && f.Kind != game.CompileError }
+
+// Apply rates a pending match by its result and returns the players it moved; a match not
+// pending (rated already, by this portal or another) changes nothing. A result the judge
+// could not give (its status is not ok) is not rated and counts against nobody.
+func (s *State) Apply(id string, res result.Result, set Settings, now time.Time) []*Player {
+	m, ok := s.Pending[id]
+	if !ok {
+		return nil
+	}
+	delete(s.Pending, id)
+	ps := make([]*Player, len(m.Seats))
+	for i, sub := range m.Seats {
+		ps[i] = s.Players[sub]
+	}
+	if res.Status != result.StatusOK || len(res.Players) != len(m.Seats) || slices.Contains(ps, nil) {
+		s.Skipped++
+		return nil
+	}
+	trial := slices.ContainsFunc(ps, func(p *Player) bool { return p.Staged })
+	for _, p := range ps {
+		// The guarantee owes at most MinRate: more ends than that never tell more, and the
+		// ladder is one key, rewritten with every match.
+		p.Hour = append(slices.DeleteFunc(p.Hour, func(t time.Time) bool { return now.Sub(t) > time.Hour }), now)
+		p.Hour = p.Hour[max(0, len(p.Hour)-set.MinRate):]
+	}
+	s.Done = append(s.Done, now)
+	s.Done = s.Done[max(0, len(s.Done)-doneKept):]
+	in := make([]openskill.Rating, len(ps))
+	ranks := make([]int, len(ps))
+	for i, p := range ps {
+		in[i], ranks[i] = openskill.Rating{Mu: p.Mu, Sigma: p.Sigma}, res.Players[i].Rank
+	}
+	var moved []*Player
+	for i, r := range openskill.Default().Rate(in, ranks) {
+		p := ps[i]
+		if trial && !p.Staged {
+			p.Unrated++ // a trial rates only the version on trial
+			continue
+		}
+		moved = append(moved, p)
+		p.Mu, p.Sigma = r.Mu, r.Sigma
+		p.Matches++
+		p.Last = now
+		o := Outcome{Match: id}
+		if f := res.Players[i].Fault; counts(f) {
+			o.Fault = f
+		}
+		p.Recent = append(p.Recent, o)
+		p.Recent = p.Recent[max(0, len(p.Recent)-set.DisableWindow):]
+		p.disable(set, now)
+		for j, q := range ps {
+			if j == i || (q.Login == p.Login && !trial) { // a trial's record against its own active version counts
+				continue
+			}
+			if p.Versus == nil {
+				p.Versus = map[string]*Record{}
+			}
+			rec := p.Versus[q.Login]
+			if rec == nil {
+				rec = &Record{}
+				p.Versus[q.Login] = rec
+			}
+			switch a, b := res.Players[i].Rank, res.Players[j].Rank; {
+			case a < b:
+				rec.Won++
+			case a > b:
+				rec.Lost++
+			default:
+				rec.Drawn++
+			}
+		}
+	}
+	if trial {
+		s.Trials++
+	} else {
+		s.Rated++
+	}
+	return moved
+}
+
+// disable takes p off the ladder when DisableFaults of its recent matches had faults of
+// its own.
+func (p *Player) disable(set Settings, now time.Time) {
+	if p.Disabled != nil {
+		return
+	}
+	var ids, what []string
+	for _, o := range p.Recent {
+		if o.Fault != nil {
+			ids = append(ids, o.Match)
+			what = append(what, fmt.Sprintf("%s at turn %d in %s", o.Fault.Kind, o.Fault.Turn, o.Match))
+		}
+	}
+	if len(ids) < set.DisableFaults {
+		return
+	}
+	p.Disabled = &Disabled{Matches: ids, At: now, Reason: fmt.Sprintf(
+		"its own faults in %d of its last %d ladder matches (%s); upload a new version to play again",
+		len(ids), len(p.Recent), strings.Join(what, "; "))}
+}
+
+// Row is a line of the leaderboard.
+type Row struct {
+	Rank     int     `json:"rank"`
+	Login    string  `json:"login"`
+	Version  int     `json:"version"`
+	Sub      string  `json:"-"`
+	Lang     string  `json:"lang"`
+	Mu       float64 `json:"mu"`
+	Sigma    float64 `json:"sigma"`
+	Rating   float64 `json:"rating"`
+	Matches  int     `json:"matches"`
+	Disabled bool    `json:"disabled"`
+	// Faults counts its recent matches with a fault of its own.
+	Faults int `json:"faults"`
+}
+
+// Leaderboard is the contestants' active versions by conservative rating, best first
+// (ties: more matches, then login), those off the ladder after those on it: a version that
+// no longer plays no longer competes for a place.
+func (s *State) Leaderboard() []Row {
+	var rows []Row
+	for _, p := range s.Players {
+		if !p.Active {
+			continue
+		}
+		r := Row{Login: p.Login, Version: p.Version.Version, Sub: p.Sub, Lang: p.Lang, Mu: p.Mu, Sigma: p.Sigma,
+			Rating: p.Rating(), Matches: p.Matches, Disabled: p.Disabled != nil}
+		for _, o := range p.Recent {
+			if o.Fault != nil {
+				r.Faults++
+			}
+		}
+		rows = append(rows, r)
+	}
+	slices.SortFunc(rows, func(a, b Row) int {
+		return cmp.Or(cmpBool(a.Disabled, b.Disabled), cmp.Compare(b.Rating, a.Rating), cmp.Compare(b.Matches, a.Matches),
+			strings.Compare(a.Login, b.Login))
+	})
+	for i := range rows {
+		rows[i].Rank = i + 1
+	}
+	return rows
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case b:
+		return -1
+	}
+	return 1
+}

@@ -1,0 +1,536 @@
+package ladder
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/rating/openskill"
+	"github.com/botjudge/judge/judge/result"
+)
+
+var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+
+// season plays a ladder of versions whose true strength is strength[sub]: each pending match
+// is answered with ranks by strength plus noise, and a version in crashes faults always.
+type season struct {
+	t        *testing.T
+	s        State
+	set      Settings
+	rng      *rand.Rand
+	strength map[string]float64
+	crashes  map[string]bool
+	now      time.Time
+	n        int
+	seats    int
+}
+
+func newSeason(t *testing.T, seats int, versions ...Version) *season {
+	se := &season{t: t, set: Defaults, rng: rand.New(rand.NewPCG(1, 2)), strength: map[string]float64{},
+		crashes: map[string]bool{}, now: t0, seats: seats}
+	se.s.Sync(versions, se.now)
+	return se
+}
+
+// result is the judge's answer to a pending match.
+func (se *season) result(id string) result.Result {
+	m := se.s.Pending[id]
+	type perf struct {
+		seat int
+		v    float64
+	}
+	var ps []perf
+	for i, sub := range m.Seats {
+		v := se.strength[sub] + se.rng.NormFloat64()
+		if se.crashes[sub] {
+			v = math.Inf(-1)
+		}
+		ps = append(ps, perf{i, v})
+	}
+	slices.SortFunc(ps, func(a, b perf) int { return -cmpF(a.v, b.v) })
+	res := result.Result{Status: result.StatusOK, Players: make([]result.Player, len(m.Seats))}
+	for rank, p := range ps {
+		res.Players[p.seat].Rank = rank + 1
+		if se.crashes[m.Seats[p.seat]] {
+			res.Players[p.seat].Fault = &game.Fault{Kind: game.Crash, Turn: 3, Detail: "exit status 1"}
+		}
+	}
+	return res
+}
+
+func cmpF(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// play picks and rates n matches, keeping the queue full.
+func (se *season) play(n int) {
+	for range n {
+		for range se.set.InFlight + 1 {
+			se.n++
+			if _, ok := se.s.Pick(se.rng, fmt.Sprintf("m%d", se.n), 2, se.seats, se.set, se.now); !ok {
+				break
+			}
+		}
+		if len(se.s.Pending) == 0 {
+			se.t.Fatal("no match could be picked")
+		}
+		if len(se.s.Pending) > se.set.InFlight {
+			se.t.Fatalf("%d pending, in flight %d", len(se.s.Pending), se.set.InFlight)
+		}
+		// The oldest pending match ends first.
+		ids := make([]string, 0, len(se.s.Pending))
+		for id := range se.s.Pending {
+			ids = append(ids, id)
+		}
+		slices.SortFunc(ids, func(a, b string) int { return strings.Compare(fmt.Sprintf("%08s", a), fmt.Sprintf("%08s", b)) })
+		se.now = se.now.Add(10 * time.Second)
+		se.s.Apply(ids[0], se.result(ids[0]), se.set, se.now)
+	}
+}
+
+func versions(n int) []Version {
+	var vs []Version
+	for i := range n {
+		vs = append(vs, Version{Sub: fmt.Sprintf("s%02d", i), Login: fmt.Sprintf("c%02d", i), Version: 1, Lang: "cpp"})
+	}
+	return vs
+}
+
+// Every version plays at the same rate, whatever its rating, and the ratings find the
+// strongest: for two- and four-player games.
+func TestFairAndFindsTheStrongest(t *testing.T) {
+	for _, seats := range []int{2, 4} {
+		t.Run(fmt.Sprintf("%d seats", seats), func(t *testing.T) {
+			vs := versions(12)
+			se := newSeason(t, seats, vs...)
+			for i, v := range vs {
+				se.strength[v.Sub] = float64(i) / 2
+			}
+			se.play(600)
+			mean := 0.0
+			for _, p := range se.s.Players {
+				mean += float64(p.Matches)
+			}
+			mean /= float64(len(se.s.Players))
+			for _, p := range se.s.Players {
+				if d := math.Abs(float64(p.Matches)-mean) / mean; d > 0.2 {
+					t.Errorf("%s played %d matches, the mean is %.1f (%.0f%% off)", p.Sub, p.Matches, mean, 100*d)
+				}
+			}
+			rows := se.s.Leaderboard()
+			if rows[0].Login != "c11" {
+				t.Errorf("the leader is %s, want c11 (the strongest): %+v", rows[0].Login, rows[:3])
+			}
+			if se.s.Rated != 600 {
+				t.Errorf("rated %d, want 600", se.s.Rated)
+			}
+		})
+	}
+}
+
+// The leaders meet the whole field now and then (the heavy tail), not only each other.
+func TestLeadersMeetTheField(t *testing.T) {
+	vs := versions(12)
+	se := newSeason(t, 2, vs...)
+	for i, v := range vs {
+		se.strength[v.Sub] = float64(i)
+	}
+	se.play(1500)
+	top := se.s.Players["s11"]
+	if len(top.Versus) < 8 {
+		t.Errorf("the strongest met %d of 11 opponents: %v", len(top.Versus), top.Versus)
+	}
+}
+
+// A version that joins late plays from then on at the others' rate, not all the matches it
+// missed at once.
+func TestLateJoinerPlaysAtTheSameRate(t *testing.T) {
+	vs := versions(8)
+	se := newSeason(t, 2, vs[:7]...)
+	se.play(300)
+	before := map[string]int{}
+	for sub, p := range se.s.Players {
+		before[sub] = p.Matches
+	}
+	se.s.Sync(vs, se.now)
+	se.play(300)
+	late := se.s.Players["s07"].Matches
+	for sub, n := range before {
+		if got := se.s.Players[sub].Matches - n; math.Abs(float64(got-late)) > 0.2*float64(late) {
+			t.Errorf("%s played %d matches after the late joiner came, the late joiner %d", sub, got, late)
+		}
+	}
+}
+
+// A new version starts from its predecessor's mu with a wider sigma; the predecessor stops
+// playing and leaves the leaderboard; the contestant's older versions beyond keepRetired are
+// forgotten.
+func TestNewVersionPriorAndRetired(t *testing.T) {
+	vs := versions(4)
+	se := newSeason(t, 2, vs...)
+	se.strength["s03"] = 5
+	se.play(100)
+	old := *se.s.Players["s03"]
+	if old.Mu <= openskill.DefaultMu {
+		t.Fatalf("the strong version's mu %.2f did not rise", old.Mu)
+	}
+	clear(se.s.Pending) // a version a pending match seats is kept: see the ones in flight end
+	active := slices.Clone(vs[:3])
+	for v := 2; v <= 6; v++ {
+		active = append(active[:3], Version{Sub: fmt.Sprintf("s03v%d", v), Login: "c03", Version: v, Lang: "go"})
+		se.s.Sync(active, se.now)
+		if v == 2 {
+			p2 := se.s.Players["s03v2"]
+			if p2.Mu != old.Mu || p2.Sigma <= old.Sigma || p2.Sigma > openskill.DefaultSigma {
+				t.Errorf("version 2 starts at mu %.3f sigma %.3f; want mu %.3f, sigma above %.3f", p2.Mu, p2.Sigma, old.Mu, old.Sigma)
+			}
+		}
+	}
+	var kept []string
+	for sub, p := range se.s.Players {
+		if p.Login == "c03" {
+			kept = append(kept, sub)
+		}
+	}
+	slices.Sort(kept)
+	if want := []string{"s03v3", "s03v4", "s03v5", "s03v6"}; !slices.Equal(kept, want) {
+		t.Errorf("kept %v of c03's versions, want %v", kept, want)
+	}
+	for _, r := range se.s.Leaderboard() {
+		if r.Login == "c03" && r.Version != 6 {
+			t.Errorf("the leaderboard shows c03's version %d", r.Version)
+		}
+	}
+	se.play(50)
+	for id, m := range se.s.Pending {
+		if slices.ContainsFunc(m.Seats, func(sub string) bool { return sub == "s03" }) {
+			t.Errorf("the retired version plays in %s", id)
+		}
+	}
+}
+
+// Faults of its own in k of its last n matches take a version off the ladder, with the
+// matches that counted; a compile error, or a match the judge could not give, never counts.
+func TestAutoDisable(t *testing.T) {
+	vs := versions(3)
+	pending := func(s *State, id string, seats ...string) {
+		if s.Pending == nil {
+			s.Pending = map[string]Pending{}
+		}
+		s.Pending[id] = Pending{Seats: seats, Created: t0}
+	}
+	ok := func(faults ...*game.Fault) result.Result {
+		r := result.Result{Status: result.StatusOK}
+		for i, f := range faults {
+			r.Players = append(r.Players, result.Player{Rank: i + 1, Fault: f})
+		}
+		return r
+	}
+	crash := &game.Fault{Kind: game.Crash, Turn: 3, Detail: "segfault"}
+	timeout := &game.Fault{Kind: game.Timeout, Turn: 7}
+	compile := &game.Fault{Kind: game.CompileError}
+	judgeErr := ok(nil, crash) // a match the judge failed may still name the players' faults
+	judgeErr.Status, judgeErr.Error = result.StatusError, &result.Error{Code: "infrastructure", Message: "docker"}
+	cases := []struct {
+		name     string
+		results  []result.Result // s00 in seat 1 of each
+		disabled []string        // the matches that counted, nil when not disabled
+	}{
+		{"three crashes of five", []result.Result{ok(nil, crash), ok(nil, nil), ok(nil, timeout), ok(nil, nil), ok(nil, crash)}, []string{"m0", "m2", "m4"}},
+		{"two of five", []result.Result{ok(nil, crash), ok(nil, nil), ok(nil, nil), ok(nil, nil), ok(nil, crash)}, nil},
+		{"old faults leave the window", []result.Result{ok(nil, crash), ok(nil, crash), ok(nil, nil), ok(nil, nil), ok(nil, nil), ok(nil, nil), ok(nil, crash)}, nil},
+		{"compile errors do not count", []result.Result{ok(nil, compile), ok(nil, compile), ok(nil, compile)}, nil},
+		{"the judge's errors do not count", []result.Result{judgeErr, judgeErr, judgeErr, ok(nil, crash), ok(nil, crash)}, nil},
+		{"the opponent's faults do not count", []result.Result{ok(crash, nil), ok(crash, nil), ok(crash, nil)}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var s State
+			s.Sync(vs, t0)
+			for i, r := range c.results {
+				id := fmt.Sprintf("m%d", i)
+				pending(&s, id, "s01", "s00")
+				s.Apply(id, r, Defaults, t0)
+			}
+			d := s.Players["s00"].Disabled
+			if c.disabled == nil {
+				if d != nil {
+					t.Fatalf("disabled: %+v", d)
+				}
+				return
+			}
+			if d == nil {
+				t.Fatalf("not disabled; recent %+v", s.Players["s00"].Recent)
+			}
+			if !slices.Equal(d.Matches, c.disabled) {
+				t.Errorf("counted %v, want %v", d.Matches, c.disabled)
+			}
+			for _, id := range c.disabled {
+				if !strings.Contains(d.Reason, id) {
+					t.Errorf("the reason %q does not name %s", d.Reason, id)
+				}
+			}
+			for i := range 20 {
+				if seats, ok := s.Pick(rand.New(rand.NewPCG(uint64(i), 0)), "x", 2, 2, Defaults, t0); ok {
+					if slices.Contains(seats, "s00") {
+						t.Fatalf("the disabled version was picked: %v", seats)
+					}
+					delete(s.Pending, "x")
+				}
+			}
+			if rows := s.Leaderboard(); rows[len(rows)-1].Login != "c00" || !rows[len(rows)-1].Disabled || rows[len(rows)-1].Faults != 3 {
+				t.Errorf("the leaderboard does not show c00 last, disabled with 3 faults: %+v", rows)
+			}
+			// A new version of the contestant plays again.
+			s.Sync([]Version{vs[1], vs[2], {Sub: "s00b", Login: "c00", Version: 2}}, t0)
+			if p := s.Players["s00b"]; p == nil || p.Disabled != nil || !p.Active {
+				t.Fatalf("the new version is not on the ladder: %+v", p)
+			}
+		})
+	}
+}
+
+// A result is rated once: the second delivery of it (another portal's, or this one's after
+// a restart) changes nothing; a result of no pending match neither.
+func TestApplyOnce(t *testing.T) {
+	var s State
+	s.Sync(versions(2), t0)
+	seats, ok := s.Pick(rand.New(rand.NewPCG(1, 1)), "m1", 2, 2, Defaults, t0)
+	if !ok {
+		t.Fatal("no match picked")
+	}
+	res := result.Result{Status: result.StatusOK, Players: []result.Player{{Rank: 1}, {Rank: 2}}}
+	if moved := s.Apply("m1", res, Defaults, t0); len(moved) != 2 {
+		t.Fatalf("moved %d players", len(moved))
+	}
+	after := *s.Players[seats[0]]
+	if len(after.Hour) != 1 || len(s.Players[seats[1]].Hour) != 1 || len(s.Done) != 1 {
+		t.Errorf("the match's end is not kept for the guarantee and the pace: %v %v", after.Hour, s.Done)
+	}
+	if moved := s.Apply("m1", res, Defaults, t0); moved != nil {
+		t.Errorf("the second delivery moved %d players", len(moved))
+	}
+	if s.Apply("m2", res, Defaults, t0) != nil || s.Rated != 1 || s.Players[seats[0]].Mu != after.Mu || s.Players[seats[0]].Matches != 1 {
+		t.Errorf("rated %d, %+v", s.Rated, s.Players[seats[0]])
+	}
+	if after.Mu <= openskill.DefaultMu || s.Players[seats[1]].Mu >= openskill.DefaultMu {
+		t.Errorf("the winner's mu %.2f, the loser's %.2f", after.Mu, s.Players[seats[1]].Mu)
+	}
+	if r := after.Versus[s.Players[seats[1]].Login]; r == nil || r.Won != 1 {
+		t.Errorf("head to head: %+v", after.Versus)
+	}
+}
+
+// A four-player match seats four different versions; with three playing it seats three
+// (the game's least is two); with one, none.
+func TestPickSeats(t *testing.T) {
+	for _, c := range []struct{ versions, least, want, seats int }{{12, 2, 4, 4}, {3, 2, 4, 3}, {1, 2, 2, 0}, {3, 4, 4, 0}} {
+		var s State
+		s.Sync(versions(c.versions), t0)
+		seats, ok := s.Pick(rand.New(rand.NewPCG(3, 3)), "m", c.least, c.want, Defaults, t0)
+		if len(seats) != c.seats || ok != (c.seats > 0) {
+			t.Errorf("%+v: seats %v", c, seats)
+		}
+		if len(slices.Compact(slices.Sorted(slices.Values(seats)))) != len(seats) {
+			t.Errorf("%+v: a version twice in %v", c, seats)
+		}
+	}
+}
+
+func TestExpire(t *testing.T) {
+	var s State
+	s.Sync(versions(4), t0)
+	s.Pick(rand.New(rand.NewPCG(1, 1)), "old", 2, 2, Defaults, t0)
+	s.Pick(rand.New(rand.NewPCG(1, 1)), "new", 2, 2, Defaults, t0.Add(time.Hour))
+	if gone := s.Expire(t0.Add(90*time.Minute), time.Hour); !slices.Equal(gone, []string{"old"}) || len(s.Pending) != 1 {
+		t.Errorf("expired %v, pending %v", gone, s.Pending)
+	}
+}
+
+func TestSettingsValidate(t *testing.T) {
+	for _, c := range []struct {
+		s    Settings
+		want string
+	}{
+		{Defaults, ""},
+		{Settings{InFlight: 0, DisableFaults: 1, DisableWindow: 1}, "in_flight 0"},
+		{Settings{InFlight: 1, DisableFaults: 1, DisableWindow: 51}, "disable_window 51"},
+		{Settings{InFlight: 1, DisableFaults: 6, DisableWindow: 5}, "disable_faults 6"},
+		{Settings{InFlight: 1, DisableFaults: 0, DisableWindow: 5}, "disable_faults 0"},
+	} {
+		err := c.s.Validate()
+		if (err == nil) != (c.want == "") || (err != nil && !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%+v: %v, want %q", c.s, err, c.want)
+		}
+	}
+}
+
+// A staged version plays unrated matches against the ladder, its own active version among
+// its opponents: its rating moves, nobody else's does; made active, it keeps what its trial
+// found.
+func TestStagedVersion(t *testing.T) {
+	vs := versions(6)
+	se := newSeason(t, 2, vs...)
+	for i, v := range vs {
+		se.strength[v.Sub] = float64(i) / 2
+	}
+	se.play(100)
+	trial := Version{Sub: "s00b", Login: "c00", Version: 2, Lang: "go", Staged: true}
+	se.strength["s00b"] = 5
+	se.s.Sync(append(slices.Clone(vs), trial), se.now)
+	if p := se.s.Players["s00b"]; p == nil || p.Active || !p.Staged || p.Mu != se.s.Players["s00"].Mu {
+		t.Fatalf("the staged version: %+v", p)
+	}
+	rated := se.s.Rated
+	se.play(300)
+	st := se.s.Players["s00b"]
+	if se.s.Trials < 20 || st.Matches != se.s.Trials {
+		t.Errorf("%d trial matches, the staged version played %d", se.s.Trials, st.Matches)
+	}
+	if r := st.Versus["c00"]; r == nil || r.Won+r.Drawn+r.Lost == 0 {
+		t.Errorf("no record against its own active version: %v", st.Versus)
+	}
+	total := 0
+	for _, p := range se.s.Players {
+		if !p.Staged {
+			total += p.Matches
+		}
+	}
+	if want := 2 * se.s.Rated; total != want {
+		t.Errorf("the versions on the ladder count %d matches, want %d for %d rated (a trial rated them)", total, want, se.s.Rated)
+	}
+	if se.s.Rated-rated < 200 {
+		t.Errorf("only %d rated matches beside the trial's %d", se.s.Rated-rated, se.s.Trials)
+	}
+	for _, r := range se.s.Leaderboard() {
+		if r.Sub == "s00b" {
+			t.Error("the staged version is on the leaderboard")
+		}
+	}
+	mu := st.Mu
+	if mu <= se.s.Players["s05"].Mu-5 {
+		t.Errorf("the strong trial's mu %.1f, the strongest on the ladder %.1f", mu, se.s.Players["s05"].Mu)
+	}
+	trial.Staged = false
+	se.s.Sync(append(slices.Clone(vs[1:]), trial), se.now)
+	if p := se.s.Players["s00b"]; !p.Active || p.Staged || p.Mu != mu {
+		t.Errorf("made active: %+v", p)
+	}
+}
+
+// A trial's first match is against its owner's active version, however far apart their
+// ratings: that is the comparison the owner staged it for.
+func TestTrialMeetsItsOwnVersionFirst(t *testing.T) {
+	vs := versions(8)
+	for seed := range uint64(40) {
+		var s State
+		s.Sync(vs, t0)
+		for i, v := range vs {
+			s.Players[v.Sub].Mu = float64(10 + 3*i)
+		}
+		s.Sync(append(slices.Clone(vs), Version{Sub: "s00b", Login: "c00", Version: 2, Lang: "go", Staged: true}), t0)
+		s.Players["s00b"].Mu = 40 // it looks nothing like the active version, mu 10
+		rng := rand.New(rand.NewPCG(seed, 7))
+		var seats []string
+		for n := 0; seats == nil || !slices.Contains(seats, "s00b"); n++ {
+			if n == 8 {
+				t.Fatalf("rng %d: the staged version is not seeded", seed)
+			}
+			seats, _ = s.Pick(rng, fmt.Sprintf("m%d", n), 2, 2, Defaults, t0)
+		}
+		if !slices.Contains(seats, "s00") {
+			t.Fatalf("rng %d: the trial's first match seats %v, not its own active version s00", seed, seats)
+		}
+		// Once they have met, the trial plays by rating like any other seed.
+		s.Pending = nil
+		s.Players["s00b"].Versus = map[string]*Record{"c00": {Won: 1}}
+		if own := s.ownActive(s.Players["s00b"], s.order(Defaults, t0)); own != nil {
+			t.Fatalf("rng %d: the trial is held to its own version after meeting it", seed)
+		}
+	}
+}
+
+// The match-rate guarantee: a version behind MinRate is seeded first, and the ladder may
+// then have twice InFlight matches pending; each version's place in the queue is the order
+// Pick seeds them, with a wait from the ladder's pace.
+func TestMatchRateGuarantee(t *testing.T) {
+	var s State
+	set := Settings{InFlight: 1, DisableFaults: 3, DisableWindow: 5, MinRate: 6}
+	s.Sync(versions(6), t0)
+	now := t0.Add(30 * time.Minute) // each is owed 3 matches by now, and has had none
+	rng := rand.New(rand.NewPCG(5, 5))
+	if _, ok := s.Pick(rng, "m1", 2, 2, set, now); !ok {
+		t.Fatal("no first match")
+	}
+	if _, ok := s.Pick(rng, "m2", 2, 2, set, now); !ok {
+		t.Fatal("versions behind the guarantee, and no second match in flight")
+	}
+	if _, ok := s.Pick(rng, "m3", 2, 2, set, now); ok {
+		t.Error("a third match in flight, twice InFlight is 2")
+	}
+	// Without the guarantee, one in flight.
+	var plain State
+	plain.Sync(versions(6), t0)
+	set0 := set
+	set0.MinRate = 0
+	plain.Pick(rng, "m1", 2, 2, set0, now)
+	if _, ok := plain.Pick(rng, "m2", 2, 2, set0, now); ok {
+		t.Error("a second match in flight without the guarantee")
+	}
+
+	// A version that played much, long ago, and is behind now comes before one ahead of
+	// the guarantee, whatever their loads.
+	var s2 State
+	s2.Sync(versions(3), t0)
+	now = t0.Add(2 * time.Hour)
+	s2.Players["s00"].Matches, s2.Players["s00"].Last = 50, t0.Add(time.Minute)
+	for i := range 6 {
+		s2.Players["s01"].Hour = append(s2.Players["s01"].Hour, now.Add(-time.Duration(i)*time.Minute))
+		s2.Players["s02"].Hour = append(s2.Players["s02"].Hour, now.Add(-time.Duration(i)*time.Minute))
+		s2.Done = append(s2.Done, now.Add(-time.Duration(i)*time.Minute))
+	}
+	p0, _ := s2.PlaceOf("s00", set, now)
+	p1, _ := s2.PlaceOf("s01", set, now)
+	if p0.Place != 1 || !p0.Behind || p1.Place == 1 || p1.Behind {
+		t.Errorf("places: s00 %+v, s01 %+v", p0, p1)
+	}
+	if p0.Wait <= 0 || p1.Wait <= p0.Wait {
+		t.Errorf("waits: s00 %v, s01 %v (pace %.2f a minute)", p0.Wait, p1.Wait, s2.Pace(now))
+	}
+	if seats, _ := s2.Pick(rng, "m", 2, 2, set, now); !slices.Contains(seats, "s00") {
+		t.Errorf("the version behind is not seeded: %v", seats)
+	}
+	if _, ok := s2.PlaceOf("nobody", set, now); ok {
+		t.Error("a place for a version that does not play")
+	}
+}
+
+// The ladder is one key rewritten with every match: what it keeps per version is bounded,
+// however many matches are played.
+func TestStateStaysSmall(t *testing.T) {
+	se := newSeason(t, 2, versions(12)...)
+	se.play(300)
+	size := func() int { data, _ := json.Marshal(se.s); return len(data) }
+	a := size()
+	se.play(3000)
+	if b := size(); b > a*3/2 {
+		t.Errorf("the state grew from %d to %d bytes over 3,000 more matches", a, b)
+	}
+	for _, p := range se.s.Players {
+		if len(p.Hour) > Defaults.MinRate {
+			t.Errorf("%s keeps %d match ends", p.Sub, len(p.Hour))
+		}
+	}
+}

@@ -1,0 +1,110 @@
+package portal_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/botjudge/judge/judge/portal/ladder"
+	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/view/browsertest"
+)
+
+// The ladder's pages in Chromium: the leaderboard in rating order, a contestant's rating
+// history drawn as SVG with its head-to-head table, and a version taken off the ladder whose
+// reason - which quotes what the bot printed - stays text.
+func TestLadderInChromium(t *testing.T) {
+	b := browsertest.New(t)
+	opened := b.WatchDialogs(t)
+	e := newEnv(t)
+	e.contest("spring", func(c *store.Contest) {
+		c.Ladder = true
+		c.LadderSettings = ladder.Settings{InFlight: 2, DisableFaults: 2, DisableWindow: 3}
+	})
+	var cs []*client
+	for i, login := range []string{"ann", "bob", "cat"} {
+		c := e.user("spring", login, false)
+		c.activeVersion("spring", fmt.Sprintf("int main() { /* strength %d */ }", i))
+		cs = append(cs, c)
+	}
+	eve := e.user("spring", "eve", false)
+	bomb := eve.activeVersion("spring", "int main() { /* ladderbomb echo "+hostile[0]+hostile[1]+" */ }")
+	eventually(t, 30*time.Second, func() error {
+		rows := cs[0].leaderboard("spring")
+		if len(rows) != 4 {
+			return fmt.Errorf("the leaderboard: %v", rows)
+		}
+		for _, r := range rows {
+			if r["login"] != "eve" && r["matches"].(float64) < 12 || r["login"] == "eve" && r["disabled"] != true {
+				return fmt.Errorf("the leaderboard: %v", rows)
+			}
+		}
+		return nil
+	})
+
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/login"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=login]`), "eve"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "password of eve"),
+		chromedp.Submit(chromedp.CSS(`input[name=password]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=me]`)))
+
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/ladder"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=leaderboard]`)))
+	order := browsertest.Get(t, b, chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll("[data-testid=leaderboard] tr td:nth-child(2)")].map((td) => td.innerText)`))
+	if strings.Join(order[:3], " ") != "cat bob ann" || order[3] != "eve" {
+		t.Errorf("the leaderboard's order: %v, want cat bob ann, then eve (off the ladder)", order)
+	}
+	if text := browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("tr.disabled").innerText`)); !strings.Contains(text, "off the ladder") {
+		t.Errorf("eve's row: %q", text)
+	}
+	b.Screenshot(t, "portal-leaderboard.png")
+
+	b.Do(t, chromedp.Click(chromedp.CSS(`a[href="/c/spring/ladder/cat"]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=rating-plot]`)))
+	points := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelector("[data-testid=plot-mu]").points.numberOfItems`))
+	width := browsertest.Get(t, b, chromedp.Evaluate[float64](`document.querySelector("[data-testid=plot-rating]").getBoundingClientRect().width`))
+	if points < 12 || width < 100 {
+		t.Errorf("cat's rating plot: %d points, %.0f px wide", points, width)
+	}
+	versus := browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=versus]").innerText`))
+	for _, o := range []string{"ann", "bob"} {
+		if !strings.Contains(versus, o) {
+			t.Errorf("cat's head to head has no %s: %q", o, versus)
+		}
+	}
+	b.Screenshot(t, "portal-ladder.png")
+
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/s/"+bomb), chromedp.WaitVisible(chromedp.CSS(`[data-testid=disabled]`)))
+	browsertest.CheckInert(t, b, 0, append([]string{"Off the ladder"}, hostile[:2]...)...)
+	if n := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=disabled-match]").length`)); n != 2 {
+		t.Errorf("%d matches that counted are linked, want 2", n)
+	}
+	// A test competition's public standings.
+	org := e.user("spring", "org", true)
+	body, _ := json.Marshal(map[string]any{"kind": "test"})
+	code, out, _ := org.api("POST", "/api/v1/contests/spring/rounds", bytes.NewReader(body), "application/json")
+	if code != 202 {
+		t.Fatalf("a test competition: %d %v", code, out)
+	}
+	org.waitRound(out["id"].(string))
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/rounds"), chromedp.Click(chromedp.CSS(`a[href="/c/spring/rounds/`+out["id"].(string)+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=standings]`)))
+	order = browsertest.Get(t, b, chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll("[data-testid=standings] tr td:nth-child(2)")].map((td) => td.innerText)`))
+	if strings.Join(order, " ") != "cat bob ann eve" {
+		t.Errorf("the test competition's standings: %v, want cat bob ann eve (eve crashes only on the ladder, and ties with ann)", order)
+	}
+	if n := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=round-matches] a").length`)); n != 12 {
+		t.Errorf("%d matches listed, want the 12 of a round robin of 4", n)
+	}
+	browsertest.CheckInert(t, b, 0)
+	b.Screenshot(t, "portal-standings.png")
+
+	if n := opened(); n > 0 {
+		t.Errorf("%d dialogs opened", n)
+	}
+	b.CheckLocal(t)
+}

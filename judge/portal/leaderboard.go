@@ -1,0 +1,179 @@
+package portal
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/botjudge/judge/judge/portal/ladder"
+	"github.com/botjudge/judge/judge/portal/store"
+)
+
+// The ladder's pages: the leaderboard, and each contestant's rating history and head to
+// head. Ratings are public within the contest; stderr, sources and logs stay private.
+
+// contestLadder is the caller's contest and its ladder.
+func (s *Server) contestLadder(r *http.Request, c caller) (store.Contest, ladder.State, error) {
+	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	if err != nil {
+		return ct, ladder.State{}, err
+	}
+	st, err := s.c.Store.Ladder(r.Context(), ct.Name)
+	return ct, st, err
+}
+
+func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request, c caller) error {
+	ct, st, err := s.contestLadder(r, c)
+	if err != nil {
+		return err
+	}
+	busy, err := s.busy(r.Context(), ct.Name)
+	if err != nil {
+		return err
+	}
+	s.render(w, http.StatusOK, "leaderboard.html", struct {
+		pageData
+		C       store.Contest
+		Rows    []ladder.Row
+		Pending int
+		Rated   int
+		Pace    float64
+		Busy    string
+	}{s.base(r, c, "Leaderboard", ""), ct, st.Leaderboard(), len(st.Pending), st.Rated, st.Pace(time.Now()), busy})
+	return nil
+}
+
+// busy is a notice when a round of the contest is using the machines, which the ladder's
+// matches wait for; "" when none is running.
+func (s *Server) busy(ctx context.Context, contest string) (string, error) {
+	rs, err := s.c.Store.Rounds(ctx, contest)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range rs {
+		if r.Status != store.RoundRunning {
+			continue
+		}
+		if r.Kind == store.RoundOfficial {
+			return "The official round is using the machines: ladder matches wait until it is done.", nil
+		}
+		return "A test competition (" + r.ID + ") is using the machines: ladder matches wait until it is done.", nil
+	}
+	return "", nil
+}
+
+// versusRow is a line of a contestant's head-to-head table.
+type versusRow struct {
+	Login string
+	ladder.Record
+}
+
+func (s *Server) ladderPlayerPage(w http.ResponseWriter, r *http.Request, c caller) error {
+	ct, st, err := s.contestLadder(r, c)
+	if err != nil {
+		return err
+	}
+	login := r.PathValue("login")
+	var p *ladder.Player
+	versus := map[string]*ladder.Record{}
+	for _, q := range st.Players {
+		if q.Login != login {
+			continue
+		}
+		if q.Active || p == nil {
+			p = q
+		}
+		for o, rec := range q.Versus { // every version's record, the retired ones' too
+			sum := versus[o]
+			if sum == nil {
+				sum = &ladder.Record{}
+				versus[o] = sum
+			}
+			sum.Won, sum.Drawn, sum.Lost = sum.Won+rec.Won, sum.Drawn+rec.Drawn, sum.Lost+rec.Lost
+		}
+	}
+	hist, err := s.c.Store.History(r.Context(), ct.Name, login)
+	if err != nil {
+		return err
+	}
+	if p == nil && len(hist) == 0 {
+		return errNotFound
+	}
+	var rows []versusRow
+	for o, rec := range versus {
+		rows = append(rows, versusRow{o, *rec})
+	}
+	slices.SortFunc(rows, func(a, b versusRow) int { return strings.Compare(a.Login, b.Login) })
+	s.render(w, http.StatusOK, "ladder-player.html", struct {
+		pageData
+		Login  string
+		P      *ladder.Player
+		Plot   plot
+		Versus []versusRow
+	}{s.base(r, c, login+" on the ladder", ""), login, p, newPlot(hist), rows})
+	return nil
+}
+
+// plot is a rating history drawn as SVG by the page's template: mu, and the conservative
+// rating below it, against the match count.
+type plot struct {
+	W, H     int
+	Mu       string // the polyline's points
+	Rating   string
+	Ticks    []tick // the y axis
+	Versions []tick // where a new version started (x)
+	Points   int
+}
+
+type tick struct {
+	At    float64
+	Label string
+}
+
+const (
+	plotW, plotH = 640, 240
+	plotLeft     = 48 // room for the y labels
+	plotPad      = 12
+)
+
+// newPlot lays out a history; an empty one has no points.
+func newPlot(h []store.Point) plot {
+	pl := plot{W: plotW, H: plotH, Points: len(h)}
+	if len(h) == 0 {
+		return pl
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range h {
+		lo, hi = min(lo, p.Rating, p.Mu), max(hi, p.Rating, p.Mu)
+	}
+	lo, hi = math.Floor(lo/5)*5, math.Ceil(hi/5)*5
+	if hi-lo < 5 {
+		hi = lo + 5
+	}
+	x := func(i int) float64 {
+		if len(h) == 1 {
+			return plotLeft
+		}
+		return plotLeft + float64(i)*float64(plotW-plotLeft-plotPad)/float64(len(h)-1)
+	}
+	y := func(v float64) float64 { return plotPad + (hi-v)*float64(plotH-2*plotPad)/(hi-lo) }
+	var mu, rating []string
+	for i, p := range h {
+		mu = append(mu, fmt.Sprintf("%.1f,%.1f", x(i), y(p.Mu)))
+		rating = append(rating, fmt.Sprintf("%.1f,%.1f", x(i), y(p.Rating)))
+		if i == 0 || p.Version != h[i-1].Version {
+			pl.Versions = append(pl.Versions, tick{x(i), fmt.Sprintf("v%d", p.Version)})
+		}
+	}
+	pl.Mu, pl.Rating = strings.Join(mu, " "), strings.Join(rating, " ")
+	step := cmp.Or(math.Ceil((hi-lo)/5/5)*5, 5)
+	for v := lo; v <= hi; v += step {
+		pl.Ticks = append(pl.Ticks, tick{y(v), fmt.Sprintf("%.0f", v)})
+	}
+	return pl
+}

@@ -1,0 +1,206 @@
+package portal
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/botjudge/judge/judge/portal/store"
+)
+
+// The rounds' API and pages: standings and matches are public in the contest (each
+// player's stderr stays its own); starting a round and exporting it are the organisers'.
+
+func (s *Server) apiStartRound(w http.ResponseWriter, r *http.Request, c caller) error {
+	var spec RoundSpec
+	if err := decodeBody(r, &spec, `{"kind": "test"|"official", "format": "roundrobin"|"swiss", "rounds": N, "final": K}`); err != nil {
+		return err
+	}
+	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
+	if err != nil {
+		return err
+	}
+	round, err := s.startRound(r.Context(), ct, spec, time.Now(), false)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusAccepted, round)
+	return nil
+}
+
+// roundFor is a round as the caller may see it: a contestant sees the frozen versions'
+// numbers, languages, hashes and toolchains, not the ids of other contestants' versions nor
+// where their sources are kept.
+func roundFor(c caller, r store.Round) store.Round {
+	if c.Organiser {
+		return r
+	}
+	r.Entrants = slices.Clone(r.Entrants)
+	for i := range r.Entrants {
+		r.Entrants[i].Sub, r.Entrants[i].Source = "", ""
+	}
+	return r
+}
+
+// contestRound is a round of the caller's contest.
+func (s *Server) contestRound(r *http.Request, c caller, id string) (store.Round, error) {
+	round, err := s.c.Store.Round(r.Context(), id)
+	if err != nil {
+		return round, err
+	}
+	if round.Contest != c.Contest {
+		return store.Round{}, errNotFound
+	}
+	return round, nil
+}
+
+func (s *Server) apiRound(w http.ResponseWriter, r *http.Request, c caller) error {
+	round, err := s.contestRound(r, c, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, roundFor(c, round))
+	return nil
+}
+
+// contestRounds is the caller's contest and its rounds.
+func (s *Server) contestRounds(r *http.Request, c caller) (store.Contest, []store.Round, error) {
+	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	if err != nil {
+		return ct, nil, err
+	}
+	rs, err := s.c.Store.Rounds(r.Context(), ct.Name)
+	return ct, rs, err
+}
+
+func (s *Server) apiRounds(w http.ResponseWriter, r *http.Request, c caller) error {
+	_, rs, err := s.contestRounds(r, c)
+	if err != nil {
+		return err
+	}
+	out := []store.Round{}
+	for _, r := range rs {
+		out = append(out, roundFor(c, r))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"rounds": out})
+	return nil
+}
+
+func (s *Server) roundsPage(w http.ResponseWriter, r *http.Request, c caller) error {
+	ct, rs, err := s.contestRounds(r, c)
+	if err != nil {
+		return err
+	}
+	s.render(w, http.StatusOK, "rounds.html", struct {
+		pageData
+		C      store.Contest
+		Rounds []store.Round
+		Closed bool
+	}{s.base(r, c, "Rounds", ""), ct, rs, ct.Closed(time.Now())})
+	return nil
+}
+
+func (s *Server) startRoundPage(w http.ResponseWriter, r *http.Request, c caller) error {
+	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
+	if err != nil {
+		return err
+	}
+	spec := RoundSpec{Kind: r.PostFormValue("kind"), Format: r.PostFormValue("format")}
+	for _, f := range []struct {
+		name string
+		to   *int
+	}{{"rounds", &spec.Rounds}, {"final", &spec.Final}} {
+		if v := strings.TrimSpace(r.PostFormValue(f.name)); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return errorf(http.StatusBadRequest, "bad_request", "%s: want a whole number, not %q", f.name, v)
+			}
+			*f.to = n
+		}
+	}
+	round, err := s.startRound(r.Context(), ct, spec, time.Now(), false)
+	if err != nil {
+		return err
+	}
+	back(w, r, "/c/"+ct.Name+"/rounds/"+round.ID, "The round has started.")
+	return nil
+}
+
+func (s *Server) roundPage(w http.ResponseWriter, r *http.Request, c caller) error {
+	round, err := s.contestRound(r, c, r.PathValue("id"))
+	if err != nil || round.Contest != r.PathValue("contest") {
+		return cmpErr(err, errNotFound)
+	}
+	ms, err := s.c.Store.Matches(r.Context(), round.Contest, "*")
+	if err != nil {
+		return err
+	}
+	ms = slices.DeleteFunc(ms, func(m store.Match) bool { return !isRoundMatch(m, round.ID) })
+	slices.SortFunc(ms, func(a, b store.Match) int { return slices.Compare(matchOrder(a.ID), matchOrder(b.ID)) })
+	s.render(w, http.StatusOK, "round.html", struct {
+		pageData
+		R       store.Round
+		Matches []store.Match
+	}{s.base(r, c, "Round "+round.ID, ""), round, ms})
+	return nil
+}
+
+// exportRound is a round's frozen set as `judge tournament` runs it: the same name, seed,
+// format and options, so the same match ids and seeds, and each entrant's frozen files.
+func (s *Server) exportRound(w http.ResponseWriter, r *http.Request, c caller) error {
+	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
+	if err != nil {
+		return err
+	}
+	id, _ := strings.CutSuffix(r.PathValue("id"), ".tar.gz")
+	round, err := s.contestRound(r, c, id)
+	if err != nil {
+		return err
+	}
+	sources := map[string]string{}
+	for _, e := range round.Entrants {
+		sources[e.Login] = e.Source
+	}
+	return s.writeTournament(w, r, round.ID, roundTournament(ct, round), sources)
+}
+
+// writeTournament answers a tournament directory as a tar.gz: DIR/tournament.yaml (spec),
+// and DIR/LOGIN/, the files of the object sources[LOGIN].
+func (s *Server) writeTournament(w http.ResponseWriter, r *http.Request, dir string, spec any, sources map[string]string) error {
+	yaml, err := json.MarshalIndent(spec, "", "  ") // JSON is YAML
+	if err != nil {
+		return err
+	}
+	all := map[string]string{"tournament.yaml": string(yaml)}
+	for login, key := range sources {
+		files, err := s.getSources(r.Context(), key)
+		if err != nil {
+			return err
+		}
+		for name, text := range files {
+			all[login+"/"+name] = text
+		}
+	}
+	data, err := tarGz(dir+"/", all)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/gzip")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+dir+`.tar.gz"`)
+	w.Write(data)
+	return nil
+}
+
+// matchOrder is the round, match and attempt numbers of a round's match id, to list them
+// in the order they were scheduled.
+func matchOrder(id string) []int {
+	var out []int
+	for _, part := range strings.Split(strings.TrimPrefix(id, roundOf(id)+"-"), "-") {
+		n, _ := strconv.Atoi(strings.TrimPrefix(part, "r"))
+		out = append(out, n)
+	}
+	return out
+}

@@ -1,0 +1,292 @@
+package portal
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"regexp"
+	"sync"
+	"time"
+
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/tournament"
+)
+
+// Rounds - test competitions and the official round - are tournaments of the frozen active
+// versions, run by the tournament engine through the queue. Any portal runs the rounds it
+// finds running (one started by another portal that stopped, too): the engine's match ids
+// and seeds are fixed by the round, so a round run again, or by two portals at once, plays
+// each match once and comes to the same standings.
+
+// RoundSpec is what an organiser chooses of a round: its kind (store.RoundTest or
+// store.RoundOfficial) and, as a tournament file has them, its format, rounds and final.
+type RoundSpec struct {
+	Kind   string `json:"kind"`
+	Format string `json:"format"`
+	Rounds int    `json:"rounds"`
+	Final  int    `json:"final"`
+}
+
+// roundID is the id of a round: the official one, a test competition started at t on
+// demand, or one the contest's TestRounds scheduled at t (so that every portal finds the
+// same id for it, and only one starts it).
+func roundID(contest, kind string, t time.Time, scheduled bool) string {
+	switch {
+	case kind == store.RoundOfficial:
+		return contest + "-official"
+	case scheduled:
+		return contest + "-s" + t.UTC().Format("20060102-150405")
+	}
+	return contest + "-t" + t.UTC().Format("20060102-150405")
+}
+
+// startRound starts a round of the portal's, and has it run at once.
+func (s *Server) startRound(ctx context.Context, ct store.Contest, spec RoundSpec, at time.Time, scheduled bool) (store.Round, error) {
+	r, err := StartRound(ctx, s.c.Store, s.c.Queue, s.c.Games, ct, spec, at, scheduled)
+	if err == nil {
+		s.ladders.poke()
+	}
+	return r, err
+}
+
+// StartRound freezes the contest's active versions and records a round of them, which the
+// portals then run (`judge portal round start`, the organisers' page and API). The official
+// round starts only after the deadline. An error a request could cause is an *apiError.
+func StartRound(ctx context.Context, st *store.Store, q Queue, games func(string) (game.Game, bool), ct store.Contest,
+	spec RoundSpec, at time.Time, scheduled bool) (store.Round, error) {
+	switch spec.Kind {
+	case store.RoundTest:
+	case store.RoundOfficial:
+		if !ct.Closed(at) {
+			return store.Round{}, errorf(http.StatusConflict, "not_closed", "the official round starts after the deadline, when the active versions are frozen; set a deadline first")
+		}
+	default:
+		return store.Round{}, errorf(http.StatusBadRequest, "bad_request", "kind %q: want %q or %q", spec.Kind, store.RoundTest, store.RoundOfficial)
+	}
+	r := store.Round{ID: roundID(ct.Name, spec.Kind, at, scheduled), Contest: ct.Name, Kind: spec.Kind, Format: spec.Format,
+		Rounds: spec.Rounds, Final: spec.Final}
+	r.Seed = seedOf(r.ID)
+	users, err := st.Users(ctx, ct.Name)
+	if err != nil {
+		return r, err
+	}
+	for _, u := range users {
+		if u.Active == "" || u.Organiser || u.Disabled {
+			continue
+		}
+		sub, err := st.Submission(ctx, u.Active)
+		if err != nil {
+			return r, err
+		}
+		files, err := getSources(ctx, q, sub.Source)
+		if err != nil {
+			return r, err
+		}
+		data, _ := json.Marshal(files) // map keys sorted: the same files, the same hash
+		sum := sha256.Sum256(data)
+		e := store.Entrant{Login: u.Login, Sub: sub.ID, Version: sub.Version, Lang: sub.Lang, Source: sub.Source, SHA256: hex.EncodeToString(sum[:])}
+		if sub.Build != nil {
+			e.Toolchain = sub.Build.Toolchain
+		}
+		r.Entrants = append(r.Entrants, e)
+	}
+	t, err := tournamentOf(ctx, q, games, ct, r, false)
+	if err != nil {
+		return r, err
+	}
+	if err := t.Check(); err != nil {
+		return r, errorf(http.StatusBadRequest, "bad_request", "%v", err)
+	}
+	r, err = st.AddRound(ctx, r)
+	if errors.Is(err, store.ErrExists) {
+		return r, errorf(http.StatusConflict, "exists", "round %s exists already", r.ID)
+	}
+	return r, err
+}
+
+// tournamentOf is the tournament a round is: its spec, and with sources each entrant's files.
+func tournamentOf(ctx context.Context, q Queue, games func(string) (game.Game, bool), ct store.Contest, r store.Round,
+	sources bool) (*tournament.Tournament, error) {
+	g, ok := games(ct.Game)
+	if !ok {
+		return nil, errorf(http.StatusBadRequest, "bad_request", "unknown game %q", ct.Game)
+	}
+	spec := roundTournament(ct, r)
+	t := &tournament.Tournament{Spec: spec, Game: g}
+	for _, e := range r.Entrants {
+		sub := build.Submission{Lang: e.Lang}
+		if sources {
+			files, err := getSources(ctx, q, e.Source)
+			if err != nil {
+				return nil, err
+			}
+			sub.Files = map[string][]byte{}
+			for name, text := range files {
+				sub.Files[name] = []byte(text)
+			}
+		}
+		t.Entrants = append(t.Entrants, tournament.Entrant{Name: e.Login, Submission: sub})
+	}
+	return t, nil
+}
+
+// roundTournament is a round as a tournament file says it: the export's tournament.yaml.
+func roundTournament(ct store.Contest, r store.Round) tournament.Spec {
+	spec := tournament.Spec{Name: r.ID, Game: ct.Game, Format: r.Format, Rounds: r.Rounds, Final: r.Final, Seed: r.Seed, Options: ct.Options}
+	for _, e := range r.Entrants {
+		spec.Entrants = append(spec.Entrants, tournament.EntrantSpec{Name: e.Login, Path: e.Login})
+	}
+	return spec
+}
+
+// roundRunner runs the rounds of one portal.
+type roundRunner struct {
+	s       *Server
+	mu      sync.Mutex
+	running map[string]bool
+}
+
+// ensure runs a round unless this portal runs it already.
+func (rr *roundRunner) ensure(ctx context.Context, r store.Round) {
+	rr.mu.Lock()
+	defer rr.mu.Unlock()
+	if rr.running == nil {
+		rr.running = map[string]bool{}
+	}
+	if rr.running[r.ID] {
+		return
+	}
+	rr.running[r.ID] = true
+	go func() {
+		err := rr.run(ctx, r)
+		if err != nil && ctx.Err() == nil {
+			rr.s.c.Log.Warn("portal: a round failed", "round", r.ID, "err", err)
+		}
+		rr.mu.Lock()
+		delete(rr.running, r.ID)
+		rr.mu.Unlock()
+	}()
+}
+
+// roundQueue is the queue a round's tournament publishes to: the main lane for the official
+// round, the test lane for a test competition.
+type roundQueue struct {
+	Queue
+	lane queue.Lane
+}
+
+func (q roundQueue) Submit(ctx context.Context, id string, data []byte) (bool, error) {
+	return q.SubmitTo(ctx, q.lane, id, data)
+}
+
+func (rr *roundRunner) run(ctx context.Context, r store.Round) error {
+	ct, err := rr.s.c.Store.Contest(ctx, r.Contest)
+	if err != nil {
+		return err
+	}
+	t, err := tournamentOf(ctx, rr.s.c.Queue, rr.s.c.Games, ct, r, true)
+	if err != nil {
+		return err
+	}
+	lane := queue.LaneTest
+	if r.Kind == store.RoundOfficial {
+		lane = queue.LaneMain
+	}
+	out, err := t.Run(ctx, roundQueue{rr.s.c.Queue, lane})
+	if ctx.Err() != nil {
+		return ctx.Err() // stopped, not failed: this portal or another runs it again
+	}
+	_, uerr := rr.s.c.Store.UpdateRound(ctx, r.ID, func(x *store.Round) error {
+		if x.Status != store.RoundRunning {
+			return nil
+		}
+		x.Finished = time.Now().UTC()
+		if err != nil {
+			x.Status, x.Error = store.RoundFailed, err.Error()
+			return nil
+		}
+		x.Status, x.Outcome = store.RoundDone, &out
+		return nil
+	})
+	return errors.Join(err, uerr)
+}
+
+// resume runs the contest's running rounds, and starts its test competitions whose time has
+// come (at most an hour late: a portal down longer does not start old ones).
+func (rr *roundRunner) resume(ctx context.Context, ct store.Contest) error {
+	rs, err := rr.s.c.Store.Rounds(ctx, ct.Name)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if r.Status == store.RoundRunning {
+			rr.ensure(ctx, r)
+		}
+	}
+	now := time.Now()
+	for _, at := range ct.TestRounds {
+		if at.After(now) || now.Sub(at) > time.Hour {
+			continue
+		}
+		if _, err := rr.s.c.Store.Round(ctx, roundID(ct.Name, store.RoundTest, at, true)); !errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		_, err := rr.s.startRound(ctx, ct, RoundSpec{Kind: store.RoundTest}, at, true)
+		var e *apiError
+		if errors.As(err, &e) && e.Status == http.StatusConflict {
+			continue // another portal started it
+		}
+		if err != nil {
+			rr.s.c.Log.Warn("portal: a test competition could not start", "contest", ct.Name, "at", at, "err", err)
+		}
+	}
+	return nil
+}
+
+// roundMatchRE splits a round's match id (tournament: "<name>-<round>-<match>", "-rN" for a
+// retry) into the round's id.
+var roundMatchRE = regexp.MustCompile(`^(.+)-\d+-\d+(-r\d+)?$`)
+
+// roundMatch records a match of a round as the portal's own, so that its players find it
+// and everyone in the contest can watch it; it reports whether id was one.
+func (s *Server) roundMatch(ctx context.Context, id string, res result.Result) (bool, error) {
+	rid := roundOf(id)
+	if rid == "" {
+		return false, nil
+	}
+	r, err := s.c.Store.Round(ctx, rid)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return true, err
+	}
+	match := store.Match{ID: id, Contest: r.Contest, Kind: store.KindRound, Seed: res.Seed, Result: &res, Replay: res.Replay}
+	for _, p := range res.Players {
+		match.Seats = append(match.Seats, store.Seat{Login: p.Name})
+	}
+	if _, err := s.c.Store.AddMatch(ctx, match); err != nil && !errors.Is(err, store.ErrExists) {
+		return true, err
+	}
+	return true, nil
+}
+
+// roundOf is the round a match of a round belongs to.
+func roundOf(matchID string) string {
+	if m := roundMatchRE.FindStringSubmatch(matchID); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// isRoundMatch reports whether m is one of round r's.
+func isRoundMatch(m store.Match, r string) bool {
+	return m.Kind == store.KindRound && roundOf(m.ID) == r
+}
