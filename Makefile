@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: judge images gvisor browser netns demo test bench bench-tournament bench-portal load-portal vet daemon-image
+.PHONY: judge images gvisor browser netns demo test bench bench-tournament bench-round bench-latency bench-portal load-portal season vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -76,9 +76,22 @@ bench: images
 bench-tournament: images
 	judge/tournament/bench.sh
 
+# A round of bots that think, on the default settings and on those of before (BENCHMARKS.md).
+bench-round: images
+	judge/tournament/round.sh
+
+# Back-to-back one-move matches through judge serve, timed by the client (BENCHMARKS.md).
+bench-latency: images
+	judge/daemon/latency.sh
+
 # The portal: upload to compile result and to validation result on a real daemon (BENCHMARKS.md).
 bench-portal: images
 	$(GO) test -run '^$$' -bench BenchmarkUploadToVerdict -benchtime 1x -timeout 30m ./judge/portal/
+
+# A simulated season on the real judge: 15 minutes of ladder, rounds, restarts (BENCHMARKS.md;
+# about 25 minutes in all).
+season: images
+	JUDGE_SEASON=$${JUDGE_SEASON:-15m} $(GO) test -run TestSeason -count 1 -v -timeout 90m ./judge/portal/
 
 # The portal's load test: 50 contestants at once for two minutes (BENCHMARKS.md).
 load-portal:

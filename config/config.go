@@ -27,6 +27,7 @@ import (
 	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/cores"
 )
 
 // Config is the whole configuration. Field tags are the configuration keys. The sections
@@ -49,9 +50,12 @@ type Config struct {
 
 // Serve configures the daemon.
 type Serve struct {
-	// Workers is how many matches run at once; 0 picks one per two cores (a match's bots
-	// take one core at a time, the judge and compilations need the rest).
+	// Workers is how many matches run at once; 0 picks one per core the bots may have (a
+	// match's bots take one core at a time; the judge and compilations float).
 	Workers int `mapstructure:"workers"`
+	// CoreLease is the directory where the judges of a host lease the cores their workers'
+	// bots are pinned to, so that no two pin to the same one.
+	CoreLease string `mapstructure:"core_lease"`
 	// Grace is how long running matches may finish after SIGTERM before they are handed back.
 	Grace time.Duration `mapstructure:"grace"`
 	// HTTP is the address of /healthz and /metrics; empty turns them off.
@@ -149,12 +153,17 @@ type Sandbox struct {
 	// (image and limits), so that a match's bots start at once; 0 starts each bot's when its
 	// match needs it.
 	Warm int `mapstructure:"warm"`
+	// Reuse is how many containers of bots that have played judge serve keeps, per worker,
+	// reset for the same bots' next matches (runc only: under gVisor each is used once); 0
+	// uses each container once.
+	Reuse int `mapstructure:"reuse"`
 }
 
 // Validate checks the section: the limits and output limits, and the fields of its own.
 func (s Sandbox) Validate() error {
 	return errors.Join(s.Limits.Validate(), s.Output.Validate(), value.Named("freeze", s.Freeze.Validate()),
-		value.Positive("stderr_match_limit", s.StderrMatch), value.NotNegative("warm", s.Warm))
+		value.Positive("stderr_match_limit", s.StderrMatch), value.NotNegative("warm", s.Warm),
+		value.NotNegative("reuse", s.Reuse))
 }
 
 // Defaults returns the configuration used when nothing is set. Each component's section
@@ -176,10 +185,11 @@ func Defaults() Config {
 		Sandbox: Sandbox{
 			Limits: sandbox.DefaultLimits(), Output: sandbox.DefaultOutput(),
 			StderrMatch: match.DefaultStderrMatch, Freeze: sandbox.FreezeSignal, Pin: true, Warm: sandbox.DefaultWarm,
+			Reuse: sandbox.DefaultReuse,
 		},
 		NATS: queue.Options{Listen: queue.DefaultListen, Replicas: queue.DefaultReplicas,
 			Cluster: queue.Cluster{Name: queue.DefaultCluster, Routes: []string{}}},
-		Serve:  Serve{Grace: 2 * time.Minute, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
+		Serve:  Serve{Grace: 2 * time.Minute, CoreLease: cores.DefaultLeaseDir, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
 		Portal: portal.DefaultOptions(),
 	}
 }

@@ -102,7 +102,7 @@ var langs = []Lang{
 			"-Xlog:disable", "-Xlog:all=warning:stderr",
 			"-jar", "/bot/bot.jar"},
 		// Measured 80-125 ms under runc and 465-521 ms under gVisor (BENCHMARKS.md).
-		startup: map[string]time.Duration{"runc": 150 * time.Millisecond, "runsc": 650 * time.Millisecond},
+		startup: map[string]time.Duration{"runc": 150 * time.Millisecond, "runsc": 900 * time.Millisecond},
 		compile: "java-compile", run: "java-run",
 	},
 	{

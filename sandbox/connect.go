@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/docker/docker/api/types/container"
 	"golang.org/x/sys/unix"
 )
 
@@ -31,18 +30,13 @@ func (e *Engine) makePipes() (string, *os.File, error) {
 	if err := os.Chmod(dir, 0o711); err != nil {
 		return fail(err)
 	}
-	for name, mode := range map[string]uint32{"in": 0o400, "out": 0o200, "err": 0o200} {
-		f := filepath.Join(dir, name)
-		if err := unix.Mkfifo(f, mode); err != nil {
+	for name, mode := range pipeModes {
+		if err := unix.Mkfifo(filepath.Join(dir, name), mode); err != nil {
 			return fail(err)
 		}
-		// Only the bot's user may open its ends; a judge that may not chown (not root)
-		// falls back to a mode that lets it, in a directory nobody can list.
-		if err := os.Chown(f, 65534, 65534); err != nil {
-			if err := os.Chmod(f, 0o666); err != nil {
-				return fail(err)
-			}
-		}
+	}
+	if err := ownPipes(dir); err != nil {
+		return fail(err)
 	}
 	// The bot's /bot and /work, empty until launch: readable by the bot through their mounts
 	// (read-only), not through dir.
@@ -58,6 +52,28 @@ func (e *Engine) makePipes() (string, *os.File, error) {
 	return dir, in, nil
 }
 
+// pipeModes are the bot's pipes and the modes they give the bot's user.
+var pipeModes = map[string]uint32{"in": 0o400, "out": 0o200, "err": 0o200}
+
+// ownPipes gives the bot's pipes in dir to the bot's user with their modes: only that user
+// may open its ends. A judge that may not chown (not root) falls back to a mode that lets
+// it, in a directory nobody can list.
+func ownPipes(dir string) error {
+	for name, mode := range pipeModes {
+		f := filepath.Join(dir, name)
+		if err := os.Chown(f, 65534, 65534); err != nil {
+			if err := os.Chmod(f, 0o666); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := os.Chmod(f, os.FileMode(mode)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // connect waits for the launcher to open the bot's stdout, then finds its process.
 func (p *Process) connect(ctx context.Context) error {
 	type opened struct {
@@ -70,7 +86,6 @@ func (p *Process) connect(ctx context.Context) error {
 		f, err := os.OpenFile(outPath, os.O_RDONLY, 0) // blocks until the launcher opens it
 		done <- opened{f, err}
 	}()
-	exited, errC := p.e.cli.ContainerWait(ctx, p.a.id, container.WaitConditionNotRunning)
 	timer := time.NewTimer(connectTimeout)
 	defer timer.Stop()
 	select {
@@ -79,8 +94,8 @@ func (p *Process) connect(ctx context.Context) error {
 			return fmt.Errorf("sandbox: opening the bot's stdout: %w", o.err)
 		}
 		p.out.f = o.f
-	case <-exited:
-	case <-errC:
+	case <-p.box.done: // the container's first process ended: the engine ends the stream
+	case <-ctx.Done():
 	case <-timer.C:
 	}
 	if p.out.f == nil {
@@ -102,14 +117,30 @@ func (p *Process) connect(ctx context.Context) error {
 // find finds the bot's process, once the launcher has connected: its pidfd, cgroup and
 // threads.
 func (p *Process) find(ctx context.Context) error {
-	pid, image, err := p.e.inspect(ctx, p.a.id)
-	p.imageID = image
-	if errors.Is(err, errNotRunning) {
-		return nil // exited already: the first read reports it, Wait tells how
+	b := p.box
+	if b.sup == 0 {
+		pid, image, err := p.e.inspect(ctx, p.a.id)
+		b.image = image
+		if errors.Is(err, errNotRunning) {
+			return nil // exited already: the first read reports it, Wait tells how
+		}
+		if err != nil {
+			return err
+		}
+		b.sup = pid
 	}
-	if err != nil {
-		return err
+	pid := b.sup
+	if serves(p.spec.Limits) {
+		child, err := childOf(b.sup)
+		if err != nil {
+			if p.gone(ctx) {
+				return nil
+			}
+			return err
+		}
+		pid = child
 	}
+	var err error
 	// The pidfd holds the bot's PID against reuse and tells, from here on, whether it still
 	// runs; with FreezeSignal it also carries the signals. A bot may end at any instant,
 	// and its end is never the judge's error: the first read reports it.
@@ -131,6 +162,9 @@ func (p *Process) find(ctx context.Context) error {
 			return nil
 		}
 		return err
+	}
+	if p.cg.memPeak != nil {
+		p.memPeakPath = p.cg.memPeak.Name()
 	}
 	p.tasks = fmt.Sprintf("/proc/%d/task", pid)
 	p.sched.dir = p.tasks

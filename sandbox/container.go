@@ -70,7 +70,7 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 		return nil, fmt.Errorf("sandbox: creating container: %w", err)
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
-	created, err := e.cli.ContainerCreate(cctx, cfg, hc, nil, nil, "")
+	created, err := e.api().ContainerCreate(cctx, cfg, hc, nil, nil, "")
 	cancel()
 	if err != nil {
 		if errdefs.IsNotFound(err) {
@@ -79,12 +79,12 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 		return nil, fmt.Errorf("sandbox: creating container: %w", err)
 	}
 	a := &attached{id: created.ID}
-	a.hj, err = e.cli.ContainerAttach(ctx, a.id, container.AttachOptions{Stream: true, Stdin: !s.noStdin, Stdout: true, Stderr: true})
+	a.hj, err = e.api().ContainerAttach(ctx, a.id, container.AttachOptions{Stream: true, Stdin: !s.noStdin, Stdout: true, Stderr: true})
 	if err != nil {
 		e.remove(a.id)
 		return nil, fmt.Errorf("sandbox: attaching to container: %w", err)
 	}
-	if err := e.cli.ContainerStart(ctx, a.id, container.StartOptions{}); err != nil {
+	if err := e.api().ContainerStart(ctx, a.id, container.StartOptions{}); err != nil {
 		a.hj.Close()
 		e.remove(a.id)
 		return nil, fmt.Errorf("sandbox: starting container: %w", err)
@@ -156,17 +156,35 @@ func tmpfsOpts(size int64) string {
 }
 
 // remove kills and deletes a container. It uses its own context: a container must go even
-// when the caller's context is already cancelled.
+// when the caller's context is already cancelled. A removal the engine refuses is tried
+// again, removeTries times in all: the engine gives up on a container whose first process
+// is a zombie for a moment (gVisor's sandbox, killed as it starts), which is gone a moment
+// later.
 func (e *Engine) remove(id string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err := e.cli.ContainerRemove(ctx, id, container.RemoveOptions{Force: true, RemoveVolumes: true})
-	if err != nil && !errdefs.IsNotFound(err) {
-		e.log.Error("removing container", "container", id, "err", err)
-		return fmt.Errorf("sandbox: removing container %s: %w", id[:12], err)
+	var err error
+	for try := 1; try <= removeTries; try++ {
+		err = e.api().ContainerRemove(ctx, id, container.RemoveOptions{Force: true, RemoveVolumes: true})
+		if err == nil || errdefs.IsNotFound(err) {
+			return nil
+		}
+		if try < removeTries {
+			select {
+			case <-ctx.Done():
+			case <-time.After(removeAgain):
+			}
+		}
 	}
-	return nil
+	e.log.Error("removing container", "container", id, "err", err)
+	return fmt.Errorf("sandbox: removing container %s: %w", id[:12], err)
 }
+
+// removeTries and removeAgain are how often, and how far apart, remove asks the engine.
+const (
+	removeTries = 3
+	removeAgain = 500 * time.Millisecond
+)
 
 // Exit is how a sandboxed program ended.
 type Exit struct {
@@ -191,21 +209,29 @@ func (x Exit) String() string {
 
 // wait blocks until the container has stopped and reports how it ended.
 func (e *Engine) wait(ctx context.Context, id string) (Exit, error) {
-	okC, errC := e.cli.ContainerWait(ctx, id, container.WaitConditionNotRunning)
+	okC, errC := e.api().ContainerWait(ctx, id, container.WaitConditionNotRunning)
 	select {
 	case <-okC:
 	case err := <-errC:
 		return Exit{}, fmt.Errorf("sandbox: waiting for container: %w", err)
 	}
-	info, err := e.cli.ContainerInspect(ctx, id)
+	info, err := e.api().ContainerInspect(ctx, id)
 	if err != nil {
 		return Exit{}, fmt.Errorf("sandbox: inspecting container: %w", err)
 	}
-	x := Exit{Code: info.State.ExitCode, OOM: info.State.OOMKilled}
-	if x.Code > 128 && x.Code < 128+65 {
-		x.Signal = x.Code - 128
-	}
+	x := exitCode(info.State.ExitCode)
+	x.OOM = info.State.OOMKilled
 	return x, nil
+}
+
+// exitCode is an exit status as the engine reports a container's: 128 + n is death by
+// signal n (which is also how the JVM exits when a signal ends it).
+func exitCode(code int) Exit {
+	x := Exit{Code: code}
+	if code > 128 && code < 128+65 {
+		x.Signal = code - 128
+	}
+	return x
 }
 
 // errNotRunning is a container whose process has ended (or never ran).
@@ -220,7 +246,7 @@ func (e *Engine) pid(ctx context.Context, id string) (int, error) {
 // inspect returns the host PID of the container's first process and the ID of its image
 // (which it returns even when the container is not running).
 func (e *Engine) inspect(ctx context.Context, id string) (pid int, image string, err error) {
-	info, err := e.cli.ContainerInspect(ctx, id)
+	info, err := e.api().ContainerInspect(ctx, id)
 	if err != nil {
 		return 0, "", fmt.Errorf("sandbox: inspecting container: %w", err)
 	}

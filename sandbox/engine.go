@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/docker/docker/client"
@@ -49,7 +50,9 @@ type Engine struct {
 	log      *slog.Logger
 	profiles map[profileKey]string // seccomp profiles (see profiles)
 	pool     pool
+	reuse    spares
 	tasks    tasks
+	calls    atomic.Int64 // requests to the engine (api)
 }
 
 // errNoDocker is returned by New when the engine cannot be reached.
@@ -127,7 +130,7 @@ func (e *Engine) HasRuntime(ctx context.Context, name string) error {
 	if name == "" {
 		return nil
 	}
-	info, err := e.cli.Info(ctx)
+	info, err := e.api().Info(ctx)
 	if err != nil {
 		return fmt.Errorf("sandbox: asking the engine for its runtimes: %w", err)
 	}
@@ -157,6 +160,7 @@ func (e *Engine) Close() error {
 	}
 	e.pool.mu.Unlock()
 	e.Warm(0)
+	e.Reuse(0)
 	e.tasks.mu.Lock()
 	e.tasks.closed = true
 	e.tasks.mu.Unlock()
@@ -168,6 +172,15 @@ func (e *Engine) Close() error {
 	}
 	return e.cli.Close()
 }
+
+// api is the engine's client, for one request: it counts them (APICalls).
+func (e *Engine) api() *client.Client {
+	e.calls.Add(1)
+	return e.cli
+}
+
+// APICalls counts the requests the judge has made of the engine.
+func (e *Engine) APICalls() int64 { return e.calls.Load() }
 
 func (e *Engine) labels() map[string]string {
 	return map[string]string{

@@ -87,7 +87,7 @@ func (p *Process) sample() {
 	if m := p.cg.PeakMemory(); m > p.peakSeen {
 		p.peakSeen = m
 	}
-	if p.cg.OOMKills() > 0 {
+	if p.cg.OOMKills() > p.oomBase {
 		p.oomSeen = true
 	}
 }

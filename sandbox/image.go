@@ -23,7 +23,7 @@ var _ images.Engine = (*Engine)(nil)
 
 // ImageID returns the ID of ref, or "" when the engine does not have it.
 func (e *Engine) ImageID(ctx context.Context, ref string) (string, error) {
-	info, err := e.cli.ImageInspect(ctx, ref)
+	info, err := e.api().ImageInspect(ctx, ref)
 	if errdefs.IsNotFound(err) {
 		return "", nil
 	}
@@ -39,7 +39,7 @@ func (e *Engine) ImportImage(ctx context.Context, rootfs io.Reader, ref string, 
 	for _, k := range sortedKeys(labels) {
 		changes = append(changes, fmt.Sprintf("LABEL %s=%q", k, labels[k]))
 	}
-	rc, err := e.cli.ImageImport(ctx, image.ImportSource{Source: rootfs, SourceName: "-"}, ref, image.ImportOptions{Changes: changes})
+	rc, err := e.api().ImageImport(ctx, image.ImportSource{Source: rootfs, SourceName: "-"}, ref, image.ImportOptions{Changes: changes})
 	if err != nil {
 		return "", fmt.Errorf("sandbox: importing %s: %w", ref, err)
 	}
@@ -57,7 +57,7 @@ func (e *Engine) BuildImage(ctx context.Context, buildContext io.Reader, o image
 	for k, v := range o.Args {
 		args[k] = &v
 	}
-	resp, err := e.cli.ImageBuild(ctx, buildContext, build.ImageBuildOptions{
+	resp, err := e.api().ImageBuild(ctx, buildContext, build.ImageBuildOptions{
 		Tags:        []string{o.Ref},
 		Dockerfile:  o.Dockerfile,
 		BuildArgs:   args,
@@ -126,7 +126,7 @@ func sortedKeys(m map[string]string) []string {
 
 // TagImage gives the image src the additional reference dst.
 func (e *Engine) TagImage(ctx context.Context, src, dst string) error {
-	if err := e.cli.ImageTag(ctx, src, dst); err != nil {
+	if err := e.api().ImageTag(ctx, src, dst); err != nil {
 		return fmt.Errorf("sandbox: tagging %s as %s: %w", src, dst, err)
 	}
 	return nil
@@ -134,7 +134,7 @@ func (e *Engine) TagImage(ctx context.Context, src, dst string) error {
 
 // RemoveImage deletes the reference ref (and the image, when nothing else refers to it).
 func (e *Engine) RemoveImage(ctx context.Context, ref string) error {
-	if _, err := e.cli.ImageRemove(ctx, ref, image.RemoveOptions{PruneChildren: true}); err != nil && !errdefs.IsNotFound(err) {
+	if _, err := e.api().ImageRemove(ctx, ref, image.RemoveOptions{PruneChildren: true}); err != nil && !errdefs.IsNotFound(err) {
 		return fmt.Errorf("sandbox: removing image %s: %w", ref, err)
 	}
 	return nil
@@ -143,13 +143,13 @@ func (e *Engine) RemoveImage(ctx context.Context, ref string) error {
 // ReadImageFile returns the file at path in image ref (at most 1 MiB), read without running
 // anything: it is copied out of a container created from the image and never started.
 func (e *Engine) ReadImageFile(ctx context.Context, ref, path string) ([]byte, error) {
-	c, err := e.cli.ContainerCreate(ctx, &container.Config{Image: ref, Cmd: []string{path}, Labels: e.labels()},
+	c, err := e.api().ContainerCreate(ctx, &container.Config{Image: ref, Cmd: []string{path}, Labels: e.labels()},
 		&container.HostConfig{NetworkMode: "none"}, nil, nil, "")
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: reading %s in %s: %w", path, ref, err)
 	}
 	defer e.remove(c.ID)
-	rc, _, err := e.cli.CopyFromContainer(ctx, c.ID, path)
+	rc, _, err := e.api().CopyFromContainer(ctx, c.ID, path)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: reading %s in %s: %w", path, ref, err)
 	}
@@ -163,7 +163,7 @@ func (e *Engine) ReadImageFile(ctx context.Context, ref, path string) ([]byte, e
 
 // ImageLabels returns the labels of image ref.
 func (e *Engine) ImageLabels(ctx context.Context, ref string) (map[string]string, error) {
-	info, err := e.cli.ImageInspect(ctx, ref)
+	info, err := e.api().ImageInspect(ctx, ref)
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: inspecting image %s: %w", ref, err)
 	}
@@ -176,7 +176,7 @@ func (e *Engine) ImageLabels(ctx context.Context, ref string) (map[string]string
 // SaveImages writes the images refs to w as one archive, as `docker save` does: their layers,
 // configuration and tags, so that another engine loads the very same images (same IDs).
 func (e *Engine) SaveImages(ctx context.Context, refs []string, w io.Writer) error {
-	rc, err := e.cli.ImageSave(ctx, refs)
+	rc, err := e.api().ImageSave(ctx, refs)
 	if err != nil {
 		return fmt.Errorf("sandbox: saving images: %w", err)
 	}
@@ -189,7 +189,7 @@ func (e *Engine) SaveImages(ctx context.Context, refs []string, w io.Writer) err
 
 // LoadImages loads an archive written by SaveImages into the engine.
 func (e *Engine) LoadImages(ctx context.Context, r io.Reader) error {
-	resp, err := e.cli.ImageLoad(ctx, r, client.ImageLoadWithQuiet(true))
+	resp, err := e.api().ImageLoad(ctx, r, client.ImageLoadWithQuiet(true))
 	if err != nil {
 		return fmt.Errorf("sandbox: loading images: %w", err)
 	}

@@ -7,18 +7,25 @@ import (
 	"sync"
 )
 
-// DefaultWarm is the containers a daemon keeps prepared per worker and kind of bot: a
-// two-player match's.
+// DefaultWarm is the containers a daemon keeps prepared per worker and kind of bot, at
+// least: a two-player match's. A kind of which a match needs more grows to it (maxWarm).
 const DefaultWarm = 2
+
+// maxWarm bounds a kind's prepared containers: the most players a match of the judge's games
+// has, with a few to spare.
+const maxWarm = 8
 
 // pool keeps prepared containers (see Start), by kind, for Start to take: a match's bots then
 // start at the launcher's go instead of at the engine's create. Each is used once, by one bot,
 // and removed after it like any other.
 type pool struct {
 	mu     sync.Mutex
-	size   int                   // containers kept ready per kind; 0 keeps none
+	size   int                   // containers kept ready per kind, at least; 0 keeps none
 	ready  map[string][]*Process // by kind, oldest first
 	coming map[string]int        // being prepared, by kind
+	// grown is a kind's size where a match has needed more at once than size (a four-player
+	// match of one kind of bot): one more for each start that found none ready, up to maxWarm.
+	grown map[string]int
 	// ctx bounds the preparing; Engine.Close cancels it rather than wait it out.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -31,8 +38,9 @@ func kind(spec RunSpec) string {
 }
 
 // Warm keeps n prepared containers ready for each kind of bot the engine has started (an image
-// with its command, environment and limits), from that kind's first Start on; 0, the default,
-// keeps none and removes those kept. A prepared container is the launcher, started with every
+// with its command, environment and limits), from that kind's first Start on, and more of a
+// kind of which a match has started more at once (one more for each later start that found
+// none ready, up to maxWarm); 0, the default, keeps none and removes those kept. A prepared container is the launcher, started with every
 // restriction and waiting on its pipe: it uses no CPU, and what it used is not the bot's (see
 // Process.StartCPU).
 func (e *Engine) Warm(n int) {
@@ -40,9 +48,14 @@ func (e *Engine) Warm(n int) {
 	e.pool.size = max(n, 0)
 	var drop []*Process
 	for k, list := range e.pool.ready {
-		if len(list) > e.pool.size {
-			drop = append(drop, list[e.pool.size:]...)
-			e.pool.ready[k] = list[:e.pool.size]
+		keep := max(e.pool.size, e.pool.grown[k])
+		if e.pool.size == 0 {
+			keep = 0
+			delete(e.pool.grown, k)
+		}
+		if len(list) > keep {
+			drop = append(drop, list[keep:]...)
+			e.pool.ready[k] = list[:keep]
 		}
 	}
 	e.pool.mu.Unlock()
@@ -75,9 +88,11 @@ func (e *Engine) takeWarm(spec RunSpec) *Process {
 		return nil
 	}
 	if pl.ready == nil {
-		pl.ready, pl.coming = map[string][]*Process{}, map[string]int{}
+		pl.ready, pl.coming, pl.grown = map[string][]*Process{}, map[string]int{}, map[string]int{}
 		pl.ctx, pl.cancel = context.WithCancel(context.Background())
 	}
+	size, seen := pl.grown[k]
+	size = max(size, pl.size)
 	var got *Process
 	var ended []*Process
 	list := pl.ready[k]
@@ -90,7 +105,11 @@ func (e *Engine) takeWarm(spec RunSpec) *Process {
 		list = list[1:]
 	}
 	pl.ready[k] = list
-	missing := pl.size - len(list) - pl.coming[k]
+	if got == nil && seen && size < maxWarm { // not the kind's first start: a match needed more
+		size++
+	}
+	pl.grown[k] = size
+	missing := size - len(list) - pl.coming[k]
 	pl.coming[k] += max(missing, 0)
 	ctx := pl.ctx
 	pl.mu.Unlock()
@@ -113,7 +132,7 @@ func (e *Engine) prepareWarm(ctx context.Context, k string, spec RunSpec) {
 	pl := &e.pool
 	pl.mu.Lock()
 	pl.coming[k]--
-	keep := err == nil && p.ready() && len(pl.ready[k]) < pl.size
+	keep := err == nil && p.ready() && len(pl.ready[k]) < max(pl.size, pl.grown[k]) && pl.size > 0
 	if keep {
 		pl.ready[k] = append(pl.ready[k], p)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,8 +17,8 @@ import (
 
 // A bot started from the pool gets its own artifact and input files, is charged all of its
 // own CPU and none of the idle launcher's, and its container is removed like any other.
-// The pool keeps its size, refuses a prepared container that has ended, and Close removes
-// everything it holds.
+// The pool keeps its size, grows a kind to what a match took of it at once, refuses a prepared
+// container that has ended, and Close removes everything it holds.
 func TestWarmPool(t *testing.T) {
 	sandboxtest.MustHaveDocker(t)
 	ctx := context.Background()
@@ -70,6 +71,26 @@ func TestWarmPool(t *testing.T) {
 	e.Settle()
 	if n := len(e.Pooled()); n != 2 {
 		t.Errorf("the pool holds %d after a start; want 2 again", n)
+	}
+
+	// A match of four bots of the kind, started at once as a match starts them: the pool
+	// grows to four for the next such match.
+	four := make([]*sandbox.Process, 4)
+	errs := make([]error, 4)
+	var wg sync.WaitGroup
+	for i := range four {
+		wg.Go(func() { four[i], errs[i] = e.Start(ctx, spec) })
+	}
+	wg.Wait()
+	for i, p := range four {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		p.Close()
+	}
+	e.Settle()
+	if n := len(e.Pooled()); n != 4 {
+		t.Errorf("the pool holds %d after a match of four of its kind; want 4", n)
 	}
 
 	// A prepared container that has ended is never handed out.

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -30,6 +31,10 @@ type RunSpec struct {
 	Freeze Freeze
 	// Output bounds what the bot writes; a zero field is its default.
 	Output Output
+	// Reuse names the bot: the submission it runs. When set, the bot's container may serve
+	// it, and only it, again in a later match (Engine.Reuse), reset in between. "" uses the
+	// container once.
+	Reuse string
 }
 
 // Process is a running bot. The bot's stdin, stdout and stderr are named pipes between the
@@ -38,6 +43,7 @@ type RunSpec struct {
 type Process struct {
 	e     *Engine
 	a     *attached
+	box   *box
 	cg    *cgroup
 	pidfd int
 	spec  RunSpec
@@ -53,11 +59,19 @@ type Process struct {
 	// complaints before it connected that pipe, from the engine's attach stream.
 	errBuf  capped
 	errPipe *errPipe
-	// errDone is closed when the attach stream has ended.
-	errDone chan struct{}
 	frozen  bool
 
-	imageID string // the ID of the image the container runs
+	// artifact is the artifact placed in /bot; keep whether Close may keep the container
+	// for the bot's next match; reaped whether Wait had the launcher's report of its end.
+	artifact string
+	keep     bool
+	reaped   bool
+	exit     Exit
+	// oomBase is the cgroup's count of OOM kills when the bot started (earlier matches');
+	// memPeakPath the cgroup file of its memory high-water mark, which a reuse resets.
+	oomBase     int64
+	memPeakPath string
+
 	// tasks is /proc/PID/task of the bot's process; "" when it was not found.
 	tasks string
 	sched schedStats
@@ -88,7 +102,10 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 			return nil, fmt.Errorf("sandbox: input file %s is not a regular file", src)
 		}
 	}
-	p := e.takeWarm(spec)
+	p := e.takeSpare(spec)
+	if p == nil {
+		p = e.takeWarm(spec)
+	}
 	if p == nil {
 		var err error
 		if p, err = e.prepare(ctx, spec); err != nil {
@@ -133,9 +150,13 @@ func (e *Engine) prepare(ctx context.Context, spec RunSpec) (*Process, error) {
 		os.RemoveAll(p.ioDir)
 		return nil, fmt.Errorf("sandbox: opening the bot's stderr: %w", err)
 	}
+	limits := spec.Limits
+	if serves(limits) {
+		limits.Pids++ // the launcher's, beside the bot's own
+	}
 	p.a, err = e.create(ctx, containerSpec{
 		image: spec.Image, cmd: append(launcher(spec.Limits.Runtime), spec.Cmd...), env: spec.Env,
-		workDir: "/work", limits: spec.Limits, noStdin: true,
+		workDir: "/work", limits: limits, noStdin: !serves(limits),
 		binds: map[string]string{"/bot": filepath.Join(p.ioDir, "bot"), "/work": filepath.Join(p.ioDir, "work")},
 		pipes: map[string]string{"/judge/io/in": filepath.Join(p.ioDir, "in"), "/judge/io/out": filepath.Join(p.ioDir, "out"),
 			"/judge/io/err": filepath.Join(p.ioDir, "err")},
@@ -146,10 +167,14 @@ func (e *Engine) prepare(ctx context.Context, spec RunSpec) (*Process, error) {
 		os.RemoveAll(p.ioDir)
 		return nil, err
 	}
-	p.errDone = make(chan struct{})
+	p.box = newBox(p.a, &p.errBuf)
 	go func() {
-		defer close(p.errDone)
-		stdcopy.StdCopy(io.Discard, &p.errBuf, p.a.hj.Reader)
+		defer close(p.box.done)
+		var out io.Writer = io.Discard
+		if serves(spec.Limits) {
+			out = p.box
+		}
+		stdcopy.StdCopy(out, boxErr{p.box}, p.a.hj.Reader)
 	}()
 	if err := p.connect(ctx); err != nil {
 		p.Close()
@@ -165,10 +190,11 @@ func (p *Process) ready() bool { return p.cg != nil && !p.Exited() }
 // launcher its go.
 func (p *Process) launch(spec RunSpec) error {
 	p.spec = spec
-	if spec.Artifact != "" {
+	if spec.Artifact != "" && p.artifact != spec.Artifact {
 		if err := linkTree(filepath.Join(p.ioDir, "bot"), spec.Artifact); err != nil {
 			return fmt.Errorf("sandbox: placing the bot's artifact: %w", err)
 		}
+		p.artifact = spec.Artifact
 	}
 	for name, src := range spec.Files {
 		if err := linkFile(filepath.Join(p.ioDir, "work", name), src, 0o444); err != nil {
@@ -179,6 +205,8 @@ func (p *Process) launch(spec RunSpec) error {
 		return nil // the launcher never got as far: the first read reports it
 	}
 	p.startCPU = p.CPU()
+	p.oomBase = p.cg.OOMKills()
+	p.keep = spec.Reuse != "" && serves(spec.Limits)
 	// The launcher waits for this byte before it becomes the bot.
 	if _, err := p.in.Write([]byte{0}); err != nil {
 		return fmt.Errorf("sandbox: starting the bot: %w", err)
@@ -191,7 +219,7 @@ func (p *Process) ID() string { return p.a.id }
 
 // ImageID is the ID of the image the bot runs in ("" when its container ended before the
 // judge saw it run): the image itself, where a tag may since name another.
-func (p *Process) ImageID() string { return p.imageID }
+func (p *Process) ImageID() string { return p.box.image }
 
 // Exited reports, without waiting, whether the bot's process has ended (or never ran).
 func (p *Process) Exited() bool {
@@ -207,15 +235,20 @@ func (p *Process) Exited() bool {
 // (Wait gives its pipe and the engine up to stderrDrain to pass the last of it on).
 func (p *Process) Wait(ctx context.Context) (Exit, error) {
 	p.Thaw()
-	x, err := p.e.wait(ctx, p.a.id)
+	x, err := p.waitExit(ctx)
 	if err == nil {
 		// The stderr pipe ends once every process holding it has exited, and the engine ends
 		// the attach stream once it has copied the last of it: what the bot wrote before it
-		// ended (a stack trace) is then all in Stderr.
+		// ended (a stack trace) is then all in Stderr. A serving launcher outlives the bot,
+		// and with it the stream: what it said of the bot came before its report.
 		timer := time.NewTimer(stderrDrain)
 		defer timer.Stop()
+		waits := []chan struct{}{p.errPipe.done, p.box.done}
+		if p.reaped {
+			waits = waits[:1]
+		}
 	drain:
-		for _, done := range []chan struct{}{p.errPipe.done, p.errDone} {
+		for _, done := range waits {
 			select {
 			case <-done:
 			case <-timer.C:
@@ -231,6 +264,28 @@ func (p *Process) Wait(ctx context.Context) (Exit, error) {
 		p.peakSeen = int64(p.spec.Limits.Memory)
 	}
 	return x, err
+}
+
+// waitExit waits for the bot's end: the serving launcher's report of it, or the container's.
+func (p *Process) waitExit(ctx context.Context) (Exit, error) {
+	if p.reaped {
+		return p.exit, nil
+	}
+	if !serves(p.spec.Limits) {
+		return p.e.wait(ctx, p.a.id)
+	}
+	select {
+	case ws := <-p.box.status:
+		p.reaped, p.exit = true, exitOf(ws)
+		if p.cg != nil && p.cg.OOMKills() > p.oomBase {
+			p.exit.OOM = true
+		}
+		return p.exit, nil
+	case <-p.box.done: // the launcher itself ended: the container's end is the bot's
+		return p.e.wait(ctx, p.a.id)
+	case <-ctx.Done():
+		return Exit{}, fmt.Errorf("sandbox: waiting for the bot: %w", ctx.Err())
+	}
 }
 
 // stderrDrain bounds Wait's wait for the end of stderr after the bot has exited.
@@ -271,52 +326,71 @@ func (p *Process) Kill(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, killTimeout)
 	defer cancel()
 	p.hold(false) // see Close
-	return p.e.cli.ContainerKill(ctx, p.a.id, "KILL")
+	if serves(p.spec.Limits) && p.pidfd >= 0 {
+		// The bot, not its container: the launcher lives on to report its end.
+		err := unix.PidfdSendSignal(p.pidfd, unix.SIGKILL, nil, 0)
+		if err == nil || errors.Is(err, unix.ESRCH) {
+			return nil
+		}
+	}
+	return p.e.api().ContainerKill(ctx, p.a.id, "KILL")
 }
 
-// Close kills the bot if it still runs and removes its container and directory. The
-// removal goes on in the background, off the match's path: Engine.Settle waits for it and
-// Engine.Close does, and a judge that dies before it ends leaves the container to Sweep.
-// It is always safe to call, more than once.
+// Close kills the bot if it still runs and removes its container and directory, or, for a
+// bot that may play again there (RunSpec.Reuse), has the container reset and kept for it
+// (Engine.Reuse). Either goes on in the background, off the match's path: Engine.Settle
+// waits for it and Engine.Close does, and a judge that dies before it ends leaves the
+// container to Sweep. It is always safe to call, more than once.
 func (p *Process) Close() error {
 	p.closeOnce.Do(func() {
 		p.sample()
-		// The bot dies now, not when the engine gets round to its container: nothing of it
-		// may run into the next match. A frozen bot must run again to die (p.frozen is left
-		// alone: Kill may run on any goroutine): a task frozen by the cgroup would not, and
-		// under gVisor a stopped sandbox kernel leaves the runtime nothing to talk to, so
-		// removal hangs.
-		if p.pidfd >= 0 {
-			unix.PidfdSendSignal(p.pidfd, unix.SIGKILL, nil, 0)
+		p.closeEnds()
+		if p.keep {
+			p.e.reuse.resetStarts(spareKey(p.spec))
+			p.e.background(func() { p.e.recycle(p) })
+			return
 		}
-		p.hold(false)
-		if p.cg != nil {
-			p.cg.close()
-		}
-		p.sched.close()
-		if p.pidfd >= 0 {
-			unix.Close(p.pidfd)
-		}
-		p.in.Close()
-		if p.out.f != nil {
-			p.out.f.Close()
-		}
-		p.errPipe.close()
-		p.e.background(func() {
-			p.e.remove(p.a.id)
-			p.a.hj.Close()
-			os.RemoveAll(p.ioDir)
-		})
+		p.removeContainer()
 	})
 	return nil
 }
 
+// closeEnds kills the bot if it still runs and closes the judge's ends of it: its pipes, its
+// pidfd and its cgroup's files.
+func (p *Process) closeEnds() {
+	// The bot dies now, not when the engine gets round to its container: nothing of it may
+	// run into the next match. A frozen bot must run again to die (p.frozen is left alone:
+	// Kill may run on any goroutine): a task frozen by the cgroup would not, and under gVisor
+	// a stopped sandbox kernel leaves the runtime nothing to talk to, so removal hangs.
+	if p.pidfd >= 0 {
+		unix.PidfdSendSignal(p.pidfd, unix.SIGKILL, nil, 0)
+	}
+	p.hold(false)
+	if p.cg != nil {
+		p.cg.close()
+	}
+	p.sched.close()
+	if p.pidfd >= 0 {
+		unix.Close(p.pidfd)
+	}
+	if p.in != nil {
+		p.in.Close()
+	}
+	if p.out.f != nil {
+		p.out.f.Close()
+	}
+	if p.errPipe != nil {
+		p.errPipe.close()
+	}
+}
+
 // launcher is the command that starts every bot: images.Launcher, which connects the bot to
-// its pipes and installs the exec-once filter. Under gVisor the filter traps instead of
+// its pipes and installs the exec-once filter; under runc it serves the bot match after match
+// (see reuse.go). Under gVisor the filter traps instead of
 // killing (see images/recipes/launcher/init.c).
 func launcher(runtime string) []string {
 	if runtime == RuntimeGVisor {
 		return []string{"/judge/init", "--trap"}
 	}
-	return []string{"/judge/init"}
+	return []string{"/judge/init", "--serve"}
 }

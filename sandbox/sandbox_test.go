@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -138,9 +139,11 @@ func TestNoFiles(t *testing.T) {
 	}
 }
 
-func TestCPUTimeMatchesTheBotsOwnClock(t *testing.T) {
-	p := probe(t, nil)
-	ans, turn, err := ask(t, p, "burn 800", sandbox.TurnLimits{CPU: 2 * time.Second, Wall: 6 * time.Second})
+// burned asks p to burn (cmd answers "burned US", the bot's own clock) and returns the bot's
+// figure and the turn as the judge measured it.
+func burned(t *testing.T, p *sandbox.Process, cmd string) (time.Duration, sandbox.Turn) {
+	t.Helper()
+	ans, turn, err := ask(t, p, cmd, sandbox.TurnLimits{CPU: 2 * time.Second, Wall: 6 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +151,11 @@ func TestCPUTimeMatchesTheBotsOwnClock(t *testing.T) {
 	if err != nil {
 		t.Fatalf("answer %q", ans)
 	}
-	ref := time.Duration(us) * time.Microsecond
+	return time.Duration(us) * time.Microsecond, turn
+}
+
+func TestCPUTimeMatchesTheBotsOwnClock(t *testing.T) {
+	ref, turn := burned(t, probe(t, nil), "burn 800")
 	if sandboxtest.GVisor() {
 		// The cgroup also holds gVisor's kernel, which serves the bot's system calls (the
 		// burn loop reads its CPU clock thousands of times): the judge charges that work
@@ -277,6 +284,35 @@ func TestCrashAndExitAreReported(t *testing.T) {
 			}
 			if x := waitExit(t, p); x != tc.want {
 				t.Errorf("got %+v, want %+v", x, tc.want)
+			}
+		})
+	}
+}
+
+// What the judge charges against what the bot's own process clock measured, for a burn on
+// one thread, a burn with helper threads beside it on the bot's one core, and time spent in
+// system calls. The judge's figure is the container's cgroup: the CPU the host gave the bot's
+// container. Under runc the two agree; under gVisor the bot's clock is gVisor's own accounting
+// (see docs/rules.md), and a bot that budgets by it is never charged more than it measured.
+func TestChargedAgainstTheBotsOwnClock(t *testing.T) {
+	core := fmt.Sprint(sandboxtest.LastCore())
+	for _, tc := range []struct{ name, cmd string }{
+		{"one thread", "burn 150"},
+		{"a helper thread beside", "burnwith 150 1"},
+		{"three helper threads beside", "burnwith 150 3"},
+		{"system calls", "syscalls 150"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			own, turn := burned(t, probe(t, func(s *sandbox.RunSpec) { s.Limits.CPUSet = core }), tc.cmd)
+			t.Logf("%s: the bot's clock %v, charged %v (%.2fx), wall %v", tc.cmd, own, turn.CPU, float64(turn.CPU)/float64(own), turn.Wall)
+			if sandboxtest.GVisor() {
+				if turn.CPU > own+own/20 {
+					t.Errorf("charged %v, more than the bot's own clock's %v", turn.CPU, own)
+				}
+				return
+			}
+			if diff := math.Abs(float64(turn.CPU-own)) / float64(own); diff > 0.05 {
+				t.Errorf("charged %v, the bot's clock %v: %.1f%% apart, want within 5%%", turn.CPU, own, diff*100)
 			}
 		})
 	}

@@ -73,7 +73,10 @@ func fitGVisor(p *seccomp.Seccomp) {
 // banProcesses turns Docker's default profile into the judge's: clone only for a thread
 // (CLONE_THREAD, no namespace flag); any other clone, fork and vfork kill the bot with SIGSYS,
 // so a banned action shows as that, not as an error the bot may ignore. clone3 keeps Docker's
-// ENOSYS (glibc falls back to clone).
+// ENOSYS (glibc falls back to clone). One form of clone makes a process: CLONE_PARENT_SETTID
+// without CLONE_THREAD, which no libc's fork uses, for the serving launcher's child (see
+// reuse.go); the bot's own filter, which the launcher installs, kills it for any clone that
+// is not a thread's.
 //
 // The trace calls, which Docker allows, fail with EPERM: PTRACE_TRACEME would make the
 // engine's shim the bot's tracer, and at the first SIGSTOP the engine would see the container
@@ -99,9 +102,17 @@ func banProcesses(p *seccomp.Seccomp) {
 		}, Comment: "threads only"},
 		&seccomp.Syscall{LinuxSyscall: specs.LinuxSyscall{
 			Names:  []string{"clone"},
+			Action: specs.ActAllow,
+			Args: []specs.LinuxSeccompArg{{
+				Index: 0, Value: unix.CLONE_THREAD | cloneNamespaces | unix.CLONE_PARENT_SETTID, ValueTwo: unix.CLONE_PARENT_SETTID,
+				Op: specs.OpMaskedEqual,
+			}},
+		}, Comment: "the serving launcher's child"},
+		&seccomp.Syscall{LinuxSyscall: specs.LinuxSyscall{
+			Names:  []string{"clone"},
 			Action: specs.ActKillProcess,
 			Args: []specs.LinuxSeccompArg{{
-				Index: 0, Value: unix.CLONE_THREAD, ValueTwo: 0, Op: specs.OpMaskedEqual,
+				Index: 0, Value: unix.CLONE_THREAD | unix.CLONE_PARENT_SETTID, ValueTwo: 0, Op: specs.OpMaskedEqual,
 			}},
 		}, Comment: "a new process"},
 		&seccomp.Syscall{LinuxSyscall: specs.LinuxSyscall{

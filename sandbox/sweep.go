@@ -90,7 +90,11 @@ func (e *Engine) Containers(ctx context.Context) ([]string, error) {
 	return ids, nil
 }
 
-// OwnContainers lists the IDs of this judge's own containers (this Engine's instance).
+// OwnContainers lists the IDs of this judge's own containers (this Engine's instance) that
+// it has not had removed: a container the Docker engine is removing is not one. (A removal
+// can hang in the engine itself - seen with runsc on fuse-overlayfs, "Removal In Progress"
+// for minutes - and nothing the judge does makes it go faster: the container is stopped,
+// and the engine's.)
 func (e *Engine) OwnContainers(ctx context.Context) ([]string, error) {
 	list, err := e.list(ctx)
 	if err != nil {
@@ -98,7 +102,7 @@ func (e *Engine) OwnContainers(ctx context.Context) ([]string, error) {
 	}
 	var ids []string
 	for _, c := range list {
-		if c.Labels[LabelInstance] == e.instance {
+		if c.Labels[LabelInstance] == e.instance && c.State != "removing" {
 			ids = append(ids, c.ID)
 		}
 	}
@@ -106,7 +110,7 @@ func (e *Engine) OwnContainers(ctx context.Context) ([]string, error) {
 }
 
 func (e *Engine) list(ctx context.Context) ([]container.Summary, error) {
-	list, err := e.cli.ContainerList(ctx, container.ListOptions{
+	list, err := e.api().ContainerList(ctx, container.ListOptions{
 		All:     true,
 		Filters: filters.NewArgs(filters.Arg("label", labelManaged+"=1"), filters.Arg("label", labelHost+"="+e.host)),
 	})

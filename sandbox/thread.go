@@ -2,9 +2,8 @@ package sandbox
 
 import (
 	"runtime"
-	"strconv"
-	"strings"
 
+	"github.com/botjudge/judge/sandbox/cores"
 	"golang.org/x/sys/unix"
 )
 
@@ -34,22 +33,12 @@ func Beside(cpuset string) (restore func()) {
 // parseCPUSet reads a cpuset list: "1", "0-3", "1,3-5".
 func parseCPUSet(s string) (unix.CPUSet, bool) {
 	var set unix.CPUSet
-	if s == "" {
+	cpus, err := cores.ParseList(s)
+	if err != nil {
 		return set, false
 	}
-	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil || a < 0 {
-			return set, false
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a {
-				return set, false
-			}
-		}
-		for c := a; c <= b && c < 1024; c++ {
+	for _, c := range cpus {
+		if c < 1024 {
 			set.Set(c)
 		}
 	}

@@ -373,3 +373,37 @@ func TestBeside(t *testing.T) {
 		t.Errorf("the thread kept its affinity: %d cores, %d before", after.Count(), before.Count())
 	}
 }
+
+// The serving launcher's reports, as the attach stream may cut them: each child's end, as
+// the engine would report its container's, and a reset that failed.
+func TestServingLaunchersReports(t *testing.T) {
+	for _, tc := range []struct {
+		writes []string
+		want   []Exit
+		dirty  string
+	}{
+		{[]string{"exit 0\n"}, []Exit{{Code: 0}}, ""},
+		{[]string{"exit 768\n"}, []Exit{{Code: 3}}, ""},                // exit(3)
+		{[]string{"exit 9\n"}, []Exit{{Code: 137, Signal: 9}}, ""},     // SIGKILL
+		{[]string{"exit 33536\n"}, []Exit{{Code: 131, Signal: 3}}, ""}, // a JVM's exit(131)
+		{[]string{"exit 0\nexit 11\n"}, []Exit{{Code: 0}, {Code: 139, Signal: 11}}, ""},
+		{[]string{"exit 0\ndirty /tmp\n"}, []Exit{{Code: 0}}, "/tmp"},
+		{[]string{"garbage\n", "exit x\n"}, nil, ""},
+		{[]string{"ex", "it 0\nexi", "t 9\n"}, []Exit{{Code: 0}, {Code: 137, Signal: 9}}, ""},
+	} {
+		b := newBox(nil, &capped{})
+		for _, w := range tc.writes {
+			b.Write([]byte(w))
+		}
+		var got []Exit
+		for len(b.status) > 0 {
+			got = append(got, exitOf(<-b.status))
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%q: %v, want %v", tc.writes, got, tc.want)
+		}
+		if d := b.dirty.Load(); (d == nil) != (tc.dirty == "") || d != nil && *d != tc.dirty {
+			t.Errorf("%q: dirty %v, want %q", tc.writes, d, tc.dirty)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/cores"
 )
 
 func (a *app) imagesCmd() *cobra.Command {
@@ -507,14 +508,16 @@ func (a *app) writeSecurity(w io.Writer) error {
 		{"seccomp", onOff(s.Seccomp == sandbox.SeccompJudge, "Docker's default; creating a process kills with SIGSYS; ptrace, process_vm_* refused", "Docker's default only (sandbox.seccomp is off)")},
 		{"exec", "the launcher's filter: the exec that starts the bot is the last; no new process; 32-bit ABIs killed"},
 		{"memory", s.Memory.String() + " (a game may set its own), no swap"},
-		{"CPU", fmt.Sprintf("%g core(s) of quota; time per move from the cgroup; pinned to a core per worker: %v", s.CPUs, s.Pin)},
+		{"CPU", fmt.Sprintf("%g core(s) of quota; time per move from the cgroup; %s", s.CPUs, pinning(s.Pin))},
 		{"processes and threads", fmt.Sprint(s.Pids)},
 		{"open files", fmt.Sprint(s.NoFile)},
 		{"file size", s.FileSize.String()},
 		{"core dumps", "none"},
 		{"stdout", fmt.Sprintf("%s in all, %s per line", s.Stdout, s.Line)},
 		{"stderr kept", s.Stderr.String() + " per bot, " + s.StderrMatch.String() + " per match (by move, in the replay)"},
-		{"started ahead", fmt.Sprintf("%d container(s) per worker and kind of bot, by judge serve (each for one bot only)", s.Warm)},
+		{"started ahead", fmt.Sprintf("%d container(s) per worker and kind of bot, by judge serve", s.Warm)},
+		{"used again", onOff(s.Reuse > 0 && s.Runtime != sandbox.RuntimeGVisor,
+			fmt.Sprintf("up to %d container(s) per worker, each by the one bot it served, reset in between", s.Reuse), "no: a container per bot per match")},
 		{"frozen between turns", string(s.Freeze) + onOff(s.Runtime == sandbox.RuntimeGVisor && s.Freeze == sandbox.FreezeSignal, " (gVisor: the cgroup freezer)", "")},
 		{"compilation", fmt.Sprintf("no network, %s, %g core(s), %d tasks, %v wall, log %s, artifact %s, source %s",
 			b.Memory, b.CPUs, b.Pids, b.Timeout, b.LogLimit, b.ArtifactLimit, b.SourceLimit)},
@@ -525,4 +528,20 @@ func (a *app) writeSecurity(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\n", r[0], r[1])
 	}
 	return tw.Flush()
+}
+
+// pinning says where judge serve's workers put their bots on this machine.
+func pinning(pin bool) string {
+	usable, err := (cores.Host{}).Usable()
+	if err != nil {
+		return "cores: " + err.Error()
+	}
+	var sets []string
+	for _, c := range usable {
+		sets = append(sets, c.Set())
+	}
+	if !pin {
+		return fmt.Sprintf("not pinned (cores the judge may use: %s)", strings.Join(sets, " "))
+	}
+	return fmt.Sprintf("each worker's bots pinned to a core of their own, of %s (those no other judge here holds)", strings.Join(sets, " "))
 }

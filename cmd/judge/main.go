@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 
@@ -31,6 +30,7 @@ import (
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/cores"
 )
 
 // usageError marks bad command-line arguments (exit status 2).
@@ -72,6 +72,10 @@ func (a *app) closeEngineAfter(c *cobra.Command) {
 					a.engine.Close()
 					a.engine = nil
 				}
+				if a.lease != nil {
+					a.lease.Release()
+					a.lease = nil
+				}
 			}()
 			return run(cmd, args)
 		}
@@ -87,6 +91,7 @@ type app struct {
 	cfg        config.Config
 	log        *slog.Logger
 	engine     *sandbox.Engine
+	lease      *cores.Lease // the cores the daemon's workers hold, released with the engine
 }
 
 func newRoot() *cobra.Command {
@@ -284,12 +289,10 @@ func (a *app) runner(b *build.Builder) (*match.Runner, error) {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, err
 	}
-	cpuset := ""
-	if cores := botCores(s.Pin, 1); len(cores) > 0 {
-		cpuset = cores[0]
-	}
 	limits := s.Limits
-	limits.CPUSet = cpuset
+	if usable, err := (cores.Host{}).Usable(); err == nil && s.Pin && len(usable) > 1 {
+		limits.CPUSet = usable[len(usable)-1].Set() // a single match's: the last core
+	}
 	return &match.Runner{
 		Sandbox: a.engine, Builder: b, WorkDir: work, Version: judgeVersion(),
 		Limits: limits, Freeze: s.Freeze, Output: s.Output, StderrMatch: s.StderrMatch,
@@ -325,20 +328,6 @@ func (a *app) jobRules() job.Rules {
 // natsStore is the embedded server's storage directory: nats.store, else data_dir/nats.
 func (a *app) natsStore() string {
 	return cmp.Or(a.cfg.NATS.StoreDir, filepath.Join(a.cfg.DataDir, "nats"))
-}
-
-// botCores gives each worker a core of its own for its bots, keeping core 0 for the judge and
-// the engine, when the machine has enough cores; otherwise bots are not pinned.
-func botCores(pin bool, workers int) []string {
-	n := runtime.NumCPU()
-	if !pin || n < 2 {
-		return nil
-	}
-	var sets []string
-	for i := 0; i < workers && i < n-1; i++ {
-		sets = append(sets, fmt.Sprint(n-1-i))
-	}
-	return sets
 }
 
 // matchArgs reads what play and submit share: the game, its --opt values and the BOTs. It

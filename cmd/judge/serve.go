@@ -2,15 +2,19 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
-	"runtime"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/botjudge/judge/config"
 	"github.com/botjudge/judge/judge/daemon"
+	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/cores"
 )
 
 func (a *app) serveCmd() *cobra.Command {
@@ -58,7 +62,8 @@ func (a *app) serveCmd() *cobra.Command {
 	}
 }
 
-// daemon makes the daemon of `judge serve` on q, with workers workers (0: one per two cores),
+// daemon makes the daemon of `judge serve` on q, with workers workers (0: one per core its
+// bots may have, see workerCores),
 // logging to log.
 func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog.Logger) (*daemon.Daemon, *daemon.Metrics, error) {
 	b, err := a.builder(ctx) // connects to the engine and sweeps dead judges' containers
@@ -82,23 +87,14 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 		}
 	}
 	b.Remote, b.Log = q.Cache(queue.BucketArtifacts), log
-	if workers == 0 {
-		workers = max(1, runtime.NumCPU()/2)
-	}
-	// Each worker's bots get a core of their own where the machine has cores to give: only
-	// the bot on move runs.
-	runners := []daemon.Runner{r}
-	if cores := botCores(a.cfg.Sandbox.Pin, workers); len(cores) > 0 {
-		runners = nil
-		for i := range workers {
-			pinned := *r
-			pinned.Limits.CPUSet = cores[i%len(cores)]
-			runners = append(runners, &pinned)
-		}
+	runners, workers, err := a.workerCores(r, workers, log)
+	if err != nil {
+		return nil, nil, err
 	}
 	// Each runner's bots are of kinds of their own (their cores are part of their limits):
 	// the pool keeps each kind ready for the workers that share its runner.
 	a.engine.Warm(a.cfg.Sandbox.Warm * ((workers + len(runners) - 1) / len(runners)))
+	a.engine.Reuse(a.cfg.Sandbox.Reuse * workers)
 	metrics := daemon.NewMetrics()
 	d, err := daemon.New(daemon.Options{
 		Queue: q, Runners: runners, Jobs: a.jobRules(), Workers: workers,
@@ -107,4 +103,50 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 		Metrics:   metrics, Log: log,
 	})
 	return d, metrics, err
+}
+
+// workerCores gives each worker a core of its own for its bots, from the cores the judge may
+// use (hyper-thread siblings are one core; the judge's affinity and CPU quota bound them)
+// that no other judge of the host holds (a lease in serve.core_lease); the judge itself, the
+// engine and compilations float over every core. workers 0 means one per core leased. With
+// sandbox.pin off, or no core left to lease, bots are not pinned, and workers 0 means one per
+// usable core. It returns one runner per worker, or r alone when unpinned.
+func (a *app) workerCores(r *match.Runner, workers int, log *slog.Logger) ([]daemon.Runner, int, error) {
+	usable, err := (cores.Host{}).Usable()
+	if err != nil {
+		return nil, 0, err
+	}
+	if a.cfg.Sandbox.Pin {
+		lease, err := cores.Take(a.cfg.Serve.CoreLease, usable, workers)
+		if err != nil {
+			return nil, 0, fmt.Errorf("serve.core_lease %s: %w (it must be a directory every judge of this host can write; or set sandbox.pin: false)",
+				a.cfg.Serve.CoreLease, err)
+		}
+		if len(lease.Cores) > 0 {
+			a.lease = lease
+			if workers == 0 {
+				workers = len(lease.Cores)
+			}
+			var runners []daemon.Runner
+			var sets []string
+			for i := range workers {
+				pinned := *r
+				pinned.Limits.CPUSet = lease.Cores[i%len(lease.Cores)].Set()
+				runners = append(runners, &pinned)
+				sets = append(sets, fmt.Sprintf("%d:%s", i+1, pinned.Limits.CPUSet))
+			}
+			log.Info("daemon: each worker's bots on a core of their own", "workers", workers, "cores", strings.Join(sets, " "),
+				"lease", a.cfg.Serve.CoreLease)
+			return runners, workers, nil
+		}
+		lease.Release()
+		log.Warn("daemon: every core of this host is leased by other judges: bots are not pinned", "lease", a.cfg.Serve.CoreLease)
+	}
+	if workers == 0 {
+		workers = len(usable)
+	}
+	if r.Limits.Runtime == sandbox.RuntimeGVisor {
+		log.Warn("daemon: under gVisor, bots not pinned to a core of their own may be charged more CPU than their own clock reads (gVisor's kernel works for them on other cores; docs/rules.md)")
+	}
+	return []daemon.Runner{r}, workers, nil
 }

@@ -21,18 +21,17 @@ import (
 func BenchmarkThroughput(b *testing.B) {
 	for _, setup := range []string{"single", "cluster-r3"} {
 		for _, daemons := range []int{1, 2, 3} {
-			for _, warm := range []int{0, sandbox.DefaultWarm} {
-				benchThroughput(b, setup, daemons, warm)
+			for _, containers := range []string{"cold", "warm", "reused"} {
+				benchThroughput(b, setup, daemons, containers)
 			}
 		}
 	}
 }
 
-func benchThroughput(b *testing.B, setup string, daemons, warm int) {
-	containers := "warm"
-	if warm == 0 {
-		containers = "cold"
-	}
+// benchThroughput runs trivial matches through daemons daemons whose bots start in new
+// containers (cold), in containers started ahead (warm), or in their own containers of
+// earlier matches, reset (reused; warm for their first).
+func benchThroughput(b *testing.B, setup string, daemons int, containers string) {
 	b.Run(fmt.Sprintf("%s/daemons=%d/%s", setup, daemons, containers), func(b *testing.B) {
 		url := func(int) string { return "" }
 		if setup == "single" {
@@ -47,7 +46,12 @@ func benchThroughput(b *testing.B, setup string, daemons, warm int) {
 		for i := 0; i < daemons; i++ {
 			startDaemon(b, url(i), func(o *daemon.Options) {
 				e := matchtest.Engine(o.Runners[0].(*match.Runner))
-				e.Warm(warm)
+				if containers != "cold" {
+					e.Warm(sandbox.DefaultWarm)
+				}
+				if containers == "reused" {
+					e.Reuse(sandbox.DefaultReuse)
+				}
 				engines = append(engines, e)
 			})
 		}

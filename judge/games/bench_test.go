@@ -12,40 +12,49 @@ import (
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/sandbox"
 )
 
 // BenchmarkMatch plays a full match of every game, its default number of C++ sample bots,
 // through real sandboxes per iteration, then re-judges its replay with no bots at all (the
 // referee alone). It reports the match's wall time, the referee's time, and the judge's share of
 // the match: the part of the wall time the bots were not answering (container start and
-// removal, building from the cache, the referee, the pipes). Each game is played with the bots'
-// containers started when the match needs them ("cold") and taken from a warm pool ("warm",
-// the daemon's default), which is let refill between matches.
+// removal, building from the cache, the referee, the pipes), and the requests the judge made
+// of the engine per match. Each game is played with the bots'
+// containers started when the match needs them ("cold"), taken from a warm pool ("warm"),
+// which is let refill between matches, or the bots' own containers of their last match, reset
+// ("reused", the daemon's default under runc).
 func BenchmarkMatch(b *testing.B) {
 	for _, g := range games.All() {
-		for _, warm := range []int{0, 2} {
-			b.Run(fmt.Sprintf("%s/%s", g.Name(), map[int]string{0: "cold", 2: "warm"}[warm]), func(b *testing.B) {
-				benchMatch(b, g, nil, warm)
+		for _, containers := range []string{"cold", "warm", "reused"} {
+			b.Run(fmt.Sprintf("%s/%s", g.Name(), containers), func(b *testing.B) {
+				benchMatch(b, g, nil, containers)
 			})
 		}
 	}
 }
 
 // BenchmarkOneMove is the wall time of an Amazes match of one turn each (two exchanges), from
-// the job to the result, with the bots' containers started when needed and from a warm pool.
+// the job to the result, with the bots' containers started when needed, from a warm pool and
+// used again.
 func BenchmarkOneMove(b *testing.B) {
 	g, _ := games.Lookup("amazes")
-	for _, warm := range []int{0, 2} {
-		b.Run(map[int]string{0: "cold", 2: "warm"}[warm], func(b *testing.B) {
-			benchMatch(b, g, map[string]string{"turns": "1"}, warm)
+	for _, containers := range []string{"cold", "warm", "reused"} {
+		b.Run(containers, func(b *testing.B) {
+			benchMatch(b, g, map[string]string{"turns": "1"}, containers)
 		})
 	}
 }
 
-func benchMatch(b *testing.B, g game.Game, opts map[string]string, warm int) {
+func benchMatch(b *testing.B, g game.Game, opts map[string]string, containers string) {
 	r := matchtest.Runner(b)
 	e := matchtest.Engine(r)
-	e.Warm(warm)
+	if containers != "cold" {
+		e.Warm(sandbox.DefaultWarm)
+	}
+	if containers == "reused" {
+		e.Reuse(sandbox.DefaultReuse)
+	}
 	bot := matchtest.Load(b, "bots/"+g.Name()+"/cpp")
 	_, _, players := g.Players()
 	play := func(seed uint64) (time.Duration, time.Duration, int, *replay.Replay) {
@@ -74,6 +83,7 @@ func benchMatch(b *testing.B, g game.Game, opts map[string]string, warm int) {
 	}
 	play(1000) // builds (cached) and, warm, fills the pool for the bots' kind
 	e.Settle()
+	calls := e.APICalls()
 	b.ResetTimer()
 	var matchTime, botTime, refereeTime time.Duration
 	var moves int
@@ -94,4 +104,7 @@ func benchMatch(b *testing.B, g game.Game, opts map[string]string, warm int) {
 	b.ReportMetric(float64(refereeTime.Microseconds())/n, "referee-us")
 	b.ReportMetric(float64(moves)/n, "moves")
 	b.ReportMetric(100*(1-float64(botTime)/float64(matchTime)), "judge-share-%")
+	// The engine's requests, those made in the background (removals, the pool's refill)
+	// included.
+	b.ReportMetric(float64(e.APICalls()-calls)/n, "engine-calls/match")
 }

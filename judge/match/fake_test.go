@@ -31,6 +31,7 @@ type fakeStep struct {
 	cpu    time.Duration
 	exit   *sandbox.Exit
 	stderr string
+	peak   int64 // memory, from this step on
 }
 
 // fakeBot answers each request by echoing its line, except where a step says otherwise.
@@ -47,6 +48,7 @@ type fakeBot struct {
 	cpu     time.Duration
 	closed  bool
 	started bool
+	peak    int64
 }
 
 func (b *fakeBot) Exchange(req []byte, lines int, lim sandbox.TurnLimits) (sandbox.Turn, error) {
@@ -63,6 +65,7 @@ func (b *fakeBot) Exchange(req []byte, lines int, lim sandbox.TurnLimits) (sandb
 	}
 	b.stderr += st.stderr
 	b.cpu += st.cpu
+	b.peak = max(b.peak, st.peak)
 	t := sandbox.Turn{CPU: st.cpu, Wall: st.cpu}
 	for _, l := range st.lines {
 		t.Lines = append(t.Lines, []byte(l))
@@ -77,8 +80,13 @@ func (b *fakeBot) StartCPU() time.Duration      { return 0 }
 func (b *fakeBot) Busy() bool                   { return false }
 func (b *fakeBot) Waiting() bool                { return true }
 func (b *fakeBot) ImageID() string              { return "" }
-func (b *fakeBot) PeakMemory() int64            { return 1 << 20 }
 func (b *fakeBot) Kill(context.Context) error   { return nil }
+
+func (b *fakeBot) PeakMemory() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return max(b.peak, 1<<20)
+}
 
 func (b *fakeBot) CPU() time.Duration {
 	b.mu.Lock()
@@ -208,6 +216,12 @@ func TestFaultsWithFakes(t *testing.T) {
 	}{
 		{"CPU limit", fakeStep{err: sandbox.ErrCPULimit, cpu: 1200 * time.Millisecond}, game.Timeout, "no answer within its 1000 ms CPU limit: used 1200 ms CPU"},
 		{"wall limit", fakeStep{err: sandbox.ErrWallLimit, cpu: 5 * time.Millisecond}, game.Timeout, "no answer within 3000 ms wall clock"},
+		{"wall limit at the memory limit", fakeStep{err: sandbox.ErrWallLimit, cpu: 5 * time.Millisecond, peak: 64 << 20}, game.Memory,
+			"out of memory: at its 64 MiB limit, no answer within 3000 ms wall clock"},
+		{"CPU limit at the memory limit", fakeStep{err: sandbox.ErrCPULimit, cpu: 1200 * time.Millisecond, peak: 64 << 20}, game.Timeout,
+			"no answer within its 1000 ms CPU limit"},
+		{"wall limit below the memory limit", fakeStep{err: sandbox.ErrWallLimit, cpu: 5 * time.Millisecond, peak: 64<<20 - 1}, game.Timeout,
+			"no answer within 3000 ms wall clock"},
 		{"a long line", fakeStep{err: sandbox.ErrLineTooLong}, game.Protocol, "a line longer than 1048576 bytes"},
 		{"too much output", fakeStep{err: sandbox.ErrOutputLimit}, game.OutputLimit, "more than 16777216 bytes of output"},
 		{"exit", fakeStep{err: sandbox.ErrClosed, exit: exit(sandbox.Exit{Code: 1})}, game.Crash, "exited: exit status 1"},

@@ -25,26 +25,16 @@ var lifecycleLangs = images.LangNames()
 
 func lifecycleBot(lang string) string { return "sandbox/testdata/lifecycle/" + lang }
 
-// signalled is the crash detail of a lifecycle bot that sent itself signal sig, or "" when
-// it lives on. Under runc a bot is the first process of its container (PID 1 of its
-// namespace), and the kernel does not deliver a signal that process sends itself when it has
-// no handler for it: C++ and Free Pascal bots, and a Go bot's SIGKILL, carry on. gVisor's
-// kernel delivers them. Go's runtime handles SIGABRT, SIGFPE and SIGSEGV and exits with
-// status 2 (and SIGINT and SIGTERM too, under runc, where its re-raise is not delivered); the
-// JVM exits with status 128 + the signal, which the engine reports as death by that signal.
+// signalled is the crash detail of a lifecycle bot that sent itself signal sig. A bot is
+// not the first process of its container (the launcher is, under runc; gVisor's kernel
+// delivers such signals anyway), so every signal it sends itself is delivered. Go's runtime
+// handles SIGABRT, SIGFPE and SIGSEGV and exits with status 2; the JVM exits with status
+// 128 + the signal, which is reported as death by that signal.
 func signalled(lang string, sig int) string {
-	killed := fmt.Sprintf("exited: killed by signal %d", sig)
-	switch {
-	case lang == "java":
-		return killed
-	case lang == "go" && (sig == 6 || sig == 8 || sig == 11):
-		return "exited: exit status 2"
-	case sandboxtest.GVisor():
-		return killed
-	case lang == "go" && sig != 9:
+	if lang == "go" && (sig == 6 || sig == 8 || sig == 11) {
 		return "exited: exit status 2"
 	}
-	return ""
+	return fmt.Sprintf("exited: killed by signal %d", sig)
 }
 
 func TestEveryWayABotEndsIsItsCrash(t *testing.T) {
@@ -138,7 +128,7 @@ func TestStartUpCPUIsCharged(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			// Over the limit, before READY and before a plain first answer: a burn of 800 ms
 			// beyond the language's allowance, so that what is charged clears the 500 ms limit
-			// by far under either runtime (the JVM's allowance under gVisor is 650 ms).
+			// by far under either runtime (the JVM's allowance under gVisor is 900 ms).
 			burn := fmt.Sprintf("burn %d", 800+allowance(t, lang).Milliseconds())
 			for _, cmds := range []string{"ready:echo x,echo a", "echo a,echo b"} {
 				opts := map[string]string{"p0": honest, "p1": cmds, "s1": burn, "limit": "500ms"}
@@ -162,9 +152,15 @@ func TestStartUpCPUIsCharged(t *testing.T) {
 			if p.Fault != nil || p.Moves != 1 {
 				t.Fatalf("burning 300 ms of a 2 s limit: fault %v, moves %d; want none and 1 move (READY is not a move)", p.Fault, p.Moves)
 			}
+			// gVisor's kernel runs the bot's own clock ahead of the host's charge (docs/rules.md,
+			// "Your own clock"), so there 300 ms by the bot's clock is less by the cgroup's.
+			least := int64(290)
+			if sandboxtest.GVisor() {
+				least = 150
+			}
 			charge := time.Duration(p.StartupCPUms)*time.Millisecond - allowance(t, lang)
-			if p.StartupCPUms < 290 || time.Duration(p.CPUms)*time.Millisecond < charge {
-				t.Errorf("start-up %d ms, charged %d ms in all; want at least 300 ms and the start-up less the allowance (%v)", p.StartupCPUms, p.CPUms, charge)
+			if p.StartupCPUms < least || time.Duration(p.CPUms)*time.Millisecond < charge {
+				t.Errorf("start-up %d ms, charged %d ms in all; want at least %d ms and the start-up less the allowance (%v)", p.StartupCPUms, p.CPUms, least, charge)
 			}
 			for _, x := range rp.Exchanges {
 				if x.Player == 1 {

@@ -250,7 +250,7 @@ func (r *Referee[P]) build(ctx context.Context, j Job) ([]*bot, error) {
 		if err != nil {
 			return nil, result.Errorf(result.Infrastructure, "building player %d (%s): %w", i, e.Name, err)
 		}
-		bots[i] = &bot{build: b, lang: sub.Lang, last: -1}
+		bots[i] = &bot{build: b, name: e.Name, lang: sub.Lang, last: -1}
 		if !b.OK {
 			bots[i].dead = &game.Fault{Kind: game.CompileError, Detail: "the program did not compile"}
 		}
@@ -279,6 +279,7 @@ func (r *Referee[P]) header(ctx context.Context, j Job, setup game.Setup, bots [
 // bot is one player's sandbox and figures.
 type bot struct {
 	build build.Result
+	name  string // the player's: the container that served it may serve it again
 	lang  string
 	proc  Bot
 	// dead is the fault that ended the bot; requests to it get this fault at once.
@@ -291,6 +292,8 @@ type bot struct {
 	cpu  time.Duration
 	wall time.Duration
 	peak int64
+	// memory is its memory limit: a bot that times out there was held by it (see fault).
+	memory int64
 	// startup is the CPU the bot used before its first request; unpaid is what of it beyond
 	// the runtime's allowance its first request has still to be charged.
 	startup, unpaid time.Duration
@@ -395,8 +398,9 @@ func (r *Referee[P]) start(ctx context.Context, setup game.Setup, bots []*bot) e
 		if setup.Memory > 0 {
 			limits.Memory = value.Bytes(setup.Memory)
 		}
+		b.memory = int64(cmp.Or(limits.Memory, sandbox.DefaultLimits().Memory))
 		specs[i] = &sandbox.RunSpec{Image: b.build.RunImage, Cmd: b.build.Run, Artifact: b.build.Artifact,
-			Files: files, Limits: limits, Freeze: r.Freeze, Output: r.Output}
+			Files: files, Limits: limits, Freeze: r.Freeze, Output: r.Output, Reuse: b.name}
 	}
 	var wg sync.WaitGroup
 	errs := make([]error, len(bots))
@@ -597,6 +601,13 @@ func (r *Referee[P]) fault(ctx context.Context, b *bot, err error, req game.Requ
 		f.Kind, f.Detail = game.Timeout, c.cpuDetail()
 	case errors.Is(err, sandbox.ErrWallLimit):
 		f.Kind, f.Detail = game.Timeout, c.wallDetail()
+	}
+	// A bot at its memory limit that runs out of wall clock, not of CPU, was held there by the
+	// kernel taking back its pages instead of killing it (seen under gVisor, whose kernel's
+	// memory is the container's): the limit, not the clock, is what it met. One that used its
+	// CPU limit was computing, whatever its memory (gVisor's JVM meets the limit as it starts).
+	if errors.Is(err, sandbox.ErrWallLimit) && f.Kind == game.Timeout && b.proc.PeakMemory() >= b.memory {
+		f.Kind, f.Detail = game.Memory, fmt.Sprintf("out of memory: at its %d MiB limit, %s", b.memory>>20, f.Detail)
 	}
 	if f.Kind == "" {
 		x, exited := exitOf(ctx, b.proc)

@@ -100,12 +100,12 @@ func noFilesLeft(t *testing.T, r *match.Runner) {
 func TestEveryHostileBotPlaysARealMatch(t *testing.T) {
 	r := runner(t)
 	smallStdout := func(r *match.Runner) { r.Output.Stdout = 32 << 10 }
-	// The kernel ignores a SIGSTOP that its PID namespace's first process sends itself, and
-	// the pids limit stops the 64th thread; gVisor's kernel does neither (its threads are
-	// not the host's), so there the bot stops until the wall clock, or burns its CPU time.
-	selfstop, threads := outcome{answer: "selfstop survived"}, outcome{answer: "threads 63"}
+	// A bot that stops itself stays stopped until the wall clock (it is not its PID
+	// namespace's first process, whose SIGSTOP to itself the kernel would drop: the launcher
+	// is). The pids limit stops the 64th thread; gVisor's kernel does not (its threads are
+	// not the host's), so there the bot burns its CPU time.
+	selfstop, threads := outcome{kind: game.Timeout, detail: "wall clock"}, outcome{answer: "threads 63"}
 	if sandboxtest.GVisor() {
-		selfstop = outcome{kind: game.Timeout, detail: "wall clock"}
 		threads = outcome{kind: game.Timeout, detail: "500 ms CPU"}
 	}
 	for _, tc := range []struct {
@@ -173,14 +173,34 @@ func TestEveryHostileBotPlaysARealMatch(t *testing.T) {
 // abstract socket, a shared memory segment and a spinning thread behind (and to outlive its
 // match); in the second a probe looks for them and checks its speed.
 func TestNothingPersistsToTheNextMatch(t *testing.T) {
+	// Used once, each bot's container is removed after its match; used again (the daemon's
+	// default under runc), the attacker's own container serves it in the next match, reset.
+	for _, reuse := range []bool{false, true} {
+		t.Run(map[bool]string{false: "new containers", true: "containers used again"}[reuse], func(t *testing.T) {
+			nothingPersists(t, reuse)
+		})
+	}
+}
+
+func nothingPersists(t *testing.T, reuse bool) {
 	r := runner(t)
+	e := matchtest.Engine(r)
+	if reuse {
+		e.Reuse(4)
+		defer e.Reuse(0)
+	}
+	filesLeft := func() {
+		if !reuse {
+			noFilesLeft(t, r)
+		}
+	}
 	// Every bot of both matches on one core: a spinning thread left behind would halve the
 	// second match's speed.
 	r.Limits.CPUSet = "0"
 	look := "ls /,ls /tmp,ls /work,ls /dev/shm"
 	leave := look + ",write /x,write /tmp/x,write /work/x,write /dev/shm/x,listen judge-persist,dial judge-persist,shm 16,lines /proc/sysvipc/shm,spin,linger"
 	_, rp := matchtest.Play(t, r, script{}, 7, map[string]string{"p0": honest, "p1": leave}, probeDir, probeDir)
-	noFilesLeft(t, r)
+	filesLeft()
 	before := answers(rp, 1)
 	// gVisor shows no /proc/sysvipc; its segments live in each sandbox's own kernel anyway.
 	segments, noSegment := "lines 2", "lines 1" // the header, and one segment or none
@@ -191,10 +211,15 @@ func TestNothingPersistsToTheNextMatch(t *testing.T) {
 	if len(before) != strings.Count(leave, ",")+1 || !slices.Equal(before[len(before)-len(set):], set) {
 		t.Fatalf("the first match's attacker could not set up (the test would prove nothing): %q", before)
 	}
+	e.Settle()
+	if kept := len(e.Spares()); reuse && !sandboxtest.GVisor() && kept != 2 {
+		t.Fatalf("%d containers kept for the next match, want both players'", kept)
+	}
 
-	res, rp := matchtest.Play(t, r, script{}, 7, map[string]string{"p0": look + ",dial judge-persist,lines /proc/sysvipc/shm,burn 400", "p1": honest}, probeDir, probeDir)
-	noFilesLeft(t, r)
-	after := answers(rp, 0)
+	// The attacker, p1, looks now: in its own container again when containers are used again.
+	res, rp := matchtest.Play(t, r, script{}, 7, map[string]string{"p0": honest, "p1": look + ",dial judge-persist,lines /proc/sysvipc/shm,burn 400"}, probeDir, probeDir)
+	filesLeft()
+	after := answers(rp, 1)
 	if len(after) != 7 {
 		t.Fatalf("the second match's probe answered %q", after)
 	}
@@ -209,8 +234,13 @@ func TestNothingPersistsToTheNextMatch(t *testing.T) {
 	if got := after[5]; got != noSegment {
 		t.Errorf("the first match's shared memory segment is still there: %q", got)
 	}
-	if p := res.Players[0]; p.Fault != nil || p.CPUms < 380 || p.WallMs > p.CPUms+100 {
+	if p := res.Players[1]; p.Fault != nil || p.CPUms < 380 || p.WallMs > p.CPUms+100 {
 		t.Errorf("burning 400 ms: %d ms CPU in %d ms of wall time (fault %v); want no more wall time than CPU time", p.CPUms, p.WallMs, p.Fault)
+	}
+	if reuse {
+		e.Reuse(0)
+		e.Settle()
+		noFilesLeft(t, r)
 	}
 }
 

@@ -12,13 +12,11 @@ import (
 )
 
 const (
-	// fetchWait is the life of one pull request. Next loops over short pulls rather than one
-	// long one so that a pull lost to a server restart is replaced within seconds, and so
-	// that a pull never outlives its caller's interest by much.
-	fetchWait = 2 * time.Second
-	// lowWait is how long an idle daemon waits for other jobs before it looks at the
-	// low-priority ones again: at most this late is a test match taken by an idle judge.
-	lowWait = 250 * time.Millisecond
+	// laneWait is the life of one pull request: how long an idle daemon waits for a main
+	// job before it looks at the other lanes again (at most this late is a test match taken
+	// by an idle judge). Short pulls also mean a pull lost to a server restart is replaced
+	// at once.
+	laneWait = 250 * time.Millisecond
 	// ackTimeout bounds the double ack's round trip.
 	ackTimeout = 10 * time.Second
 )
@@ -28,13 +26,17 @@ const (
 // earlier attempt stored it but lost the acknowledgement). A publish is retried until ctx
 // is done: give ctx a deadline when the caller cannot wait for a server to come back.
 func (q *Queue) Submit(ctx context.Context, id string, data []byte) (duplicate bool, err error) {
-	return q.submit(ctx, id, q.jobsSubject, data)
+	return q.SubmitTo(ctx, LaneMain, id, data)
 }
 
-// SubmitLow queues a job as Submit does, but daemons take it only when no other job waits:
-// the portal's test matches, behind official rounds, ladders and contestants' builds.
-func (q *Queue) SubmitLow(ctx context.Context, id string, data []byte) (duplicate bool, err error) {
-	return q.submit(ctx, id, q.lowSubject, data)
+// SubmitTo queues a job as Submit does in lane: daemons take it only when no job of an
+// earlier lane waits (the portal's test matches and its ladder, behind official rounds and
+// contestants' builds).
+func (q *Queue) SubmitTo(ctx context.Context, lane Lane, id string, data []byte) (duplicate bool, err error) {
+	if lane < 0 || lane >= lanes {
+		return false, fmt.Errorf("queue: submit job %s: no lane %d", id, lane)
+	}
+	return q.submit(ctx, id, q.jobsSubjects[lane], data)
 }
 
 func (q *Queue) submit(ctx context.Context, id, subject string, data []byte) (duplicate bool, err error) {
@@ -158,21 +160,17 @@ func (q *Queue) Next(ctx context.Context) (*Delivery, error) {
 			return nil, err
 		}
 		q.mu.Lock()
-		cons, low := q.consumer, q.low
+		consumers := q.consumers
 		q.mu.Unlock()
-		// Other jobs first; a low-priority one only when none waits, and then the wait for
-		// others is short, so that low-priority jobs are looked at again soon.
-		maxWait := fetchWait
-		if low != nil {
-			if m, ok := q.takeNow(ctx, cons); ok {
+		// The lanes in order, a job of a later lane only when no earlier one has one; then a
+		// wait for the main lane that is short, so that the later lanes are looked at again
+		// soon.
+		for _, c := range consumers {
+			if m, ok := q.takeNow(ctx, c); ok {
 				return q.delivery(m)
 			}
-			if m, ok := q.takeNow(ctx, low); ok {
-				return q.delivery(m)
-			}
-			maxWait = lowWait
 		}
-		batch, err := cons.Fetch(1, jetstream.FetchMaxWait(maxWait))
+		batch, err := consumers[LaneMain].Fetch(1, jetstream.FetchMaxWait(laneWait))
 		if err != nil {
 			// Mostly "not connected": the pull cannot be sent until the reconnect.
 			if err := q.closedErr(); err != nil {

@@ -314,7 +314,7 @@ func TestNextCancelledHandsBackLateJob(t *testing.T) {
 	// Cancel once the pull is waiting on the server, so that the job submitted next is
 	// delivered to it (the server serves waiting pulls in order).
 	eventually(t, 5*time.Second, "pull waiting", func() error {
-		info, err := q.consumer.Info(t.Context())
+		info, err := q.consumers[LaneMain].Info(t.Context())
 		if err != nil {
 			return err
 		}
@@ -338,26 +338,23 @@ func TestNextCancelledHandsBackLateJob(t *testing.T) {
 	}
 }
 
-// Low-priority jobs wait while others do: a daemon takes every other job first, whatever
-// the order they came in, and the low ones after.
-func TestLowPriorityJobsComeLast(t *testing.T) {
+// The lanes in order: a daemon takes every main job first, whatever the order they came in,
+// then the test matches, and the ladder's last.
+func TestLanesInOrder(t *testing.T) {
 	q, err := Open(t.Context(), Options{StoreDir: t.TempDir(), InProcess: true, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer q.Close()
 	ctx := t.Context()
-	for i, low := range []bool{true, false, true, false, false, true} {
-		submit := q.Submit
-		if low {
-			submit = q.SubmitLow
-		}
-		if _, err := submit(ctx, fmt.Sprintf("j%d", i), []byte(`{}`)); err != nil {
+	in := []Lane{LaneLadder, LaneTest, LaneMain, LaneTest, LaneMain, LaneLadder, LaneMain, LaneTest}
+	for i, lane := range in {
+		if _, err := q.SubmitTo(ctx, lane, fmt.Sprintf("j%d", i), []byte(`{}`)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var got []string
-	for range 6 {
+	for range in {
 		d, err := q.Next(ctx)
 		if err != nil {
 			t.Fatal(err)
@@ -367,11 +364,14 @@ func TestLowPriorityJobsComeLast(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if want := []string{"j1", "j3", "j4", "j0", "j2", "j5"}; !slices.Equal(got, want) {
+	if want := []string{"j2", "j4", "j6", "j1", "j3", "j7", "j0", "j5"}; !slices.Equal(got, want) {
 		t.Errorf("taken %v, want %v", got, want)
 	}
-	// An idle daemon takes a low job soon after it comes.
-	go func() { time.Sleep(100 * time.Millisecond); q.SubmitLow(ctx, "late", []byte(`{}`)) }()
+	if _, err := q.SubmitTo(ctx, lanes, "nowhere", []byte(`{}`)); err == nil {
+		t.Error("a job was submitted to a lane that is not one")
+	}
+	// An idle daemon takes a ladder job soon after it comes.
+	go func() { time.Sleep(100 * time.Millisecond); q.SubmitTo(ctx, LaneLadder, "late", []byte(`{}`)) }()
 	start := time.Now()
 	d, err := q.Next(ctx)
 	if err != nil || d.ID != "late" || time.Since(start) > 2*time.Second {

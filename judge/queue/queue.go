@@ -155,11 +155,31 @@ const (
 )
 
 // ConsumerName is the durable pull consumer every daemon shares, so that each job goes to
-// one of them; ConsumerNameLow is theirs of the low-priority jobs (SubmitLow).
+// one of them: the consumer of LaneMain. The other lanes' consumers are named after it
+// (Lane.consumer).
+const ConsumerName = "judges"
+
+// Lane is a priority class of jobs: a daemon takes a job of a lane only when no earlier
+// lane has one waiting.
+type Lane int
+
+// The lanes, first to last.
 const (
-	ConsumerName    = "judges"
-	ConsumerNameLow = "judges-low"
+	LaneMain   Lane = iota // official rounds, tournaments, builds and validations: judge.jobs
+	LaneTest               // contestants' test matches: judge.jobs.low
+	LaneLadder             // the ladder's matches, which fill what is left: judge.jobs.ladder
+	lanes
 )
+
+// subject is the lane's jobs subject under prefix.
+func (l Lane) subject(prefix string) string {
+	return prefix + [...]string{".jobs", ".jobs.low", ".jobs.ladder"}[l]
+}
+
+// consumer is the name of the daemons' shared consumer of the lane.
+func (l Lane) consumer() string {
+	return ConsumerName + [...]string{"", "-low", "-ladder"}[l]
+}
 
 // ErrClosed is returned by calls on a Queue after Close.
 var ErrClosed = errors.New("queue: closed")
@@ -180,10 +200,10 @@ const (
 	defaultPrefix      = "judge"
 	defaultDedupWindow = 24 * time.Hour
 
-	// maxAckPending caps jobs out at once across all daemons. Each daemon holds one job at
-	// a time, so this is a ceiling on daemons (plus jobs in flight to a cancelled Next), not
-	// a batch size; it only needs to be comfortably large.
-	maxAckPending = 1024
+	// maxAckPending caps jobs out at once across all daemons. Each worker holds one job at
+	// a time, so this is a ceiling on workers (a daemon has one per core; plus jobs in flight
+	// to a cancelled Next), not a batch size; it only needs to be comfortably large.
+	maxAckPending = 4096
 
 	// reconnectWait is short because the usual server is on the same machine or network:
 	// a restarted server should see its clients back within a second, not the client's
@@ -216,17 +236,15 @@ type Queue struct {
 
 	jobsStream    string
 	resultsStream string
-	jobsSubject   string
-	lowSubject    string // jobs taken only when no other waits
-	resultsPrefix string // subject prefix of results, "judge.results."
+	jobsSubjects  []string // by Lane
+	resultsPrefix string   // subject prefix of results, "judge.results."
 	buckets       map[string]string
 
 	// mu guards the handles setup replaces when it runs again from Next.
-	mu       sync.Mutex
-	consumer jetstream.Consumer
-	low      jetstream.Consumer // of the low-priority jobs
-	results  jetstream.Stream
-	objects  map[string]jetstream.ObjectStore
+	mu        sync.Mutex
+	consumers []jetstream.Consumer // by Lane
+	results   jetstream.Stream
+	objects   map[string]jetstream.ObjectStore
 
 	closing   atomic.Bool
 	closed    chan struct{} // closed by the connection's closed handler
@@ -275,8 +293,6 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 		url:           o.URL,
 		jobsStream:    strings.ToUpper(o.Prefix) + "_JOBS",
 		resultsStream: strings.ToUpper(o.Prefix) + "_RESULTS",
-		jobsSubject:   o.Prefix + ".jobs",
-		lowSubject:    o.Prefix + ".jobs.low",
 		resultsPrefix: o.Prefix + ".results.",
 		buckets: map[string]string{
 			BucketArtifacts: o.Prefix + "-" + BucketArtifacts,
@@ -286,6 +302,9 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 		},
 		objects: map[string]jetstream.ObjectStore{},
 		closed:  make(chan struct{}),
+	}
+	for l := range lanes {
+		q.jobsSubjects = append(q.jobsSubjects, l.subject(o.Prefix))
 	}
 	if o.InProcess && o.URL != "" {
 		return nil, fmt.Errorf("queue: InProcess is for an embedded server, and a URL (%s) is set", o.URL)
@@ -429,7 +448,7 @@ func (q *Queue) setupOnce(ctx context.Context) error {
 	_, err := q.stream(ctx, jetstream.StreamConfig{
 		Name:        q.jobsStream,
 		Description: "judge jobs: a work queue, each job taken by one daemon",
-		Subjects:    []string{q.jobsSubject, q.lowSubject},
+		Subjects:    q.jobsSubjects,
 		Retention:   jetstream.WorkQueuePolicy,
 		Storage:     jetstream.FileStorage,
 		Duplicates:  q.o.DedupWindow,
@@ -455,13 +474,13 @@ func (q *Queue) setupOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cons, err := q.jobsConsumer(ctx, ConsumerName, "judge daemons; each pulls one job at a time", q.jobsSubject)
-	if err != nil {
-		return err
-	}
-	low, err := q.jobsConsumer(ctx, ConsumerNameLow, "judge daemons, for low-priority jobs when no other waits", q.lowSubject)
-	if err != nil {
-		return err
+	var consumers []jetstream.Consumer
+	for l := range lanes {
+		c, err := q.jobsConsumer(ctx, l.consumer(), "judge daemons; each pulls one job at a time, of this lane when no earlier lane has one", q.jobsSubjects[l])
+		if err != nil {
+			return err
+		}
+		consumers = append(consumers, c)
 	}
 	objects := map[string]jetstream.ObjectStore{}
 	for name, bucket := range q.buckets {
@@ -482,7 +501,7 @@ func (q *Queue) setupOnce(ctx context.Context) error {
 		objects[name] = obs
 	}
 	q.mu.Lock()
-	q.consumer, q.low = cons, low
+	q.consumers = consumers
 	q.results = results
 	q.objects = objects
 	q.mu.Unlock()

@@ -18,6 +18,11 @@ import (
 // that from hanging the listing.
 const resultsIdleCheck = 2 * time.Second
 
+// resultsIdleChecks bounds the idle checks in a row Results without follow makes: a cluster's
+// consumer has been seen to report results pending that it never delivered (a tournament's
+// listing on a 3-node cluster hung for 16 minutes); the listing then ends with what came.
+const resultsIdleChecks = 3
+
 // PublishResult stores the result of job id on judge.results.<id>. Its de-duplication id is
 // "result-"+id, so a job judged twice (redelivered after a daemon lost its connection before
 // acking) keeps its first result within the dedup window. Retries like Submit.
@@ -83,7 +88,7 @@ func (q *Queue) Results(ctx context.Context, id string, follow bool, fn func(id 
 		return fmt.Errorf("queue: results: %w", err)
 	}
 	defer it.Stop()
-	for {
+	for idle := 0; ; {
 		nctx, cancel := ctx, context.CancelFunc(func() {})
 		if !follow {
 			nctx, cancel = context.WithTimeout(ctx, resultsIdleCheck)
@@ -96,13 +101,14 @@ func (q *Queue) Results(ctx context.Context, id string, follow bool, fn func(id 
 		if err != nil {
 			if !follow && errors.Is(err, context.DeadlineExceeded) {
 				info, ierr := oc.Info(ctx)
-				if ierr == nil && info.NumPending == 0 {
+				if idle++; ierr == nil && info.NumPending == 0 || idle >= resultsIdleChecks {
 					return nil
 				}
 				continue
 			}
 			return fmt.Errorf("queue: results: %w", err)
 		}
+		idle = 0
 		if err := fn(strings.TrimPrefix(m.Subject(), q.resultsPrefix), m.Data()); err != nil {
 			return err
 		}

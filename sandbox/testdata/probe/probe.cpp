@@ -1,6 +1,7 @@
 // Probe bot for the sandbox tests: each line read is a command; each command answers one line.
 // It tries the things the sandbox must stop and reports what happened.
 #include <arpa/inet.h>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <fstream>
@@ -249,6 +250,27 @@ int main() {
             for (int i = 0; i < n; i++) ts.emplace_back([end] { while (std::chrono::steady_clock::now() < end) sink++; });
             for (auto& t : ts) t.join();
             std::cout << "burned" << std::endl;
+        } else if (cmd == "burnwith") {  // burn N ms of this process's CPU clock with H helper threads burning beside, answer the clock
+            int ms, h;
+            in >> ms >> h;
+            std::atomic<bool> stop{false};
+            std::vector<std::thread> ts;
+            double before = cpu_seconds();
+            for (int i = 0; i < h; i++) ts.emplace_back([&stop] { while (!stop) sink++; });
+            while (cpu_seconds() - before < ms / 1000.0) {
+                for (int i = 0; i < 100000; i++) sink += i;
+            }
+            stop = true;
+            for (auto& t : ts) t.join();
+            std::cout << "burned " << (long)((cpu_seconds() - before) * 1e6) << std::endl;
+        } else if (cmd == "syscalls") {  // burn N ms of this process's CPU clock in system calls, answer the clock
+            int ms;
+            in >> ms;
+            double before = cpu_seconds();
+            while (cpu_seconds() - before < ms / 1000.0) {
+                for (int i = 0; i < 100; i++) syscall(SYS_getppid);
+            }
+            std::cout << "burned " << (long)((cpu_seconds() - before) * 1e6) << std::endl;
         } else if (cmd == "recurse") {  // unbounded recursion
             std::function<int(int)> f = [&](int d) { volatile char pad[4096]; pad[0] = d; return f(d + 1) + pad[0]; };
             std::cout << "recurse " << f(0) << std::endl;
@@ -339,6 +361,8 @@ int main() {
             char* m = id < 0 ? (char*)-1 : (char*)shmat(id, nullptr, 0);
             if (m != (char*)-1) memset(m, 1, size);
             std::cout << "shm " << (m == (char*)-1 ? strerror(errno) : "touched") << std::endl;
+        } else if (cmd == "pid") {
+            std::cout << "pid " << getpid() << std::endl;
         } else if (cmd == "silent") {  // a notice: no answer
         } else {
             std::cout << "unknown " << cmd << std::endl;
