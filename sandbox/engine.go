@@ -53,6 +53,7 @@ type Engine struct {
 	reuse    spares
 	tasks    tasks
 	calls    atomic.Int64 // requests to the engine (api)
+	ids      imageIDs
 }
 
 // errNoDocker is returned by New when the engine cannot be reached.
@@ -161,6 +162,7 @@ func (e *Engine) Close() error {
 	e.pool.mu.Unlock()
 	e.Warm(0)
 	e.Reuse(0)
+	e.ids.close()
 	e.tasks.mu.Lock()
 	e.tasks.closed = true
 	e.tasks.mu.Unlock()

@@ -21,8 +21,22 @@ import (
 
 var _ images.Engine = (*Engine)(nil)
 
-// ImageID returns the ID of ref, or "" when the engine does not have it.
+// ImageID returns the ID of ref, or "" when the engine does not have it. What the engine
+// said is remembered until an image changes (imageIDs).
 func (e *Engine) ImageID(ctx context.Context, ref string) (string, error) {
+	id, gen, ok := e.ids.lookup(e, ref)
+	if ok {
+		return id, nil
+	}
+	id, err := e.inspectID(ctx, ref)
+	if err == nil && id != "" {
+		e.ids.keep(ref, id, gen)
+	}
+	return id, err
+}
+
+// inspectID asks the engine for the ID of ref ("" when it has none).
+func (e *Engine) inspectID(ctx context.Context, ref string) (string, error) {
 	info, err := e.api().ImageInspect(ctx, ref)
 	if errdefs.IsNotFound(err) {
 		return "", nil
@@ -81,7 +95,8 @@ func (e *Engine) BuildImage(ctx context.Context, buildContext io.Reader, o image
 }
 
 func (e *Engine) mustImageID(ctx context.Context, ref string) (string, error) {
-	id, err := e.ImageID(ctx, ref)
+	e.ids.forget() // the caller has just changed ref: its event may not have come yet
+	id, err := e.inspectID(ctx, ref)
 	if err == nil && id == "" {
 		err = fmt.Errorf("sandbox: the engine reported success but has no image %s", ref)
 	}
@@ -126,6 +141,7 @@ func sortedKeys(m map[string]string) []string {
 
 // TagImage gives the image src the additional reference dst.
 func (e *Engine) TagImage(ctx context.Context, src, dst string) error {
+	defer e.ids.forget()
 	if err := e.api().ImageTag(ctx, src, dst); err != nil {
 		return fmt.Errorf("sandbox: tagging %s as %s: %w", src, dst, err)
 	}
@@ -134,6 +150,7 @@ func (e *Engine) TagImage(ctx context.Context, src, dst string) error {
 
 // RemoveImage deletes the reference ref (and the image, when nothing else refers to it).
 func (e *Engine) RemoveImage(ctx context.Context, ref string) error {
+	defer e.ids.forget()
 	if _, err := e.api().ImageRemove(ctx, ref, image.RemoveOptions{PruneChildren: true}); err != nil && !errdefs.IsNotFound(err) {
 		return fmt.Errorf("sandbox: removing image %s: %w", ref, err)
 	}
@@ -189,6 +206,7 @@ func (e *Engine) SaveImages(ctx context.Context, refs []string, w io.Writer) err
 
 // LoadImages loads an archive written by SaveImages into the engine.
 func (e *Engine) LoadImages(ctx context.Context, r io.Reader) error {
+	defer e.ids.forget()
 	resp, err := e.api().ImageLoad(ctx, r, client.ImageLoadWithQuiet(true))
 	if err != nil {
 		return fmt.Errorf("sandbox: loading images: %w", err)
