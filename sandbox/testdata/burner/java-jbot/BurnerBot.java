@@ -1,5 +1,5 @@
 // Start-up burner for the judge's tests, as a SnakeCore Java bot (SnakeCore's library runs a
-// Jbot): its constructor burns 1500 ms of CPU, which the library calls before it reads
+// Jbot): its constructor burns 600 ms of CPU, which the library calls before it reads
 // anything. SnakeCore must charge the burn to the first request (getName).
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -9,7 +9,7 @@ public class BurnerBot extends Jbot {
 
     public BurnerBot() {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        long end = mx.getCurrentThreadCpuTime() + 1_500_000_000L;
+        long end = mx.getCurrentThreadCpuTime() + 600_000_000L;
         while (mx.getCurrentThreadCpuTime() < end) {
             for (int i = 0; i < 100000; i++) sink += i;
         }

@@ -1,4 +1,4 @@
-// Start-up burner for the judge's tests: burns 1500 ms of CPU before it reads anything, then
+// Start-up burner for the judge's tests: burns 600 ms of CPU before it reads anything, then
 // sleeps for good without a word. Every game must charge the burn to its first request.
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -8,7 +8,7 @@ public class Bot {
 
     public static void main(String[] args) throws InterruptedException {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        long end = mx.getCurrentThreadCpuTime() + 1_500_000_000L;
+        long end = mx.getCurrentThreadCpuTime() + 600_000_000L;
         while (mx.getCurrentThreadCpuTime() < end) {
             for (int i = 0; i < 100000; i++) sink += i;
         }
