@@ -174,3 +174,18 @@ func BenchmarkInfer(b *testing.B) {
 		})
 	}
 }
+
+// exists reports whether the player knows square s is part of the maze (what knowledge.exist
+// records as it goes): discovered, or
+// at the end of a known opening.
+func (k *knowledge) exists(m *Maze, s int) bool {
+	if k.disc[s] {
+		return true
+	}
+	for d := north; d <= west; d++ {
+		if e := edgeOf(s, d); k.known[e] && !m.wall[e] {
+			return true
+		}
+	}
+	return false
+}

@@ -232,20 +232,6 @@ func (k *knowledge) deadEnd(m *Maze, s int) {
 	}
 }
 
-// exists reports whether the player knows square s is part of the maze: discovered, or
-// at the end of a known opening.
-func (k *knowledge) exists(m *Maze, s int) bool {
-	if k.disc[s] {
-		return true
-	}
-	for d := north; d <= west; d++ {
-		if e := edgeOf(s, d); k.known[e] && !m.wall[e] {
-			return true
-		}
-	}
-	return false
-}
-
 // outerEdges: squares known to exist in all 25 columns (rows) fix where the maze's left and
 // right (top and bottom) edges are; a known outer edge of 25 walls fixes the opposite one, 25
 // squares away.
