@@ -411,12 +411,12 @@ func writeContext(w io.Writer, r *Recipe, goZip string) error {
 			return err
 		}
 	}
-	if r.builder != nil {
-		data, err := embedded.ReadFile(path.Join("recipes", launcherSource))
+	for _, f := range r.shared() {
+		data, err := embedded.ReadFile(path.Join("recipes", f))
 		if err != nil {
 			return err
 		}
-		if err := writeFile(tw, path.Base(launcherSource), 0o644, data); err != nil {
+		if err := writeFile(tw, path.Base(f), 0o644, data); err != nil {
 			return err
 		}
 	}

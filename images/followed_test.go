@@ -59,7 +59,7 @@ func TestFollowed(t *testing.T) {
 	if got, err := b.Followed(context.Background(), "pascal", "go"); err != nil || len(got) != 0 {
 		t.Errorf("languages whose images are missing: %+v, %v; want none", got, err)
 	}
-	if _, err := b.Followed(context.Background(), "rust"); err == nil {
+	if _, err := b.Followed(context.Background(), "cobol"); err == nil {
 		t.Error("an unknown language: no error")
 	}
 }

@@ -61,7 +61,8 @@ type Lang struct {
 	// Run is the command that starts the artifact, mounted read-only at /bot, in the run image.
 	Run []string
 	// startup is the CPU an empty bot of the language uses to start, up to its first read of
-	// stdin, by engine runtime, with a margin (see Startup).
+	// stdin, by engine runtime: the worst of ten, with a margin of about a third (see Startup;
+	// the figures are in BENCHMARKS.md).
 	startup map[string]time.Duration
 	// compile and run name the recipes of the compile and run images.
 	compile, run string
@@ -101,8 +102,7 @@ var langs = []Lang{
 			// where the game reads them as the bot's answers: they go to stderr instead.
 			"-Xlog:disable", "-Xlog:all=warning:stderr",
 			"-jar", "/bot/bot.jar"},
-		// Measured 80-125 ms under runc and 465-521 ms under gVisor (BENCHMARKS.md).
-		startup: map[string]time.Duration{"runc": 150 * time.Millisecond, "runsc": 900 * time.Millisecond},
+		startup: map[string]time.Duration{"runc": 350 * time.Millisecond, "runsc": 1600 * time.Millisecond},
 		compile: "java-compile", run: "java-run",
 	},
 	{
@@ -110,17 +110,51 @@ var langs = []Lang{
 		Exts:  []string{".go"},
 		Flags: []string{"-trimpath", "-ldflags=-s -w"},
 		Run:   []string{"/bot/bot"},
-		// Go's runtime starts its own threads: under gVisor measured 26-60 ms (48 empty
-		// bots, two runs of TestAnEmptyBotsStartIsFree x4, 2026-11-24), above the other
-		// static binaries' 8-29 ms.
-		startup: map[string]time.Duration{"runc": 5 * time.Millisecond, "runsc": 100 * time.Millisecond},
+		// Go's runtime starts its own threads: it takes more than the other static binaries.
+		startup: map[string]time.Duration{"runc": 25 * time.Millisecond, "runsc": 140 * time.Millisecond},
 		compile: "go-compile", run: "static-run",
+	},
+	{
+		Name:    "python",
+		Exts:    []string{".py"},
+		Run:     []string{"/usr/bin/python3.11", "/bot/main.py"},
+		startup: map[string]time.Duration{"runc": 80 * time.Millisecond, "runsc": 280 * time.Millisecond},
+		compile: "python-compile", run: "python-run",
+		main: entryFile("Python", "main.py"),
+	},
+	{
+		Name: "javascript",
+		Exts: []string{".js"},
+		Run:  []string{"/usr/bin/node", "/bot/main.js"},
+		// Debian's Node is built without its start-up snapshot: it compiles its own
+		// JavaScript as it starts.
+		startup: map[string]time.Duration{"runc": 320 * time.Millisecond, "runsc": 1100 * time.Millisecond},
+		compile: "javascript-compile", run: "javascript-run",
+		main: entryFile("JavaScript", "main.js"),
+	},
+	{
+		Name: "rust",
+		Exts: []string{".rs"},
+		// crt-static: the bot links the C library statically and runs in static-run.
+		Flags:   []string{"--edition=2021", "-O", "-C", "target-feature=+crt-static", "-C", "strip=symbols"},
+		Run:     []string{"/bot/bot"},
+		startup: staticStartup,
+		compile: "rust-compile", run: "static-run",
+		main: entryFile("Rust", "main.rs"),
+	},
+	{
+		Name:    "csharp",
+		Exts:    []string{".cs"},
+		Flags:   []string{"-optimize+", "-nologo"},
+		Run:     []string{"/usr/bin/mono-sgen", "/bot/bot.exe"},
+		startup: map[string]time.Duration{"runc": 130 * time.Millisecond, "runsc": 1100 * time.Millisecond},
+		compile: "csharp-compile", run: "csharp-run",
 	},
 }
 
-// staticStartup is a static binary's (C++, Pascal): measured 0 ms under runc, 8-29 ms under gVisor
-// (whose kernel idles at a few percent of a core while the judge waits for the bot to settle).
-var staticStartup = map[string]time.Duration{"runc": 5 * time.Millisecond, "runsc": 50 * time.Millisecond}
+// staticStartup is a static binary's (C++, Pascal, Rust); under gVisor it includes what its
+// kernel uses while the judge waits for the bot to settle (a few percent of a core).
+var staticStartup = map[string]time.Duration{"runc": 10 * time.Millisecond, "runsc": 80 * time.Millisecond}
 
 // Startup is the CPU a bot of the language may use to start under the engine runtime
 // (runc's figure for a runtime not measured), before its first request, free of charge:
@@ -157,7 +191,7 @@ func Extensions() []string {
 	return exts
 }
 
-// LangByName returns the language called name ("cpp", "pascal", "java", "go").
+// LangByName returns the language called name ("cpp", "pascal", "java", "go", ...).
 func LangByName(name string) (Lang, bool) {
 	for _, l := range langs {
 		if l.Name == name {
@@ -220,6 +254,31 @@ func pascalMain(files []string, read func(string) []byte) (string, error) {
 	}
 }
 
+// entryFile picks the file a program of lang starts from: the one called name at the top of
+// the submission, or the only source file (of name's extension) there is.
+func entryFile(lang, name string) func(files []string, read func(string) []byte) (string, error) {
+	ext := path.Ext(name)
+	return func(files []string, _ func(string) []byte) (string, error) {
+		var sources []string
+		for _, f := range files {
+			if f == name {
+				return f, nil
+			}
+			if strings.ToLower(path.Ext(f)) == ext {
+				sources = append(sources, f)
+			}
+		}
+		switch len(sources) {
+		case 1:
+			return sources[0], nil
+		case 0:
+			return "", fmt.Errorf("no %s source (%s) in the submission", lang, ext)
+		}
+		return "", fmt.Errorf("a %s program of several files starts from %s, which is missing (found %s)",
+			lang, name, strings.Join(sources, ", "))
+	}
+}
+
 // Recipe is one image to build.
 type Recipe struct {
 	// Name is the image's name under the configured prefix, e.g. "cpp-compile".
@@ -242,6 +301,22 @@ const Launcher = "/judge/init"
 
 // launcherSource is recipes/launcher/init.c, added to the build context of run images.
 const launcherSource = "launcher/init.c"
+
+// trimSource is recipes/runtime/trim.sh, added to the build context of run images that copy a
+// runtime out of Debian's packages (those with a parent).
+const trimSource = "runtime/trim.sh"
+
+// shared are the files of recipes/ that r's build context has besides its own directory.
+func (r *Recipe) shared() []string {
+	var files []string
+	if r.builder != nil {
+		files = append(files, launcherSource)
+		if r.parent != nil {
+			files = append(files, trimSource)
+		}
+	}
+	return files
+}
 
 // Ref is the image reference of the recipe under prefix, e.g. "judge/cpp-compile:1a2b3c4d5e6f".
 func (r *Recipe) Ref(prefix string) string { return prefix + "/" + r.Name + ":" + r.Digest[:12] }
@@ -340,12 +415,15 @@ func (c *Catalog) add(r *Recipe) error {
 		b, _ := embedded.ReadFile(path.Join("recipes", r.Name, f))
 		parts = append(parts, f, string(b))
 	}
-	if r.builder != nil {
-		b, err := embedded.ReadFile(path.Join("recipes", launcherSource))
+	for _, f := range r.shared() {
+		b, err := embedded.ReadFile(path.Join("recipes", f))
 		if err != nil {
 			return err
 		}
-		parts = append(parts, launcherSource, string(b), r.builder.Digest)
+		parts = append(parts, f, string(b))
+	}
+	if r.builder != nil {
+		parts = append(parts, r.builder.Digest)
 	}
 	parts = append(parts, packageArg(r.packages))
 	if r.goPin != nil {

@@ -10,12 +10,37 @@ import (
 func TestLangByExt(t *testing.T) {
 	for file, want := range map[string]string{
 		"a.cpp": "cpp", "a.CC": "cpp", "x/y.cxx": "cpp", "p.pas": "pascal", "p.pp": "pascal",
-		"Main.java": "java", "m.go": "go", "a.py": "", "Makefile": "",
+		"Main.java": "java", "m.go": "go", "a.py": "python", "b.PY": "python", "m.js": "javascript",
+		"main.rs": "rust", "Bot.cs": "csharp", "a.ts": "", "Makefile": "",
 	} {
 		l, ok := LangByExt(file)
 		if ok != (want != "") || l.Name != want {
 			t.Errorf("LangByExt(%q) = %q, %v; want %q", file, l.Name, ok, want)
 		}
+	}
+}
+
+// The file a Python, JavaScript or Rust program starts from: main.<ext> at the top, else the
+// only source file; the error names what is missing and what was found.
+func TestEntryFile(t *testing.T) {
+	py := entryFile("Python", "main.py")
+	for _, tc := range []struct {
+		name, want, err string
+		files           []string
+	}{
+		{"main.py", "main.py", "", []string{"snake.py", "main.py", "notes.txt"}},
+		{"the only file", "bot.py", "", []string{"bot.py", "README"}},
+		{"the only file, below", "src/bot.py", "", []string{"src/bot.py"}},
+		{"main.py below is not the entry", "", "starts from main.py, which is missing (found bot.py, src/main.py)", []string{"bot.py", "src/main.py"}},
+		{"several, no main.py", "", "starts from main.py, which is missing (found bot.py, snake.py)", []string{"bot.py", "snake.py"}},
+		{"none", "", "no Python source (.py)", []string{"bot.js"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := py(tc.files, nil)
+			if got != tc.want || (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+				t.Errorf("got %q, %v; want %q, %q", got, err, tc.want, tc.err)
+			}
+		})
 	}
 }
 
@@ -70,8 +95,9 @@ func TestCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// base, four compile images, the static run image once and the Java run image.
-	if len(recipes) != 7 || recipes[0] != c.Base {
+	// base, eight compile images, the static run image once (C++, Pascal, Go, Rust) and the
+	// Java, Python, JavaScript and C# run images.
+	if len(recipes) != 14 || recipes[0] != c.Base {
 		t.Errorf("got %d recipes, base first? %v", len(recipes), recipes[0] == c.Base)
 	}
 	seen := map[string]bool{}

@@ -146,3 +146,49 @@ func BenchmarkStartToFirstAnswer(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEchoPerLanguage is one move of each language's hello bot (write a line, the bot
+// echoes it) through the sandbox, thawed before and frozen after as in a match, the bots on
+// the last core as judge serve pins them: what each language's own reading and writing of a
+// line adds to a move. Baseline: the C++ hello bot, measured in the same run.
+func BenchmarkEchoPerLanguage(b *testing.B) {
+	e := sandboxtest.Engine(b)
+	builder := sandboxtest.Builder(b, e)
+	core := fmt.Sprint(sandboxtest.LastCore())
+	msg := []byte("echo 0123456789\n")
+	for _, lang := range images.LangNames() {
+		res := sandboxtest.Build(b, builder, filepath.Join("bots/hello", lang))
+		b.Run(lang, func(b *testing.B) {
+			defer sandbox.Beside(core)()
+			spec := sandboxtest.Spec(res)
+			spec.Limits.CPUSet = core
+			p, err := e.Start(context.Background(), spec)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			lim := sandbox.TurnLimits{CPU: 5 * time.Second, Wall: 20 * time.Second}
+			for i := 0; i < 20; i++ { // the start, and a JIT's first compilations
+				if _, err := p.Exchange(msg, 1, lim); err != nil {
+					b.Fatal(err)
+				}
+			}
+			moves := make([]time.Duration, 0, b.N)
+			var cpu time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				turn, err := p.Exchange(msg, 1, lim)
+				if err != nil {
+					b.Fatal(err)
+				}
+				moves, cpu = append(moves, turn.Wall), cpu+turn.CPU
+			}
+			b.StopTimer()
+			slices.Sort(moves)
+			us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
+			b.ReportMetric(us(moves[len(moves)/2]), "move-median-us")
+			b.ReportMetric(us(moves[len(moves)*99/100]), "move-p99-us")
+			b.ReportMetric(us(cpu)/float64(b.N), "cpu-us/move")
+		})
+	}
+}

@@ -99,7 +99,7 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"play negative seed", []string{"play", "--game", "amazes", "--seed", "-1", cpp, goBot}, `invalid value "-1" for --seed: want a whole number from 0 to 18446744073709551615`},
 		{"play bad bool", []string{"play", "--game", "amazes", "--json=maybe", cpp, goBot}, `invalid value "maybe" for --json: want true or false`},
 		{"play missing bot", []string{"play", "--game", "amazes", missing, goBot}, missing + ": no such file or directory"},
-		{"play unknown language prefix", []string{"play", "--game", "amazes", "rust:" + missing, goBot}, `rust:` + missing + `: unknown language "rust"; known: cpp, pascal, java, go`},
+		{"play unknown language prefix", []string{"play", "--game", "amazes", "cobol:" + missing, goBot}, `cobol:` + missing + `: unknown language "cobol"; known: cpp, pascal, java, go, python, javascript, rust, csharp`},
 		{"play replay in no directory", []string{"play", "--game", "amazes", "--replay", filepath.Join(missing, "m.jsonl"), cpp, goBot}, "--replay " + filepath.Join(missing, "m.jsonl") + ": no directory " + missing},
 		{"play unknown flag", []string{"play", "--colour", "red"}, "unknown flag: --colour"},
 
@@ -154,16 +154,16 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"images import no file", []string{"images", "import"}, "accepts 1 arg(s), received 0 (usage: judge images import FILE"},
 		{"images export in no directory", []string{"images", "export", filepath.Join(missing, "x.tar")}, filepath.Join(missing, "x.tar") + ": no directory " + missing},
 		{"images export no file", []string{"images", "export"}, "accepts 1 arg(s), received 0 (usage: judge images export FILE"},
-		{"images export unknown language", []string{"images", "export", "--lang", "rust", filepath.Join(dir, "x.tar")}, `--lang: unknown language "rust"; known: cpp, pascal, java, go`},
-		{"images build unknown language", []string{"images", "build", "--lang", "cpp,rust"}, `--lang: unknown language "rust"; known: cpp, pascal, java, go`},
+		{"images export unknown language", []string{"images", "export", "--lang", "cobol", filepath.Join(dir, "x.tar")}, `--lang: unknown language "cobol"; known: cpp, pascal, java, go, python, javascript, rust, csharp`},
+		{"images build unknown language", []string{"images", "build", "--lang", "cpp,cobol"}, `--lang: unknown language "cobol"; known: cpp, pascal, java, go, python, javascript, rust, csharp`},
 		{"images build no lock to update", []string{"images", "build", "--update-lock"}, "--update-lock: no lock file to write"},
-		{"images publish unknown language", []string{"images", "publish", "--lang", "rust"}, `--lang: unknown language "rust"`},
+		{"images publish unknown language", []string{"images", "publish", "--lang", "cobol"}, `--lang: unknown language "cobol"`},
 		{"images unknown command", []string{"images", "bild"}, `unknown command "bild" for "judge images" (its commands: build, check, export, import, list, publish); did you mean build?`},
 
 		// judge rebuild
 		{"rebuild missing", []string{"rebuild", missing}, missing + ": no such file or directory (want a directory of submissions or a manifest)"},
 		{"rebuild nothing", []string{"rebuild"}, "give a directory or manifest of submissions, or --known"},
-		{"rebuild unknown language", []string{"rebuild", "--lang", "rust", two}, `--lang: unknown language "rust"`},
+		{"rebuild unknown language", []string{"rebuild", "--lang", "cobol", two}, `--lang: unknown language "cobol"`},
 		{"rebuild unknown game", []string{"rebuild", "--game", "chess", two}, `--game: unknown game "chess"`},
 		{"rebuild unknown smoke game", []string{"rebuild", "--smoke", "chess", two}, `--smoke: unknown game "chess"`},
 		{"rebuild missing opponent", []string{"rebuild", "--smoke", "amazes", "--opponent", missing, two}, "--opponent: " + missing + ": no such file or directory"},
@@ -173,7 +173,7 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"rebuild manifest entry missing", []string{"rebuild", lostPath}, "a: " + filepath.Join(dir, "bots/gone.cpp") + ": no such file or directory"},
 
 		// judge compile
-		{"compile unknown language", []string{"compile", "--lang", "rust", cpp}, `--lang: unknown language "rust"; known: cpp, pascal, java, go`},
+		{"compile unknown language", []string{"compile", "--lang", "cobol", cpp}, `--lang: unknown language "cobol"; known: cpp, pascal, java, go, python, javascript, rust, csharp`},
 		{"compile unknown game", []string{"compile", "--game", "chess", cpp}, `--game: unknown game "chess"`},
 		{"compile missing", []string{"compile", missing + ".cpp"}, missing + ".cpp: no such file or directory"},
 		{"compile missing with a language", []string{"compile", "--lang", "cpp", missing}, missing + ": no such file or directory"},

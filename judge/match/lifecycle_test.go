@@ -307,12 +307,13 @@ func TestStarvedBotIsNotBlamed(t *testing.T) {
 
 // BenchmarkStartupCPU measures what an empty bot of each language uses to start, before its
 // first request, in real matches: the median and the largest over b.N matches, and the median
-// as a share of the language's allowance (images.Lang.Startup) under the test runtime.
+// as a share of the language's allowance (images.Lang.Startup) under the test runtime; and the
+// memory it took, the container's peak (the median).
 func BenchmarkStartupCPU(b *testing.B) {
 	r := matchtest.Runner(b)
 	for _, lang := range images.LangNames() {
 		b.Run(lang, func(b *testing.B) {
-			var ms []float64
+			var ms, kib []float64
 			for i := 0; i < b.N; i++ {
 				j := match.Job{ID: "bench", Game: script{}, Seed: 1, Options: map[string]string{"p0": "echo 1", "p1": "echo 1"},
 					Players: []match.Entrant{{Name: "a", Submission: matchtest.Load(b, lifecycleBot(lang))}, {Name: "b", Submission: matchtest.Load(b, lifecycleBot("cpp"))}}}
@@ -321,12 +322,15 @@ func BenchmarkStartupCPU(b *testing.B) {
 					b.Fatal(err)
 				}
 				ms = append(ms, float64(res.Players[0].StartupCPUms))
+				kib = append(kib, float64(res.Players[0].MaxRSSKiB))
 			}
 			slices.Sort(ms)
+			slices.Sort(kib)
 			l, _ := images.LangByName(lang)
 			b.ReportMetric(ms[len(ms)/2], "startup-ms")
 			b.ReportMetric(ms[len(ms)-1], "max-startup-ms")
 			b.ReportMetric(ms[len(ms)/2]/float64(l.Startup(sandboxtest.Runtime()).Milliseconds()), "of-allowance")
+			b.ReportMetric(kib[len(kib)/2], "peak-KiB")
 		})
 	}
 }

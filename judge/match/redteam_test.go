@@ -255,7 +255,10 @@ func sortList(ls string) string {
 // language (sandbox/testdata/hostile; the C++ probe's are above).
 func TestEachLanguagesHostileBot(t *testing.T) {
 	r := runner(t)
-	ro := sandboxtest.ReadOnly()
+	ro, noRoute := sandboxtest.ReadOnly(), sandboxtest.NoRoute()
+	// How Node names the errors (its code).
+	errnoName := map[string]string{"Read-only file system": "EROFS", "Permission denied": "EACCES",
+		"Network is unreachable": "ENETUNREACH", "No route to host": "EHOSTUNREACH"}
 	// Under gVisor the memory limit also holds gVisor's kernel, which keeps each thread's
 	// state: the JVM's heap and ten thousand threads meet the container's limit first. And
 	// Go's runtime, which handles every signal, reports a trapped spawn itself (see the
@@ -288,6 +291,36 @@ func TestEachLanguagesHostileBot(t *testing.T) {
 		{"pascal", "threads 10000", outcome{kind: game.Crash, detail: "exited: exit status 232; stderr: This binary has no thread support compiled in."}, nil},
 		{"pascal", "spawn", outcome{kind: game.Forbidden, detail: sigsys}, nil},
 		{"pascal", "write /tmp/x", outcome{answer: "write /tmp/x " + ro}, nil},
+		// The new languages' runtimes each end an attack their own way; none gets out.
+		{"python", "alloc 512", *oom, nil},
+		{"python", "threads 10000", outcome{answer: `threads 63 RuntimeError("can't start new thread")`}, threadBomb},
+		{"python", "spawn", outcome{kind: game.Forbidden, detail: sigsys}, nil},
+		{"python", "system", outcome{kind: game.Forbidden, detail: sigsys}, nil},
+		{"python", "write /tmp/x", outcome{answer: "write " + ro}, nil},
+		{"python", "net", outcome{answer: "net " + noRoute}, nil},
+		{"python", "env", outcome{answer: "env HOME,HOSTNAME,PATH,PYTHONDONTWRITEBYTECODE,PYTHONHASHSEED,PYTHONUNBUFFERED"}, nil},
+		{"javascript", "alloc 512", *oom, nil},
+		// Each worker is a JavaScript engine of its own: starting them uses up the CPU
+		// limit, or the memory, before the pids limit.
+		{"javascript", "threads 10000", *threadBomb, nil},
+		{"javascript", "spawn", outcome{kind: game.Forbidden, detail: sigsys}, nil},
+		{"javascript", "write /tmp/x", outcome{answer: "write " + errnoName[ro]}, nil},
+		{"javascript", "net", outcome{answer: "net " + errnoName[noRoute]}, nil},
+		{"javascript", "env", outcome{answer: "env HOME,HOSTNAME,PATH"}, nil},
+		{"rust", "alloc 512", *oom, nil},
+		{"rust", "threads 10000", outcome{answer: "threads 63 Resource temporarily unavailable (os error 11)"}, threadBomb},
+		{"rust", "spawn", outcome{kind: game.Forbidden, detail: sigsys}, nil},
+		{"rust", "write /tmp/x", outcome{answer: "write " + ro}, nil},
+		{"rust", "net", outcome{answer: "net " + noRoute}, nil},
+		{"rust", "env", outcome{answer: "env HOME,HOSTNAME,PATH"}, nil},
+		// Mono's collector works ever harder as the heap nears the limit: whichever limit it
+		// meets first ends it.
+		{"csharp", "alloc 512", outcome{kind: game.Memory, orKind: game.Timeout}, nil},
+		{"csharp", "threads 10000", outcome{answer: "threads 61 ExecutionEngineException: Couldn't create thread. Error 0x0"}, threadBomb},
+		{"csharp", "spawn", outcome{kind: game.Forbidden, detail: sigsys}, nil},
+		{"csharp", "write /tmp/x", outcome{answer: `write UnauthorizedAccessException: Access to the path "/tmp/x" is denied.`}, nil},
+		{"csharp", "net", outcome{answer: "net " + noRoute}, nil},
+		{"csharp", "env", outcome{answer: "env HOME,HOSTNAME,PATH"}, nil},
 	} {
 		if tc.gvisor != nil && sandboxtest.GVisor() {
 			tc.want = *tc.gvisor

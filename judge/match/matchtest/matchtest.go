@@ -35,17 +35,20 @@ func Runner(t testing.TB) *match.Runner {
 // Engine is the Docker engine of a runner made by Runner.
 func Engine(r *match.Runner) *sandbox.Engine { return r.Sandbox.(*sandbox.Engine) }
 
-// Load reads the submission at dir, relative to the repository root.
+// Load reads the submission at dir, relative to the repository root unless absolute.
 func Load(t testing.TB, dir string) build.Submission {
 	t.Helper()
-	s, err := build.Load(filepath.Join(sandboxtest.Root(), dir), 1<<20)
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(sandboxtest.Root(), dir)
+	}
+	s, err := build.Load(dir, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-// Play plays g with the bots (directories under the repository root, player 0 first) and
+// Play plays g with the bots (directories, as Load reads them, player 0 first) and
 // fails the test unless the match was judged, every bot compiled, no container of the
 // runner outlived the match (but those kept for their bots' next matches), and the replay re-judges to the same result. It returns the
 // result and the parsed replay.

@@ -12,7 +12,7 @@ static double cpu() {
 static volatile unsigned long sink;
 
 int main() {
-    double end = cpu() + 0.6;
+    double end = cpu() + 600 / 1e3; // burn-ms
     while (cpu() < end)
         for (int i = 0; i < 100000; i++) sink += i;
     for (;;) pause();

@@ -16,7 +16,7 @@ func cpu() time.Duration {
 var sink int
 
 func main() {
-	end := cpu() + 600*time.Millisecond
+	end := cpu() + 600*time.Millisecond // burn-ms
 	for cpu() < end {
 		for i := 0; i < 100000; i++ {
 			sink += i

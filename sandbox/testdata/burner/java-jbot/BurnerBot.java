@@ -9,7 +9,7 @@ public class BurnerBot extends Jbot {
 
     public BurnerBot() {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        long end = mx.getCurrentThreadCpuTime() + 600_000_000L;
+        long end = mx.getCurrentThreadCpuTime() + 600 * 1_000_000L; // burn-ms
         while (mx.getCurrentThreadCpuTime() < end) {
             for (int i = 0; i < 100000; i++) sink += i;
         }

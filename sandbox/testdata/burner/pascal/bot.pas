@@ -21,7 +21,7 @@ begin
 end;
 
 begin
-  stop := CpuMillis + 600;
+  stop := CpuMillis + 600; { burn-ms }
   while CpuMillis < stop do
     for i := 1 to 100000 do
       sink := sink + i;
