@@ -36,7 +36,8 @@ demo: images
 	$(JUDGE) submit --game ontherun --seed 1 --wait bots/ontherun/go bots/ontherun/pascal; \
 	$(JUDGE) submit --game dropblock --seed 7 --wait bots/dropblock/cpp bots/dropblock/java bots/dropblock/go bots/dropblock/pascal; \
 	$(JUDGE) submit --game langwars --seed 7 --wait bots/langwars/cpp bots/langwars/java bots/langwars/go bots/langwars/pascal; \
-	$(JUDGE) submit --game snakecore --seed 7 --wait bots/snakecore/cpp bots/snakecore/java bots/snakecore/go bots/snakecore/pascal
+	$(JUDGE) submit --game snakecore --seed 7 --wait bots/snakecore/cpp bots/snakecore/java bots/snakecore/go bots/snakecore/pascal; \
+	$(JUDGE) submit --game snakecore --seed 8 --wait bots/snakecore/python bots/snakecore/javascript bots/snakecore/rust bots/snakecore/csharp
 
 vet:
 	$(GO) vet ./...
