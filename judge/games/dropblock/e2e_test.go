@@ -1,18 +1,36 @@
 package dropblock_test
 
 import (
+	"strings"
 	"testing"
+
+	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/match"
 
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games/dropblock"
 	"github.com/botjudge/judge/judge/match/matchtest"
 )
 
-// TestFourLanguages: a sample bot of each language at one table. None faults, all answer,
-// and every answer is the sample strategy's.
-func TestFourLanguages(t *testing.T) {
+// TestEveryLanguage: the sample bots of every language, four at a table (the languages in
+// their order). None faults, all answer, and every answer is the sample strategy's.
+func TestEveryLanguage(t *testing.T) {
 	r := matchtest.Runner(t)
-	bots := []string{"bots/dropblock/cpp", "bots/dropblock/pascal", "bots/dropblock/java", "bots/dropblock/go"}
+	langs := images.LangNames()
+	for table := 0; table < len(langs); table += 4 {
+		seats := langs[table:min(table+4, len(langs))]
+		for len(seats) < 4 {
+			seats = append(seats, "cpp")
+		}
+		var bots []string
+		for _, lang := range seats {
+			bots = append(bots, "bots/dropblock/"+lang)
+		}
+		t.Run(strings.Join(seats, ","), func(t *testing.T) { playEveryLanguage(t, r, bots) })
+	}
+}
+
+func playEveryLanguage(t *testing.T, r *match.Runner, bots []string) {
 	res, rp := matchtest.Play(t, r, dropblock.New(), 2015, nil, bots...)
 	for k, p := range res.Players {
 		if p.Fault != nil {

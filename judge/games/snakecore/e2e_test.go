@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games/snakecore"
 	"github.com/botjudge/judge/judge/match"
@@ -28,11 +29,15 @@ func play(t *testing.T, r *match.Runner, seed uint64, opts map[string]string, bo
 	return res
 }
 
-// TestFourLanguages plays a full default game (500 moves each) of the C++, Pascal, Java and
-// Go sample bots, all written through the helper libraries.
-func TestFourLanguages(t *testing.T) {
+// TestEveryLanguage plays a full game (500 moves each) of the sample bots of every language
+// at one table, all written through the helper libraries.
+func TestEveryLanguage(t *testing.T) {
 	r := matchtest.Runner(t)
-	res := play(t, r, 2008, nil, "bots/snakecore/cpp", "bots/snakecore/pascal", "bots/snakecore/java", "bots/snakecore/go")
+	var bots []string
+	for _, lang := range images.LangNames() {
+		bots = append(bots, "bots/snakecore/"+lang)
+	}
+	res := play(t, r, 2008, map[string]string{"moves": "500"}, bots...)
 	total := 0.0
 	for i, p := range res.Players {
 		if p.Fault != nil {
