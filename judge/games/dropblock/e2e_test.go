@@ -1,6 +1,7 @@
 package dropblock_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,7 +19,7 @@ func TestEveryLanguage(t *testing.T) {
 	r := matchtest.Runner(t)
 	langs := images.LangNames()
 	for table := 0; table < len(langs); table += 4 {
-		seats := langs[table:min(table+4, len(langs))]
+		seats := slices.Clone(langs[table:min(table+4, len(langs))])
 		for len(seats) < 4 {
 			seats = append(seats, "cpp")
 		}
