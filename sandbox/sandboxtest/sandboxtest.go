@@ -5,13 +5,17 @@ package sandboxtest
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -253,4 +257,25 @@ func Hog(t testing.TB, core, n int, shares int64) (stop func()) {
 	}
 	t.Cleanup(stop)
 	return stop
+}
+
+// HostHas32BitCalls reports whether the host's kernel takes system calls through the 32-bit
+// ABI (int 0x80) at all: the probe (a build of sandbox/testdata/probe) makes one as a plain
+// process. A kernel without that ABI (some virtual machines' disable it) faults the call
+// before any filter sees it, and the bot dies of SIGSEGV instead of SIGSYS: held all the same.
+func HostHas32BitCalls(t testing.TB, probe build.Result) bool {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(probe.Artifact, "bot"))
+	cmd.Stdin = strings.NewReader("int80\n")
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGSEGV {
+			return false
+		}
+	}
+	if err != nil || !strings.HasPrefix(string(out), "int80 ") {
+		t.Fatalf("the probe's 32-bit call on the host: %v, %q", err, out)
+	}
+	return true
 }
