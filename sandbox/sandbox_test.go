@@ -293,7 +293,10 @@ func TestCrashAndExitAreReported(t *testing.T) {
 // one thread, a burn with helper threads beside it on the bot's one core, and time spent in
 // system calls. The judge's figure is the container's cgroup: the CPU the host gave the bot's
 // container. Under runc the two agree; under gVisor the bot's clock is gVisor's own accounting
-// (see docs/rules.md), and a bot that budgets by it is never charged more than it measured.
+// (see docs/rules.md): on one machine it read more than the charge (up to 3.3x), on this
+// project's current one less (the charge up to 1.23x the bot's clock, for a loop of system
+// calls). The bound under gVisor is that second machine's worst with a margin: a bot that
+// budgets by its own clock there needs a margin too.
 func TestChargedAgainstTheBotsOwnClock(t *testing.T) {
 	core := fmt.Sprint(sandboxtest.LastCore())
 	for _, tc := range []struct{ name, cmd string }{
@@ -306,8 +309,8 @@ func TestChargedAgainstTheBotsOwnClock(t *testing.T) {
 			own, turn := burned(t, probe(t, func(s *sandbox.RunSpec) { s.Limits.CPUSet = core }), tc.cmd)
 			t.Logf("%s: the bot's clock %v, charged %v (%.2fx), wall %v", tc.cmd, own, turn.CPU, float64(turn.CPU)/float64(own), turn.Wall)
 			if sandboxtest.GVisor() {
-				if turn.CPU > own+own/20 {
-					t.Errorf("charged %v, more than the bot's own clock's %v", turn.CPU, own)
+				if turn.CPU > own*135/100 {
+					t.Errorf("charged %v, more than 1.35 times the bot's own clock's %v", turn.CPU, own)
 				}
 				return
 			}

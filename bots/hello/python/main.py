@@ -1,5 +1,9 @@
 # Hello bot: answers every line with the same line.
 import sys
 
-for line in sys.stdin:
-    print(line, end="" if line.endswith("\n") else "\n")
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    sys.stdout.write(line if line.endswith("\n") else line + "\n")
+    sys.stdout.flush()
