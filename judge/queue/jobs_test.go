@@ -348,9 +348,26 @@ func TestLanesInOrder(t *testing.T) {
 	defer q.Close()
 	ctx := t.Context()
 	in := []Lane{LaneLadder, LaneTest, LaneMain, LaneTest, LaneMain, LaneLadder, LaneMain, LaneTest}
+	waiting := make([]uint64, lanes)
 	for i, lane := range in {
 		if _, err := q.SubmitTo(ctx, lane, fmt.Sprintf("j%d", i), []byte(`{}`)); err != nil {
 			t.Fatal(err)
+		}
+		waiting[lane]++
+	}
+	// The server tells a consumer of new jobs a moment after it stores them (a pull that asks
+	// before then finds none): the order is the lanes' once every consumer knows its jobs.
+	for lane, want := range waiting {
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			info, err := q.consumers[lane].Info(ctx)
+			if err == nil && info.NumPending == want {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("lane %d: the consumer knows %v of its %d jobs (%v)", lane, info, want, err)
+			}
+			time.Sleep(time.Millisecond)
 		}
 	}
 	var got []string
