@@ -96,6 +96,7 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 	a.engine.Warm(a.cfg.Sandbox.Warm * ((workers + len(runners) - 1) / len(runners)))
 	a.engine.Reuse(a.cfg.Sandbox.Reuse * workers)
 	metrics := daemon.NewMetrics()
+	metrics.WatchStores(q.Usage)
 	d, err := daemon.New(daemon.Options{
 		Queue: q, Runners: runners, Jobs: a.jobRules(), Workers: workers,
 		Grace:     a.cfg.Serve.Grace,

@@ -56,9 +56,9 @@ works offline: it loads nothing from anywhere but this server.`,
 					s.Title = "Replays"
 				}
 			} else {
-				q, from, err := a.viewQueue(ctx, store)
+				q, from, err := a.readQueue(ctx, store)
 				if err != nil {
-					return err
+					return fmt.Errorf("no replay files given, and %w", err)
 				}
 				defer q.Close()
 				fmt.Fprintf(cmd.ErrOrStderr(), "judge view: the results and replays %s\n", from)
@@ -96,17 +96,17 @@ const viewOpenTimeout = 30 * time.Second
 // said yet where it answers (it is starting).
 var storeStartWait = 5 * time.Second
 
-// viewQueue opens, read-only, the results and replays `judge view` shows: of the NATS store
-// store when given; else nats.url's; else the data directory's store; else the judge serve
-// on nats.listen. from says which, for the user.
-func (a *app) viewQueue(ctx context.Context, store string) (q *queue.Queue, from string, err error) {
+// readQueue opens, read-only, the judge's stores (`judge view` and `judge store` read them):
+// of the NATS store store when given; else nats.url's; else the data directory's store; else
+// the judge serve on nats.listen. from says which, for the user.
+func (a *app) readQueue(ctx context.Context, store string) (q *queue.Queue, from string, err error) {
 	ctx, cancel := context.WithTimeout(ctx, viewOpenTimeout)
 	defer cancel()
 	n := a.cfg.NATS
 	if store == "" && n.URL != "" {
 		q, err := a.viewReader(ctx, n.URL)
 		if err != nil {
-			return nil, "", fmt.Errorf("no replay files given, and the results at nats.url cannot be read: %w", err)
+			return nil, "", fmt.Errorf("the stores at nats.url cannot be read: %w", err)
 		}
 		return q, "of the NATS server at " + n.URL, nil
 	}
@@ -119,14 +119,14 @@ func (a *app) viewQueue(ctx context.Context, store string) (q *queue.Queue, from
 		url := "nats://" + n.Listen
 		q, err := a.viewReader(ctx, url)
 		if err != nil {
-			return nil, "", fmt.Errorf("no replay files given, no NATS store in the data directory %s, and no judge serve answers at %s: %w",
+			return nil, "", fmt.Errorf("there is no NATS store in the data directory %s, and no judge serve answers at %s: %w",
 				a.cfg.DataDir, url, err)
 		}
 		return q, "of the judge serving at " + url, nil
 	}
 	waitUntil := time.Now().Add(storeStartWait)
 	for {
-		q, err := queue.Open(ctx, queue.Options{StoreDir: store, InProcess: true, ReadOnly: true, Logger: a.log})
+		q, err := queue.Open(ctx, queue.Options{StoreDir: store, InProcess: true, ReadOnly: true, Prefix: n.Prefix, Logger: a.log})
 		var inUse *queue.StoreInUseError
 		if !errors.As(err, &inUse) {
 			if err != nil {
@@ -155,7 +155,7 @@ func (a *app) viewQueue(ctx context.Context, store string) (q *queue.Queue, from
 
 // viewReader connects read-only to the NATS server at url.
 func (a *app) viewReader(ctx context.Context, url string) (*queue.Queue, error) {
-	return queue.Open(ctx, queue.Options{URL: url, ReadOnly: true, Logger: a.log})
+	return queue.Open(ctx, queue.Options{URL: url, ReadOnly: true, Prefix: a.cfg.NATS.Prefix, Logger: a.log})
 }
 
 // readOutcome puts a tournament's outcome into the viewer: the standings above the list and

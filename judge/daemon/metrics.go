@@ -9,6 +9,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/botjudge/judge/judge/queue"
 )
 
 // Metrics are the daemon's Prometheus metrics.
@@ -51,6 +53,48 @@ func NewMetrics() *Metrics {
 	m.Registry.MustRegister(m.Jobs, m.QueueLag, m.Wait, m.MatchSeconds, m.BuildSeconds, m.Faults,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
+}
+
+// storeScrapeTimeout bounds reading the stores' sizes at a scrape: a server that does not
+// answer in time leaves them out of that scrape rather than holding it.
+const storeScrapeTimeout = 5 * time.Second
+
+// WatchStores exports what each store holds (queue.Usage), read at every scrape; a scrape
+// while the stores cannot be read has none of them.
+func (m *Metrics) WatchStores(usage func(context.Context) ([]queue.Usage, error)) {
+	m.Registry.MustRegister(storeCollector(usage))
+}
+
+var (
+	storeBytes = prometheus.NewDesc("judge_store_bytes", "Bytes each of the judge's JetStream stores holds.", []string{"store"}, nil)
+	storeCount = prometheus.NewDesc("judge_store_entries", "What each store holds: jobs waiting, results, objects or keys.", []string{"store"}, nil)
+	storeAge   = prometheus.NewDesc("judge_store_oldest_seconds", "Age of each store's oldest entry (0 when empty).", []string{"store"}, nil)
+)
+
+type storeCollector func(context.Context) ([]queue.Usage, error)
+
+func (c storeCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- storeBytes
+	ch <- storeCount
+	ch <- storeAge
+}
+
+func (c storeCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), storeScrapeTimeout)
+	defer cancel()
+	usage, err := c(ctx)
+	if err != nil {
+		return // the daemon's own metrics are still worth a scrape while NATS is away
+	}
+	for _, u := range usage {
+		ch <- prometheus.MustNewConstMetric(storeBytes, prometheus.GaugeValue, float64(u.Bytes), u.Store)
+		ch <- prometheus.MustNewConstMetric(storeCount, prometheus.GaugeValue, float64(u.Count), u.Store)
+		age := 0.0
+		if !u.Oldest.IsZero() {
+			age = time.Since(u.Oldest).Seconds()
+		}
+		ch <- prometheus.MustNewConstMetric(storeAge, prometheus.GaugeValue, age, u.Store)
+	}
 }
 
 // Serve answers /metrics and /healthz on addr until ctx is done. healthy reports whether the

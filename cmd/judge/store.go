@@ -1,0 +1,164 @@
+package main
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botjudge/judge/judge/queue"
+)
+
+func (a *app) storeCmd() *cobra.Command {
+	var asJSON bool
+	var nats string
+	cmd := &cobra.Command{
+		Use:   "store [--json] [--nats-store DIR]",
+		Short: "Show what the judge stores: each JetStream store (count, bytes, oldest) and the data directory",
+		Long: `Show what the judge stores, read-only: the jobs and results streams, the object stores
+(artifacts, replays, images, sources) and key-value buckets of the NATS server, each with its
+count, bytes, oldest entry and limits; then the data directory, each part with its files and
+bytes. It reads the server at nats.url, else the data directory's NATS store (through the
+judge serving it, if one runs), else the judge serving at nats.listen.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			q, from, err := a.readQueue(cmd.Context(), nats)
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			usage, err := q.Usage(cmd.Context())
+			if err != nil {
+				return err
+			}
+			dirs, err := dirUsage(a.cfg.DataDir)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(struct {
+					NATS    []queue.Usage `json:"nats"`
+					DataDir string        `json:"data_dir"`
+					Dirs    []dirSize     `json:"data_dir_parts"`
+				}{usage, a.cfg.DataDir, dirs})
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "The stores %s:\n", from)
+			tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "STORE\tSTREAM\tCOUNT\tBYTES\tOLDEST\tLIMITS")
+			for _, u := range usage {
+				oldest := "-"
+				if !u.Oldest.IsZero() {
+					oldest = u.Oldest.UTC().Format(time.DateTime)
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", u.Store, u.Stream, u.Count, byteSize(int64(u.Bytes)), oldest, limits(u))
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "\nThe data directory %s:\n", a.cfg.DataDir)
+			return printDirs(w, dirs)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
+	cmd.Flags().StringVar(&nats, "nats-store", "", "read this NATS store directory (default: the data directory's, or the server at nats.url)")
+	return cmd
+}
+
+// limits says a store's limits in words.
+func limits(u queue.Usage) string {
+	var s string
+	if u.MaxAge > 0 {
+		s = "max age " + u.MaxAge.String()
+	}
+	if u.MaxBytes > 0 {
+		if s != "" {
+			s += ", "
+		}
+		s += "max " + byteSize(u.MaxBytes)
+	}
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// dirSize is one top-level entry of the data directory.
+type dirSize struct {
+	Name  string `json:"name"`
+	Files int    `json:"files"`
+	Bytes int64  `json:"bytes"`
+}
+
+// dirUsage sizes each top-level entry of dir; a dir that does not exist holds nothing. Files
+// that vanish while it walks (a match's work directory) are skipped.
+func dirUsage(dir string) ([]dirSize, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []dirSize
+	for _, e := range entries {
+		d := dirSize{Name: e.Name()}
+		err := filepath.WalkDir(filepath.Join(dir, e.Name()), func(_ string, de fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			if de.Type().IsRegular() {
+				if info, err := de.Info(); err == nil {
+					d.Files++
+					d.Bytes += info.Size()
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("sizing %s: %w", filepath.Join(dir, e.Name()), err)
+		}
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(a, b dirSize) int { return cmp.Compare(b.Bytes, a.Bytes) })
+	return out, nil
+}
+
+func printDirs(w io.Writer, dirs []dirSize) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "PART\tFILES\tBYTES")
+	var files int
+	var bytes int64
+	for _, d := range dirs {
+		fmt.Fprintf(tw, "%s\t%d\t%s\n", d.Name, d.Files, byteSize(d.Bytes))
+		files, bytes = files+d.Files, bytes+d.Bytes
+	}
+	fmt.Fprintf(tw, "total\t%d\t%s\n", files, byteSize(bytes))
+	return tw.Flush()
+}
+
+// byteSize is n bytes for people: 512 B, 1.7 MiB, 3.2 GiB.
+func byteSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
+}
