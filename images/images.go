@@ -135,8 +135,9 @@ var langs = []Lang{
 	{
 		Name: "rust",
 		Exts: []string{".rs"},
-		// crt-static: the bot links the C library statically and runs in static-run.
-		Flags:   []string{"--edition=2021", "-O", "-C", "target-feature=+crt-static", "-C", "strip=symbols"},
+		// crt-static: the bot links the C library statically and runs in static-run. The crate
+		// is named, or rustc names it after the root file, which may not be a crate name.
+		Flags:   []string{"--edition=2021", "-O", "-C", "target-feature=+crt-static", "-C", "strip=symbols", "--crate-name", "bot"},
 		Run:     []string{"/bot/bot"},
 		startup: staticStartup,
 		compile: "rust-compile", run: "static-run",

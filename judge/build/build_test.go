@@ -50,8 +50,14 @@ func TestCompileErrorIsAResultWithTheLog(t *testing.T) {
 		{"pascal", "bad.pas", "program bad;\nbegin\n  undefinedproc;\nend.\n", `Identifier not found "undefinedproc"`},
 		{"java", "Bad.java", "public class Bad { public static void main(String[] a) { int x = \"s\"; } }\n", "incompatible types"},
 		{"go", "bad.go", "package main\n\nfunc main() { undefinedName() }\n", "undefinedName"},
+		{"python", "bad.py", "def f(:\n", "bad.py"},
+		{"python", "Bad.PY", "def f(:\n", "Bad.PY"},
+		{"javascript", "bad.js", "let x = ;\n", "bad.js"},
+		{"javascript", "Bad.JS", "let x = ;\n", "the error above is in Bad.JS"},
+		{"rust", "bad.rs", "fn main() { undefined_name(); }\n", "undefined_name"},
+		{"csharp", "Bad.cs", "class Bad { static void Main() { UndefinedName(); } }\n", "UndefinedName"},
 	} {
-		t.Run(tc.lang, func(t *testing.T) {
+		t.Run(tc.lang+"/"+tc.file, func(t *testing.T) {
 			res, err := b.Build(context.Background(), build.Submission{Lang: tc.lang, Files: map[string][]byte{tc.file: []byte(tc.src)}})
 			if err != nil {
 				t.Fatal(err)
@@ -183,6 +189,54 @@ func TestBuildsNameTheirToolchain(t *testing.T) {
 				if !regexp.MustCompile(tc.want).MatchString(res.Toolchain) {
 					t.Errorf("%s build: toolchain %q; want %s", pass, res.Toolchain, tc.want)
 				}
+			}
+		})
+	}
+}
+
+// A file may be named as contestants name them: with spaces, a glob's
+// characters, an upper-case extension. Each language's hello bot, so renamed, compiles and
+// answers (the compile scripts split names on spaces and globbed them; rustc named the crate
+// after its file).
+func TestFileNamesAsContestantsWriteThem(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	b := sandboxtest.Builder(t, e)
+	for _, tc := range []struct{ lang, from, to string }{
+		{"cpp", "hello.cpp", "my bot [1].CC"},
+		{"pascal", "hello.pas", "my bot *.pas"},
+		{"java", "Hello.java", "Hello.java"}, // javac wants the public class's own name
+		{"go", "hello.go", "my bot *.go"},
+		{"python", "main.py", "my bot *.PY"},
+		{"javascript", "main.js", "my bot *.JS"},
+		{"rust", "main.rs", "my bot *.RS"},
+		{"csharp", "Hello.cs", "my bot *.CS"},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			sub, err := build.Load(filepath.Join(sandboxtest.Root(), "bots/hello", tc.lang), 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, ok := sub.Files[tc.from]
+			if !ok {
+				t.Fatalf("bots/hello/%s has no %s", tc.lang, tc.from)
+			}
+			delete(sub.Files, tc.from)
+			sub.Files[tc.to] = src
+			sub.Files["sub dir/*"] = []byte("not a source file\n")
+			if tc.lang == "java" {
+				sub.Files["my util *.java"] = []byte("class Util {}\n")
+			}
+			res, err := b.Build(context.Background(), sub)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.OK {
+				t.Fatalf("%q did not compile:\n%s", tc.to, res.Log)
+			}
+			p := sandboxtest.Start(t, e, sandboxtest.Spec(res))
+			turn, err := p.Exchange([]byte("hello\n"), 1, sandbox.TurnLimits{CPU: 5 * time.Second, Wall: 15 * time.Second})
+			if err != nil || string(turn.Lines[0]) != "hello" {
+				t.Fatalf("the bot: %q, %v (stderr %q)", turn.Lines, err, p.Stderr())
 			}
 		})
 	}

@@ -4,7 +4,14 @@
 set -eu
 exec 3>&1 1>&2
 mkdir -p /work/src /work/out && cd /work/src && tar -x --no-same-owner --no-same-permissions -f -
-set -- "$@" -o /work/out/bot
-for f in $(find . -type f \( -name '*.cpp' -o -name '*.cc' -o -name '*.cxx' \) | sort); do set -- "$@" "$f"; done
+# -x c++: every file is C++ whatever the case of its extension (g++ links a .CC or .CXX file
+# as an object otherwise).
+set -- "$@" -o /work/out/bot -x c++
+# One file name a line (names hold no control characters), and nothing in a name globbed.
+set -f
+IFS='
+'
+for f in $(find . -type f \( -iname '*.cpp' -o -iname '*.cc' -o -iname '*.cxx' \) | sort); do set -- "$@" "$f"; done
+set +f; unset IFS
 g++ "$@"
 tar -c -C /work/out --owner=0 --group=0 . >&3

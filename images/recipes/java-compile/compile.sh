@@ -6,7 +6,12 @@ set -eu
 exec 3>&1 1>&2
 mkdir -p /work/src /work/out /tmp/classes && cd /work/src && tar -x --no-same-owner --no-same-permissions -f -
 set -- "$@" -d /tmp/classes
+# One file name a line (names hold no control characters), and nothing in a name globbed.
+set -f
+IFS='
+'
 for f in $(find . -type f -name '*.java' | sort); do set -- "$@" "$f"; done
+set +f; unset IFS
 javac -J-XX:-UsePerfData "$@"
 mains=""
 for c in $(cd /tmp/classes && find . -name '*.class' ! -name '*$*' | sed 's|^\./||; s|\.class$||; s|/|.|g' | sort); do

@@ -6,9 +6,18 @@ set -eu
 exec 3>&1 1>&2
 mkdir -p /work/out && cd /work/out && tar -x --no-same-owner --no-same-permissions -f -
 bad=0
-for f in $(find . -type f -name '*.js' | sed 's|^\./||' | sort); do
-    node --check "$f" || bad=1
+# One file name a line (names hold no control characters), and nothing in a name globbed.
+set -f
+IFS='
+'
+for f in $(find . -type f -iname '*.js' | sort); do
+    case $f in
+    *.js) node --check "$f" || bad=1 ;;
+    # node --check takes only the extensions it knows: another case is checked as its input.
+    *) node --check <"$f" || { echo "(the error above is in ${f#./})"; bad=1; } ;;
+    esac
 done
+set +f; unset IFS
 [ "$bad" = 0 ] || exit 1
 # The one file of the submission runs as main.js.
 [ "$1" = main.js ] || mv "$1" main.js

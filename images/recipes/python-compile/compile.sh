@@ -12,7 +12,7 @@ bad = 0
 for root, dirs, files in os.walk("."):
     dirs.sort()
     for f in sorted(files):
-        if f.endswith(".py"):
+        if f.lower().endswith(".py"):
             path = os.path.join(root, f)[2:]
             try:
                 py_compile.compile(path, doraise=True, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
@@ -23,7 +23,8 @@ entry = sys.argv[1]
 if entry != "main.py":
     # The one file of the submission runs as main.py.
     os.rename(entry, "main.py")
-    cache = "__pycache__/" + entry[:-3] + ".cpython-311.pyc"
+    head, tail = os.path.split(entry)
+    cache = os.path.join(head, "__pycache__", tail[:-3] + ".cpython-311.pyc")
     if os.path.exists(cache):
         os.remove(cache)
 sys.exit(1 if bad else 0)
