@@ -187,7 +187,7 @@ func Defaults() Config {
 			StderrMatch: match.DefaultStderrMatch, Freeze: sandbox.FreezeSignal, Pin: true, Warm: sandbox.DefaultWarm,
 			Reuse: sandbox.DefaultReuse,
 		},
-		NATS: queue.Options{Listen: queue.DefaultListen, Replicas: queue.DefaultReplicas,
+		NATS: queue.Options{Listen: queue.DefaultListen, Replicas: queue.DefaultReplicas, ReplaysMaxAge: queue.DefaultReplaysMaxAge,
 			Cluster: queue.Cluster{Name: queue.DefaultCluster, Routes: []string{}}},
 		Serve:  Serve{Grace: 2 * time.Minute, CoreLease: cores.DefaultLeaseDir, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
 		Portal: portal.DefaultOptions(),

@@ -162,6 +162,7 @@ func TestErrorsNameTheKey(t *testing.T) {
 		{yaml: "build:\n  runtime: runsc\n", key: "runtime"},
 		{yaml: "sandbox:\n  cpuset: \"0\"\n", key: "cpuset"},
 		{env: "-5s", key: "build.timeout"},
+		{yaml: "nats:\n  replays_max_age: -24h\n", key: "nats.replays_max_age"},
 	} {
 		t.Run(tc.key, func(t *testing.T) {
 			cleanEnv(t)
@@ -244,6 +245,22 @@ func TestNATSCluster(t *testing.T) {
 		cleanEnv(t)
 		if _, err := Load(write(t, tc.file), nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v; want an error about %s", tc.file, err, tc.want)
+		}
+	}
+}
+
+// nats.replays_max_age is a week unless set, and 0 (keep them forever) is a value of its own.
+// A negative one is refused (TestErrorsNameTheKey).
+func TestReplaysMaxAge(t *testing.T) {
+	for _, tc := range []struct {
+		env  string
+		want time.Duration
+	}{{"", 7 * 24 * time.Hour}, {"0", 0}, {"720h", 720 * time.Hour}} {
+		cleanEnv(t)
+		t.Setenv("JUDGE_NATS_REPLAYS_MAX_AGE", tc.env)
+		c, err := Load(write(t, ""), nil)
+		if err != nil || c.NATS.ReplaysMaxAge != tc.want {
+			t.Errorf("JUDGE_NATS_REPLAYS_MAX_AGE=%q: %v, %v; want %v", tc.env, c.NATS.ReplaysMaxAge, err, tc.want)
 		}
 	}
 }

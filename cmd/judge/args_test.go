@@ -180,6 +180,11 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"compile two languages", []string{"compile", cpp, goBot}, "is go, but the submission is cpp"},
 		{"compile nothing", []string{"compile"}, "requires at least 1 arg(s), only received 0 (usage: judge compile"},
 
+		// judge store clean
+		{"store clean older-than not a duration", []string{"store", "clean", "--older-than", "soon"}, `invalid value "soon" for --older-than: want a duration such as 90s`},
+		{"store clean older-than negative", []string{"store", "clean", "--older-than", "-1h"}, "--older-than -1h0m0s: want a duration above 0"},
+		{"store clean older-than zero", []string{"store", "clean", "--older-than", "0s"}, "--older-than 0s: want a duration above 0"},
+
 		// the rest
 		{"results bad id", []string{"results", "a b"}, `invalid job id "a b"`},
 		{"unknown command", []string{"ply"}, `unknown command "ply" for "judge" (its commands: `},

@@ -278,10 +278,13 @@ func (a *app) builder(ctx context.Context) (*build.Builder, error) {
 	limits.Runtime = a.cfg.Sandbox.Runtime
 	return &build.Builder{
 		Sandbox: e, Catalog: cat, Prefix: a.cfg.Images.Prefix,
-		Dir:    filepath.Join(a.cfg.DataDir, "artifacts"),
+		Dir:    a.buildDir(),
 		Limits: limits,
 	}, nil
 }
+
+// buildDir is the build cache's directory.
+func (a *app) buildDir() string { return filepath.Join(a.cfg.DataDir, "artifacts") }
 
 func (a *app) runner(b *build.Builder) (*match.Runner, error) {
 	s := a.cfg.Sandbox

@@ -6,10 +6,13 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/botjudge/judge/config"
+	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
@@ -57,8 +60,73 @@ func (a *app) serveCmd() *cobra.Command {
 					}
 				}()
 			}
+			cctx, stopCleaning := context.WithCancel(ctx)
+			var cleaning sync.WaitGroup
+			cleaning.Go(func() { cleanReplays(cctx, q, a.cfg.NATS.ReplaysMaxAge, houseEvery, a.log) })
+			cleaning.Go(func() { trimBuilds(cctx, a.buildDir(), int64(a.cfg.Build.CacheLimit), houseEvery, a.log) })
+			defer func() { stopCleaning(); cleaning.Wait() }() // before q.Close
 			return d.Run(ctx)
 		},
+	}
+}
+
+// houseEvery is how often judge serve cleans up what grows: the old replays of test and
+// ladder matches (one listing of the replays bucket an hour, a replay kept at most an hour past
+// nats.replays_max_age) and the build cache.
+const houseEvery = time.Hour
+
+// cleanReplays deletes the replays of test and ladder matches older than maxAge from q, at
+// once and then each time every has passed, until ctx is done; maxAge 0 keeps them all. A
+// failure is logged and tried again the next time: the daemon judges on, whatever the store.
+func cleanReplays(ctx context.Context, q *queue.Queue, maxAge, every time.Duration, log *slog.Logger) {
+	if maxAge <= 0 {
+		return
+	}
+	periodically(ctx, every, func() {
+		// Bounded, so that a clean-up stuck on a server that does not answer gives way to
+		// the next one.
+		actx, cancel := context.WithTimeout(ctx, every/2)
+		ex, err := q.ExpireReplays(actx, time.Now().Add(-maxAge), false)
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+		case err != nil:
+			log.Warn("serve: expiring old replays failed: trying again later", "err", err, "max_age", maxAge, "retry_in", every)
+		case ex.Count > 0:
+			log.Info("serve: expired the replays of test and ladder matches", "count", ex.Count, "bytes", ex.Bytes, "max_age", maxAge)
+		default:
+			log.Debug("serve: no replay of a test or ladder match is older than nats.replays_max_age", "max_age", maxAge)
+		}
+	})
+}
+
+// trimBuilds keeps the build cache dir within limit bytes (build.TrimCache), at once and then
+// each time every has passed, until ctx is done. A failure is logged and tried again.
+func trimBuilds(ctx context.Context, dir string, limit int64, every time.Duration, log *slog.Logger) {
+	periodically(ctx, every, func() {
+		t, err := build.TrimCache(dir, limit, build.TrimKeep, time.Now())
+		switch {
+		case err != nil:
+			log.Warn("serve: trimming the build cache failed: trying again later", "dir", dir, "err", err, "retry_in", every)
+		case t.Removed > 0:
+			log.Info("serve: trimmed the build cache to build.cache_limit", "dir", dir, "removed", t.Removed, "freed", t.Freed, "left", t.Left, "bytes", t.Bytes, "limit", limit)
+		case t.Bytes > limit:
+			log.Warn("serve: the build cache is over build.cache_limit, all of it used within the last hour", "dir", dir, "bytes", t.Bytes, "limit", limit)
+		}
+	})
+}
+
+// periodically runs f at once and then each time every has passed, until ctx is done.
+func periodically(ctx context.Context, every time.Duration, f func()) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		f()
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
 	}
 }
 
@@ -96,7 +164,7 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 	a.engine.Warm(a.cfg.Sandbox.Warm * ((workers + len(runners) - 1) / len(runners)))
 	a.engine.Reuse(a.cfg.Sandbox.Reuse * workers)
 	metrics := daemon.NewMetrics()
-	metrics.WatchStores(q.Usage)
+	metrics.WatchStores(func(ctx context.Context) ([]queue.Usage, error) { return q.Usage(ctx, false) })
 	d, err := daemon.New(daemon.Options{
 		Queue: q, Runners: runners, Jobs: a.jobRules(), Workers: workers,
 		Grace:     a.cfg.Serve.Grace,

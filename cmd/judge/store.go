@@ -36,7 +36,7 @@ judge serving it, if one runs), else the judge serving at nats.listen.`,
 				return err
 			}
 			defer q.Close()
-			usage, err := q.Usage(cmd.Context())
+			usage, err := q.Usage(cmd.Context(), true)
 			if err != nil {
 				return err
 			}
@@ -71,6 +71,53 @@ judge serving it, if one runs), else the judge serving at nats.listen.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().StringVar(&nats, "nats-store", "", "read this NATS store directory (default: the data directory's, or the server at nats.url)")
+	cmd.AddCommand(a.storeCleanCmd())
+	return cmd
+}
+
+func (a *app) storeCleanCmd() *cobra.Command {
+	var dryRun bool
+	var olderThan time.Duration
+	cmd := &cobra.Command{
+		Use:   "clean [--dry-run] [--older-than DURATION]",
+		Short: "Delete the replays of test and ladder matches older than nats.replays_max_age",
+		Long: `Delete the replays of test and ladder matches older than nats.replays_max_age (or
+--older-than), as judge serve does every hour, and say how many and their bytes. The replays
+of official rounds, tournaments and validations, and those stored by a judge that recorded no
+lane, are kept. It works through the running judge (nats.listen) or the server at nats.url.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			age := a.cfg.NATS.ReplaysMaxAge
+			if cmd.Flags().Changed("older-than") {
+				if olderThan <= 0 {
+					return usageError{fmt.Errorf("--older-than %v: want a duration above 0 (replays older than it go)", olderThan)}
+				}
+				age = olderThan
+			}
+			w := cmd.OutOrStdout()
+			if age == 0 {
+				fmt.Fprintln(w, "nats.replays_max_age is 0: replays are kept forever, and none was deleted (--older-than deletes older ones all the same)")
+				return nil
+			}
+			q, err := a.queue(cmd.Context(), false)
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			ex, err := q.ExpireReplays(cmd.Context(), time.Now().Add(-age), dryRun)
+			if err != nil {
+				return err
+			}
+			verb := "expired"
+			if dryRun {
+				verb = "would expire"
+			}
+			fmt.Fprintf(w, "%s %d replays of test and ladder matches older than %v (%s)\n", verb, ex.Count, age, byteSize(int64(ex.Bytes)))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "delete nothing: say what would go")
+	cmd.Flags().DurationVar(&olderThan, "older-than", 0, "delete those older than this instead (default: nats.replays_max_age)")
 	return cmd
 }
 

@@ -41,7 +41,8 @@ type Queue interface {
 	// Result is the stored result of job id, if any.
 	Result(ctx context.Context, id string) ([]byte, bool, error)
 	PublishResult(ctx context.Context, id string, result []byte) error
-	PutObject(ctx context.Context, bucket, key string, r io.Reader) error
+	// PutObjectMeta stores an object with metadata: a replay with its lane.
+	PutObjectMeta(ctx context.Context, bucket, key string, meta map[string]string, r io.Reader) error
 	// Started tells listeners (the portal) that a job is begun; a hint, not stored.
 	Started(id string)
 	URL() string
@@ -178,7 +179,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 
 	d.o.Queue.Started(j.ID)
 	stop := d.heartbeat(ctx, dl, log)
-	res, err := d.judge(ctx, log, j, g, dl.NumDelivered, runner)
+	res, err := d.judge(ctx, log, j, g, dl, runner)
 	stop()
 	if err == nil {
 		winner := "draw"
@@ -210,7 +211,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 }
 
 // judge plays the job's match and stores its replay.
-func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, g game.Game, attempt uint64, runner Runner) (result.Result, error) {
+func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, g game.Game, dl *queue.Delivery, runner Runner) (result.Result, error) {
 	mj, err := matchJob(j, g, randomSeed())
 	if err != nil {
 		return result.Result{}, err
@@ -253,10 +254,17 @@ func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, g game.
 	// AckWait may still store its replay late, and must not replace the one that the
 	// stored result (another delivery's) describes.
 	key := j.ID + ".jsonl"
-	if attempt > 1 {
-		key = fmt.Sprintf("%s@%d.jsonl", j.ID, attempt)
+	if dl.NumDelivered > 1 {
+		key = fmt.Sprintf("%s@%d.jsonl", j.ID, dl.NumDelivered)
 	}
-	if err := d.store(ctx, log, key, io.NewSectionReader(f, 0, size)); err != nil {
+	// The lane decides how long the replay is kept: the main lane's for good, the test and
+	// ladder lanes' for nats.replays_max_age (queue.ExpireReplays). A job of no lane's subject
+	// records none, and is kept.
+	var meta map[string]string
+	if lane, ok := queue.LaneOf(dl.Subject); ok {
+		meta = map[string]string{queue.MetaLane: lane.String()}
+	}
+	if err := d.store(ctx, log, key, meta, io.NewSectionReader(f, 0, size)); err != nil {
 		return res, fmt.Errorf("storing the replay: %w", err)
 	}
 	res.Replay = queue.BucketReplays + "/" + key
@@ -276,14 +284,14 @@ const (
 // store puts a replay in the replay store, trying again (from the start: a put of the same
 // key replaces it) until it is stored or storeTimeout has passed; a shutdown does not stop
 // it, the match being over.
-func (d *Daemon) store(ctx context.Context, log *slog.Logger, key string, data *io.SectionReader) error {
+func (d *Daemon) store(ctx context.Context, log *slog.Logger, key string, meta map[string]string, data *io.SectionReader) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
 	for {
 		// A connection that went silent (a partition) blocks a put rather than failing it:
 		// each try has a time of its own.
 		actx, acancel := context.WithTimeout(ctx, storeTryTimeout)
-		err := d.o.Queue.PutObject(actx, queue.BucketReplays, key, io.NewSectionReader(data, 0, data.Size()))
+		err := d.o.Queue.PutObjectMeta(actx, queue.BucketReplays, key, meta, io.NewSectionReader(data, 0, data.Size()))
 		acancel()
 		if err == nil || ctx.Err() != nil {
 			return err

@@ -1,6 +1,7 @@
 package daemon_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,6 +34,7 @@ type fakeMsg struct {
 	id            string
 	data          []byte
 	delivered     uint64
+	subject       string // "jobs.fake" when empty: a subject of no lane
 	settled       chan string
 }
 
@@ -43,7 +45,7 @@ func (m *fakeMsg) Headers() nats.Header {
 	return nats.Header{jetstream.MsgIDHeader: []string{m.id}}
 }
 func (m *fakeMsg) Data() []byte                       { return m.data }
-func (m *fakeMsg) Subject() string                    { return "jobs.fake" }
+func (m *fakeMsg) Subject() string                    { return cmp.Or(m.subject, "jobs.fake") }
 func (m *fakeMsg) InProgress() error                  { return nil }
 func (m *fakeMsg) DoubleAck(context.Context) error    { m.settled <- "ack"; return nil }
 func (m *fakeMsg) Nak() error                         { m.settled <- "nak"; return nil }
@@ -57,7 +59,8 @@ type fakeQueue struct {
 	next      chan jetstream.Msg
 	results   map[string][]byte
 	objects   map[string]string
-	failPubs  int // PublishResult fails this many times
+	metas     map[string]map[string]string // objects' metadata, by bucket/key
+	failPubs  int                          // PublishResult fails this many times
 	published []result.Result
 }
 
@@ -74,7 +77,7 @@ func (q *fakeQueue) Next(ctx context.Context) (*queue.Delivery, error) {
 }
 
 func newFakeQueue() *fakeQueue {
-	return &fakeQueue{next: make(chan jetstream.Msg, 1), results: map[string][]byte{}, objects: map[string]string{}}
+	return &fakeQueue{next: make(chan jetstream.Msg, 1), results: map[string][]byte{}, objects: map[string]string{}, metas: map[string]map[string]string{}}
 }
 
 func (q *fakeQueue) Result(_ context.Context, id string) ([]byte, bool, error) {
@@ -98,11 +101,12 @@ func (q *fakeQueue) PublishResult(_ context.Context, id string, data []byte) err
 	return nil
 }
 
-func (q *fakeQueue) PutObject(_ context.Context, bucket, key string, r io.Reader) error {
+func (q *fakeQueue) PutObjectMeta(_ context.Context, bucket, key string, meta map[string]string, r io.Reader) error {
 	b, _ := io.ReadAll(r)
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.objects[bucket+"/"+key] = string(b)
+	q.metas[bucket+"/"+key] = meta
 	return nil
 }
 
@@ -155,12 +159,18 @@ func aJob(id string) []byte {
 // delivered), and returns how it settled it.
 func serveOne(t *testing.T, q *fakeQueue, r daemon.Runner, id string, data []byte, delivered uint64) string {
 	t.Helper()
+	return serveMsg(t, q, r, &fakeMsg{id: id, data: data, delivered: delivered})
+}
+
+// serveMsg runs a daemon on q and r until it has settled m, and returns how it settled it.
+func serveMsg(t *testing.T, q *fakeQueue, r daemon.Runner, m *fakeMsg) string {
+	t.Helper()
 	d, err := daemon.New(daemon.Options{Queue: q, Runners: []daemon.Runner{r}, Jobs: job.Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: 1 << 20},
 		Backoff: []time.Duration{5 * time.Second, 30 * time.Second}, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &fakeMsg{id: id, data: data, delivered: delivered, settled: make(chan string, 4)}
+	m.settled = make(chan string, 4)
 	q.next <- m
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -244,5 +254,33 @@ func TestNothingLostNothingTwiceWithFakes(t *testing.T) {
 	q.failPubs = 1
 	if how := serveOne(t, q, &fakeRunner{play: judged}, "m2", aJob("m2"), 1); how != "nak 1s" || len(q.published) != 0 {
 		t.Errorf("a result that could not be published: settled %q; want it handed back (nak 1s)", how)
+	}
+}
+
+// The replay records the lane its job came on, which decides how long it is kept; a job of
+// no lane's subject records none.
+func TestReplayRecordsItsLaneWithFakes(t *testing.T) {
+	for _, tc := range []struct {
+		subject string
+		lane    string // "" for no metadata
+	}{
+		{"judge.jobs", "main"},
+		{"judge.jobs.low", "test"},
+		{"contest-7.jobs.ladder", "ladder"},
+		{"jobs.fake", ""},
+	} {
+		t.Run(tc.subject, func(t *testing.T) {
+			q := newFakeQueue()
+			if how := serveMsg(t, q, &fakeRunner{play: judged}, &fakeMsg{id: "m1", data: aJob("m1"), delivered: 2, subject: tc.subject}); how != "ack" {
+				t.Fatalf("settled %q, want ack", how)
+			}
+			meta, ok := q.metas["replays/m1@2.jsonl"]
+			if !ok {
+				t.Fatalf("no replay stored as replays/m1@2.jsonl: %v", q.objects)
+			}
+			if got := meta[queue.MetaLane]; got != tc.lane || tc.lane == "" && meta != nil {
+				t.Errorf("the replay's metadata %v; want lane %q", meta, tc.lane)
+			}
+		})
 	}
 }

@@ -67,7 +67,7 @@ func (m *Metrics) WatchStores(usage func(context.Context) ([]queue.Usage, error)
 
 var (
 	storeBytes = prometheus.NewDesc("judge_store_bytes", "Bytes each of the judge's JetStream stores holds.", []string{"store"}, nil)
-	storeCount = prometheus.NewDesc("judge_store_entries", "What each store holds: jobs waiting, results, objects or keys.", []string{"store"}, nil)
+	storeCount = prometheus.NewDesc("judge_store_entries", "What each stream and key-value store holds: jobs waiting, results, keys (not the object stores: counting them reads every name).", []string{"store"}, nil)
 	storeAge   = prometheus.NewDesc("judge_store_oldest_seconds", "Age of each store's oldest entry (0 when empty).", []string{"store"}, nil)
 )
 
@@ -88,7 +88,9 @@ func (c storeCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	for _, u := range usage {
 		ch <- prometheus.MustNewConstMetric(storeBytes, prometheus.GaugeValue, float64(u.Bytes), u.Store)
-		ch <- prometheus.MustNewConstMetric(storeCount, prometheus.GaugeValue, float64(u.Count), u.Store)
+		if u.Kind != "objects" {
+			ch <- prometheus.MustNewConstMetric(storeCount, prometheus.GaugeValue, float64(u.Count), u.Store)
+		}
 		age := 0.0
 		if !u.Oldest.IsZero() {
 			age = time.Since(u.Oldest).Seconds()

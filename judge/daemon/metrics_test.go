@@ -25,8 +25,9 @@ func TestMetricsExportStores(t *testing.T) {
 			return nil, errors.New("nats: no servers available")
 		}
 		return []queue.Usage{
-			{Store: "replays", Count: 3, Bytes: 45000, Oldest: time.Now().Add(-time.Hour)},
-			{Store: "jobs"},
+			{Store: "replays", Kind: "objects", Bytes: 45000, Oldest: time.Now().Add(-time.Hour)},
+			{Store: "results", Kind: "stream", Count: 3, Bytes: 4000},
+			{Store: "jobs", Kind: "stream"},
 		}, nil
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -58,11 +59,14 @@ func TestMetricsExportStores(t *testing.T) {
 		}
 	}
 	page := scrape()
-	for _, want := range []string{`judge_store_bytes{store="replays"} 45000`, `judge_store_entries{store="replays"} 3`,
+	for _, want := range []string{`judge_store_bytes{store="replays"} 45000`, `judge_store_entries{store="results"} 3`,
 		`judge_store_entries{store="jobs"} 0`, `judge_store_oldest_seconds{store="replays"} 36`, `judge_store_oldest_seconds{store="jobs"} 0`} {
 		if !strings.Contains(page, want) {
 			t.Errorf("/metrics lacks %q", want)
 		}
+	}
+	if strings.Contains(page, `judge_store_entries{store="replays"}`) {
+		t.Errorf("an object store's entries exported uncounted")
 	}
 	fail.Store(true)
 	page = scrape()

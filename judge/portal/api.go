@@ -263,12 +263,32 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, c caller) (store
 		return m, nil, err
 	}
 	if !found {
-		return m, nil, errorf(http.StatusNotFound, "not_found", "the match's replay is gone from the store")
+		return m, nil, s.replayGone(r.Context(), m)
 	}
 	if err := privateReplay(&out, &raw, func(i int) bool { return mine(c, m, i) }); err != nil {
 		return m, nil, err
 	}
 	return m, out.Bytes(), nil
+}
+
+// replayGone is the answer for a match whose replay is not in the store: the judge deletes
+// those of test and ladder matches after nats.replays_max_age, and keeps the others.
+func (s *Server) replayGone(ctx context.Context, m store.Match) *apiError {
+	// What goes to the test and ladder lanes: laneOf, and the rounds' (roundRunner.run).
+	what := ""
+	switch m.Kind {
+	case store.KindTest, store.KindLadder:
+		what = m.Kind + " match"
+	case store.KindRound:
+		if r, err := s.c.Store.Round(ctx, roundOf(m.ID)); err == nil && r.Kind == store.RoundTest {
+			what = "match of a test round"
+		}
+	}
+	if what == "" {
+		return errorf(http.StatusNotFound, "not_found", "the match's replay is gone from the store")
+	}
+	return errorf(http.StatusNotFound, "replay_expired",
+		"the replay of this %s has expired: the judge keeps the replays of test and ladder matches for a while (nats.replays_max_age), their results for good", what)
 }
 
 func (s *Server) apiReplay(w http.ResponseWriter, r *http.Request, c caller) error {

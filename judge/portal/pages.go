@@ -18,6 +18,7 @@ import (
 
 	"github.com/botjudge/judge/judge/portal/ladder"
 	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/tournament"
 	"github.com/botjudge/judge/judge/view"
@@ -371,15 +372,24 @@ func (s *Server) matchPage(w http.ResponseWriter, r *http.Request, c caller) err
 		pr := privateResult(*m.Result, func(i int) bool { return mine(c, m, i) })
 		res = &pr
 	}
+	replay, gone := m.Replay != "", ""
+	if key, ok := strings.CutPrefix(m.Replay, queue.BucketReplays+"/"); ok {
+		// A store that cannot be asked leaves the links: the viewer's page then says why.
+		if has, err := s.c.Queue.HasObject(r.Context(), queue.BucketReplays, key); err == nil && !has {
+			msg := s.replayGone(r.Context(), m).Message
+			replay, gone = false, strings.ToUpper(msg[:1])+msg[1:]+"."
+		}
+	}
 	s.render(w, http.StatusOK, "match.html", struct {
 		pageData
-		M         store.Match
-		R         *result.Result
-		Replay    bool
-		Reproduce string
-		Version   string
-		Houses    []string // the house bots of the match the caller may download
-	}{s.base(r, c, "Match "+m.ID, ""), m, res, m.Replay != "", reproduce(ct, m), s.c.Version, houses(c, ct, m)})
+		M          store.Match
+		R          *result.Result
+		Replay     bool
+		ReplayGone string // why there is no replay to watch
+		Reproduce  string
+		Version    string
+		Houses     []string // the house bots of the match the caller may download
+	}{s.base(r, c, "Match "+m.ID, ""), m, res, replay, gone, reproduce(ct, m), s.c.Version, houses(c, ct, m)})
 	return nil
 }
 

@@ -35,6 +35,8 @@ type Queue interface {
 	Results(ctx context.Context, id string, follow bool, fn func(id string, result []byte) error) error
 	PutObject(ctx context.Context, bucket, key string, r io.Reader) error
 	GetObject(ctx context.Context, bucket, key string, w io.Writer) (bool, error)
+	// HasObject reports whether an object is there (an old test match's replay may be gone).
+	HasObject(ctx context.Context, bucket, key string) (bool, error)
 	// Starts calls fn with the id of each job a daemon begins (a hint).
 	Starts(ctx context.Context, fn func(id string)) error
 }

@@ -13,6 +13,13 @@ import (
 // replacing any object of that key. Keys are any non-empty string: the object store encodes
 // them, so paths like "replays/round3-m17.jsonl" are fine.
 func (q *Queue) PutObject(ctx context.Context, bucket, key string, r io.Reader) error {
+	return q.PutObjectMeta(ctx, bucket, key, nil, r)
+}
+
+// PutObjectMeta stores an object as PutObject does, with metadata that a listing of the
+// bucket shows without reading the object: a replay's lane (MetaLane), which decides how
+// long it is kept.
+func (q *Queue) PutObjectMeta(ctx context.Context, bucket, key string, meta map[string]string, r io.Reader) error {
 	if q.o.ReadOnly {
 		return fmt.Errorf("queue: put %s/%s: %w", bucket, key, ErrReadOnly)
 	}
@@ -20,10 +27,26 @@ func (q *Queue) PutObject(ctx context.Context, bucket, key string, r io.Reader) 
 	if err != nil {
 		return err
 	}
-	if _, err := obs.Put(ctx, jetstream.ObjectMeta{Name: key}, r); err != nil {
+	if _, err := obs.Put(ctx, jetstream.ObjectMeta{Name: key, Metadata: meta}, r); err != nil {
 		return fmt.Errorf("queue: put %s/%s: %w", bucket, key, err)
 	}
 	return nil
+}
+
+// HasObject reports whether bucket holds the object key, without reading it.
+func (q *Queue) HasObject(ctx context.Context, bucket, key string) (bool, error) {
+	obs, err := q.objectStore(bucket, key)
+	if err != nil || obs == nil {
+		return false, err
+	}
+	_, err = obs.GetInfo(ctx, key)
+	if errors.Is(err, jetstream.ErrObjectNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("queue: look up %s/%s: %w", bucket, key, err)
+	}
+	return true, nil
 }
 
 // GetObject writes the object key of bucket to w and reports false when there is no such

@@ -71,6 +71,11 @@ type Options struct {
 	// so, never a stream silently kept as it was. One with more keeps them: a command run
 	// with the default must not take a cluster's replicas away.
 	Replicas int `mapstructure:"replicas"`
+	// ReplaysMaxAge is how long the replays of test and ladder matches are kept, 0 forever.
+	// A Queue deletes nothing by itself: judge serve runs ExpireReplays with it every hour.
+	// The main lane's replays (official rounds, tournaments, validations) and those that
+	// record no lane are kept whatever it is: standings and results point at them.
+	ReplaysMaxAge time.Duration `mapstructure:"replays_max_age"`
 	// ServerName names the embedded server, default its listen address; every server of a
 	// cluster needs a name of its own.
 	ServerName string `mapstructure:"server_name"`
@@ -109,6 +114,9 @@ func (o Options) Validate() error {
 	var errs []error
 	if o.Listen != "" {
 		errs = append(errs, hostPort("listen", o.Listen))
+	}
+	if o.ReplaysMaxAge < 0 {
+		errs = append(errs, value.Invalid("replays_max_age", "must be 0 (keep them forever) or a duration such as 168h (got %v)", o.ReplaysMaxAge))
 	}
 	if o.Replicas < 0 || o.Replicas > 5 {
 		errs = append(errs, value.Invalid("replicas", "must be 1 to 5: JetStream keeps at most 5 (got %d)", o.Replicas))
@@ -176,6 +184,26 @@ func (l Lane) subject(prefix string) string {
 	return prefix + [...]string{".jobs", ".jobs.low", ".jobs.ladder"}[l]
 }
 
+// String is the lane's name as a replay records it (MetaLane): main, test or ladder.
+func (l Lane) String() string {
+	if l < 0 || l >= lanes {
+		return fmt.Sprintf("lane(%d)", int(l))
+	}
+	return [...]string{"main", "test", "ladder"}[l]
+}
+
+// LaneOf is the lane of a job delivered on subject (Delivery.Subject), whatever the prefix;
+// false for a subject that is no lane's.
+func LaneOf(subject string) (Lane, bool) {
+	prefix, _, ok := strings.Cut(subject, ".") // a prefix has no dots
+	for l := range lanes {
+		if ok && l.subject(prefix) == subject {
+			return l, true
+		}
+	}
+	return 0, false
+}
+
 // consumer is the name of the daemons' shared consumer of the lane.
 func (l Lane) consumer() string {
 	return ConsumerName + [...]string{"", "-low", "-ladder"}[l]
@@ -194,6 +222,9 @@ const (
 	DefaultMaxDeliver = 5
 	DefaultReplicas   = 1
 	DefaultCluster    = "judge"
+	// DefaultReplaysMaxAge keeps a week of test and ladder replays: at most 26 GiB for a judge
+	// that stores a 46 KB replay (Amazes) every second (README, "The daemon").
+	DefaultReplaysMaxAge = 7 * 24 * time.Hour
 )
 
 const (

@@ -15,9 +15,10 @@ import (
 // each object store and each key-value bucket.
 type Usage struct {
 	Store  string `json:"store"`  // jobs, results, artifacts, replays, images, sources, kv/<name>
+	Kind   string `json:"kind"`   // stream, objects or kv
 	Stream string `json:"stream"` // the JetStream stream that holds it
-	// Count is what the store holds: jobs waiting, results, objects (deleted ones not
-	// counted) or keys.
+	// Count is what the store holds: jobs waiting, results, keys, or objects (deleted ones
+	// not counted; 0 unless Usage was asked to count them).
 	Count    uint64        `json:"count"`
 	Bytes    uint64        `json:"bytes"` // as the server stores it, headers and chunks included
 	Oldest   time.Time     `json:"oldest,omitzero"`
@@ -27,8 +28,9 @@ type Usage struct {
 
 // Usage reports every store of the queue's prefix that exists on the server, in a fixed
 // order (streams, object stores, key-value buckets by name). A store not yet created is left
-// out.
-func (q *Queue) Usage(ctx context.Context) ([]Usage, error) {
+// out. Counting an object store's objects reads the name of every one (a season's ladder
+// replays are hundreds of thousands), so it is done only when countObjects asks.
+func (q *Queue) Usage(ctx context.Context, countObjects bool) ([]Usage, error) {
 	stores := map[string]string{ // stream -> store
 		q.jobsStream:    "jobs",
 		q.resultsStream: "results",
@@ -49,19 +51,25 @@ func (q *Queue) Usage(ctx context.Context) ([]Usage, error) {
 			continue
 		}
 		u := Usage{
-			Store: store, Stream: name,
+			Store: store, Kind: "stream", Stream: name,
 			Count: info.State.Msgs, Bytes: info.State.Bytes,
 			MaxAge: info.Config.MaxAge, MaxBytes: info.Config.MaxBytes,
 		}
 		if info.State.Msgs > 0 {
 			u.Oldest = info.State.FirstTime
 		}
-		if strings.HasPrefix(name, "OBJ_") {
-			n, err := q.objectCount(ctx, strings.TrimPrefix(name, "OBJ_"))
-			if err != nil {
-				return nil, err
+		switch {
+		case strings.HasPrefix(name, "KV_"):
+			u.Kind = "kv"
+		case strings.HasPrefix(name, "OBJ_"):
+			u.Kind, u.Count = "objects", 0
+			if countObjects {
+				n, err := q.objectCount(ctx, strings.TrimPrefix(name, "OBJ_"))
+				if err != nil {
+					return nil, err
+				}
+				u.Count = n
 			}
-			u.Count = n
 		}
 		out = append(out, u)
 	}

@@ -38,7 +38,7 @@ func TestUsage(t *testing.T) {
 	other := client(t, q.URL(), Options{Prefix: "other"})
 	submit(t, other, "o1", `{"id":"o1"}`)
 
-	got, err := q.Usage(ctx)
+	got, err := q.Usage(ctx, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,6 +63,13 @@ func TestUsage(t *testing.T) {
 	}
 	if got[3].Bytes < 1000 {
 		t.Errorf("replays: %d bytes, want the live object's 1000 at least", got[3].Bytes)
+	}
+	cheap, err := q.Usage(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cheap[3].Store != "replays" || cheap[3].Kind != "objects" || cheap[3].Count != 0 || cheap[3].Bytes != got[3].Bytes {
+		t.Errorf("replays not counted: %+v; counted: %+v", cheap[3], got[3])
 	}
 	if got[1].MaxAge != 48*time.Hour {
 		t.Errorf("results: max age %v, want the 48h it was opened with", got[1].MaxAge)

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/queue"
+)
+
+// replayStore is a judge's embedded server (as judge serve runs it) holding a replay of a
+// test match (2,000 bytes), of a ladder match (3,000) and of an official round (1,000).
+func replayStore(t *testing.T) *queue.Queue {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	q, err := queue.Open(ctx, queue.Options{Listen: "127.0.0.1:-1", StoreDir: t.TempDir(), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	for key, r := range map[string]struct {
+		lane queue.Lane
+		size int
+	}{"t1.jsonl": {queue.LaneTest, 2000}, "l1.jsonl": {queue.LaneLadder, 3000}, "round-1-1.jsonl": {queue.LaneMain, 1000}} {
+		meta := map[string]string{queue.MetaLane: r.lane.String()}
+		if err := q.PutObjectMeta(ctx, queue.BucketReplays, key, meta, strings.NewReader(strings.Repeat("x", r.size))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return q
+}
+
+// has reports whether q holds the replay key.
+func has(t *testing.T, q *queue.Queue, key string) bool {
+	t.Helper()
+	ok, err := q.HasObject(context.Background(), queue.BucketReplays, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
+}
+
+// judge store clean says what it would delete, deletes it, and keeps the official round's.
+func TestStoreClean(t *testing.T) {
+	q := replayStore(t)
+	t.Setenv("JUDGE_NATS_URL", q.URL())
+	t.Setenv("JUDGE_DATA_DIR", t.TempDir())
+	for _, tc := range []struct {
+		args []string
+		want string
+		gone bool // the test and ladder replays, after
+	}{
+		{[]string{"--older-than", "1h"}, "expired 0 replays of test and ladder matches older than 1h0m0s (0 B)\n", false},
+		{[]string{"--dry-run", "--older-than", "1ns"}, "would expire 2 replays of test and ladder matches older than 1ns (4.9 KiB)\n", false},
+		{[]string{"--older-than", "1ns"}, "expired 2 replays of test and ladder matches older than 1ns (4.9 KiB)\n", true},
+		{nil, "expired 0 replays of test and ladder matches older than 168h0m0s (0 B)\n", true}, // nats.replays_max_age
+	} {
+		out, err := runCLI(t, append([]string{"store", "clean"}, tc.args...)...)
+		if err != nil || out != tc.want {
+			t.Errorf("judge store clean %s: %q, %v; want %q", strings.Join(tc.args, " "), out, err, tc.want)
+		}
+		if has(t, q, "t1.jsonl") == tc.gone || has(t, q, "l1.jsonl") == tc.gone {
+			t.Errorf("after judge store clean %s: the test and ladder replays are there: %v, %v; want %v",
+				strings.Join(tc.args, " "), has(t, q, "t1.jsonl"), has(t, q, "l1.jsonl"), !tc.gone)
+		}
+		if !has(t, q, "round-1-1.jsonl") {
+			t.Fatalf("judge store clean %s deleted the official round's replay", strings.Join(tc.args, " "))
+		}
+	}
+	t.Setenv("JUDGE_NATS_REPLAYS_MAX_AGE", "0")
+	if out, err := runCLI(t, "store", "clean"); err != nil || !strings.Contains(out, "replays are kept forever, and none was deleted") {
+		t.Errorf("judge store clean with nats.replays_max_age 0: %q, %v", out, err)
+	}
+}
+
+// judge serve's clean-up runs at once (then hourly), logs what it deleted and stops with the
+// daemon; with nats.replays_max_age 0 it deletes nothing.
+func TestServeCleansReplays(t *testing.T) {
+	q := replayStore(t)
+	var log logBuffer
+	cleanReplays(t.Context(), q, 0, time.Hour, slog.New(slog.NewTextHandler(&log, nil)))
+	if !has(t, q, "t1.jsonl") || !has(t, q, "l1.jsonl") || log.String() != "" {
+		t.Fatalf("with no max age: the replays went, or it logged %q", log.String())
+	}
+	stop := serveCleanUp(t, q, time.Hour, &log)
+	deadline := time.Now().Add(10 * time.Second)
+	for has(t, q, "t1.jsonl") || has(t, q, "l1.jsonl") {
+		if time.Now().After(deadline) {
+			t.Fatal("the old test and ladder replays are still there")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	if !has(t, q, "round-1-1.jsonl") {
+		t.Error("the official round's replay went")
+	}
+	if s := log.String(); !strings.Contains(s, `level=INFO msg="serve: expired the replays of test and ladder matches" count=2 bytes=5000`) {
+		t.Errorf("the log: %q", s)
+	}
+}
+
+// A clean-up that fails is a warning, and the next is tried all the same (an hour later in
+// judge serve), until the daemon stops.
+func TestServeCleanUpFails(t *testing.T) {
+	q := replayStore(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	gone, err := queue.Open(ctx, queue.Options{URL: q.URL(), Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone.Close()
+	var log logBuffer
+	stop := serveCleanUp(t, gone, 10*time.Millisecond, &log)
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(log.String(), `level=WARN msg="serve: expiring old replays failed: trying again later"`) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("not two warnings: the log is %q", log.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	if !has(t, q, "t1.jsonl") {
+		t.Error("a clean-up that failed deleted a replay")
+	}
+}
+
+// serveCleanUp runs judge serve's clean-up of q's replays older than a nanosecond (all of
+// them) each time every has passed, logging to log; stop ends it as the daemon's end does, and waits for
+// it.
+func serveCleanUp(t *testing.T, q *queue.Queue, every time.Duration, log *logBuffer) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		cleanReplays(ctx, q, time.Nanosecond, every, slog.New(slog.NewTextHandler(log, nil)))
+	}()
+	return func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the clean-up did not stop with its context")
+		}
+	}
+}
+
+// logBuffer is a log written by one goroutine and read by another.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// judge serve keeps the build cache within build.cache_limit: at once, it removes the least
+// recently used build that is over it and says so; a build used within the hour stays.
+func TestServeTrimsTheBuildCache(t *testing.T) {
+	dir := t.TempDir()
+	for i, age := range []time.Duration{3 * time.Hour, 2 * time.Hour, time.Minute} {
+		d := filepath.Join(dir, "ab", fmt.Sprintf("ab%d", i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "artifact"), make([]byte, 1000), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Now().Add(-age)
+		os.Chtimes(d, at, at)
+	}
+	var log logBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		trimBuilds(ctx, dir, 1500, time.Hour, slog.New(slog.NewTextHandler(&log, nil)))
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(log.String(), "trimmed the build cache") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if !strings.Contains(log.String(), "removed=2") {
+		t.Errorf("the log: %s", log.String())
+	}
+	for i, want := range []bool{false, false, true} {
+		if _, err := os.Stat(filepath.Join(dir, "ab", fmt.Sprintf("ab%d", i))); (err == nil) != want {
+			t.Errorf("build %d kept %v, want %v", i, err == nil, want)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package build
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/sandbox"
+)
+
+// fakeCompiler compiles anything into a one-file artifact, counting compilations.
+type fakeCompiler struct{ compiles int }
+
+func (f *fakeCompiler) ImageID(context.Context, string) (string, error) { return "sha256:fake", nil }
+func (f *fakeCompiler) ReadImageFile(context.Context, string, string) ([]byte, error) {
+	return []byte("Fake 1.0\n"), nil
+}
+func (f *fakeCompiler) Compile(_ context.Context, _ sandbox.CompileSpec, out string) (sandbox.CompileResult, error) {
+	f.compiles++
+	return sandbox.CompileResult{OK: true}, os.WriteFile(filepath.Join(out, "bot"), make([]byte, 1000), 0o755)
+}
+
+// Trim removes the least recently used builds until the cache fits, never one used within
+// the keep window, and a cache hit counts as a use: the build hit last survives.
+func TestTrimRemovesTheLeastRecentlyUsed(t *testing.T) {
+	cat, err := images.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fc := &fakeCompiler{}
+	b := &Builder{Sandbox: fc, Catalog: cat, Prefix: "judge", Dir: t.TempDir()}
+	ctx := context.Background()
+	src := func(i int) Submission {
+		return Submission{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte{byte('a' + i)}}}
+	}
+	dirs := make([]string, 4)
+	for i := range dirs {
+		res, err := b.Build(ctx, src(i))
+		if err != nil || !res.OK {
+			t.Fatalf("build %d: %+v %v", i, res, err)
+		}
+		dirs[i] = filepath.Dir(res.Artifact)
+		// Built i+1 hours ago, in order.
+		old := time.Now().Add(-time.Duration(10-i) * time.Hour)
+		if err := os.Chtimes(dirs[i], old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Build 0, the oldest, is used again: now the most recent.
+	if res, err := b.Build(ctx, src(0)); err != nil || !res.Cached {
+		t.Fatalf("a cache hit: %+v %v", res, err)
+	}
+	before, err := TrimCache(b.Dir, 0, TrimKeep, time.Now())
+	if err != nil || before.Left != 4 || before.Removed != 0 || before.Bytes < 4000 {
+		t.Fatalf("no limit: %+v %v", before, err)
+	}
+	per := before.Bytes / 4
+	got, err := TrimCache(b.Dir, 2*per, TrimKeep, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Removed != 2 || got.Left != 2 || got.Bytes != 2*per || got.Freed != 2*per {
+		t.Errorf("trimmed to two builds' bytes: %+v (a build is %d bytes)", got, per)
+	}
+	for i, want := range []bool{true, false, false, true} { // 0 was hit, 3 is the newest
+		if _, err := os.Stat(dirs[i]); (err == nil) != want {
+			t.Errorf("build %d: kept %v, want %v", i, err == nil, want)
+		}
+	}
+	// Nothing used within the keep window is removed, however far over the limit.
+	got, err = TrimCache(b.Dir, 1, 24*time.Hour, time.Now())
+	if err != nil || got.Removed != 0 || got.Left != 2 {
+		t.Errorf("all used within keep: %+v %v", got, err)
+	}
+	// What was removed is compiled again when next needed.
+	n := fc.compiles
+	if res, err := b.Build(ctx, src(1)); err != nil || !res.OK || res.Cached || fc.compiles != n+1 {
+		t.Errorf("a removed build used again: %+v %v, %d compiles", res, err, fc.compiles-n)
+	}
+}
+
+// A half-made build left by a judge that died while compiling goes once it is older than keep.
+func TestTrimRemovesOldHalfMadeBuilds(t *testing.T) {
+	b := &Builder{Dir: t.TempDir()}
+	for name, age := range map[string]time.Duration{"tmp-old": 2 * time.Hour, "tmp-new": time.Minute} {
+		dir := filepath.Join(b.Dir, "ab", name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		at := time.Now().Add(-age)
+		os.Chtimes(dir, at, at)
+	}
+	got, err := TrimCache(b.Dir, 0, TrimKeep, time.Now())
+	if err != nil || got.Removed != 1 {
+		t.Fatalf("%+v %v", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(b.Dir, "ab", "tmp-new")); err != nil {
+		t.Errorf("a build being made was removed: %v", err)
+	}
+}

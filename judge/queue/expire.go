@@ -1,0 +1,120 @@
+package queue
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// MetaLane is the metadata key under which a replay records the lane of its match's job
+// (Lane.String): ExpireReplays goes by it.
+const MetaLane = "lane"
+
+// Expired is what ExpireReplays deleted, or would have.
+type Expired struct {
+	Count int    `json:"count"`
+	Bytes uint64 `json:"bytes"`
+}
+
+// ExpireReplays deletes the replays of test and ladder matches (MetaLane test or ladder)
+// stored before olderThan, and says how many and their bytes; with dryRun it deletes nothing
+// and says the same. The others are kept whatever their age: those of the main lane (official
+// rounds, tournaments, validations), which standings point at, and those that record no lane
+// (stored by an older judge), whose lane nothing tells.
+//
+// Several judges may run it at once: an object that another deleted first is skipped, not an
+// error (it may be counted by both).
+func (q *Queue) ExpireReplays(ctx context.Context, olderThan time.Time, dryRun bool) (Expired, error) {
+	var out Expired
+	if q.o.ReadOnly && !dryRun {
+		return out, fmt.Errorf("queue: expire replays: %w", ErrReadOnly)
+	}
+	bucket := q.buckets[BucketReplays]
+	obs, err := q.objectStore(BucketReplays, "-")
+	if err != nil || obs == nil {
+		return out, err
+	}
+	old, err := oldReplays(ctx, obs, olderThan)
+	if err != nil {
+		return out, fmt.Errorf("queue: listing %s: %w", bucket, err)
+	}
+	var stream jetstream.Stream
+	if !dryRun {
+		if stream, err = q.js.Stream(ctx, "OBJ_"+bucket); err != nil {
+			return out, fmt.Errorf("queue: object store %s: %w", bucket, err)
+		}
+	}
+	for _, info := range old {
+		if dryRun {
+			if !info.Deleted {
+				out.Count++
+				out.Bytes += info.Size
+			}
+			continue
+		}
+		gone, err := expire(ctx, obs, stream, bucket, info)
+		if err != nil {
+			return out, err
+		}
+		if gone {
+			out.Count++
+			out.Bytes += info.Size
+		}
+	}
+	return out, nil
+}
+
+// oldReplays are the replays of the test and ladder lanes in obs stored before olderThan,
+// and their delete markers: the marker of a clean-up cut short, or of two at once, is purged
+// once it is as old as the cut-off. It reads the bucket as obs.List does, keeping only these:
+// a bucket holds a week of ladder matches, hundreds of thousands.
+func oldReplays(ctx context.Context, obs jetstream.ObjectStore, olderThan time.Time) ([]*jetstream.ObjectInfo, error) {
+	w, err := obs.Watch(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer w.Stop()
+	var old []*jetstream.ObjectInfo
+	for {
+		select {
+		case info, ok := <-w.Updates():
+			if !ok {
+				return nil, errors.New("the listing was cut short: the connection closed")
+			}
+			if info == nil { // the end of what is stored
+				return old, nil
+			}
+			lane := info.Metadata[MetaLane]
+			if (lane == LaneTest.String() || lane == LaneLadder.String()) && info.ModTime.Before(olderThan) {
+				old = append(old, info)
+			}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+// expire deletes a replay's chunks and then its name in bucket, kept by stream: the delete
+// marker that obs.Delete leaves would otherwise stay forever, one per match, and every later
+// listing would read them all. It reports whether it deleted a replay (false: only a marker,
+// or nothing, was left of it).
+func expire(ctx context.Context, obs jetstream.ObjectStore, stream jetstream.Stream, bucket string, info *jetstream.ObjectInfo) (bool, error) {
+	deleted := false
+	if !info.Deleted {
+		err := obs.Delete(ctx, info.Name)
+		if err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) { // not found: another judge's clean-up was first
+			return false, fmt.Errorf("queue: deleting %s/%s: %w", bucket, info.Name, err)
+		}
+		deleted = err == nil
+	}
+	// The object store's layout (NATS ADR-20): an object's name is its meta subject.
+	meta := "$O." + bucket + ".M." + base64.URLEncoding.EncodeToString([]byte(info.Name))
+	if err := stream.Purge(ctx, jetstream.WithPurgeSubject(meta)); err != nil {
+		return deleted, fmt.Errorf("queue: purging the delete marker of %s/%s: %w", bucket, info.Name, err)
+	}
+	return deleted, nil
+}
