@@ -53,6 +53,9 @@ func (q *Queue) Result(ctx context.Context, id string) ([]byte, bool, error) {
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
 		return nil, false, nil
 	}
+	if err != nil && transient(err) {
+		return nil, false, fmt.Errorf("queue: result %s: stream %s did not answer: %w (a NATS server may be down or the stream electing its leader: try again in a minute)", id, q.resultsStream, err)
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("queue: result %s: %w", id, err)
 	}
@@ -63,6 +66,12 @@ func (q *Queue) Result(ctx context.Context, id string) ([]byte, bool, error) {
 // of that one job. Without follow it returns once the stored ones are done; with follow it
 // goes on with results published later until ctx is done, and then returns ctx.Err(). An
 // error from fn stops it and is returned as is.
+//
+// Every request it makes has a deadline of its own, since a caller's ctx may have none
+// (`judge results`): the server that holds its consumer may be lost for good, and a request
+// to it is then never answered. The listing goes on from where it was on a new consumer
+// (the stream still has its results on the other servers); without follow, it gives up
+// with an error after resultsAttempts failed consumers.
 func (q *Queue) Results(ctx context.Context, id string, follow bool, fn func(id string, result []byte) error) error {
 	filter := q.resultsPrefix + ">"
 	if id != "" {
@@ -71,21 +80,70 @@ func (q *Queue) Results(ctx context.Context, id string, follow bool, fn func(id 
 		}
 		filter = q.resultsPrefix + id
 	}
-	// An ordered consumer is ephemeral and recreated by the client after a reconnect, so a
-	// reader leaves nothing behind on the server and follows across server restarts.
-	oc, err := q.js.OrderedConsumer(ctx, q.resultsStream, jetstream.OrderedConsumerConfig{
+	var from uint64 // the stream sequence to go on from, 0 for the first
+	wait := time.Second
+	for attempt := 1; ; attempt++ {
+		err := q.readResults(ctx, filter, follow, &from, fn)
+		var fe fnError
+		switch {
+		case errors.As(err, &fe):
+			return fe.err
+		case err == nil:
+			return nil
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case !follow && attempt >= resultsAttempts:
+			return fmt.Errorf("queue: results: %w; reading stream %s failed %d times in a row: a NATS server may be down or its streams electing leaders (try again in a minute; `judge store` shows the streams)",
+				err, q.resultsStream, attempt)
+		}
+		q.log.Warn("queue: reading results failed, going on with a new consumer", "stream", q.resultsStream, "err", err, "retry_in", wait)
+		if err := sleep(ctx, wait); err != nil {
+			return err
+		}
+		wait = min(2*wait, retryMax)
+	}
+}
+
+const (
+	// resultsAttempts bounds the consumers Results without follow makes in a row that fail.
+	resultsAttempts = 3
+	// resultsRequestTimeout bounds each request Results makes to the server.
+	resultsRequestTimeout = 5 * time.Second
+)
+
+// fnError is an error of Results' fn, which ends it as is (never retried).
+type fnError struct{ err error }
+
+func (e fnError) Error() string { return e.err.Error() }
+
+// readResults is one consumer's part of Results, from the stream sequence *from (the first
+// when 0), which it moves past each result handed to fn.
+func (q *Queue) readResults(ctx context.Context, filter string, follow bool, from *uint64, fn func(id string, result []byte) error) error {
+	cfg := jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{filter},
 		DeliverPolicy:  jetstream.DeliverAllPolicy,
-	})
+		// The client recreates the consumer after a reconnect or missed heartbeats, but
+		// without a bound on its attempts it does so forever, whatever ctx says: once, and
+		// Results makes the next one itself.
+		MaxResetAttempts: 1,
+	}
+	if *from > 0 {
+		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, *from
+	}
+	// An ordered consumer is ephemeral and recreated by the client after a reconnect, so a
+	// reader leaves nothing behind on the server and follows across server restarts.
+	cctx, cancel := context.WithTimeout(ctx, resultsRequestTimeout)
+	oc, err := q.js.OrderedConsumer(cctx, q.resultsStream, cfg)
+	cancel()
 	if err != nil {
-		return fmt.Errorf("queue: results: %w", err)
+		return fmt.Errorf("consumer of stream %s: %w", q.resultsStream, err)
 	}
 	if info := oc.CachedInfo(); !follow && info != nil && info.NumPending == 0 {
 		return nil
 	}
 	it, err := oc.Messages()
 	if err != nil {
-		return fmt.Errorf("queue: results: %w", err)
+		return err
 	}
 	defer it.Stop()
 	for idle := 0; ; {
@@ -100,22 +158,32 @@ func (q *Queue) Results(ctx context.Context, id string, follow bool, fn func(id 
 		}
 		if err != nil {
 			if !follow && errors.Is(err, context.DeadlineExceeded) {
-				info, ierr := oc.Info(ctx)
-				if idle++; ierr == nil && info.NumPending == 0 || idle >= resultsIdleChecks {
+				// The ordered consumer's Info, unlike the client's other calls, adds no
+				// deadline of its own: with none, a consumer whose server is gone hangs it
+				// (`judge results` after a node was lost).
+				ictx, cancel := context.WithTimeout(ctx, resultsRequestTimeout)
+				info, ierr := oc.Info(ictx)
+				cancel()
+				if ierr != nil {
+					return fmt.Errorf("results left: %w", ierr)
+				}
+				if idle++; info.NumPending == 0 || idle >= resultsIdleChecks {
 					return nil
 				}
 				continue
 			}
-			return fmt.Errorf("queue: results: %w", err)
-		}
-		idle = 0
-		if err := fn(strings.TrimPrefix(m.Subject(), q.resultsPrefix), m.Data()); err != nil {
 			return err
 		}
-		if !follow {
-			if meta, err := m.Metadata(); err == nil && meta.NumPending == 0 {
-				return nil
-			}
+		idle = 0
+		meta, merr := m.Metadata()
+		if merr == nil {
+			*from = meta.Sequence.Stream + 1
+		}
+		if err := fn(strings.TrimPrefix(m.Subject(), q.resultsPrefix), m.Data()); err != nil {
+			return fnError{err}
+		}
+		if !follow && merr == nil && meta.NumPending == 0 {
+			return nil
 		}
 	}
 }
