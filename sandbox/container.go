@@ -176,7 +176,10 @@ func (e *Engine) remove(id string) error {
 			}
 		}
 	}
-	e.log.Error("removing container", "container", id, "err", err)
+	// The engine may be restarting or hung rather than refusing this container: it is asked
+	// again, in the background, until it answers.
+	e.log.Error("removing container: will try again", "container", id, "err", err)
+	e.removeLater(id)
 	return fmt.Errorf("sandbox: removing container %s: %w", id[:12], err)
 }
 

@@ -54,6 +54,8 @@ type Engine struct {
 	tasks    tasks
 	calls    atomic.Int64 // requests to the engine (api)
 	ids      imageIDs
+	// leftovers are containers the engine failed to remove, asked again until it does.
+	leftovers leftovers
 }
 
 // errNoDocker is returned by New when the engine cannot be reached.
@@ -167,6 +169,7 @@ func (e *Engine) Close() error {
 	e.tasks.closed = true
 	e.tasks.mu.Unlock()
 	e.Settle()
+	e.closeLeftovers()
 	if e.lockFile != nil {
 		os.RemoveAll(e.runDir)
 		os.Remove(e.lockPath)

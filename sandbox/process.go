@@ -102,6 +102,7 @@ func (e *Engine) Start(ctx context.Context, spec RunSpec) (*Process, error) {
 			return nil, fmt.Errorf("sandbox: input file %s is not a regular file", src)
 		}
 	}
+	e.pokeLeftovers()
 	p := e.takeSpare(spec)
 	if p == nil {
 		p = e.takeWarm(spec)

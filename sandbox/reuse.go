@@ -346,3 +346,32 @@ func (p *Process) removeContainer() {
 		})
 	})
 }
+
+// Lost reports, of a bot that has ended, whether its container ended with it: the launcher,
+// the container's first process, is gone too. A bot cannot end its launcher (it is its
+// namespace's init, which ignores the bot's signals), so that is the engine's doing - a
+// restart without live-restore, or the container killed from outside - and the bot's end
+// is not its fault. Under gVisor, where the bot is the container's first process, it is
+// never known (false).
+func (p *Process) Lost() bool {
+	b := p.box
+	if !serves(p.spec.Limits) || b == nil || b.sup == 0 {
+		return false
+	}
+	// The bot dies because its init did: the launcher is gone, or a zombie, by then.
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", b.sup))
+	if err != nil {
+		return true
+	}
+	// The state follows the command's closing parenthesis.
+	if i := bytes.LastIndexByte(data, ')'); i >= 0 && i+2 < len(data) && (data[i+2] == 'Z' || data[i+2] == 'X') {
+		return true
+	}
+	// A process of that PID that is not the container's: the launcher's PID, reused.
+	cg, err := openCgroup(b.sup, p.a.id)
+	if err != nil {
+		return true
+	}
+	cg.close()
+	return false
+}

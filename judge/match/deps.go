@@ -37,13 +37,16 @@ type Holder interface {
 	Thaw() error
 }
 
-// Lifecycle is a bot's end. Wait says how it ended; Ended only waits, for its last stderr too.
+// Lifecycle is a bot's end. Wait says how it ended; Ended only waits, for its last stderr too;
+// Lost tells a bot's end from its container's.
 type Lifecycle interface {
 	Exited() bool
 	Wait(ctx context.Context) (sandbox.Exit, error)
 	Ended(ctx context.Context) bool
 	Kill(ctx context.Context) error
 	Close() error
+	// Lost reports, of an ended bot, that its container ended with it: the engine's doing.
+	Lost() bool
 }
 
 // Meter is what a bot has used. StartCPU is what of CPU its container used starting; Busy is

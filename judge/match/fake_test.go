@@ -80,6 +80,7 @@ func (b *fakeBot) StartCPU() time.Duration      { return 0 }
 func (b *fakeBot) Busy() bool                   { return false }
 func (b *fakeBot) Waiting() bool                { return true }
 func (b *fakeBot) ImageID() string              { return "" }
+func (b *fakeBot) Lost() bool                   { return false }
 func (b *fakeBot) Kill(context.Context) error   { return nil }
 
 func (b *fakeBot) PeakMemory() int64 {

@@ -537,6 +537,10 @@ func (r *Referee[P]) ask(ctx context.Context, b *bot, req game.Request) (game.Re
 		if errors.Is(err, sandbox.ErrStarved) {
 			return reply, fmt.Errorf("%w for %d ms of a %d ms wall limit: judge the match again on a less loaded machine", err, turn.Waited.Milliseconds(), lim.Wall.Milliseconds())
 		}
+		if err != nil && b.proc.Exited() && b.proc.Lost() {
+			// Its container ended with it: the engine restarted or killed it, not the bot.
+			return reply, fmt.Errorf("the bot's container ended under it (the engine restarted or stopped it): judge the match again: %w", err)
+		}
 		if err != nil {
 			reply.Fault = r.fault(ctx, b, err, req, c)
 			return reply, nil

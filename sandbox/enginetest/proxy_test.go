@@ -1,0 +1,68 @@
+package enginetest_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/docker/docker/client"
+
+	"github.com/botjudge/judge/sandbox/enginetest"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+// An engine call through the proxy works, hangs while it stalls, goes on when it resumes,
+// and fails at once while it is cut.
+func TestProxy(t *testing.T) {
+	sandboxtest.MustHaveDocker(t)
+	p := enginetest.Start(t, "")
+	cli, err := client.NewClientWithOpts(client.WithHost(p.Host()), client.WithAPIVersionNegotiation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	ping := func(timeout time.Duration) error {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		_, err := cli.Ping(ctx)
+		return err
+	}
+	if err := ping(10 * time.Second); err != nil {
+		t.Fatalf("through the proxy: %v", err)
+	}
+	if n := p.Requests(); n != 1 {
+		t.Errorf("%d requests counted after one ping", n)
+	}
+
+	p.Stall()
+	if err := ping(300 * time.Millisecond); err == nil {
+		t.Error("a ping answered while the proxy stalls")
+	}
+	done := make(chan error, 1)
+	go func() { done <- ping(10 * time.Second) }()
+	time.Sleep(200 * time.Millisecond)
+	select {
+	case err := <-done:
+		t.Fatalf("a ping returned while the proxy stalls: %v", err)
+	default:
+	}
+	p.Resume()
+	if err := <-done; err != nil {
+		t.Errorf("a stalled ping after Resume: %v", err)
+	}
+
+	p.Cut()
+	start := time.Now()
+	if err := ping(10 * time.Second); err == nil {
+		t.Error("a ping answered while the proxy is cut")
+	} else if time.Since(start) > 2*time.Second {
+		t.Errorf("a ping through a cut proxy took %v to fail", time.Since(start))
+	}
+	p.Resume()
+	if err := ping(10 * time.Second); err != nil {
+		t.Errorf("after Resume: %v", err)
+	}
+	if n := p.Requests(); n < 4 {
+		t.Errorf("%d requests counted, want at least 4", n)
+	}
+}
