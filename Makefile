@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: judge images gvisor browser netns demo test bench bench-tournament bench-round bench-latency bench-portal load-portal season vet daemon-image
+.PHONY: judge images gvisor browser netns demo test bench bench-tournament bench-round bench-latency bench-portal load-portal season soak vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -93,6 +93,11 @@ bench-portal: images
 # about 25 minutes in all).
 season: images
 	JUDGE_SEASON=$${JUDGE_SEASON:-15m} $(GO) test -run TestSeason -count 1 -v -timeout 90m ./judge/portal/
+
+# The soak: JUDGE_SOAK mixed matches (5,000 by default; about 90 minutes here) through a judge
+# serve of its own, with chaos bots; the judge's figures at the start and the end (BENCHMARKS.md).
+soak: images
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) JUDGE_SOAK=$${JUDGE_SOAK:-5000} $(GO) test -run '^TestSoak$$' -count 1 -v -timeout 6h ./judge/daemon/
 
 # The portal's load test: 50 contestants at once for two minutes (BENCHMARKS.md).
 load-portal:
