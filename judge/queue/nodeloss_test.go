@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -130,7 +131,9 @@ func TestResultsWhenTheirNodeIsLost(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	first, lost := make(chan bool), make(chan bool)
+	first, lost := make(chan bool, 1), make(chan bool)
+	var closeLost sync.Once
+	defer closeLost.Do(func() { close(lost) }) // a listing still waiting ends with the test
 	n := 0
 	done := make(chan error, 1)
 	go func() {
@@ -142,7 +145,13 @@ func TestResultsWhenTheirNodeIsLost(t *testing.T) {
 			return nil
 		})
 	}()
-	<-first
+	select {
+	case <-first:
+	case err := <-done:
+		t.Fatalf("the listing ended before its first result: %v", err)
+	case <-ctx.Done():
+		t.Fatal("no first result within a minute")
+	}
 	s, err := q.js.Stream(ctx, q.resultsStream)
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +176,7 @@ func TestResultsWhenTheirNodeIsLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	close(lost)
+	closeLost.Do(func() { close(lost) })
 	select {
 	case err := <-done:
 		t.Logf("listed %d of %d, %v, after %s", n, stored, err, time.Since(start).Round(time.Millisecond))

@@ -167,8 +167,13 @@ func (q *Queue) readResults(ctx context.Context, filter string, follow bool, fro
 				if ierr != nil {
 					return fmt.Errorf("results left: %w", ierr)
 				}
-				if idle++; info.NumPending == 0 || idle >= resultsIdleChecks {
+				if info.NumPending == 0 {
 					return nil
+				}
+				// Results wait and none comes: this consumer is stuck (a cluster just formed
+				// or electing), and a new one is the cure, not a listing cut short in silence.
+				if idle++; idle >= resultsIdleChecks {
+					return fmt.Errorf("%d results left and none delivered in %s", info.NumPending, resultsIdleCheck*resultsIdleChecks)
 				}
 				continue
 			}

@@ -137,22 +137,30 @@ func (p *Proxy) serve() {
 		p.mu.Unlock()
 		// The requests are counted from a copy of what the client sends, read as HTTP.
 		pr, pw := io.Pipe()
+		var ends atomic.Int32
 		p.wg.Add(3)
 		go func() { defer p.wg.Done(); p.count(pr) }()
-		go func() { defer p.wg.Done(); p.pipe(up, c, pw) }()
-		go func() { defer p.wg.Done(); p.pipe(c, up, nil) }()
+		go func() { defer p.wg.Done(); p.pipe(up, c, pw, &ends) }()
+		go func() { defer p.wg.Done(); p.pipe(c, up, nil, &ends) }()
 	}
 }
 
 // pipe copies from src to dst, each chunk once the gate is open, and a copy to tee if not
-// nil; then it closes both ends.
-func (p *Proxy) pipe(dst, src net.Conn, tee *io.PipeWriter) {
+// nil. At src's end of file it ends dst's writing only: a client ends a container's stdin so
+// (a hijacked attach), and the engine's answer still comes the other way. The second of a
+// connection's two pipes to end, or one that fails, closes both ends.
+func (p *Proxy) pipe(dst, src net.Conn, tee *io.PipeWriter, ends *atomic.Int32) {
+	eof := false
 	defer func() {
-		dst.Close()
-		src.Close()
 		if tee != nil {
 			tee.Close()
 		}
+		if uc, ok := dst.(*net.UnixConn); eof && ok && ends.Add(1) < 2 {
+			uc.CloseWrite()
+			return
+		}
+		dst.Close()
+		src.Close()
 		p.mu.Lock()
 		delete(p.open, dst)
 		delete(p.open, src)
@@ -180,6 +188,7 @@ func (p *Proxy) pipe(dst, src net.Conn, tee *io.PipeWriter) {
 			}
 		}
 		if err != nil {
+			eof = err == io.EOF
 			return
 		}
 	}

@@ -2,11 +2,14 @@ package enginetest_test
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/docker/docker/client"
 
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/enginetest"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
@@ -64,5 +67,30 @@ func TestProxy(t *testing.T) {
 	}
 	if n := p.Requests(); n < 4 {
 		t.Errorf("%d requests counted, want at least 4", n)
+	}
+}
+
+// A compilation through the proxy works: the client ends the container's stdin (the sources'
+// tar) with a half-close of the attach connection, and the proxy passes it on rather than
+// closing the connection, so the compiler's answer still comes back.
+func TestProxyPassesAHalfClose(t *testing.T) {
+	sandboxtest.MustHaveDocker(t)
+	p := enginetest.Start(t, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	e, err := sandbox.New(ctx, sandbox.Options{Host: p.Host(), StateDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	b := sandboxtest.Builder(t, e)
+	b.Dir = t.TempDir() // no cache: the compiler runs
+	sub, err := build.Load(filepath.Join(sandboxtest.Root(), "bots/hello/cpp"), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := b.Build(ctx, sub)
+	if err != nil || !res.OK || res.Cached {
+		t.Fatalf("a compilation through the proxy: %+v %v", res, err)
 	}
 }
