@@ -132,7 +132,7 @@ func TestSoak(t *testing.T) {
 			time.Sleep(5 * time.Millisecond)
 		}
 		if waitFor == min(n-1, max(20, n/10)) { // the pools and caches of every kind of bot warm by then
-			start = measure(t, srv, metricsAddr, dataDir)
+			start = measure(t, bin, srv.URL(), metricsAddr, dataDir)
 		}
 		if waitFor%100 == 99 {
 			t.Logf("%d/%d matches, %s", waitFor+1, n, time.Since(begin).Round(time.Second))
@@ -141,7 +141,7 @@ func TestSoak(t *testing.T) {
 	elapsed := time.Since(begin)
 	// Every job's result is in; what is left in flight settles before the end's figures.
 	time.Sleep(2 * time.Second)
-	end = measure(t, srv, metricsAddr, dataDir)
+	end = measure(t, bin, srv.URL(), metricsAddr, dataDir)
 	stop()
 
 	var lat []time.Duration
@@ -190,11 +190,17 @@ var soakOptions = map[string]map[string]string{
 // soakFigures are the judge's own figures and what it stores, at one moment of the soak.
 type soakFigures struct {
 	rss, goroutines, fds, containers int64
-	stores                           []queue.Usage
-	dataDir                          map[string]int64
+	// What judge store --json says: the stores and the data directory's parts.
+	Stores  []queue.Usage `json:"nats"`
+	DataDir []struct {
+		Name  string `json:"name"`
+		Bytes int64  `json:"bytes"`
+	} `json:"data_dir_parts"`
 }
 
-func measure(t *testing.T, q *queue.Queue, metricsAddr, dataDir string) soakFigures {
+// measure reads the judge's figures from its /metrics, the containers from the engine, and
+// the stores and the data directory as an organiser would: judge store --json.
+func measure(t *testing.T, bin, natsURL, metricsAddr, dataDir string) soakFigures {
 	t.Helper()
 	var f soakFigures
 	resp, err := http.Get("http://" + metricsAddr + "/metrics")
@@ -223,20 +229,14 @@ func measure(t *testing.T, q *queue.Queue, metricsAddr, dataDir string) soakFigu
 		t.Fatal(err)
 	}
 	f.containers = int64(len(ids))
-	if f.stores, err = q.Usage(context.Background(), true); err != nil {
-		t.Fatal(err)
+	cmd := exec.Command(bin, "store", "--json")
+	cmd.Env = append(os.Environ(), "JUDGE_NATS_URL="+natsURL, "JUDGE_DATA_DIR="+dataDir)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("judge store --json: %v", err)
 	}
-	f.dataDir = map[string]int64{}
-	entries, _ := os.ReadDir(dataDir)
-	for _, e := range entries {
-		var size int64
-		filepath.Walk(filepath.Join(dataDir, e.Name()), func(_ string, info os.FileInfo, err error) error {
-			if err == nil && info.Mode().IsRegular() {
-				size += info.Size()
-			}
-			return nil
-		})
-		f.dataDir[e.Name()] = size
+	if err := json.Unmarshal(out, &f); err != nil {
+		t.Fatalf("judge store --json: %v: %s", err, out)
 	}
 	return f
 }
@@ -249,20 +249,19 @@ func (s soakFigures) table(e soakFigures) string {
 	row("goroutines", s.goroutines, e.goroutines)
 	row("open files", s.fds, e.fds)
 	row("containers (the pool's)", s.containers, e.containers)
-	for i, u := range e.stores {
+	for i, u := range e.Stores {
 		var was queue.Usage
-		if i < len(s.stores) {
-			was = s.stores[i]
+		if i < len(s.Stores) {
+			was = s.Stores[i]
 		}
 		row(fmt.Sprintf("store %s: count, KiB", u.Store), fmt.Sprintf("%d, %d", was.Count, was.Bytes>>10), fmt.Sprintf("%d, %d", u.Count, u.Bytes>>10))
 	}
-	var names []string
-	for name := range e.dataDir {
-		names = append(names, name)
+	before := map[string]int64{}
+	for _, d := range s.DataDir {
+		before[d.Name] = d.Bytes
 	}
-	slices.Sort(names)
-	for _, name := range names {
-		row("data_dir/"+name+" (KiB)", s.dataDir[name]>>10, e.dataDir[name]>>10)
+	for _, d := range e.DataDir {
+		row("data_dir/"+d.Name+" (KiB)", before[d.Name]>>10, d.Bytes>>10)
 	}
 	return b.String()
 }
