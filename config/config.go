@@ -153,6 +153,9 @@ type Sandbox struct {
 	// (image and limits), so that a match's bots start at once; 0 starts each bot's when its
 	// match needs it.
 	Warm int `mapstructure:"warm"`
+	// WarmLimit bounds the containers judge serve keeps started ahead per worker, all kinds
+	// together: the kinds least recently started give theirs up first; 0: no bound.
+	WarmLimit int `mapstructure:"warm_limit"`
 	// Reuse is how many containers of bots that have played judge serve keeps, per worker,
 	// reset for the same bots' next matches (runc only: under gVisor each is used once); 0
 	// uses each container once.
@@ -163,7 +166,7 @@ type Sandbox struct {
 func (s Sandbox) Validate() error {
 	return errors.Join(s.Limits.Validate(), s.Output.Validate(), value.Named("freeze", s.Freeze.Validate()),
 		value.Positive("stderr_match_limit", s.StderrMatch), value.NotNegative("warm", s.Warm),
-		value.NotNegative("reuse", s.Reuse))
+		value.NotNegative("warm_limit", s.WarmLimit), value.NotNegative("reuse", s.Reuse))
 }
 
 // Defaults returns the configuration used when nothing is set. Each component's section
@@ -185,7 +188,7 @@ func Defaults() Config {
 		Sandbox: Sandbox{
 			Limits: sandbox.DefaultLimits(), Output: sandbox.DefaultOutput(),
 			StderrMatch: match.DefaultStderrMatch, Freeze: sandbox.FreezeSignal, Pin: true, Warm: sandbox.DefaultWarm,
-			Reuse: sandbox.DefaultReuse,
+			WarmLimit: sandbox.DefaultWarmLimit, Reuse: sandbox.DefaultReuse,
 		},
 		NATS: queue.Options{Listen: queue.DefaultListen, Replicas: queue.DefaultReplicas, ReplaysMaxAge: queue.DefaultReplaysMaxAge,
 			Cluster: queue.Cluster{Name: queue.DefaultCluster, Routes: []string{}}},

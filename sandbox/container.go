@@ -42,8 +42,10 @@ type attached struct {
 	hj types.HijackedResponse
 }
 
-// createTimeout bounds the engine's create of a container.
-const createTimeout = 30 * time.Second
+// engineTimeout bounds each engine call on a match's path (create, attach, start, inspect,
+// wait): a stalled engine fails the call, and the match is an infrastructure error, rather
+// than hanging it. A variable so that tests of a stalled engine need not wait it out.
+var engineTimeout = 30 * time.Second
 
 // create makes the container with every restriction on, attaches to it, and starts it.
 func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error) {
@@ -65,11 +67,11 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 		Labels:          e.labels(),
 	}
 	// A create is not abandoned midway: the engine may finish it after the judge has gone,
-	// leaving a container nobody removes. createTimeout bounds a hung engine.
+	// leaving a container nobody removes. engineTimeout bounds a hung engine.
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("sandbox: creating container: %w", err)
 	}
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), createTimeout)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), engineTimeout)
 	created, err := e.api().ContainerCreate(cctx, cfg, hc, nil, nil, "")
 	cancel()
 	if err != nil {
@@ -79,17 +81,50 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 		return nil, fmt.Errorf("sandbox: creating container: %w", err)
 	}
 	a := &attached{id: created.ID}
-	a.hj, err = e.api().ContainerAttach(ctx, a.id, container.AttachOptions{Stream: true, Stdin: !s.noStdin, Stdout: true, Stderr: true})
+	// A failed container is removed in the background: the engine that failed the call may
+	// be stalled, and the match's answer must not wait for it.
+	a.hj, err = e.attach(ctx, a.id, container.AttachOptions{Stream: true, Stdin: !s.noStdin, Stdout: true, Stderr: true})
 	if err != nil {
-		e.remove(a.id)
+		e.background(func() { e.remove(a.id) })
 		return nil, fmt.Errorf("sandbox: attaching to container: %w", err)
 	}
-	if err := e.api().ContainerStart(ctx, a.id, container.StartOptions{}); err != nil {
+	sctx, cancel := context.WithTimeout(ctx, engineTimeout)
+	err = e.api().ContainerStart(sctx, a.id, container.StartOptions{})
+	cancel()
+	if err != nil {
 		a.hj.Close()
-		e.remove(a.id)
+		e.background(func() { e.remove(a.id) })
 		return nil, fmt.Errorf("sandbox: starting container: %w", err)
 	}
 	return a, nil
+}
+
+// attach is ContainerAttach bounded by ctx and engineTimeout: the client honours a context
+// only while it dials, and an engine that stalls after that holds the call for ever. An
+// attach that answers after it was given up is closed.
+func (e *Engine) attach(ctx context.Context, id string, opts container.AttachOptions) (types.HijackedResponse, error) {
+	ctx, cancel := context.WithTimeout(ctx, engineTimeout)
+	defer cancel()
+	type attached struct {
+		hj  types.HijackedResponse
+		err error
+	}
+	done := make(chan attached, 1)
+	go func() {
+		hj, err := e.api().ContainerAttach(ctx, id, opts)
+		done <- attached{hj, err}
+	}()
+	select {
+	case a := <-done:
+		return a.hj, a.err
+	case <-ctx.Done():
+		e.background(func() {
+			if a := <-done; a.err == nil {
+				a.hj.Close()
+			}
+		})
+		return types.HijackedResponse{}, ctx.Err()
+	}
 }
 
 // hostConfig is the container's every restriction.
@@ -249,6 +284,8 @@ func (e *Engine) pid(ctx context.Context, id string) (int, error) {
 // inspect returns the host PID of the container's first process and the ID of its image
 // (which it returns even when the container is not running).
 func (e *Engine) inspect(ctx context.Context, id string) (pid int, image string, err error) {
+	ctx, cancel := context.WithTimeout(ctx, engineTimeout)
+	defer cancel()
 	info, err := e.api().ContainerInspect(ctx, id)
 	if err != nil {
 		return 0, "", fmt.Errorf("sandbox: inspecting container: %w", err)

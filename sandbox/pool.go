@@ -15,6 +15,11 @@ const DefaultWarm = 2
 // has, with a few to spare.
 const maxWarm = 8
 
+// DefaultWarmLimit is the containers a daemon keeps prepared per worker in all kinds: a
+// season's mix of games and languages is dozens of kinds, and each container held costs the
+// judge goroutines and open files.
+const DefaultWarmLimit = 12
+
 // pool keeps prepared containers (see Start), by kind, for Start to take: a match's bots then
 // start at the launcher's go instead of at the engine's create. Each is used once, by one bot,
 // and removed after it like any other.
@@ -26,6 +31,11 @@ type pool struct {
 	// grown is a kind's size where a match has needed more at once than size (a four-player
 	// match of one kind of bot): one more for each start that found none ready, up to maxWarm.
 	grown map[string]int
+	// limit bounds the containers ready and being prepared, all kinds together (0: no bound);
+	// the least recently started kinds give theirs up first.
+	limit  int
+	used   map[string]uint64 // a kind's last start, in starts
+	starts uint64
 	// ctx bounds the preparing; Engine.Close cancels it rather than wait it out.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -64,6 +74,57 @@ func (e *Engine) Warm(n int) {
 	}
 }
 
+// WarmLimit bounds the prepared containers the pool keeps in all kinds to n (0: no bound):
+// a start of a kind when the pool is full removes those of the kinds least recently started.
+func (e *Engine) WarmLimit(n int) {
+	e.pool.mu.Lock()
+	e.pool.limit = max(n, 0)
+	drop := e.pool.evict("")
+	e.pool.mu.Unlock()
+	for _, p := range drop {
+		p.Close()
+	}
+}
+
+// evict takes out of the pool the prepared containers of the least recently started kinds
+// other than keep until what is ready and coming fits the limit; mu is held.
+func (pl *pool) evict(keep string) []*Process {
+	if pl.limit == 0 {
+		return nil
+	}
+	held := pl.held()
+	var drop []*Process
+	for held > pl.limit {
+		oldest, found := "", false
+		for k, list := range pl.ready {
+			if k != keep && len(list) > 0 && (!found || pl.used[k] < pl.used[oldest]) {
+				oldest, found = k, true
+			}
+		}
+		if !found {
+			break
+		}
+		list := pl.ready[oldest]
+		n := min(len(list), held-pl.limit)
+		drop = append(drop, list[:n]...)
+		pl.ready[oldest] = list[n:]
+		held -= n
+	}
+	return drop
+}
+
+// held counts the containers ready and being prepared; mu is held.
+func (pl *pool) held() int {
+	n := 0
+	for _, list := range pl.ready {
+		n += len(list)
+	}
+	for _, c := range pl.coming {
+		n += c
+	}
+	return n
+}
+
 // Pooled lists the IDs of the containers the pool holds ready.
 func (e *Engine) Pooled() []string {
 	e.pool.mu.Lock()
@@ -88,7 +149,7 @@ func (e *Engine) takeWarm(spec RunSpec) *Process {
 		return nil
 	}
 	if pl.ready == nil {
-		pl.ready, pl.coming, pl.grown = map[string][]*Process{}, map[string]int{}, map[string]int{}
+		pl.ready, pl.coming, pl.grown, pl.used = map[string][]*Process{}, map[string]int{}, map[string]int{}, map[string]uint64{}
 		pl.ctx, pl.cancel = context.WithCancel(context.Background())
 	}
 	size, seen := pl.grown[k]
@@ -109,10 +170,19 @@ func (e *Engine) takeWarm(spec RunSpec) *Process {
 		size++
 	}
 	pl.grown[k] = size
+	pl.starts++
+	pl.used[k] = pl.starts
 	missing := size - len(list) - pl.coming[k]
+	if pl.limit > 0 {
+		missing = min(missing, pl.limit-len(list)-pl.coming[k])
+	}
 	pl.coming[k] += max(missing, 0)
+	evicted := pl.evict(k)
 	ctx := pl.ctx
 	pl.mu.Unlock()
+	for _, p := range evicted {
+		p.Close()
+	}
 	for _, p := range ended {
 		e.log.Warn("a prepared container ended before a bot needed it: removed", "container", p.ID()[:12], "image", spec.Image)
 		p.Close()
@@ -132,7 +202,8 @@ func (e *Engine) prepareWarm(ctx context.Context, k string, spec RunSpec) {
 	pl := &e.pool
 	pl.mu.Lock()
 	pl.coming[k]--
-	keep := err == nil && p.ready() && len(pl.ready[k]) < max(pl.size, pl.grown[k]) && pl.size > 0
+	keep := err == nil && p.ready() && len(pl.ready[k]) < max(pl.size, pl.grown[k]) && pl.size > 0 &&
+		(pl.limit == 0 || pl.held() < pl.limit)
 	if keep {
 		pl.ready[k] = append(pl.ready[k], p)
 	}

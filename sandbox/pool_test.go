@@ -122,3 +122,73 @@ func TestWarmPool(t *testing.T) {
 		t.Errorf("containers outlived the engine: %v", left)
 	}
 }
+
+// The pool holds at most its limit in all kinds: a start of a kind when it is full takes the
+// places of the kind least recently started, and never of the kind being started.
+func TestWarmPoolLimit(t *testing.T) {
+	e := sandboxtest.Engine(t)
+	ctx := context.Background()
+	base := sandboxtest.Spec(sandboxtest.Build(t, sandboxtest.Builder(t, e), "sandbox/testdata/lifecycle/cpp"))
+	// Kinds differ by their limits: three kinds of one bot.
+	kinds := make([]sandbox.RunSpec, 3)
+	for i := range kinds {
+		kinds[i] = base
+		kinds[i].Limits.Memory += 1 << (20 + i)
+	}
+	e.Warm(2)
+	e.WarmLimit(3)
+	start := func(spec sandbox.RunSpec) string {
+		t.Helper()
+		p, err := e.Start(ctx, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Close()
+		e.Settle()
+		return p.ID()
+	}
+	start(kinds[0])
+	if n := len(e.Pooled()); n != 2 {
+		t.Fatalf("the pool holds %d after a kind's first start; want 2", n)
+	}
+	kindA := e.Pooled()
+	start(kinds[1])
+	pooled := e.Pooled()
+	if len(pooled) != 3 {
+		t.Fatalf("the pool holds %d after a second kind's start with a limit of 3; want 3", len(pooled))
+	}
+	keptA := 0
+	for _, id := range pooled {
+		if slices.Contains(kindA, id) {
+			keptA++
+		}
+	}
+	if keptA != 1 {
+		t.Errorf("the first kind keeps %d of its 2 containers; want 1 (the second kind takes the other place)", keptA)
+	}
+	// The second kind's next start takes one of its own and makes another; then the third
+	// kind's start takes the places of the least recently started, the first.
+	if id := start(kinds[1]); slices.Contains(kindA, id) {
+		t.Fatalf("a start of the second kind got the first kind's container")
+	}
+	start(kinds[2])
+	pooled = e.Pooled()
+	if len(pooled) > 3 {
+		t.Errorf("the pool holds %d with a limit of 3", len(pooled))
+	}
+	for _, id := range pooled {
+		if slices.Contains(kindA, id) {
+			t.Errorf("the least recently started kind kept container %s while the third kind's start needed its place", id[:12])
+		}
+	}
+	// The third kind's containers were made: its start is warm.
+	third := e.Pooled()
+	if id := start(kinds[2]); !slices.Contains(third, id) {
+		t.Errorf("the third kind's second start was not warm")
+	}
+	// A lower limit gives back what exceeds it at once.
+	e.WarmLimit(1)
+	if n := len(e.Pooled()); n > 1 {
+		t.Errorf("the pool holds %d after its limit went down to 1", n)
+	}
+}

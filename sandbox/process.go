@@ -283,6 +283,10 @@ func (p *Process) waitExit(ctx context.Context) (Exit, error) {
 		}
 		return p.exit, nil
 	case <-p.box.done: // the launcher itself ended: the container's end is the bot's
+		// The container has ended when the engine is asked: its answer comes at once, or
+		// the engine has stalled.
+		ctx, cancel := context.WithTimeout(ctx, engineTimeout)
+		defer cancel()
 		return p.e.wait(ctx, p.a.id)
 	case <-ctx.Done():
 		return Exit{}, fmt.Errorf("sandbox: waiting for the bot: %w", ctx.Err())
@@ -372,7 +376,10 @@ func (p *Process) closeEnds() {
 	}
 	p.sched.close()
 	if p.pidfd >= 0 {
+		// Its number is another's once closed: a later signal through it (Kill, Thaw after
+		// Close) could reach another bot.
 		unix.Close(p.pidfd)
+		p.pidfd = -1
 	}
 	if p.in != nil {
 		p.in.Close()

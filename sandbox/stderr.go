@@ -90,12 +90,16 @@ func (e *errPipe) take() []byte {
 	return e.buf.take()
 }
 
-// close stops the goroutine and closes the pipe.
+// close stops the goroutine and closes the pipe. A take after it reads nothing more: the
+// pipe's number may be another bot's by then.
 func (e *errPipe) close() {
 	unix.Write(e.wake, []byte{1, 0, 0, 0, 0, 0, 0, 0})
 	<-e.done
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	unix.Close(e.fd)
 	unix.Close(e.wake)
+	e.fd, e.eof = -1, true
 }
 
 // capped keeps the first limit bytes written to it and counts the rest. It is written on the

@@ -162,12 +162,14 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 	// Each runner's bots are of kinds of their own (their cores are part of their limits):
 	// the pool keeps each kind ready for the workers that share its runner.
 	a.engine.Warm(a.cfg.Sandbox.Warm * ((workers + len(runners) - 1) / len(runners)))
+	a.engine.WarmLimit(a.cfg.Sandbox.WarmLimit * workers)
 	a.engine.Reuse(a.cfg.Sandbox.Reuse * workers)
 	metrics := daemon.NewMetrics()
 	metrics.WatchStores(func(ctx context.Context) ([]queue.Usage, error) { return q.Usage(ctx, false) })
 	d, err := daemon.New(daemon.Options{
 		Queue: q, Runners: runners, Jobs: a.jobRules(), Workers: workers,
 		Grace:     a.cfg.Serve.Grace,
+		Dirs:      []string{a.cfg.DataDir, os.TempDir()},
 		Heartbeat: a.cfg.Serve.AckWait / 3,
 		Metrics:   metrics, Log: log,
 	})

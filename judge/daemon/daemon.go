@@ -8,6 +8,11 @@
 //     acknowledged without judging it again;
 //   - an infrastructure failure (engine down, image missing) is retried with back-off, and on
 //     the last attempt answered with an infrastructure error result;
+//   - storage with no room (the disk the judge writes to, the NATS store) hands the job back
+//     with back-off, or keeps it on its last attempt, and pauses the daemon until there is
+//     room again (full.go);
+//   - a result that cannot be published is kept, the job held, and published again until it
+//     goes through: the match is not judged again for the queue's sake;
 //   - on shutdown, running matches get a grace period, then are handed back (nak) for another
 //     daemon; their containers are removed either way.
 package daemon
@@ -71,13 +76,20 @@ type Options struct {
 	Heartbeat time.Duration
 	// Backoff is the wait before retrying after an infrastructure failure, by attempt.
 	Backoff []time.Duration
-	Metrics *Metrics
-	Log     *slog.Logger
+	// Dirs are the directories the daemon's judging writes to (data_dir, the temporary
+	// directory): after a full disk, judging resumes once each has RoomNeeded free.
+	Dirs []string
+	// RoomEvery is how often a daemon whose storage was full looks for room again
+	// (DefaultRoomEvery).
+	RoomEvery time.Duration
+	Metrics   *Metrics
+	Log       *slog.Logger
 }
 
 // Daemon judges jobs from the queue.
 type Daemon struct {
-	o Options
+	o    Options
+	full full
 }
 
 // New checks the options and makes a daemon.
@@ -93,6 +105,9 @@ func New(o Options) (*Daemon, error) {
 	}
 	if len(o.Backoff) == 0 {
 		o.Backoff = []time.Duration{5 * time.Second, 30 * time.Second, 2 * time.Minute}
+	}
+	if o.RoomEvery <= 0 {
+		o.RoomEvery = DefaultRoomEvery
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -136,6 +151,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 
 func (d *Daemon) worker(ctx, work context.Context, runner Runner) {
 	for {
+		if !d.waitForRoom(ctx) {
+			return
+		}
 		dl, err := d.o.Queue.Next(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -199,6 +217,26 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 		log.Warn("daemon: shutting down: handing the job back", "err", err)
 		d.o.Metrics.Jobs.WithLabelValues("handed_back").Inc()
 		d.settle(log, func() error { return dl.Nak(0) })
+	case storageFull(err) != "":
+		d.noRoom(log, storageFull(err), err)
+		d.o.Metrics.Jobs.WithLabelValues("handed_back").Inc()
+		if !dl.LastAttempt() {
+			wait := d.o.Backoff[min(int(dl.NumDelivered)-1, len(d.o.Backoff)-1)]
+			log.Warn("daemon: no room to judge the job: handed back", "err", err, "retry_in", wait)
+			d.settle(log, func() error { return dl.Nak(wait) })
+			return
+		}
+		// Handed back on its last attempt, the job would never come again: it is kept,
+		// and judged again here once there is room.
+		log.Warn("daemon: no room to judge the job on its last attempt: kept until there is room", "err", err)
+		stop := d.heartbeat(ctx, dl, log)
+		ok := d.waitForRoom(ctx)
+		stop()
+		if !ok {
+			d.settle(log, func() error { return dl.Nak(0) })
+			return
+		}
+		d.handle(ctx, dl, runner)
 	case dl.LastAttempt():
 		log.Error("daemon: infrastructure failure on the last attempt: giving up", "err", err)
 		d.answer(ctx, log, dl, result.Failed(j.ID, j.Game, seedOf(j), err), false)
@@ -271,8 +309,12 @@ func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, g game.
 	return res, nil
 }
 
-// publishTimeout bounds the publishing of a result, retries included.
-const publishTimeout = time.Minute
+// publishTimeout bounds one publishing of a result, the queue's retries included;
+// publishRetry is the wait before the daemon publishes it again.
+const (
+	publishTimeout = time.Minute
+	publishRetry   = time.Second
+)
 
 // storeTimeout bounds the storing of a replay, tries included, as publishTimeout bounds the
 // publishing of a result: a judged match is not thrown away for a short loss of the network.
@@ -304,19 +346,46 @@ func (d *Daemon) store(ctx context.Context, log *slog.Logger, key string, meta m
 }
 
 // answer publishes a result, then acknowledges (judged) or terminates (not judgeable) the
-// job. A result that cannot be published leaves the job to be redelivered: nothing is lost.
+// job. A result that cannot be published is kept and published again, the job held, until it
+// goes through: handed back, the job would be judged again, and on its last attempt it would
+// never come back. Only a shutdown hands it back, the result lost and the job not.
 func (d *Daemon) answer(ctx context.Context, log *slog.Logger, dl *queue.Delivery, res result.Result, judged bool) {
 	data, err := json.Marshal(res)
-	if err == nil {
-		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishTimeout)
-		err = d.o.Queue.PublishResult(pctx, res.ID, data)
-		cancel()
-	}
 	if err != nil {
-		log.Error("daemon: publishing the result failed: the job will be redelivered", "err", err)
+		log.Error("daemon: the result cannot be written as JSON: the job is handed back", "err", err)
 		d.settle(log, func() error { return dl.Nak(time.Second) })
 		return
 	}
+	publish := func() error {
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishTimeout)
+		defer cancel()
+		return d.o.Queue.PublishResult(pctx, res.ID, data)
+	}
+	if err := publish(); err != nil {
+		stop := d.heartbeat(ctx, dl, log)
+		for tries := 1; err != nil; tries++ {
+			if where := storageFull(err); where != "" {
+				d.noRoom(log, where, err)
+			}
+			if tries == 1 {
+				log.Error("daemon: publishing the result failed: the job is held and the result published again until it goes through", "err", err, "every", publishRetry)
+			} else {
+				log.Debug("daemon: publishing the result failed again", "tries", tries, "err", err)
+			}
+			if !sleep(ctx, publishRetry) {
+				stop()
+				log.Warn("daemon: shutting down with a result not published: the job is handed back")
+				d.o.Metrics.Jobs.WithLabelValues("handed_back").Inc()
+				d.settle(log, func() error { return dl.Nak(0) })
+				return
+			}
+			if err = publish(); err == nil {
+				log.Info("daemon: the result is published", "tries", tries+1)
+			}
+		}
+		stop()
+	}
+	d.room("a result was published")
 	if judged {
 		d.o.Metrics.Jobs.WithLabelValues("ok").Inc()
 		// The match is over and its result published: a shutdown does not stop the ack.

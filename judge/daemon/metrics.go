@@ -22,6 +22,7 @@ type Metrics struct {
 	MatchSeconds *prometheus.HistogramVec
 	BuildSeconds *prometheus.HistogramVec
 	Faults       *prometheus.CounterVec
+	StorageFull  *prometheus.GaugeVec
 }
 
 // NewMetrics registers the metrics in a registry of their own.
@@ -49,8 +50,11 @@ func NewMetrics() *Metrics {
 		Faults: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "judge_sandbox_faults_total", Help: "Player faults in judged matches, by kind.",
 		}, []string{"kind"}),
+		StorageFull: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "judge_storage_full", Help: "1 while judging is paused for want of room: where is disk (a directory the judge writes to) or nats (the NATS store at its limit).",
+		}, []string{"where"}),
 	}
-	m.Registry.MustRegister(m.Jobs, m.QueueLag, m.Wait, m.MatchSeconds, m.BuildSeconds, m.Faults,
+	m.Registry.MustRegister(m.Jobs, m.QueueLag, m.Wait, m.MatchSeconds, m.BuildSeconds, m.Faults, m.StorageFull,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
 }

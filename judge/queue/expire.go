@@ -68,6 +68,18 @@ func (q *Queue) ExpireReplays(ctx context.Context, olderThan time.Time, dryRun b
 	return out, nil
 }
 
+// StoreFull reports whether err is JetStream's refusal of a write for want of storage: the
+// server's store is at its limit (JetStream's max_file_store, by default three quarters of
+// its disk's space when it started), and stays so until something is deleted.
+func StoreFull(err error) bool {
+	var ae *jetstream.APIError
+	return errors.As(err, &ae) && ae.ErrorCode == errCodeInsufficientResources
+}
+
+// errCodeInsufficientResources is the JetStream API's error code for a store at its limit
+// (the server's JSInsufficientResourcesErr; nats.go names no constant for it).
+const errCodeInsufficientResources jetstream.ErrorCode = 10023
+
 // oldReplays are the replays of the test and ladder lanes in obs stored before olderThan,
 // and their delete markers: the marker of a clean-up cut short, or of two at once, is purged
 // once it is as old as the cut-off. It reads the bucket as obs.List does, keeping only these:
@@ -103,16 +115,22 @@ func oldReplays(ctx context.Context, obs jetstream.ObjectStore, olderThan time.T
 // listing would read them all. It reports whether it deleted a replay (false: only a marker,
 // or nothing, was left of it).
 func expire(ctx context.Context, obs jetstream.ObjectStore, stream jetstream.Stream, bucket string, info *jetstream.ObjectInfo) (bool, error) {
+	// The object store's layout (NATS ADR-20): an object's name is its meta subject, its
+	// chunks are on a subject of its NUID.
+	meta := "$O." + bucket + ".M." + base64.URLEncoding.EncodeToString([]byte(info.Name))
 	deleted := false
 	if !info.Deleted {
 		err := obs.Delete(ctx, info.Name)
+		if StoreFull(err) {
+			// A delete writes its marker first, which a full store refuses: the space that
+			// would free is then freed by purging the chunks, then the name.
+			err = stream.Purge(ctx, jetstream.WithPurgeSubject("$O."+bucket+".C."+info.NUID))
+		}
 		if err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) { // not found: another judge's clean-up was first
 			return false, fmt.Errorf("queue: deleting %s/%s: %w", bucket, info.Name, err)
 		}
 		deleted = err == nil
 	}
-	// The object store's layout (NATS ADR-20): an object's name is its meta subject.
-	meta := "$O." + bucket + ".M." + base64.URLEncoding.EncodeToString([]byte(info.Name))
 	if err := stream.Purge(ctx, jetstream.WithPurgeSubject(meta)); err != nil {
 		return deleted, fmt.Errorf("queue: purging the delete marker of %s/%s: %w", bucket, info.Name, err)
 	}

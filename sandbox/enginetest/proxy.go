@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -29,6 +30,8 @@ type Proxy struct {
 	open  map[net.Conn]struct{} // both ends of every forwarded connection
 	cut   bool
 	gate  chan struct{} // closed while data may flow; a Stall replaces it with an open one
+	// stallAt is a request path's part at which the proxy stalls (StallAt); "" for none.
+	stallAt string
 	wg    sync.WaitGroup
 	close bool
 }
@@ -71,6 +74,15 @@ func (p *Proxy) Stall() {
 	}
 }
 
+// StallAt stalls the proxy, as Stall does, once a client sends a request whose path
+// contains part (an engine that hangs at one call: "/attach"), before the engine's answer
+// reaches the client. Resume ends the stall and disarms it.
+func (p *Proxy) StallAt(part string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stallAt = part
+}
+
 // Cut closes every open connection (attach streams included) and refuses new ones until
 // Resume: the engine, as the judge sees it, is gone. Held data is dropped.
 func (p *Proxy) Cut() {
@@ -88,7 +100,7 @@ func (p *Proxy) Cut() {
 func (p *Proxy) Resume() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.cut = false
+	p.cut, p.stallAt = false, ""
 	select {
 	case <-p.gate:
 	default:
@@ -205,6 +217,12 @@ func (p *Proxy) count(r *io.PipeReader) {
 			return
 		}
 		p.requests.Add(1)
+		p.mu.Lock()
+		at := p.stallAt
+		p.mu.Unlock()
+		if at != "" && strings.Contains(req.URL.Path, at) {
+			p.Stall()
+		}
 		if req.Header.Get("Upgrade") != "" {
 			return
 		}
