@@ -154,7 +154,7 @@ type Sandbox struct {
 	// match needs it.
 	Warm int `mapstructure:"warm"`
 	// WarmLimit bounds the containers judge serve keeps started ahead per worker, all kinds
-	// together: the kinds least recently started give theirs up first; 0: no bound.
+	// together (sandbox.Engine.WarmLimit); 0: no bound.
 	WarmLimit int `mapstructure:"warm_limit"`
 	// Reuse is how many containers of bots that have played judge serve keeps, per worker,
 	// reset for the same bots' next matches (runc only: under gVisor each is used once); 0

@@ -15,3 +15,11 @@ func SetEngineTimeout(t testing.TB, d time.Duration) {
 
 // Pidfd is the number of p's pidfd, -1 when it has none.
 func (p *Process) Pidfd() int { return p.pidfd }
+
+// SetWarmIdle shortens, for t, how long a kind goes unstarted before a full pool gives its
+// places to another.
+func SetWarmIdle(t testing.TB, d time.Duration) {
+	old := warmIdle
+	warmIdle = d
+	t.Cleanup(func() { warmIdle = old })
+}

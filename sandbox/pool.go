@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // DefaultWarm is the containers a daemon keeps prepared per worker and kind of bot, at
@@ -31,11 +32,13 @@ type pool struct {
 	// grown is a kind's size where a match has needed more at once than size (a four-player
 	// match of one kind of bot): one more for each start that found none ready, up to maxWarm.
 	grown map[string]int
-	// limit bounds the containers ready and being prepared, all kinds together (0: no bound);
-	// the least recently started kinds give theirs up first.
-	limit  int
-	used   map[string]uint64 // a kind's last start, in starts
-	starts uint64
+	// limit bounds the containers ready and being prepared, all kinds together (0: no bound).
+	// A kind gets places within it as containers are taken; a full pool takes the places of
+	// kinds not started for warmIdle, the least recently started first, and otherwise
+	// prepares nothing for a kind that has none: with more kinds than places, replacing one
+	// kind's containers by another's at each start would cost the engine more than no pool.
+	limit int
+	used  map[string]time.Time // a kind's last start
 	// ctx bounds the preparing; Engine.Close cancels it rather than wait it out.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -74,12 +77,16 @@ func (e *Engine) Warm(n int) {
 	}
 }
 
-// WarmLimit bounds the prepared containers the pool keeps in all kinds to n (0: no bound):
-// a start of a kind when the pool is full removes those of the kinds least recently started.
+// warmIdle is how long a kind goes unstarted before a full pool gives its places to another
+// (a variable, for tests).
+var warmIdle = 10 * time.Minute
+
+// WarmLimit bounds the prepared containers the pool keeps in all kinds to n (0: no bound); a
+// full pool gives the places of kinds not started for a while to the kinds being started.
 func (e *Engine) WarmLimit(n int) {
 	e.pool.mu.Lock()
 	e.pool.limit = max(n, 0)
-	drop := e.pool.evict("")
+	drop := e.pool.evict("", time.Time{})
 	e.pool.mu.Unlock()
 	for _, p := range drop {
 		p.Close()
@@ -87,8 +94,9 @@ func (e *Engine) WarmLimit(n int) {
 }
 
 // evict takes out of the pool the prepared containers of the least recently started kinds
-// other than keep until what is ready and coming fits the limit; mu is held.
-func (pl *pool) evict(keep string) []*Process {
+// other than keep, of those last started before idle (all, when idle is zero), until what is
+// ready and coming fits the limit; mu is held.
+func (pl *pool) evict(keep string, idle time.Time) []*Process {
 	if pl.limit == 0 {
 		return nil
 	}
@@ -97,7 +105,11 @@ func (pl *pool) evict(keep string) []*Process {
 	for held > pl.limit {
 		oldest, found := "", false
 		for k, list := range pl.ready {
-			if k != keep && len(list) > 0 && (!found || pl.used[k] < pl.used[oldest]) {
+			last := pl.used[k]
+			if k == keep || len(list) == 0 || !idle.IsZero() && !last.Before(idle) {
+				continue
+			}
+			if !found || last.Before(pl.used[oldest]) {
 				oldest, found = k, true
 			}
 		}
@@ -149,7 +161,7 @@ func (e *Engine) takeWarm(spec RunSpec) *Process {
 		return nil
 	}
 	if pl.ready == nil {
-		pl.ready, pl.coming, pl.grown, pl.used = map[string][]*Process{}, map[string]int{}, map[string]int{}, map[string]uint64{}
+		pl.ready, pl.coming, pl.grown, pl.used = map[string][]*Process{}, map[string]int{}, map[string]int{}, map[string]time.Time{}
 		pl.ctx, pl.cancel = context.WithCancel(context.Background())
 	}
 	size, seen := pl.grown[k]
@@ -170,14 +182,18 @@ func (e *Engine) takeWarm(spec RunSpec) *Process {
 		size++
 	}
 	pl.grown[k] = size
-	pl.starts++
-	pl.used[k] = pl.starts
+	now := time.Now()
+	pl.used[k] = now
 	missing := size - len(list) - pl.coming[k]
-	if pl.limit > 0 {
-		missing = min(missing, pl.limit-len(list)-pl.coming[k])
+	var evicted []*Process
+	if pl.limit > 0 && missing > 0 {
+		// Places for what is missing: free ones, then idle kinds'.
+		pl.coming[k] += missing
+		evicted = pl.evict(k, now.Add(-warmIdle))
+		pl.coming[k] -= missing
+		missing = min(missing, pl.limit-pl.held())
 	}
 	pl.coming[k] += max(missing, 0)
-	evicted := pl.evict(k)
 	ctx := pl.ctx
 	pl.mu.Unlock()
 	for _, p := range evicted {

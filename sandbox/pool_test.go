@@ -123,8 +123,9 @@ func TestWarmPool(t *testing.T) {
 	}
 }
 
-// The pool holds at most its limit in all kinds: a start of a kind when it is full takes the
-// places of the kind least recently started, and never of the kind being started.
+// The pool holds at most its limit in all kinds. A kind gets the places its starts free and
+// the free ones; a full pool prepares nothing for a kind that has none rather than replace
+// another kind's containers, until that kind has gone unstarted for a while.
 func TestWarmPoolLimit(t *testing.T) {
 	e := sandboxtest.Engine(t)
 	ctx := context.Background()
@@ -135,6 +136,8 @@ func TestWarmPoolLimit(t *testing.T) {
 		kinds[i] = base
 		kinds[i].Limits.Memory += 1 << (20 + i)
 	}
+	const idle = 3 * time.Second
+	sandbox.SetWarmIdle(t, idle)
 	e.Warm(2)
 	e.WarmLimit(3)
 	start := func(spec sandbox.RunSpec) string {
@@ -148,29 +151,35 @@ func TestWarmPoolLimit(t *testing.T) {
 		return p.ID()
 	}
 	start(kinds[0])
-	if n := len(e.Pooled()); n != 2 {
-		t.Fatalf("the pool holds %d after a kind's first start; want 2", n)
-	}
 	kindA := e.Pooled()
+	if len(kindA) != 2 {
+		t.Fatalf("the pool holds %d after a kind's first start; want 2", len(kindA))
+	}
 	start(kinds[1])
 	pooled := e.Pooled()
 	if len(pooled) != 3 {
-		t.Fatalf("the pool holds %d after a second kind's start with a limit of 3; want 3", len(pooled))
+		t.Fatalf("the pool holds %d after a second kind's start with a limit of 3; want 3 (the second kind gets the free place)", len(pooled))
 	}
-	keptA := 0
-	for _, id := range pooled {
-		if slices.Contains(kindA, id) {
-			keptA++
-		}
+	kindB := slices.DeleteFunc(slices.Clone(pooled), func(id string) bool { return slices.Contains(kindA, id) })
+	if len(kindB) != 1 {
+		t.Fatalf("the second kind holds %d; want the one free place", len(kindB))
 	}
-	if keptA != 1 {
-		t.Errorf("the first kind keeps %d of its 2 containers; want 1 (the second kind takes the other place)", keptA)
+	// The second kind's next start takes its own and makes another in the place it freed.
+	if id := start(kinds[1]); id != kindB[0] {
+		t.Fatalf("a start of the second kind did not get its prepared container")
 	}
-	// The second kind's next start takes one of its own and makes another; then the third
-	// kind's start takes the places of the least recently started, the first.
-	if id := start(kinds[1]); slices.Contains(kindA, id) {
-		t.Fatalf("a start of the second kind got the first kind's container")
+	if n := len(e.Pooled()); n != 3 {
+		t.Fatalf("the pool holds %d; want 3", n)
 	}
+	// A third kind, while the others were started a moment ago: nothing is prepared for it.
+	held := e.Pooled()
+	start(kinds[2])
+	if now := e.Pooled(); !slices.Equal(sorted(now), sorted(held)) {
+		t.Errorf("the pool changed for a kind that had no place: %d then %d containers", len(held), len(now))
+	}
+	// Once the first kind has gone unstarted for a while, the third takes its places.
+	time.Sleep(idle)
+	start(kinds[1]) // the second kind stays in use
 	start(kinds[2])
 	pooled = e.Pooled()
 	if len(pooled) > 3 {
@@ -178,17 +187,22 @@ func TestWarmPoolLimit(t *testing.T) {
 	}
 	for _, id := range pooled {
 		if slices.Contains(kindA, id) {
-			t.Errorf("the least recently started kind kept container %s while the third kind's start needed its place", id[:12])
+			t.Errorf("the idle kind kept container %s while the third kind needed its place", id[:12])
 		}
 	}
-	// The third kind's containers were made: its start is warm.
 	third := e.Pooled()
 	if id := start(kinds[2]); !slices.Contains(third, id) {
-		t.Errorf("the third kind's second start was not warm")
+		t.Errorf("the third kind's start after it got places was not warm")
 	}
 	// A lower limit gives back what exceeds it at once.
 	e.WarmLimit(1)
 	if n := len(e.Pooled()); n > 1 {
 		t.Errorf("the pool holds %d after its limit went down to 1", n)
 	}
+}
+
+func sorted(ids []string) []string {
+	ids = slices.Clone(ids)
+	slices.Sort(ids)
+	return ids
 }

@@ -126,4 +126,3 @@ func TestAClosedBotsSignalsReachNoOther(t *testing.T) {
 		t.Errorf("the other process is in state %s after the closed bot's Freeze and Kill; want S (sleeping)", state)
 	}
 }
-

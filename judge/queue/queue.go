@@ -262,6 +262,10 @@ type Queue struct {
 	log *slog.Logger
 	url string
 	srv *embeddedServer // the embedded server, when this Queue started one
+	// srvMu guards srv, which mend replaces; stopMend ends mend, which closes mended.
+	srvMu    sync.Mutex
+	stopMend chan struct{}
+	mended   chan struct{}
 	nc  *nats.Conn
 	js  jetstream.JetStream
 
@@ -363,6 +367,10 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 		q.nc.Close()
 		q.shutdownServer()
 		return nil, err
+	}
+	if q.srv != nil && !o.InProcess {
+		q.stopMend, q.mended = make(chan struct{}), make(chan struct{})
+		go q.mend()
 	}
 	return q, nil
 }
@@ -652,7 +660,13 @@ func (q *Queue) Close() error {
 }
 
 func (q *Queue) shutdownServer() {
-	if q.srv == nil {
+	if q.stopMend != nil {
+		close(q.stopMend)
+		<-q.mended
+	}
+	q.srvMu.Lock()
+	defer q.srvMu.Unlock()
+	if q.srv == nil || q.srv.stopped {
 		return
 	}
 	q.srv.shutdown()

@@ -29,6 +29,9 @@ const maxPayload = 32 << 20
 type embeddedServer struct {
 	*server.Server
 	lock *storeLock
+	// writeErr receives when the server fails a write to its store (see mend).
+	writeErr <-chan struct{}
+	stopped  bool // shut down by restartServer, whose start of the next one failed
 }
 
 // shutdown stops the server and then lets its store go.
@@ -97,7 +100,7 @@ func startServer(o Options, log *slog.Logger) (*embeddedServer, error) {
 		lock.release()
 		return nil, fmt.Errorf("queue: embedded server: %w", err)
 	}
-	sl := &serverLogger{log: log.With("component", "nats-server")}
+	sl := &serverLogger{log: log.With("component", "nats-server"), writeErr: make(chan struct{}, 1)}
 	srv.SetLoggerV2(sl, false, false, false)
 	srv.Start()
 	where := o.Listen
@@ -133,7 +136,7 @@ func startServer(o Options, log *slog.Logger) (*embeddedServer, error) {
 	// Housekeeping: `judge serve` says where it listens itself; an interactive command's
 	// output is its result.
 	log.Debug("queue: embedded NATS server started", "url", url, "store_dir", o.StoreDir)
-	return &embeddedServer{Server: srv, lock: lock}, nil
+	return &embeddedServer{Server: srv, lock: lock, writeErr: sl.writeErr}, nil
 }
 
 // clusterOptions makes the server a node of the cluster c, when c has a Listen address.
@@ -177,6 +180,8 @@ type serverLogger struct {
 	log   *slog.Logger
 	mu    sync.Mutex
 	fatal string
+	// writeErr receives (without blocking) at the server's report of a critical write error.
+	writeErr chan struct{}
 }
 
 // lastFatal is the server's last fatal message: with a logger that does not exit, a failed
@@ -200,7 +205,16 @@ func (l *serverLogger) Warnf(format string, v ...any) {
 	l.log.Warn(msg)
 }
 
-func (l *serverLogger) Errorf(format string, v ...any) { l.log.Error(fmt.Sprintf(format, v...)) }
+func (l *serverLogger) Errorf(format string, v ...any) {
+	msg := fmt.Sprintf(format, v...)
+	l.log.Error(msg)
+	if strings.Contains(msg, "critical write error") || strings.Contains(msg, "Critical write error") {
+		select {
+		case l.writeErr <- struct{}{}:
+		default:
+		}
+	}
+}
 func (l *serverLogger) Debugf(format string, v ...any) { l.log.Debug(fmt.Sprintf(format, v...)) }
 func (l *serverLogger) Tracef(format string, v ...any) {}
 

@@ -26,14 +26,14 @@ type Proxy struct {
 	ln           net.Listener
 	requests     atomic.Int64
 
-	mu    sync.Mutex
-	open  map[net.Conn]struct{} // both ends of every forwarded connection
-	cut   bool
-	gate  chan struct{} // closed while data may flow; a Stall replaces it with an open one
+	mu   sync.Mutex
+	open map[net.Conn]struct{} // both ends of every forwarded connection
+	cut  bool
+	gate chan struct{} // closed while data may flow; a Stall replaces it with an open one
 	// stallAt is a request path's part at which the proxy stalls (StallAt); "" for none.
 	stallAt string
-	wg    sync.WaitGroup
-	close bool
+	wg      sync.WaitGroup
+	close   bool
 }
 
 // Start listens on a socket in t.TempDir() and forwards to target (DefaultSocket if "");
