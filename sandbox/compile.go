@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/docker/docker/pkg/stdcopy"
@@ -114,6 +115,9 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 		res.Failure = result.BuildCompileError
 	default:
 		if err := ExtractArtifact(artifact.Bytes(), outDir); err != nil {
+			if hostFault(err) {
+				return res, fmt.Errorf("sandbox: writing the compiled program: %w", err)
+			}
 			res.Failure = result.BuildBadArtifact
 			res.Log += "\njudge: " + err.Error() + "\n"
 			return res, nil
@@ -213,6 +217,19 @@ func ExtractArtifact(data []byte, dir string) error {
 		return errors.New("artifact: the compiler produced no file")
 	}
 	return nil
+}
+
+// hostFault reports whether err is the judge's machine failing a write - no room, no quota,
+// an I/O error, no file descriptor or memory left - rather than anything a submission did:
+// such a build is the judge's failure, never the bot's.
+func hostFault(err error) bool {
+	for _, errno := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT, syscall.EIO, syscall.EROFS,
+		syscall.ENOMEM, syscall.EMFILE, syscall.ENFILE} {
+		if errors.Is(err, errno) {
+			return true
+		}
+	}
+	return false
 }
 
 // limitedBuffer keeps up to limit bytes and notes whether more came.

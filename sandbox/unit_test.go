@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -404,6 +405,26 @@ func TestServingLaunchersReports(t *testing.T) {
 		}
 		if d := b.dirty.Load(); (d == nil) != (tc.dirty == "") || d != nil && *d != tc.dirty {
 			t.Errorf("%q: dirty %v, want %q", tc.writes, d, tc.dirty)
+		}
+	}
+}
+
+// A write that the judge's machine fails is the judge's failure; anything else extracting an
+// artifact is the artifact's.
+func TestHostFault(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		host bool
+	}{
+		{&os.PathError{Op: "write", Path: "/data/artifacts/x/bot", Err: syscall.ENOSPC}, true},
+		{fmt.Errorf("artifact: %w", &os.PathError{Op: "open", Path: "x", Err: syscall.EDQUOT}), true},
+		{&os.PathError{Op: "write", Path: "x", Err: syscall.EIO}, true},
+		{fmt.Errorf("artifact: %w", &os.PathError{Op: "open", Path: "x", Err: syscall.EEXIST}), false},
+		{&os.PathError{Op: "mkdir", Path: "x", Err: syscall.ENOTDIR}, false},
+		{errors.New("artifact: the compiler produced no file"), false},
+	} {
+		if got := hostFault(tc.err); got != tc.host {
+			t.Errorf("hostFault(%v) = %v, want %v", tc.err, got, tc.host)
 		}
 	}
 }

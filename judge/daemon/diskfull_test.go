@@ -76,7 +76,8 @@ func TestDiskFills(t *testing.T) {
 	deadline := time.Now().Add(time.Minute)
 	for !strings.Contains(serveLog(), "storage full") || storageFull(t, metricsAddr) != 1 {
 		if time.Now().After(deadline) {
-			t.Fatalf("a minute after the disk filled, the judge has not said so in its log and metrics\n%s", serveLog())
+			data, _, _ := srv.Result(context.Background(), "during")
+			t.Fatalf("a minute after the disk filled, the judge has not said so in its log and metrics\n%s\nthe job's result: %s", serveLog(), data)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -102,6 +103,11 @@ func TestDiskFills(t *testing.T) {
 	}
 	if !strings.Contains(serveLog(), "room again") {
 		t.Errorf("the judge did not say it resumed\n%s", serveLog())
+	}
+	for _, line := range strings.Split(serveLog(), "\n") {
+		if strings.Contains(line, "storage full") || strings.Contains(line, "room") || strings.Contains(line, "handed back") {
+			t.Log(line)
+		}
 	}
 	var n int
 	srv.Results(context.Background(), "during", false, func(id string, _ []byte) error {
