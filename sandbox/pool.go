@@ -185,6 +185,9 @@ func (e *Engine) takeWarm(spec RunSpec) *Process {
 	now := time.Now()
 	pl.used[k] = now
 	missing := size - len(list) - pl.coming[k]
+	if missing > 0 && !FilesLeft(missing*filesPerContainer+FilesPerMatch) {
+		missing = 0 // the matches need the judge's open files more than the pool does
+	}
 	var evicted []*Process
 	if pl.limit > 0 && missing > 0 {
 		// Places for what is missing: free ones, then idle kinds'.

@@ -428,3 +428,27 @@ func TestHostFault(t *testing.T) {
 		}
 	}
 }
+
+// FilesLeft counts the judge's open files against its limit.
+func TestFilesLeft(t *testing.T) {
+	var old unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &old); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Setrlimit(unix.RLIMIT_NOFILE, &old)
+	open, _, err := OpenFiles()
+	if err != nil || open == 0 {
+		t.Fatalf("OpenFiles: %d, %v", open, err)
+	}
+	lim := old
+	lim.Cur = open + 10
+	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
+		t.Fatal(err)
+	}
+	if !FilesLeft(5) {
+		t.Errorf("FilesLeft(5) with %d open of %d: false", open, lim.Cur)
+	}
+	if FilesLeft(20) {
+		t.Errorf("FilesLeft(20) with %d open of %d: true", open, lim.Cur)
+	}
+}

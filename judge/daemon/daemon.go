@@ -29,6 +29,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/botjudge/judge/judge/build"
@@ -79,17 +80,21 @@ type Options struct {
 	// Dirs are the directories the daemon's judging writes to (data_dir, the temporary
 	// directory): after a full disk, judging resumes once each has RoomNeeded free.
 	Dirs []string
-	// RoomEvery is how often a daemon whose storage was full looks for room again
-	// (DefaultRoomEvery).
+	// RoomEvery is how often a daemon that lacks room looks for it again (DefaultRoomEvery).
 	RoomEvery time.Duration
-	Metrics   *Metrics
-	Log       *slog.Logger
+	// Headroom says why the judge should not start another match beside those running (its
+	// open files near their limit, the machine's memory low), or nil; by default it reads
+	// the process's and the machine's figures.
+	Headroom func() error
+	Metrics  *Metrics
+	Log      *slog.Logger
 }
 
 // Daemon judges jobs from the queue.
 type Daemon struct {
-	o    Options
-	full full
+	o       Options
+	pause   pause
+	running atomic.Int32 // matches admitted (admit)
 }
 
 // New checks the options and makes a daemon.
@@ -108,6 +113,9 @@ func New(o Options) (*Daemon, error) {
 	}
 	if o.RoomEvery <= 0 {
 		o.RoomEvery = DefaultRoomEvery
+	}
+	if o.Headroom == nil {
+		o.Headroom = headroom
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -151,11 +159,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 
 func (d *Daemon) worker(ctx, work context.Context, runner Runner) {
 	for {
-		if !d.waitForRoom(ctx) {
+		if !d.waitForRoom(ctx, 0) || !d.admit(ctx) {
 			return
 		}
 		dl, err := d.o.Queue.Next(ctx)
 		if err != nil {
+			d.done()
 			if ctx.Err() != nil {
 				return
 			}
@@ -168,6 +177,7 @@ func (d *Daemon) worker(ctx, work context.Context, runner Runner) {
 		d.o.Metrics.QueueLag.Set(float64(dl.Pending))
 		d.o.Metrics.Wait.Observe(time.Since(dl.Published).Seconds())
 		d.handle(work, dl, runner)
+		d.done()
 	}
 }
 
@@ -217,8 +227,8 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 		log.Warn("daemon: shutting down: handing the job back", "err", err)
 		d.o.Metrics.Jobs.WithLabelValues("handed_back").Inc()
 		d.settle(log, func() error { return dl.Nak(0) })
-	case storageFull(err) != "":
-		d.noRoom(log, storageFull(err), err)
+	case lacking(err) != "":
+		d.noRoom(log, lacking(err), err)
 		d.o.Metrics.Jobs.WithLabelValues("handed_back").Inc()
 		if !dl.LastAttempt() {
 			wait := d.o.Backoff[min(int(dl.NumDelivered)-1, len(d.o.Backoff)-1)]
@@ -230,7 +240,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 		// and judged again here once there is room.
 		log.Warn("daemon: no room to judge the job on its last attempt: kept until there is room", "err", err)
 		stop := d.heartbeat(ctx, dl, log)
-		ok := d.waitForRoom(ctx)
+		ok := d.waitForRoom(ctx, 1)
 		stop()
 		if !ok {
 			d.settle(log, func() error { return dl.Nak(0) })
@@ -364,8 +374,8 @@ func (d *Daemon) answer(ctx context.Context, log *slog.Logger, dl *queue.Deliver
 	if err := publish(); err != nil {
 		stop := d.heartbeat(ctx, dl, log)
 		for tries := 1; err != nil; tries++ {
-			if where := storageFull(err); where != "" {
-				d.noRoom(log, where, err)
+			if reason := lacking(err); reason != "" {
+				d.noRoom(log, reason, err)
 			}
 			if tries == 1 {
 				log.Error("daemon: publishing the result failed: the job is held and the result published again until it goes through", "err", err, "every", publishRetry)

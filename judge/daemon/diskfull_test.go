@@ -74,7 +74,7 @@ func TestDiskFills(t *testing.T) {
 	}
 	submit(t, srv, "during", data)
 	deadline := time.Now().Add(time.Minute)
-	for !strings.Contains(serveLog(), "storage full") || storageFull(t, metricsAddr) != 1 {
+	for !strings.Contains(serveLog(), "paused") || storageFull(t, metricsAddr) != 1 {
 		if time.Now().After(deadline) {
 			data, _, _ := srv.Result(context.Background(), "during")
 			t.Fatalf("a minute after the disk filled, the judge has not said so in its log and metrics\n%s\nthe job's result: %s", serveLog(), data)
@@ -99,13 +99,13 @@ func TestDiskFills(t *testing.T) {
 		}
 	}
 	if got := storageFull(t, metricsAddr); got != 0 {
-		t.Errorf("judge_storage_full{where=\"disk\"} = %v after the job went through; want 0", got)
+		t.Errorf("judge_paused{reason=\"disk\"} = %v after the job went through; want 0", got)
 	}
 	if !strings.Contains(serveLog(), "room again") {
 		t.Errorf("the judge did not say it resumed\n%s", serveLog())
 	}
 	for _, line := range strings.Split(serveLog(), "\n") {
-		if strings.Contains(line, "storage full") || strings.Contains(line, "room") || strings.Contains(line, "handed back") {
+		if strings.Contains(line, "paused") || strings.Contains(line, "room") || strings.Contains(line, "handed back") {
 			t.Log(line)
 		}
 	}
@@ -121,7 +121,7 @@ func TestDiskFills(t *testing.T) {
 	}
 }
 
-// storageFull reads judge_storage_full{where="disk"} from the judge's /metrics (0 if absent).
+// storageFull reads judge_paused{reason="disk"} from the judge's /metrics (0 if absent).
 func storageFull(t *testing.T, addr string) float64 {
 	t.Helper()
 	resp, err := http.Get("http://" + addr + "/metrics")
@@ -131,7 +131,7 @@ func storageFull(t *testing.T, addr string) float64 {
 	defer resp.Body.Close()
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), `judge_storage_full{where="disk"} `); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), `judge_paused{reason="disk"} `); ok {
 			return map[string]float64{"0": 0, "1": 1}[v]
 		}
 	}

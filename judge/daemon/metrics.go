@@ -22,7 +22,9 @@ type Metrics struct {
 	MatchSeconds *prometheus.HistogramVec
 	BuildSeconds *prometheus.HistogramVec
 	Faults       *prometheus.CounterVec
-	StorageFull  *prometheus.GaugeVec
+	Paused       *prometheus.GaugeVec
+	// WorkersWaiting counts the workers that wait for room to start a match (room.go).
+	WorkersWaiting prometheus.Gauge
 }
 
 // NewMetrics registers the metrics in a registry of their own.
@@ -50,11 +52,14 @@ func NewMetrics() *Metrics {
 		Faults: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "judge_sandbox_faults_total", Help: "Player faults in judged matches, by kind.",
 		}, []string{"kind"}),
-		StorageFull: prometheus.NewGaugeVec(prometheus.GaugeOpts{
-			Name: "judge_storage_full", Help: "1 while judging is paused for want of room: where is disk (a directory the judge writes to) or nats (the NATS store at its limit).",
-		}, []string{"where"}),
+		Paused: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "judge_paused", Help: "1 while the daemon takes no job for want of room: disk (a directory the judge writes to full), nats (the NATS store at its limit), files (the judge's open files at their limit), memory.",
+		}, []string{"reason"}),
+		WorkersWaiting: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "judge_workers_waiting", Help: "Workers that wait to start a match beside those running: the judge's open files near their limit, or the machine's memory low.",
+		}),
 	}
-	m.Registry.MustRegister(m.Jobs, m.QueueLag, m.Wait, m.MatchSeconds, m.BuildSeconds, m.Faults, m.StorageFull,
+	m.Registry.MustRegister(m.Jobs, m.QueueLag, m.Wait, m.MatchSeconds, m.BuildSeconds, m.Faults, m.Paused, m.WorkersWaiting,
 		prometheus.NewGoCollector(), prometheus.NewProcessCollector(prometheus.ProcessCollectorOpts{}))
 	return m
 }

@@ -39,7 +39,9 @@ func TestStoreOnAFullDisk(t *testing.T) {
 	}
 	// A publish made while the disk is full waits, and goes through once the server is back.
 	published := make(chan error, 1)
-	go func() { published <- c.PublishResult(testContext(t, 60*time.Second), "during", []byte(`{"id":"during"}`)) }()
+	go func() {
+		published <- c.PublishResult(testContext(t, 60*time.Second), "during", []byte(`{"id":"during"}`))
+	}()
 	select {
 	case err := <-published:
 		t.Fatalf("a publish went through, or failed, while the store could not be written: %v", err)

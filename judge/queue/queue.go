@@ -266,8 +266,8 @@ type Queue struct {
 	srvMu    sync.Mutex
 	stopMend chan struct{}
 	mended   chan struct{}
-	nc  *nats.Conn
-	js  jetstream.JetStream
+	nc       *nats.Conn
+	js       jetstream.JetStream
 
 	jobsStream    string
 	resultsStream string

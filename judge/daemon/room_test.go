@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -41,12 +43,16 @@ func failsThen(n int, err error) func(match.Job) (result.Result, error) {
 	}
 }
 
-func fullDaemon(t *testing.T, q *fakeQueue, r daemon.Runner, dirs []string) (*daemon.Daemon, *daemon.Metrics) {
+func fullDaemon(t *testing.T, q *fakeQueue, r daemon.Runner, dirs []string, adjust ...func(*daemon.Options)) (*daemon.Daemon, *daemon.Metrics) {
 	t.Helper()
 	m := daemon.NewMetrics()
-	d, err := daemon.New(daemon.Options{Queue: q, Runners: []daemon.Runner{r}, Jobs: job.Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: 1 << 20},
+	o := daemon.Options{Queue: q, Runners: []daemon.Runner{r}, Jobs: job.Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: 1 << 20},
 		Backoff: []time.Duration{5 * time.Second, 30 * time.Second}, Dirs: dirs, RoomEvery: 20 * time.Millisecond,
-		Metrics: m, Log: slog.New(slog.DiscardHandler)})
+		Headroom: func() error { return nil }, Metrics: m, Log: slog.New(slog.DiscardHandler)}
+	for _, f := range adjust {
+		f(&o)
+	}
+	d, err := daemon.New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,6 +76,9 @@ func TestStorageFullWithFakes(t *testing.T) {
 		{"NATS store full", storeFull, "nats", 1, "nak 5s", 1},
 		{"disk full on the last attempt", noSpace, "disk", maxDeliver, "ack", 2},
 		{"NATS store full on the last attempt", storeFull, "nats", maxDeliver, "ack", 2},
+		{"out of open files", fmt.Errorf("sandbox: %w", &fs.PathError{Op: "open", Path: "/proc/7/task/7/schedstat", Err: syscall.EMFILE}), "files", 1, "nak 5s", 1},
+		{"out of memory", fmt.Errorf("sandbox: creating container: %w", syscall.ENOMEM), "memory", 1, "nak 5s", 1},
+		{"out of open files on the last attempt", fmt.Errorf("x: %w", syscall.EMFILE), "files", maxDeliver, "ack", 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := newFakeQueue()
@@ -96,8 +105,8 @@ func TestStorageFullWithFakes(t *testing.T) {
 				}
 			}
 			if tc.settled != "ack" {
-				if got := testutil.ToFloat64(m.StorageFull.WithLabelValues(tc.where)); got != 1 {
-					t.Errorf("judge_storage_full{where=%q} = %v while paused; want 1", tc.where, got)
+				if got := testutil.ToFloat64(m.Paused.WithLabelValues(tc.where)); got != 1 {
+					t.Errorf("judge_paused{reason=%q} = %v while paused; want 1", tc.where, got)
 				}
 			}
 		})
@@ -127,8 +136,8 @@ func TestFullDiskPausesTheDaemonWithFakes(t *testing.T) {
 		t.Fatalf("a job was taken and settled %q while the disk had no room", how)
 	case <-time.After(300 * time.Millisecond):
 	}
-	if got := testutil.ToFloat64(m.StorageFull.WithLabelValues("disk")); got != 1 {
-		t.Errorf("judge_storage_full{where=disk} = %v while paused; want 1", got)
+	if got := testutil.ToFloat64(m.Paused.WithLabelValues("disk")); got != 1 {
+		t.Errorf("judge_paused{reason=disk} = %v while paused; want 1", got)
 	}
 	if err := os.Mkdir(gone, 0o755); err != nil { // room again
 		t.Fatal(err)
@@ -141,10 +150,93 @@ func TestFullDiskPausesTheDaemonWithFakes(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the daemon did not go on once there was room")
 	}
-	if got := testutil.ToFloat64(m.StorageFull.WithLabelValues("disk")); got != 0 {
-		t.Errorf("judge_storage_full{where=disk} = %v after the pause; want 0", got)
+	if got := testutil.ToFloat64(m.Paused.WithLabelValues("disk")); got != 0 {
+		t.Errorf("judge_paused{reason=disk} = %v after the pause; want 0", got)
 	}
 	if !strings.HasPrefix(q.published[0].ID, "m2") {
 		t.Errorf("published %+v", q.published)
+	}
+}
+
+// Short of open files or memory, a worker starts no match beside those running, and the
+// judge goes on one match at a time; with headroom again, every worker does.
+func TestFewerWorkersWithFakes(t *testing.T) {
+	q := newFakeQueue()
+	q.next = make(chan jetstream.Msg, 8)
+	var mu sync.Mutex
+	running, most := 0, 0
+	release := make(chan struct{})
+	r := &fakeRunner{play: func(j match.Job) (result.Result, error) {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		mu.Unlock()
+		<-release
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return judged(j)
+	}}
+	var short atomic.Bool
+	short.Store(true)
+	d, m := fullDaemon(t, q, r, []string{t.TempDir()}, func(o *daemon.Options) {
+		o.Workers = 3
+		o.Headroom = func() error {
+			if short.Load() {
+				return errors.New("files: 990 open of the judge's limit of 1024")
+			}
+			return nil
+		}
+	})
+	msgs := make([]*fakeMsg, 6)
+	for i := range msgs {
+		msgs[i] = &fakeMsg{id: fmt.Sprintf("m%d", i), data: aJob(fmt.Sprintf("m%d", i)), delivered: 1, settled: make(chan string, 4)}
+		q.next <- msgs[i]
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { d.Run(ctx); close(done) }()
+	defer func() { cancel(); close(release); <-done }()
+	// Short of room: one match at a time, the other workers waiting.
+	for i := range 3 {
+		time.Sleep(150 * time.Millisecond)
+		if got := testutil.ToFloat64(m.WorkersWaiting); got != 2 {
+			t.Errorf("match %d: %v workers waiting; want 2", i, got)
+		}
+		release <- struct{}{}
+		if how := <-msgs[i].settled; how != "ack" {
+			t.Fatalf("%s settled %q", msgs[i].id, how)
+		}
+	}
+	mu.Lock()
+	if most != 1 {
+		t.Errorf("%d matches ran at once while the judge was short of room; want 1", most)
+	}
+	mu.Unlock()
+	// Room again: the three workers play at once.
+	short.Store(false)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := running
+		mu.Unlock()
+		if n == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d matches run at once with room again; want 3", n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for i := 3; i < 6; i++ {
+		release <- struct{}{}
+	}
+	for i := 3; i < 6; i++ {
+		if how := <-msgs[i].settled; how != "ack" {
+			t.Fatalf("%s settled %q", msgs[i].id, how)
+		}
+	}
+	if got := testutil.ToFloat64(m.WorkersWaiting); got != 0 {
+		t.Errorf("%v workers waiting with room; want 0", got)
 	}
 }
