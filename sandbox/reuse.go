@@ -235,7 +235,8 @@ func (e *Engine) recycle(p *Process) {
 	e.reuse.mu.Lock()
 	keep := e.reuse.size > 0
 	e.reuse.mu.Unlock()
-	if !keep {
+	// A kept container holds the judge's files: not when a match would be left short of them.
+	if !keep || !FilesLeft(filesPerContainer+FilesPerMatch) {
 		p.removeContainer()
 		return
 	}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/queue/queuetest"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+// A single NATS server, killed (SIGKILL) and started again mid-run, with everything on it:
+// judge serve, `judge submit --wait`, a tournament and the portal. Each reconnects by itself:
+// the submission gets its result, the tournament judges every match once, the portal serves
+// again, and every job has exactly one result.
+func TestOneNATSServerRestarts(t *testing.T) {
+	sandboxtest.Engine(t)
+	const ackWait = 3 * time.Second
+	c := queuetest.StartCluster(t, queuetest.Options{Nodes: 1, AckWait: ackWait})
+	t.Setenv("JUDGE_NATS_URL", c.URLs(0))
+	t.Setenv("JUDGE_SERVE_ACK_WAIT", ackWait.String())
+	t.Setenv("JUDGE_SERVE_HTTP", "")
+	t.Setenv("JUDGE_SERVE_WORKERS", "1")
+	t.Setenv("JUDGE_DATA_DIR", sandboxtest.DataDir())
+	addr := freeAddr(t)
+	t.Setenv("JUDGE_PORTAL_LISTEN", addr)
+
+	if out, err := runCLI(t, "portal", "contest", "create", "spring", "--game", "amazes", "--json"); err != nil {
+		t.Fatalf("contest create: %v\n%s", err, out)
+	}
+	out, err := runCLI(t, "portal", "user", "add", "--contest", "spring", "alice", "--json")
+	if err != nil {
+		t.Fatalf("user add: %v\n%s", err, out)
+	}
+	var alice map[string]string
+	if err := json.Unmarshal([]byte(out), &alice); err != nil {
+		t.Fatal(err)
+	}
+	contest := func() (int, error) {
+		req, _ := http.NewRequest("GET", "http://"+addr+"/api/v1/contests/spring", nil)
+		req.Header.Set("Authorization", "Bearer "+alice["token"])
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode, nil
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ended := make(chan error, 2)
+	for _, cmd := range []string{"serve", "portal"} {
+		go func() {
+			root := newRoot()
+			root.SetOut(io.Discard)
+			root.SetErr(io.Discard)
+			root.SetArgs([]string{cmd})
+			ended <- root.ExecuteContext(ctx)
+		}()
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if code, err := contest(); err == nil && code == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the portal does not serve")
+		}
+	}
+
+	dir := t.TempDir()
+	for _, lang := range []string{"cpp", "go", "pascal"} {
+		if err := os.CopyFS(filepath.Join(dir, lang), os.DirFS(filepath.Join(sandboxtest.Root(), "bots", "amazes", lang))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type outcome struct {
+		judged, matches int
+		failed          []string
+		err             error
+	}
+	tournamentDone := make(chan outcome, 1)
+	go func() {
+		o, err := tournamentJSON(t, context.Background(), "--game", "amazes", "--name", "rst", "--opt", "turns=60", "--rounds", "2", dir)
+		tournamentDone <- outcome{o.Judged, o.Matches, o.Failed, err}
+	}()
+	type submitted struct {
+		out string
+		err error
+	}
+	submitDone := make(chan submitted, 1)
+	go func() {
+		root := newRoot()
+		var out bytes.Buffer
+		root.SetOut(&out)
+		root.SetErr(io.Discard)
+		root.SetArgs([]string{"submit", "--game", "amazes", "--seed", "3", "--opt", "turns=60", "--wait", "--json",
+			filepath.Join(sandboxtest.Root(), "bots", "amazes", "cpp"), filepath.Join(sandboxtest.Root(), "bots", "amazes", "go")})
+		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer scancel()
+		err := root.ExecuteContext(sctx)
+		submitDone <- submitted{out.String(), err}
+	}()
+
+	q, err := queue.Open(context.Background(), queue.Options{URL: c.URLs(0), AckWait: ackWait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	count := func() int {
+		n := 0
+		q.Results(context.Background(), "", false, func(string, []byte) error { n++; return nil })
+		return n
+	}
+	for deadline := time.Now().Add(3 * time.Minute); count() < 2; time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no two matches judged in 3 minutes")
+		}
+	}
+	c.Kill(0)
+	time.Sleep(3 * time.Second)
+	c.Restart(0)
+
+	select {
+	case s := <-submitDone:
+		var r struct{ Status string }
+		if s.err != nil || json.Unmarshal([]byte(s.out), &r) != nil || r.Status != "ok" {
+			t.Errorf("judge submit --wait across the restart: %v\n%s", s.err, s.out)
+		}
+	case <-time.After(5 * time.Minute):
+		t.Fatal("judge submit --wait did not end in 5 minutes")
+	}
+	select {
+	case o := <-tournamentDone:
+		if o.err != nil || o.judged != o.matches || o.matches == 0 || len(o.failed) != 0 {
+			t.Errorf("the tournament across the restart: %d of %d judged, failed %v, %v", o.judged, o.matches, o.failed, o.err)
+		}
+	case <-time.After(5 * time.Minute):
+		t.Fatal("the tournament did not finish in 5 minutes")
+	}
+	if code, err := contest(); err != nil || code != 200 {
+		t.Errorf("the portal after the restart: %d, %v", code, err)
+	}
+	statuses := map[string]string{}
+	q.Results(context.Background(), "", false, func(id string, data []byte) error {
+		var r struct{ Status string }
+		json.Unmarshal(data, &r)
+		if _, twice := statuses[id]; twice {
+			t.Errorf("%s: two results", id)
+		}
+		statuses[id] = r.Status
+		return nil
+	})
+	for id, s := range statuses {
+		if s != "ok" {
+			t.Errorf("%s: %s", id, s)
+		}
+	}
+	if !strings.Contains(strings.Join(keys(statuses), " "), "rst-") {
+		t.Errorf("no tournament results among %v", statuses)
+	}
+	cancel()
+	for range 2 {
+		select {
+		case err := <-ended:
+			if err != nil && err != context.Canceled {
+				t.Errorf("a command ended with %v", err)
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("judge serve or judge portal did not stop")
+		}
+	}
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
