@@ -1,0 +1,71 @@
+package daemon_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/result"
+)
+
+// judge serve with few open files allowed (its hard limit 256, where a match of four bots
+// takes about fifty): it runs fewer matches at once, says so, and judges every job, none
+// failed and no bot blamed.
+func TestFewOpenFiles(t *testing.T) {
+	srv := server(t, "127.0.0.1:-1", t.TempDir())
+	defer srv.Close()
+	bin := buildJudge(t)
+	cmd := exec.Command("prlimit", "--nofile=256:256", bin, "serve")
+	cmd.Env = append(os.Environ(), "JUDGE_NATS_URL="+srv.URL(), "JUDGE_DATA_DIR="+t.TempDir(), "JUDGE_SERVE_WORKERS=2",
+		"JUDGE_SERVE_ACK_WAIT="+ackWait.String(), "JUDGE_SERVE_HTTP=", "JUDGE_LOG_LEVEL=info")
+	logs, err := os.Create(filepath.Join(t.TempDir(), "serve.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }()
+	serveLog := func() string { b, _ := os.ReadFile(logs.Name()); return string(b) }
+
+	langs := []string{"cpp", "go", "pascal", "cpp"}
+	var ids []string
+	for i := range 8 {
+		id := fmt.Sprintf("files-%d", i)
+		ids = append(ids, id)
+		var bots []string
+		for k := range 4 {
+			bots = append(bots, "bots/langwars/"+langs[(i+k)%len(langs)])
+		}
+		submit(t, srv, id, jobJSON(t, id, "langwars", nil, bots...))
+	}
+	res := results(t, srv, 5*time.Minute, ids...)
+	for id, r := range res {
+		if r.Status != result.StatusOK {
+			t.Errorf("%s: %+v", id, r.Error)
+			continue
+		}
+		for _, p := range r.Players {
+			if p.Fault != nil || !p.Build.OK {
+				t.Errorf("%s: player %s: fault %+v, build %+v", id, p.Name, p.Fault, p.Build)
+			}
+		}
+	}
+	log := serveLog()
+	if !strings.Contains(log, "fewer workers") {
+		t.Errorf("the judge never ran fewer matches at once with 256 open files allowed\n%s", log)
+	}
+	if strings.Contains(log, "too many open files") {
+		t.Errorf("the judge ran out of open files\n%s", log)
+	}
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, "fewer workers") || strings.Contains(line, "every worker") || strings.Contains(line, "paused") {
+			t.Log(line)
+		}
+	}
+}
