@@ -12,14 +12,14 @@ import (
 	"github.com/botjudge/judge/judge/result"
 )
 
-// judge serve with few open files allowed (its hard limit 256, where a match of four bots
+// judge serve with few open files allowed (its hard limit 128, where a match of four bots
 // takes about fifty): it runs fewer matches at once, says so, and judges every job, none
 // failed and no bot blamed.
 func TestFewOpenFiles(t *testing.T) {
 	srv := server(t, "127.0.0.1:-1", t.TempDir())
 	defer srv.Close()
 	bin := buildJudge(t)
-	cmd := exec.Command("prlimit", "--nofile=256:256", bin, "serve")
+	cmd := exec.Command("prlimit", "--nofile=128:128", bin, "serve")
 	cmd.Env = append(os.Environ(), "JUDGE_NATS_URL="+srv.URL(), "JUDGE_DATA_DIR="+t.TempDir(), "JUDGE_SERVE_WORKERS=2",
 		"JUDGE_SERVE_ACK_WAIT="+ackWait.String(), "JUDGE_SERVE_HTTP=", "JUDGE_LOG_LEVEL=info")
 	logs, err := os.Create(filepath.Join(t.TempDir(), "serve.log"))
@@ -32,6 +32,22 @@ func TestFewOpenFiles(t *testing.T) {
 	}
 	defer func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }()
 	serveLog := func() string { b, _ := os.ReadFile(logs.Name()); return string(b) }
+	most := make(chan int, 1)
+	stopSampling := make(chan struct{})
+	go func() {
+		n := 0
+		for {
+			select {
+			case <-stopSampling:
+				most <- n
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			if fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", cmd.Process.Pid)); err == nil {
+				n = max(n, len(fds))
+			}
+		}
+	}()
 
 	langs := []string{"cpp", "go", "pascal", "cpp"}
 	var ids []string
@@ -45,6 +61,8 @@ func TestFewOpenFiles(t *testing.T) {
 		submit(t, srv, id, jobJSON(t, id, "langwars", nil, bots...))
 	}
 	res := results(t, srv, 5*time.Minute, ids...)
+	close(stopSampling)
+	t.Logf("the judge had at most %d files open", <-most)
 	for id, r := range res {
 		if r.Status != result.StatusOK {
 			t.Errorf("%s: %+v", id, r.Error)
@@ -58,7 +76,7 @@ func TestFewOpenFiles(t *testing.T) {
 	}
 	log := serveLog()
 	if !strings.Contains(log, "fewer workers") {
-		t.Errorf("the judge never ran fewer matches at once with 256 open files allowed\n%s", log)
+		t.Errorf("the judge never ran fewer matches at once with 128 open files allowed\n%s", log)
 	}
 	if strings.Contains(log, "too many open files") {
 		t.Errorf("the judge ran out of open files\n%s", log)
