@@ -46,7 +46,8 @@ type Node struct {
 
 // Options are a test cluster's.
 type Options struct {
-	// Nodes is the number of servers, default 3; Replicas of each stream, default Nodes.
+	// Nodes is the number of servers, default 3 (1: a server in no cluster); Replicas of each
+	// stream, default Nodes.
 	Nodes, Replicas int
 	// Listen is the address the nodes take clients on, default 127.0.0.1; the address of
 	// this machine's end of a veth pair lets a network namespace of the test's reach them.
@@ -79,8 +80,10 @@ func StartCluster(t testing.TB, o Options) *Cluster {
 	for i := range n {
 		nd := &Node{Name: fmt.Sprintf("n%d", i+1), Client: fmt.Sprintf("%s:%d", listen, clients[i]),
 			Route: all[i], Store: t.TempDir()}
-		nd.args = []string{"-listen", nd.Client, "-store", nd.Store, "-name", nd.Name, "-cluster", nd.Route,
-			"-routes", strings.Join(all, ","), "-replicas", fmt.Sprint(replicas)}
+		nd.args = []string{"-listen", nd.Client, "-store", nd.Store, "-name", nd.Name, "-replicas", fmt.Sprint(replicas)}
+		if n > 1 { // one node is a server of its own, as the embedded default is
+			nd.args = append(nd.args, "-cluster", nd.Route, "-routes", strings.Join(all, ","))
+		}
 		if o.AckWait > 0 {
 			nd.args = append(nd.args, "-ack-wait", o.AckWait.String())
 		}

@@ -29,8 +29,12 @@ func main() {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
+	var c queue.Cluster // none without -cluster: a server of its own
+	if *cluster != "" {
+		c = queue.Cluster{Name: "test", Listen: *cluster, Routes: strings.Split(*routes, ",")}
+	}
 	q, err := queue.Open(ctx, queue.Options{Listen: *listen, StoreDir: *store, ServerName: *name, Replicas: *replicas, AckWait: *ackWait,
-		Cluster: queue.Cluster{Name: "test", Listen: *cluster, Routes: strings.Split(*routes, ",")}, Logger: log})
+		Cluster: c, Logger: log})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "natsnode:", err)
 		os.Exit(1)
