@@ -191,7 +191,8 @@ func Defaults() Config {
 			WarmLimit: sandbox.DefaultWarmLimit, Reuse: sandbox.DefaultReuse,
 		},
 		NATS: queue.Options{Listen: queue.DefaultListen, Replicas: queue.DefaultReplicas, ReplaysMaxAge: queue.DefaultReplaysMaxAge,
-			Cluster: queue.Cluster{Name: queue.DefaultCluster, Routes: []string{}}},
+			ArtifactsMaxAge: queue.DefaultArtifactsMaxAge,
+			Cluster:         queue.Cluster{Name: queue.DefaultCluster, Routes: []string{}}},
 		Serve:  Serve{Grace: 2 * time.Minute, CoreLease: cores.DefaultLeaseDir, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
 		Portal: portal.DefaultOptions(),
 	}

@@ -48,6 +48,9 @@ func has(t *testing.T, q *queue.Queue, key string) bool {
 	return ok
 }
 
+// noArtifacts is judge store clean's line for a shared build cache with nothing to expire.
+const noArtifacts = "expired 0 compiled bots of the shared build cache older than 720h0m0s (0 B)\n"
+
 // judge store clean says what it would delete, deletes it, and keeps the official round's.
 func TestStoreClean(t *testing.T) {
 	q := replayStore(t)
@@ -58,10 +61,10 @@ func TestStoreClean(t *testing.T) {
 		want string
 		gone bool // the test and ladder replays, after
 	}{
-		{[]string{"--older-than", "1h"}, "expired 0 replays of test and ladder matches older than 1h0m0s (0 B)\n", false},
-		{[]string{"--dry-run", "--older-than", "1ns"}, "would expire 2 replays of test and ladder matches older than 1ns (4.9 KiB)\n", false},
-		{[]string{"--older-than", "1ns"}, "expired 2 replays of test and ladder matches older than 1ns (4.9 KiB)\n", true},
-		{nil, "expired 0 replays of test and ladder matches older than 168h0m0s (0 B)\n", true}, // nats.replays_max_age
+		{[]string{"--older-than", "1h"}, "expired 0 replays of test and ladder matches older than 1h0m0s (0 B)\n" + noArtifacts, false},
+		{[]string{"--dry-run", "--older-than", "1ns"}, "would expire 2 replays of test and ladder matches older than 1ns (4.9 KiB)\n" + "would expire 0 compiled bots of the shared build cache older than 720h0m0s (0 B)\n", false},
+		{[]string{"--older-than", "1ns"}, "expired 2 replays of test and ladder matches older than 1ns (4.9 KiB)\n" + noArtifacts, true},
+		{nil, "expired 0 replays of test and ladder matches older than 168h0m0s (0 B)\n" + noArtifacts, true}, // nats.replays_max_age
 	} {
 		out, err := runCLI(t, append([]string{"store", "clean"}, tc.args...)...)
 		if err != nil || out != tc.want {
@@ -76,7 +79,8 @@ func TestStoreClean(t *testing.T) {
 		}
 	}
 	t.Setenv("JUDGE_NATS_REPLAYS_MAX_AGE", "0")
-	if out, err := runCLI(t, "store", "clean"); err != nil || !strings.Contains(out, "replays are kept forever, and none was deleted") {
+	t.Setenv("JUDGE_NATS_ARTIFACTS_MAX_AGE", "0")
+	if out, err := runCLI(t, "store", "clean"); err != nil || !strings.Contains(out, "replays and compiled bots are kept forever, and none was deleted") {
 		t.Errorf("judge store clean with nats.replays_max_age 0: %q, %v", out, err)
 	}
 }

@@ -63,6 +63,7 @@ func (a *app) serveCmd() *cobra.Command {
 			cctx, stopCleaning := context.WithCancel(ctx)
 			var cleaning sync.WaitGroup
 			cleaning.Go(func() { cleanReplays(cctx, q, a.cfg.NATS.ReplaysMaxAge, houseEvery, a.log) })
+			cleaning.Go(func() { cleanArtifacts(cctx, q, a.cfg.NATS.ArtifactsMaxAge, houseEvery, a.log) })
 			cleaning.Go(func() { trimBuilds(cctx, a.buildDir(), int64(a.cfg.Build.CacheLimit), houseEvery, a.log) })
 			defer func() { stopCleaning(); cleaning.Wait() }() // before q.Close
 			return d.Run(ctx)
@@ -96,6 +97,26 @@ func cleanReplays(ctx context.Context, q *queue.Queue, maxAge, every time.Durati
 			log.Info("serve: expired the replays of test and ladder matches", "count", ex.Count, "bytes", ex.Bytes, "max_age", maxAge)
 		default:
 			log.Debug("serve: no replay of a test or ladder match is older than nats.replays_max_age", "max_age", maxAge)
+		}
+	})
+}
+
+// cleanArtifacts deletes the compiled bots of the shared build cache older than maxAge from
+// q, as cleanReplays does the replays.
+func cleanArtifacts(ctx context.Context, q *queue.Queue, maxAge, every time.Duration, log *slog.Logger) {
+	if maxAge <= 0 {
+		return
+	}
+	periodically(ctx, every, func() {
+		actx, cancel := context.WithTimeout(ctx, every/2)
+		ex, err := q.ExpireArtifacts(actx, time.Now().Add(-maxAge), false)
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+		case err != nil:
+			log.Warn("serve: expiring old compiled bots of the shared cache failed: trying again later", "err", err, "max_age", maxAge, "retry_in", every)
+		case ex.Count > 0:
+			log.Info("serve: expired compiled bots of the shared cache (compiled again when needed)", "count", ex.Count, "bytes", ex.Bytes, "max_age", maxAge)
 		}
 	})
 }

@@ -80,11 +80,13 @@ func (a *app) storeCleanCmd() *cobra.Command {
 	var olderThan time.Duration
 	cmd := &cobra.Command{
 		Use:   "clean [--dry-run] [--older-than DURATION]",
-		Short: "Delete the replays of test and ladder matches older than nats.replays_max_age",
+		Short: "Delete the replays of test and ladder matches, and the shared compiled bots, past their age",
 		Long: `Delete the replays of test and ladder matches older than nats.replays_max_age (or
---older-than), as judge serve does every hour, and say how many and their bytes. The replays
-of official rounds, tournaments and validations, and those stored by a judge that recorded no
-lane, are kept. It works through the running judge (nats.listen) or the server at nats.url.`,
+--older-than), and the compiled bots of the shared build cache older than
+nats.artifacts_max_age, as judge serve does every hour, and say how many and their bytes. The
+replays of official rounds, tournaments and validations, and those stored by a judge that
+recorded no lane, are kept; a compiled bot deleted is compiled again when a daemon needs it.
+It works through the running judge (nats.listen) or the server at nats.url.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			age := a.cfg.NATS.ReplaysMaxAge
@@ -95,8 +97,9 @@ lane, are kept. It works through the running judge (nats.listen) or the server a
 				age = olderThan
 			}
 			w := cmd.OutOrStdout()
-			if age == 0 {
-				fmt.Fprintln(w, "nats.replays_max_age is 0: replays are kept forever, and none was deleted (--older-than deletes older ones all the same)")
+			artifactsAge := a.cfg.NATS.ArtifactsMaxAge
+			if age == 0 && artifactsAge == 0 {
+				fmt.Fprintln(w, "nats.replays_max_age and nats.artifacts_max_age are 0: replays and compiled bots are kept forever, and none was deleted (--older-than deletes older replays all the same)")
 				return nil
 			}
 			q, err := a.queue(cmd.Context(), false)
@@ -104,20 +107,31 @@ lane, are kept. It works through the running judge (nats.listen) or the server a
 				return err
 			}
 			defer q.Close()
-			ex, err := q.ExpireReplays(cmd.Context(), time.Now().Add(-age), dryRun)
-			if err != nil {
-				return err
-			}
 			verb := "expired"
 			if dryRun {
 				verb = "would expire"
 			}
-			fmt.Fprintf(w, "%s %d replays of test and ladder matches older than %v (%s)\n", verb, ex.Count, age, byteSize(int64(ex.Bytes)))
+			if age == 0 {
+				fmt.Fprintln(w, "nats.replays_max_age is 0: replays are kept forever, and none was deleted (--older-than deletes older ones all the same)")
+			} else {
+				ex, err := q.ExpireReplays(cmd.Context(), time.Now().Add(-age), dryRun)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "%s %d replays of test and ladder matches older than %v (%s)\n", verb, ex.Count, age, byteSize(int64(ex.Bytes)))
+			}
+			if artifactsAge > 0 {
+				ex, err := q.ExpireArtifacts(cmd.Context(), time.Now().Add(-artifactsAge), dryRun)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "%s %d compiled bots of the shared build cache older than %v (%s)\n", verb, ex.Count, artifactsAge, byteSize(int64(ex.Bytes)))
+			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "delete nothing: say what would go")
-	cmd.Flags().DurationVar(&olderThan, "older-than", 0, "delete those older than this instead (default: nats.replays_max_age)")
+	cmd.Flags().DurationVar(&olderThan, "older-than", 0, "delete the replays older than this instead (default: nats.replays_max_age)")
 	return cmd
 }
 

@@ -29,16 +29,35 @@ type Expired struct {
 // Several judges may run it at once: an object that another deleted first is skipped, not an
 // error (it may be counted by both).
 func (q *Queue) ExpireReplays(ctx context.Context, olderThan time.Time, dryRun bool) (Expired, error) {
+	return q.expire(ctx, BucketReplays, olderThan, dryRun, func(info *jetstream.ObjectInfo) bool {
+		lane := info.Metadata[MetaLane]
+		return lane == LaneTest.String() || lane == LaneLadder.String()
+	})
+}
+
+// ExpireArtifacts deletes the compiled bots of the shared build cache (BucketArtifacts)
+// stored before olderThan, and says how many and their bytes; with dryRun it deletes nothing
+// and says the same. Only time is lost: a daemon that needs one again compiles it from the
+// job's sources in the image its key names, or takes it from its own cache, and stores it
+// anew. The key pins both the sources and the compiler image, so what runs is the same
+// program, an official round's frozen version included.
+func (q *Queue) ExpireArtifacts(ctx context.Context, olderThan time.Time, dryRun bool) (Expired, error) {
+	return q.expire(ctx, BucketArtifacts, olderThan, dryRun, func(*jetstream.ObjectInfo) bool { return true })
+}
+
+// expire deletes the objects of bucket (a Bucket* name) stored before olderThan that pick
+// chooses, with their delete markers; see ExpireReplays.
+func (q *Queue) expire(ctx context.Context, name string, olderThan time.Time, dryRun bool, pick func(*jetstream.ObjectInfo) bool) (Expired, error) {
 	var out Expired
 	if q.o.ReadOnly && !dryRun {
-		return out, fmt.Errorf("queue: expire replays: %w", ErrReadOnly)
+		return out, fmt.Errorf("queue: expire %s: %w", name, ErrReadOnly)
 	}
-	bucket := q.buckets[BucketReplays]
-	obs, err := q.objectStore(BucketReplays, "-")
+	bucket := q.buckets[name]
+	obs, err := q.objectStore(name, "-")
 	if err != nil || obs == nil {
 		return out, err
 	}
-	old, err := oldReplays(ctx, obs, olderThan)
+	old, err := oldObjects(ctx, obs, olderThan, pick)
 	if err != nil {
 		return out, fmt.Errorf("queue: listing %s: %w", bucket, err)
 	}
@@ -56,7 +75,7 @@ func (q *Queue) ExpireReplays(ctx context.Context, olderThan time.Time, dryRun b
 			}
 			continue
 		}
-		gone, err := expire(ctx, obs, stream, bucket, info)
+		gone, err := expireObject(ctx, obs, stream, bucket, info)
 		if err != nil {
 			return out, err
 		}
@@ -80,11 +99,11 @@ func StoreFull(err error) bool {
 // (the server's JSInsufficientResourcesErr; nats.go names no constant for it).
 const errCodeInsufficientResources jetstream.ErrorCode = 10023
 
-// oldReplays are the replays of the test and ladder lanes in obs stored before olderThan,
-// and their delete markers: the marker of a clean-up cut short, or of two at once, is purged
-// once it is as old as the cut-off. It reads the bucket as obs.List does, keeping only these:
-// a bucket holds a week of ladder matches, hundreds of thousands.
-func oldReplays(ctx context.Context, obs jetstream.ObjectStore, olderThan time.Time) ([]*jetstream.ObjectInfo, error) {
+// oldObjects are the objects in obs stored before olderThan that pick chooses, and their
+// delete markers: the marker of a clean-up cut short, or of two at once, is purged once it is
+// as old as the cut-off. It reads the bucket as obs.List does, keeping only these: a bucket
+// holds a week of ladder matches, hundreds of thousands.
+func oldObjects(ctx context.Context, obs jetstream.ObjectStore, olderThan time.Time, pick func(*jetstream.ObjectInfo) bool) ([]*jetstream.ObjectInfo, error) {
 	w, err := obs.Watch(ctx)
 	if err != nil {
 		return nil, err
@@ -100,8 +119,7 @@ func oldReplays(ctx context.Context, obs jetstream.ObjectStore, olderThan time.T
 			if info == nil { // the end of what is stored
 				return old, nil
 			}
-			lane := info.Metadata[MetaLane]
-			if (lane == LaneTest.String() || lane == LaneLadder.String()) && info.ModTime.Before(olderThan) {
+			if info.ModTime.Before(olderThan) && pick(info) {
 				old = append(old, info)
 			}
 		case <-ctx.Done():
@@ -110,11 +128,11 @@ func oldReplays(ctx context.Context, obs jetstream.ObjectStore, olderThan time.T
 	}
 }
 
-// expire deletes a replay's chunks and then its name in bucket, kept by stream: the delete
-// marker that obs.Delete leaves would otherwise stay forever, one per match, and every later
-// listing would read them all. It reports whether it deleted a replay (false: only a marker,
-// or nothing, was left of it).
-func expire(ctx context.Context, obs jetstream.ObjectStore, stream jetstream.Stream, bucket string, info *jetstream.ObjectInfo) (bool, error) {
+// expireObject deletes an object's chunks and then its name in bucket, kept by stream: the
+// delete marker that obs.Delete leaves would otherwise stay forever, one per object, and every
+// later listing would read them all. It reports whether it deleted an object (false: only a
+// marker, or nothing, was left of it).
+func expireObject(ctx context.Context, obs jetstream.ObjectStore, stream jetstream.Stream, bucket string, info *jetstream.ObjectInfo) (bool, error) {
 	// The object store's layout (NATS ADR-20): an object's name is its meta subject, its
 	// chunks are on a subject of its NUID.
 	meta := "$O." + bucket + ".M." + base64.URLEncoding.EncodeToString([]byte(info.Name))

@@ -54,9 +54,12 @@ func putReplay(t *testing.T, q *Queue, key, lane string, size int) {
 
 // replaysLeft are the names the replays bucket holds, delete markers included (as "name
 // (deleted)").
-func replaysLeft(t *testing.T, q *Queue) []string {
+func replaysLeft(t *testing.T, q *Queue) []string { return objectsLeft(t, q, BucketReplays) }
+
+// objectsLeft are the names bucket holds, delete markers included.
+func objectsLeft(t *testing.T, q *Queue, bucket string) []string {
 	t.Helper()
-	obs, err := q.objectStore(BucketReplays, "-")
+	obs, err := q.objectStore(bucket, "-")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,5 +208,37 @@ func TestExpireReplaysReadOnly(t *testing.T) {
 	}
 	if _, err := ro.ExpireReplays(t.Context(), future, false); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("deleting from a store read-only: %v, want %v", err, ErrReadOnly)
+	}
+}
+
+// The shared cache's compiled bots go once older than the cut-off, markers and all; the
+// replays stay.
+func TestExpireArtifacts(t *testing.T) {
+	t.Parallel()
+	q := embedded(t, Options{})
+	ctx := testContext(t, 30*time.Second)
+	for _, key := range []string{"a1", "a2"} {
+		if err := q.PutObject(ctx, BucketArtifacts, key, strings.NewReader(strings.Repeat("b", 1000))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	putReplay(t, q, "t1.jsonl", "test", 10)
+	if ex, err := q.ExpireArtifacts(ctx, time.Now().Add(-time.Hour), false); err != nil || ex.Count != 0 {
+		t.Errorf("expiring artifacts older than an hour: %+v, %v; want none", ex, err)
+	}
+	if ex, err := q.ExpireArtifacts(ctx, time.Now().Add(time.Hour), true); err != nil || ex.Count != 2 || ex.Bytes != 2000 {
+		t.Errorf("a dry run: %+v, %v; want 2 of 2000 bytes", ex, err)
+	}
+	if left := objectsLeft(t, q, BucketArtifacts); len(left) != 2 {
+		t.Errorf("after a dry run: %v", left)
+	}
+	if ex, err := q.ExpireArtifacts(ctx, time.Now().Add(time.Hour), false); err != nil || ex.Count != 2 {
+		t.Errorf("expiring every artifact: %+v, %v; want 2", ex, err)
+	}
+	if left := objectsLeft(t, q, BucketArtifacts); len(left) != 0 {
+		t.Errorf("left in the shared cache: %v", left)
+	}
+	if left := replaysLeft(t, q); len(left) != 1 {
+		t.Errorf("the replays after expiring artifacts: %v", left)
 	}
 }

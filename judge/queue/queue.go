@@ -76,6 +76,9 @@ type Options struct {
 	// The main lane's replays (official rounds, tournaments, validations) and those that
 	// record no lane are kept whatever it is: standings and results point at them.
 	ReplaysMaxAge time.Duration `mapstructure:"replays_max_age"`
+	// ArtifactsMaxAge is how long the compiled bots of the shared build cache are kept, 0
+	// forever. Like ReplaysMaxAge, judge serve runs ExpireArtifacts with it every hour.
+	ArtifactsMaxAge time.Duration `mapstructure:"artifacts_max_age"`
 	// ServerName names the embedded server, default its listen address; every server of a
 	// cluster needs a name of its own.
 	ServerName string `mapstructure:"server_name"`
@@ -117,6 +120,9 @@ func (o Options) Validate() error {
 	}
 	if o.ReplaysMaxAge < 0 {
 		errs = append(errs, value.Invalid("replays_max_age", "must be 0 (keep them forever) or a duration such as 168h (got %v)", o.ReplaysMaxAge))
+	}
+	if o.ArtifactsMaxAge < 0 {
+		errs = append(errs, value.Invalid("artifacts_max_age", "must be 0 (keep them forever) or a duration such as 720h (got %v)", o.ArtifactsMaxAge))
 	}
 	if o.Replicas < 0 || o.Replicas > 5 {
 		errs = append(errs, value.Invalid("replicas", "must be 1 to 5: JetStream keeps at most 5 (got %d)", o.Replicas))
@@ -225,6 +231,9 @@ const (
 	// DefaultReplaysMaxAge keeps a week of test and ladder replays: at most 26 GiB for a judge
 	// that stores a 46 KB replay (Amazes) every second (README, "The daemon").
 	DefaultReplaysMaxAge = 7 * 24 * time.Hour
+	// DefaultArtifactsMaxAge keeps a shared compiled bot 30 days from its storing: a daemon
+	// that needs an older one compiles it again (README, "The daemon").
+	DefaultArtifactsMaxAge = 30 * 24 * time.Hour
 )
 
 const (
