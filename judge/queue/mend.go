@@ -37,7 +37,14 @@ func (q *Queue) mend() {
 		}
 		q.log.Error("queue: the embedded NATS server could not write its store (is its disk full?): what is stored there waits; the server restarts on its store once the disk has room",
 			"store_dir", q.o.StoreDir, "room_needed_mib", storeRoom>>20)
+		// A wait first, each time: a store that fails again at once (an I/O error, not a
+		// full disk) restarts every mendEvery at most, not in a loop.
 		for {
+			select {
+			case <-time.After(mendEvery):
+			case <-q.stopMend:
+				return
+			}
 			err := hasRoom(q.o.StoreDir)
 			if err == nil {
 				if err = q.restartServer(); err == nil {
@@ -46,11 +53,6 @@ func (q *Queue) mend() {
 				q.log.Error("queue: restarting the embedded NATS server: trying again", "err", err, "in", mendEvery)
 			} else {
 				q.log.Debug("queue: no room for the store yet", "err", err)
-			}
-			select {
-			case <-time.After(mendEvery):
-			case <-q.stopMend:
-				return
 			}
 		}
 		q.log.Info("queue: the embedded NATS server restarted on its store: what waited is stored now", "url", q.url)
