@@ -33,13 +33,15 @@ import (
 // its pool and cache) and at the end the judge's memory,
 // goroutines and open files, the containers, what each store holds and the data directory, and
 // submit-to-result times; it fails when a job has no result or two, when a container, a match
-// directory or a file descriptor is left, or when the judge's goroutines or open files grew.
+// directory, a bot's pipe or a replay file is left, or when the judge's goroutines or open
+// files grew.
 func TestSoak(t *testing.T) {
 	n, err := strconv.Atoi(os.Getenv("JUDGE_SOAK"))
 	if err != nil || n <= 0 {
 		t.Skip("a long run of its own: make soak (JUDGE_SOAK=5000)")
 	}
 	before := containers(t)
+	replaysBefore, _ := filepath.Glob(filepath.Join(os.TempDir(), "judge-replay-*"))
 	srv := server(t, "127.0.0.1:-1", t.TempDir())
 	defer srv.Close()
 	bin := buildJudge(t)
@@ -158,8 +160,13 @@ func TestSoak(t *testing.T) {
 	if len(left) > len(before) {
 		t.Errorf("%d containers left", len(left)-len(before))
 	}
-	if entries, _ := os.ReadDir(filepath.Join(dataDir, "matches")); len(entries) > 0 {
-		t.Errorf("%d match directories left in %s", len(entries), filepath.Join(dataDir, "matches"))
+	for _, part := range []string{"matches", "run"} { // the matches' files, the bots' pipes
+		if entries, _ := os.ReadDir(filepath.Join(dataDir, part)); len(entries) > 0 {
+			t.Errorf("%d entries left in %s", len(entries), filepath.Join(dataDir, part))
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(os.TempDir(), "judge-replay-*")); len(left) > len(replaysBefore) {
+		t.Errorf("%d replay files left in %s", len(left)-len(replaysBefore), os.TempDir())
 	}
 	t.Logf("%d matches in %s (%.1f/min); results by status: %v", n, elapsed.Round(time.Second), float64(n)/elapsed.Minutes(), statuses)
 	t.Logf("submit to result: p50 %s, p99 %s, max %s", lat[len(lat)/2].Round(time.Millisecond),
