@@ -49,6 +49,9 @@ func (a *app) serveCmd() *cobra.Command {
 				e := a.engine // closed, and a.engine cleared, when serve returns
 				go func() {
 					healthy := func(ctx context.Context) error {
+						if err := d.Paused(); err != nil {
+							return err
+						}
 						if _, err := e.ImageID(ctx, "judge-healthz"); err != nil {
 							return err
 						}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -81,6 +82,9 @@ func TestDiskFills(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+	if code, body := get(t, "http://"+metricsAddr+"/healthz"); code != http.StatusServiceUnavailable || !strings.Contains(body, "no room (disk)") {
+		t.Errorf("/healthz while the disk is full: %d %q; want 503 saying so", code, body)
+	}
 	time.Sleep(3 * time.Second)
 	if _, found, err := srv.Result(context.Background(), "during"); err != nil || found {
 		t.Fatalf("a result for the job while the disk was full (found %v, %v): it must be handed back, not failed", found, err)
@@ -97,6 +101,9 @@ func TestDiskFills(t *testing.T) {
 		if !p.Build.OK || p.Fault != nil {
 			t.Errorf("player %s: build %+v, fault %+v: the full disk was blamed on a bot", p.Name, p.Build, p.Fault)
 		}
+	}
+	if code, body := get(t, "http://"+metricsAddr+"/healthz"); code != http.StatusOK {
+		t.Errorf("/healthz once the job went through: %d %q; want 200", code, body)
 	}
 	if got := storageFull(t, metricsAddr); got != 0 {
 		t.Errorf("judge_paused{reason=\"disk\"} = %v after the job went through; want 0", got)
@@ -119,6 +126,18 @@ func TestDiskFills(t *testing.T) {
 	if n != 1 {
 		t.Errorf("%d results for the job, want exactly one", n)
 	}
+}
+
+// get is a GET's status and body.
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
 }
 
 // storageFull reads judge_paused{reason="disk"} from the judge's /metrics (0 if absent).

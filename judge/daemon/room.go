@@ -109,6 +109,7 @@ type pause struct {
 	mu     sync.Mutex
 	reason string // a lack*, or "" when it lacks nothing
 	since  time.Time
+	cause  error
 	// waiting counts the workers that wait for headroom (fewer workers); said tells whether
 	// the log has said so since they last all went on.
 	waiting int
@@ -121,7 +122,7 @@ func (d *Daemon) noRoom(log *slog.Logger, reason string, err error) {
 	p.mu.Lock()
 	first := p.reason == ""
 	if first {
-		p.reason, p.since = reason, time.Now()
+		p.reason, p.since, p.cause = reason, time.Now(), err
 	}
 	p.mu.Unlock()
 	d.o.Metrics.Paused.WithLabelValues(reason).Set(1)
@@ -129,6 +130,18 @@ func (d *Daemon) noRoom(log *slog.Logger, reason string, err error) {
 		log.Error("daemon: paused: no room to judge until there is again; jobs are handed back, not failed",
 			"reason", reason, "dirs", strings.Join(d.o.Dirs, " "), "room_needed_mib", RoomNeeded>>20, "err", err)
 	}
+}
+
+// Paused says why the daemon takes no job, or nil: what it lacks, since when, and the error
+// that said so. /healthz answers it, so that an organiser's health check sees a full disk.
+func (d *Daemon) Paused() error {
+	p := &d.pause
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.reason == "" {
+		return nil
+	}
+	return fmt.Errorf("paused for %s: no room (%s) to judge: %v", time.Since(p.since).Round(time.Second), p.reason, p.cause)
 }
 
 // room clears the record: a job went through, or there is room again.

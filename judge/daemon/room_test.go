@@ -139,6 +139,9 @@ func TestFullDiskPausesTheDaemonWithFakes(t *testing.T) {
 	if got := testutil.ToFloat64(m.Paused.WithLabelValues("disk")); got != 1 {
 		t.Errorf("judge_paused{reason=disk} = %v while paused; want 1", got)
 	}
+	if err := d.Paused(); err == nil || !strings.Contains(err.Error(), "no room (disk)") || !strings.Contains(err.Error(), "map.txt") {
+		t.Errorf("Paused while paused: %v; want what is lacking and why", err)
+	}
 	if err := os.Mkdir(gone, 0o755); err != nil { // room again
 		t.Fatal(err)
 	}
@@ -152,6 +155,9 @@ func TestFullDiskPausesTheDaemonWithFakes(t *testing.T) {
 	}
 	if got := testutil.ToFloat64(m.Paused.WithLabelValues("disk")); got != 0 {
 		t.Errorf("judge_paused{reason=disk} = %v after the pause; want 0", got)
+	}
+	if err := d.Paused(); err != nil {
+		t.Errorf("Paused after the pause: %v", err)
 	}
 	if !strings.HasPrefix(q.published[0].ID, "m2") {
 		t.Errorf("published %+v", q.published)
