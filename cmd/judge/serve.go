@@ -83,6 +83,19 @@ const houseEvery = time.Hour
 // once and then each time every has passed, until ctx is done; maxAge 0 keeps them all. A
 // failure is logged and tried again the next time: the daemon judges on, whatever the store.
 func cleanReplays(ctx context.Context, q *queue.Queue, maxAge, every time.Duration, log *slog.Logger) {
+	clean(ctx, "replays", "the replays of test and ladder matches", q.ExpireReplays, maxAge, every, log)
+}
+
+// cleanArtifacts deletes the compiled bots of the shared build cache older than maxAge from
+// q, as cleanReplays does the replays; one deleted is compiled again when next needed.
+func cleanArtifacts(ctx context.Context, q *queue.Queue, maxAge, every time.Duration, log *slog.Logger) {
+	clean(ctx, "compiled bots", "the compiled bots of the shared cache", q.ExpireArtifacts, maxAge, every, log)
+}
+
+// clean runs expire for what is older than maxAge, as cleanReplays says; what and whole name
+// it in the log.
+func clean(ctx context.Context, what, whole string, expire func(context.Context, time.Time, bool) (queue.Expired, error),
+	maxAge, every time.Duration, log *slog.Logger) {
 	if maxAge <= 0 {
 		return
 	}
@@ -90,36 +103,16 @@ func cleanReplays(ctx context.Context, q *queue.Queue, maxAge, every time.Durati
 		// Bounded, so that a clean-up stuck on a server that does not answer gives way to
 		// the next one.
 		actx, cancel := context.WithTimeout(ctx, every/2)
-		ex, err := q.ExpireReplays(actx, time.Now().Add(-maxAge), false)
+		ex, err := expire(actx, time.Now().Add(-maxAge), false)
 		cancel()
 		switch {
 		case ctx.Err() != nil:
 		case err != nil:
-			log.Warn("serve: expiring old replays failed: trying again later", "err", err, "max_age", maxAge, "retry_in", every)
+			log.Warn("serve: expiring old "+what+" failed: trying again later", "err", err, "max_age", maxAge, "retry_in", every)
 		case ex.Count > 0:
-			log.Info("serve: expired the replays of test and ladder matches", "count", ex.Count, "bytes", ex.Bytes, "max_age", maxAge)
+			log.Info("serve: expired "+whole, "count", ex.Count, "bytes", ex.Bytes, "max_age", maxAge)
 		default:
-			log.Debug("serve: no replay of a test or ladder match is older than nats.replays_max_age", "max_age", maxAge)
-		}
-	})
-}
-
-// cleanArtifacts deletes the compiled bots of the shared build cache older than maxAge from
-// q, as cleanReplays does the replays.
-func cleanArtifacts(ctx context.Context, q *queue.Queue, maxAge, every time.Duration, log *slog.Logger) {
-	if maxAge <= 0 {
-		return
-	}
-	periodically(ctx, every, func() {
-		actx, cancel := context.WithTimeout(ctx, every/2)
-		ex, err := q.ExpireArtifacts(actx, time.Now().Add(-maxAge), false)
-		cancel()
-		switch {
-		case ctx.Err() != nil:
-		case err != nil:
-			log.Warn("serve: expiring old compiled bots of the shared cache failed: trying again later", "err", err, "max_age", maxAge, "retry_in", every)
-		case ex.Count > 0:
-			log.Info("serve: expired compiled bots of the shared cache (compiled again when needed)", "count", ex.Count, "bytes", ex.Bytes, "max_age", maxAge)
+			log.Debug("serve: nothing to expire: none of "+whole+" is older than its max age", "max_age", maxAge)
 		}
 	})
 }
