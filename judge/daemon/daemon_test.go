@@ -466,3 +466,55 @@ func TestArtifactsShared(t *testing.T) {
 		t.Errorf("second build: status %s, cached %v: want a hit from the shared store", second.Status, second.Players[0].Build.Cached)
 	}
 }
+
+// serveProcess is a judge serve of bin in a process of its own, on the NATS server at url
+// with data_dir dataDir, ack wait ackWait and env besides; prefix runs it under another
+// command (prlimit). Its log is read by log; stop ends it (SIGINT) and waits, and the test's
+// end does if the test did not.
+type serveProcess struct {
+	cmd     *exec.Cmd
+	logPath string
+	once    sync.Once
+}
+
+func startServe(t *testing.T, bin, url, dataDir string, prefix []string, env ...string) *serveProcess {
+	t.Helper()
+	args := append(append([]string(nil), prefix...), bin, "serve")
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(append(os.Environ(), "JUDGE_NATS_URL="+url, "JUDGE_DATA_DIR="+dataDir,
+		"JUDGE_SERVE_ACK_WAIT="+ackWait.String()), env...)
+	s := &serveProcess{cmd: cmd, logPath: filepath.Join(t.TempDir(), "serve.log")}
+	logs, err := os.Create(s.logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.stop)
+	return s
+}
+
+func (s *serveProcess) stop() {
+	s.once.Do(func() {
+		s.cmd.Process.Signal(os.Interrupt)
+		s.cmd.Wait()
+	})
+}
+
+func (s *serveProcess) log() string {
+	b, _ := os.ReadFile(s.logPath)
+	return string(b)
+}
+
+// freeAddr is a loopback address no one listens on now, for judge serve's serve.http.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}

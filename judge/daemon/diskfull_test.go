@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -31,26 +30,9 @@ func TestDiskFills(t *testing.T) {
 	t.Cleanup(func() { exec.Command("umount", "-l", dataDir).Run() })
 	srv := server(t, "127.0.0.1:-1", t.TempDir())
 	defer srv.Close()
-	bin := buildJudge(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	metricsAddr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), "JUDGE_NATS_URL="+srv.URL(), "JUDGE_DATA_DIR="+dataDir, "JUDGE_SERVE_WORKERS=1",
-		"JUDGE_SERVE_ACK_WAIT="+ackWait.String(), "JUDGE_SERVE_HTTP="+metricsAddr, "JUDGE_LOG_LEVEL=info")
-	logs, err := os.Create(filepath.Join(t.TempDir(), "serve.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }()
-	serveLog := func() string { b, _ := os.ReadFile(logs.Name()); return string(b) }
+	metricsAddr := freeAddr(t)
+	serveLog := startServe(t, buildJudge(t), srv.URL(), dataDir, nil,
+		"JUDGE_SERVE_WORKERS=1", "JUDGE_SERVE_HTTP="+metricsAddr, "JUDGE_LOG_LEVEL=info").log
 
 	submit(t, srv, "before", jobJSON(t, "before", "amazes", map[string]string{"turns": "5"}, "bots/amazes/cpp", "bots/amazes/go"))
 	if r := results(t, srv, 3*time.Minute, "before")["before"]; r.Status != result.StatusOK {

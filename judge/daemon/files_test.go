@@ -3,8 +3,6 @@ package daemon_test
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,20 +16,9 @@ import (
 func TestFewOpenFiles(t *testing.T) {
 	srv := server(t, "127.0.0.1:-1", t.TempDir())
 	defer srv.Close()
-	bin := buildJudge(t)
-	cmd := exec.Command("prlimit", "--nofile=128:128", bin, "serve")
-	cmd.Env = append(os.Environ(), "JUDGE_NATS_URL="+srv.URL(), "JUDGE_DATA_DIR="+t.TempDir(), "JUDGE_SERVE_WORKERS=2",
-		"JUDGE_SERVE_ACK_WAIT="+ackWait.String(), "JUDGE_SERVE_HTTP=", "JUDGE_LOG_LEVEL=info")
-	logs, err := os.Create(filepath.Join(t.TempDir(), "serve.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Signal(os.Interrupt); cmd.Wait() }()
-	serveLog := func() string { b, _ := os.ReadFile(logs.Name()); return string(b) }
+	serve := startServe(t, buildJudge(t), srv.URL(), t.TempDir(), []string{"prlimit", "--nofile=128:128"},
+		"JUDGE_SERVE_WORKERS=2", "JUDGE_SERVE_HTTP=", "JUDGE_LOG_LEVEL=info")
+	serveLog, cmd := serve.log, serve.cmd
 	most := make(chan int, 1)
 	stopSampling := make(chan struct{})
 	go func() {

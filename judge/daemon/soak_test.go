@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -46,29 +45,9 @@ func TestSoak(t *testing.T) {
 	defer srv.Close()
 	bin := buildJudge(t)
 	dataDir := t.TempDir()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	metricsAddr := ln.Addr().String()
-	ln.Close()
-	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), "JUDGE_NATS_URL="+srv.URL(), "JUDGE_DATA_DIR="+dataDir,
-		"JUDGE_SERVE_ACK_WAIT="+ackWait.String(), "JUDGE_SERVE_HTTP="+metricsAddr, "JUDGE_LOG_LEVEL=warn")
-	logs, _ := os.Create(filepath.Join(t.TempDir(), "serve.log"))
-	cmd.Stderr = logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	stopped := false
-	stop := func() {
-		if !stopped {
-			stopped = true
-			cmd.Process.Signal(os.Interrupt)
-			cmd.Wait()
-		}
-	}
-	defer stop()
+	metricsAddr := freeAddr(t)
+	serve := startServe(t, bin, srv.URL(), dataDir, nil, "JUDGE_SERVE_HTTP="+metricsAddr, "JUDGE_LOG_LEVEL=warn")
+	stop := serve.stop
 
 	// Every seat's candidates: the sample bots of each language, and the chaos bots.
 	samples := images.LangNames()
