@@ -3,8 +3,11 @@ package sandbox
 import (
 	"bytes"
 	"os"
+	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // waitLook is how long a turn past its wall limit watches a bot that is ready to run.
@@ -62,7 +65,7 @@ func (p *Process) Waiting() bool {
 		}
 		if !reading && state == 'S' {
 			w, _ := os.ReadFile(p.tasks + "/" + tid + "/wchan")
-			reading = bytes.HasSuffix(w, []byte("pipe_read")) // anon_pipe_read since Linux 6.12
+			reading = bytes.HasSuffix(w, []byte("pipe_read")) && readsStdin(p.tasks+"/"+tid) // anon_pipe_read since Linux 6.12
 		}
 		return true
 	})
@@ -95,4 +98,19 @@ func (p *Process) eachThread(fn func(tid string, state byte) bool) bool {
 		}
 	}
 	return true
+}
+
+// readsStdin reports whether the thread at dir is in a read of its stdin, as its syscall file
+// says ("0 0x0 ..." on amd64: read, fd 0), or true when that cannot be read. A runtime's own
+// thread blocked on a pipe of its own (Node.js at its start) is not a bot waiting for input.
+func readsStdin(dir string) bool {
+	b, err := os.ReadFile(dir + "/syscall")
+	if err != nil {
+		return true
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return true // "running" or "-1 ...": not in a system call now
+	}
+	return f[0] == strconv.Itoa(unix.SYS_READ) && f[1] == "0x0"
 }
