@@ -13,6 +13,27 @@ import (
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
+// resultsAfter opens a queue on url and waits, 3 minutes at most, until it holds n results.
+func resultsAfter(t *testing.T, url string, ackWait time.Duration, n int) *queue.Queue {
+	t.Helper()
+	q, err := queue.Open(context.Background(), queue.Options{URL: url, AckWait: ackWait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	count := func() int {
+		k := 0
+		q.Results(context.Background(), "", false, func(string, []byte) error { k++; return nil })
+		return k
+	}
+	for deadline := time.Now().Add(3 * time.Minute); count() < n; time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("not %d matches judged in 3 minutes", n)
+		}
+	}
+	return q
+}
+
 // A tournament on a 3-node NATS cluster (every stream on 3 replicas) completes, with every
 // match judged once, while the node leading the jobs stream is killed with SIGKILL and
 // started again: two judge serve daemons and the tournament command all on nats.url.
@@ -53,21 +74,7 @@ func TestTournamentAcrossANodeLoss(t *testing.T) {
 		done <- outcome{o.Judged, o.Matches, o.Failed, err}
 	}()
 
-	q, err := queue.Open(context.Background(), queue.Options{URL: c.URLs(1), AckWait: ackWait})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
-	count := func() int {
-		n := 0
-		q.Results(context.Background(), "", false, func(string, []byte) error { n++; return nil })
-		return n
-	}
-	for deadline := time.Now().Add(3 * time.Minute); count() < 3; time.Sleep(200 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no match judged in 3 minutes")
-		}
-	}
+	q := resultsAfter(t, c.URLs(1), ackWait, 3)
 	lctx, lcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	leader, err := c.Leader(lctx, "JUDGE_JOBS")
 	lcancel()

@@ -5,14 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/queue/queuetest"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
@@ -111,21 +112,7 @@ func TestOneNATSServerRestarts(t *testing.T) {
 		submitDone <- submitted{out.String(), err}
 	}()
 
-	q, err := queue.Open(context.Background(), queue.Options{URL: c.URLs(0), AckWait: ackWait})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer q.Close()
-	count := func() int {
-		n := 0
-		q.Results(context.Background(), "", false, func(string, []byte) error { n++; return nil })
-		return n
-	}
-	for deadline := time.Now().Add(3 * time.Minute); count() < 2; time.Sleep(200 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no two matches judged in 3 minutes")
-		}
-	}
+	q := resultsAfter(t, c.URLs(0), ackWait, 2)
 	c.Kill(0)
 	time.Sleep(3 * time.Second)
 	c.Restart(0)
@@ -165,7 +152,7 @@ func TestOneNATSServerRestarts(t *testing.T) {
 			t.Errorf("%s: %s", id, s)
 		}
 	}
-	if !strings.Contains(strings.Join(keys(statuses), " "), "rst-") {
+	if !slices.ContainsFunc(slices.Collect(maps.Keys(statuses)), func(id string) bool { return strings.HasPrefix(id, "rst-") }) {
 		t.Errorf("no tournament results among %v", statuses)
 	}
 	cancel()
@@ -179,12 +166,4 @@ func TestOneNATSServerRestarts(t *testing.T) {
 			t.Fatal("judge serve or judge portal did not stop")
 		}
 	}
-}
-
-func keys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }
