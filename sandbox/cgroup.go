@@ -26,6 +26,7 @@ type cgroup struct {
 	freezer   *os.File // v1 freezer.state; v2 cgroup.freeze
 	memPeak   *os.File // v1 memory.max_usage_in_bytes; v2 memory.peak (may be missing)
 	memEvents *os.File // v1 memory.oom_control; v2 memory.events (both count oom_kill)
+	procs     string   // the path of cgroup.procs: the container's processes
 	buf       [4096]byte
 }
 
@@ -58,6 +59,7 @@ func openCgroup(pid int, id string) (*cgroup, error) {
 	if _, err := os.Stat(filepath.Join(cgroupRoot, "cgroup.controllers")); err == nil {
 		c.v2 = true
 		dir := filepath.Join(cgroupRoot, paths[""])
+		c.procs = filepath.Join(dir, "cgroup.procs")
 		err = c.open(
 			file{&c.cpu, filepath.Join(dir, "cpu.stat"), os.O_RDONLY, true},
 			file{&c.freezer, filepath.Join(dir, "cgroup.freeze"), os.O_WRONLY, true},
@@ -79,6 +81,7 @@ func openCgroup(pid int, id string) (*cgroup, error) {
 		}
 		return filepath.Join(cgroupRoot, controller, p, name)
 	}
+	c.procs = v1("cpuacct", "cgroup.procs")
 	err = c.open(
 		file{&c.cpu, v1("cpuacct", "cpuacct.usage"), os.O_RDONLY, true},
 		file{&c.freezer, v1("freezer", "freezer.state"), os.O_WRONLY, true},

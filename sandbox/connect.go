@@ -168,6 +168,9 @@ func (p *Process) find(ctx context.Context) error {
 	}
 	p.tasks = fmt.Sprintf("/proc/%d/task", pid)
 	p.sched.dir = p.tasks
+	if !serves(p.spec.Limits) {
+		p.sched.procs = p.cg.procs
+	}
 	return nil
 }
 

@@ -137,7 +137,7 @@ func (p *Process) finish(x *exchange, err error) (Turn, error) {
 	}
 	p.sched.unmarked += x.t.Wall
 	if err != nil {
-		x.t.Waited = max(x.t.Waited, p.sched.since()+x.looked+x.computed)
+		x.t.Waited = max(x.t.Waited, p.waited(x)+x.looked+x.computed)
 		p.sched.unmarked = markEvery
 	}
 	return x.t, err
@@ -147,10 +147,7 @@ func (p *Process) finish(x *exchange, err error) (Turn, error) {
 func (p *Process) readAnswer(x *exchange, lines int) error {
 	// CPU time cannot grow faster than the quota allows, so there is no need to look at it
 	// before the wall clock says the budget could have been spent.
-	quota := p.spec.Limits.CPUs
-	if quota <= 0 {
-		quota = 1
-	}
+	quota := p.quota()
 	// used is the CPU time spent so far as last read. It is read again only when a check is
 	// due (a wake-up at the CPU deadline, or more lines to wait for), not on every move.
 	var used time.Duration
@@ -193,6 +190,20 @@ func (p *Process) readAnswer(x *exchange, lines int) error {
 	return nil
 }
 
+// waited is how long the bot has waited for a CPU in the turn x (schedStats.since).
+func (p *Process) waited(x *exchange) time.Duration {
+	short := time.Duration(float64(time.Since(x.start))*p.quota()) - (p.CPU() - x.cpu0)
+	return p.sched.since(short)
+}
+
+// quota is the bot's CPU quota in cores.
+func (p *Process) quota() float64 {
+	if q := p.spec.Limits.CPUs; q > 0 {
+		return q
+	}
+	return 1
+}
+
 // pastWall decides a turn that reached its wall limit. The limit is for a bot that sleeps,
 // not for one the machine starved: the time it waited for a CPU moves the limit (extended).
 // Past maxStarve times the limit, a bot that waited longer than the limit itself for a CPU
@@ -204,7 +215,7 @@ func (p *Process) pastWall(x *exchange) (extended bool, err error) {
 	case computing:
 		x.computed += waitLook
 	}
-	waited := p.sched.since() + x.looked
+	waited := p.waited(x) + x.looked
 	if ext := waited + x.computed; ext > x.t.Waited {
 		switch {
 		case ext <= maxStarve*x.lim.Wall:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -14,8 +15,12 @@ import (
 // while it starts up) and whenever a wall limit is reached (since). 0 when the kernel does not
 // keep the figure.
 type schedStats struct {
-	dir   string              // /proc/PID/task; "" when the bot was not found
-	files map[string]*os.File // thread ID -> its schedstat
+	dir string // /proc/PID/task; "" when the bot was not found
+	// procs, when set, is the container's cgroup.procs: under gVisor the bot's threads are
+	// not the host's, and every thread of the sandbox (its kernel's and those it runs the
+	// bot's code on) is looked at instead of dir's.
+	procs string
+	files map[string]*os.File // thread's /proc directory -> its schedstat
 	base  map[string]int64    // each thread's figure at the last mark
 	buf   [128]byte
 	// unmarked is the wall time of the turns since the last mark. A turn marks only once it
@@ -59,12 +64,22 @@ func (s *schedStats) mark() {
 	s.unmarked = 0
 }
 
-// since is the longest any one thread has waited since the mark (a thread started since
-// counts all of its figure): the longest, not the sum, so that a bot whose threads queue
-// behind each other (using its CPU) cannot pass that off as waiting for the machine.
-func (s *schedStats) since() time.Duration {
-	var most int64
-	s.each(true, func(tid string, v int64) { most = max(most, v-s.base[tid]) })
+// since is how long the bot has waited for a CPU since the mark (a thread started since
+// counts all of its figure). Of the bot's own threads it is the longest any one has waited,
+// not the sum, so that a bot whose threads queue behind each other (using its CPU) cannot
+// pass that off as waiting for the machine. A gVisor sandbox's threads are not the bot's:
+// a bot's thread runs on whichever of them is free, so no one of them carries its wait.
+// There it is the sum, but never more than short: the CPU time the bot's share would have
+// given it and it did not get, which threads queuing behind each other do not leave.
+func (s *schedStats) since(short time.Duration) time.Duration {
+	var most, sum int64
+	s.each(true, func(tid string, v int64) {
+		most = max(most, v-s.base[tid])
+		sum += v - s.base[tid]
+	})
+	if s.procs != "" {
+		return max(0, min(time.Duration(sum), short))
+	}
 	return time.Duration(most)
 }
 
@@ -72,27 +87,54 @@ func (s *schedStats) relist() {
 	if s.files == nil {
 		s.files = map[string]*os.File{}
 	}
-	dir, err := os.Open(s.dir)
-	if err != nil {
+	threads := s.threads()
+	if threads == nil {
 		return // the bot is gone: what is held still reads its last figures, or nothing
 	}
-	names, _ := dir.Readdirnames(-1)
-	dir.Close()
-	live := make(map[string]bool, len(names))
-	for _, tid := range names {
-		live[tid] = true
-		if s.files[tid] == nil {
-			if f, err := os.Open(s.dir + "/" + tid + "/schedstat"); err == nil {
-				s.files[tid] = f
+	live := make(map[string]bool, len(threads))
+	for _, t := range threads {
+		live[t] = true
+		if s.files[t] == nil {
+			if f, err := os.Open(t + "/schedstat"); err == nil {
+				s.files[t] = f
 			}
 		}
 	}
-	for tid, f := range s.files {
-		if !live[tid] {
+	for t, f := range s.files {
+		if !live[t] {
 			f.Close()
-			delete(s.files, tid)
+			delete(s.files, t)
 		}
 	}
+}
+
+// threads lists the /proc directories of the threads to look at: dir's, or those of every
+// process in procs. nil when there are none to be found.
+func (s *schedStats) threads() []string {
+	dirs := []string{s.dir}
+	if s.procs != "" {
+		b, err := os.ReadFile(s.procs)
+		if err != nil {
+			return nil
+		}
+		dirs = dirs[:0]
+		for _, pid := range strings.Fields(string(b)) {
+			dirs = append(dirs, "/proc/"+pid+"/task")
+		}
+	}
+	var threads []string
+	for _, d := range dirs {
+		dir, err := os.Open(d)
+		if err != nil {
+			continue
+		}
+		names, _ := dir.Readdirnames(-1)
+		dir.Close()
+		for _, tid := range names {
+			threads = append(threads, d+"/"+tid)
+		}
+	}
+	return threads
 }
 
 func (s *schedStats) close() {
