@@ -160,6 +160,22 @@ func results(t testing.TB, q *queue.Queue, timeout time.Duration, ids ...string)
 	return nil
 }
 
+// allJudged fails t for each result that is not ok or has a player faulted or not built.
+func allJudged(t testing.TB, res map[string]result.Result) {
+	t.Helper()
+	for id, r := range res {
+		if r.Status != result.StatusOK {
+			t.Errorf("%s: %+v", id, r.Error)
+			continue
+		}
+		for _, p := range r.Players {
+			if p.Fault != nil || !p.Build.OK {
+				t.Errorf("%s: player %s: fault %+v, build %+v", id, p.Name, p.Fault, p.Build)
+			}
+		}
+	}
+}
+
 func counter(m *daemon.Metrics, outcome string) float64 {
 	var total float64
 	mf, _ := m.Registry.Gather()

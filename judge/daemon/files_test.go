@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/botjudge/judge/judge/result"
 )
 
 // judge serve with few open files allowed (its hard limit 128, where a match of four bots
@@ -50,17 +48,7 @@ func TestFewOpenFiles(t *testing.T) {
 	res := results(t, srv, 5*time.Minute, ids...)
 	close(stopSampling)
 	t.Logf("the judge had at most %d files open", <-most)
-	for id, r := range res {
-		if r.Status != result.StatusOK {
-			t.Errorf("%s: %+v", id, r.Error)
-			continue
-		}
-		for _, p := range r.Players {
-			if p.Fault != nil || !p.Build.OK {
-				t.Errorf("%s: player %s: fault %+v, build %+v", id, p.Name, p.Fault, p.Build)
-			}
-		}
-	}
+	allJudged(t, res)
 	log := serveLog()
 	if !strings.Contains(log, "fewer workers") {
 		t.Errorf("the judge never ran fewer matches at once with 128 open files allowed\n%s", log)
