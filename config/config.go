@@ -192,7 +192,7 @@ func Defaults() Config {
 		},
 		NATS: queue.Options{Listen: queue.DefaultListen, Replicas: queue.DefaultReplicas, ReplaysMaxAge: queue.DefaultReplaysMaxAge,
 			ArtifactsMaxAge: queue.DefaultArtifactsMaxAge,
-			Cluster:         queue.Cluster{Name: queue.DefaultCluster, Routes: []string{}}},
+			Cluster:         queue.Cluster{Name: queue.DefaultCluster, Routes: []string{}, Replaces: []string{}}},
 		Serve:  Serve{Grace: 2 * time.Minute, CoreLease: cores.DefaultLeaseDir, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
 		Portal: portal.DefaultOptions(),
 	}

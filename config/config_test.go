@@ -228,11 +228,13 @@ func TestNATSCluster(t *testing.T) {
 	t.Setenv("JUDGE_NATS_REPLICAS", "3")
 	t.Setenv("JUDGE_NATS_CLUSTER_LISTEN", "10.0.0.1:6222")
 	t.Setenv("JUDGE_NATS_CLUSTER_ROUTES", "10.0.0.1:6222,10.0.0.2:6222,nats-route://10.0.0.3:6222")
+	t.Setenv("JUDGE_NATS_CLUSTER_REPLACES", "n1,n2")
 	c, err := Load("", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := c.NATS; n.Replicas != 3 || n.Cluster.Listen != "10.0.0.1:6222" || !reflect.DeepEqual(n.Cluster.Routes, []string{"10.0.0.1:6222", "10.0.0.2:6222", "nats-route://10.0.0.3:6222"}) {
+	if n := c.NATS; n.Replicas != 3 || n.Cluster.Listen != "10.0.0.1:6222" || !reflect.DeepEqual(n.Cluster.Routes, []string{"10.0.0.1:6222", "10.0.0.2:6222", "nats-route://10.0.0.3:6222"}) ||
+		!reflect.DeepEqual(n.Cluster.Replaces, []string{"n1", "n2"}) {
 		t.Errorf("%+v", n)
 	}
 	for _, tc := range []struct{ file, want string }{
@@ -241,6 +243,9 @@ func TestNATSCluster(t *testing.T) {
 		{"nats:\n  cluster:\n    routes: [a:1]\n", "nats.cluster.routes: need cluster.listen"},
 		{"nats:\n  cluster:\n    listen: nowhere\n", "nats.cluster.listen"},
 		{"nats:\n  cluster:\n    listen: a:1\n    routes: [b]\n", "nats.cluster.routes"},
+		{"nats:\n  cluster:\n    replaces: [n1]\n", "nats.cluster.replaces: need cluster.listen"},
+		{"nats:\n  cluster:\n    listen: a:1\n    replaces: [\" \"]\n", "nats.cluster.replaces: a server name is empty"},
+		{"nats:\n  server_name: n4\n  cluster:\n    listen: a:1\n    replaces: [n1, n4]\n", "nats.cluster.replaces: \"n4\" is this node's own name"},
 	} {
 		cleanEnv(t)
 		if _, err := Load(write(t, tc.file), nil); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -2,6 +2,7 @@ package queue
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -40,27 +41,9 @@ func within(t *testing.T, what string, f func(ctx context.Context) error) error 
 // each answer within a bound, and every result stored before the loss is still there, on a
 // client opened before the loss (a daemon, the portal) as on a new one (`judge results`).
 func TestClusterNodeLostForGood(t *testing.T) {
-	c := queuetest.StartCluster(t, queuetest.Options{})
-	q := client(t, c.URLs(0), Options{Replicas: 3})
-	ctx := testContext(t, 30*time.Second)
-	const stored = 20
-	for i := range stored {
-		if err := q.PublishResult(ctx, fmt.Sprintf("r%d", i), []byte(fmt.Sprintf("result %d", i))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	submit(t, q, "before", "a job before the loss")
-
-	lost, err := c.Leader(ctx, q.resultsStream)
-	if err != nil || lost < 0 {
-		t.Fatalf("the results stream's leader: %d, %v", lost, err)
-	}
 	// A client opened before the loss reads through a consumer of its own, whose server may be
 	// the lost one: it answers too.
-	c.Kill(lost)
-	if err := os.RemoveAll(c.Nodes()[lost].Store); err != nil {
-		t.Fatal(err)
-	}
+	c, q, lost := loseResultsLeader(t)
 	for i := range 3 {
 		within(t, fmt.Sprintf("probe %d after the loss: Results of r3", i), func(ctx context.Context) error {
 			return q.Results(ctx, "r3", false, func(string, []byte) error { return nil })
@@ -76,35 +59,7 @@ func TestClusterNodeLostForGood(t *testing.T) {
 		})
 	}
 
-	check := func(q *Queue, who string) {
-		t.Helper()
-		for _, id := range []string{"r0", fmt.Sprintf("r%d", stored-1)} {
-			within(t, who+": Result "+id, func(ctx context.Context) error {
-				r, ok, err := q.Result(ctx, id)
-				if err == nil && !ok {
-					t.Errorf("%s: Result %s: none; want it kept", who, id)
-				}
-				_ = r
-				return err
-			})
-		}
-		n := 0
-		within(t, who+": Results of all", func(ctx context.Context) error {
-			n = 0
-			return q.Results(ctx, "", false, func(string, []byte) error { n++; return nil })
-		})
-		if n < stored {
-			t.Errorf("%s: Results listed %d; want at least the %d stored before the loss", who, n, stored)
-		}
-		within(t, who+": Results of r3", func(ctx context.Context) error {
-			return q.Results(ctx, "r3", false, func(string, []byte) error { return nil })
-		})
-		within(t, who+": Submit", func(ctx context.Context) error {
-			_, err := q.Submit(ctx, "after-"+who, []byte("a job after the loss"))
-			return err
-		})
-	}
-	check(q, "old")
+	answers(t, q, "old")
 	var fresh *Queue
 	within(t, "Open", func(ctx context.Context) error {
 		var err error
@@ -113,7 +68,7 @@ func TestClusterNodeLostForGood(t *testing.T) {
 	})
 	if fresh != nil {
 		defer fresh.Close()
-		check(fresh, "new")
+		answers(t, fresh, "new")
 	}
 }
 
@@ -193,4 +148,154 @@ func TestResultsWhenTheirNodeIsLost(t *testing.T) {
 		}
 		t.Fatalf("the listing: no answer within %s after its node was lost (%d of %d listed)", answerBound, n, stored)
 	}
+}
+
+// stored is how many results loseResultsLeader stores before the loss.
+const stored = 20
+
+// loseResultsLeader starts a 3-node cluster, stores results r0 to r<stored-1> and a job
+// through the client q, and loses for good (kills, removes the store of) the node leading
+// the results stream, lost.
+func loseResultsLeader(t *testing.T) (c *queuetest.Cluster, q *Queue, lost int) {
+	t.Helper()
+	c = queuetest.StartCluster(t, queuetest.Options{})
+	q = client(t, c.URLs(0), Options{Replicas: 3})
+	ctx := testContext(t, 30*time.Second)
+	for i := range stored {
+		if err := q.PublishResult(ctx, fmt.Sprintf("r%d", i), []byte(fmt.Sprintf("result %d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	submit(t, q, "before", "a job before the loss")
+	lost, err := c.Leader(ctx, q.resultsStream)
+	if err != nil || lost < 0 {
+		t.Fatalf("the results stream's leader: %d, %v", lost, err)
+	}
+	c.Kill(lost)
+	if err := os.RemoveAll(c.Nodes()[lost].Store); err != nil {
+		t.Fatal(err)
+	}
+	return c, q, lost
+}
+
+// answers checks, after a node loss, that q reads the results r0 and r<stored-1> (kept), lists
+// at least the stored results, and submits a job, each within answerBound; it returns the errors
+// they answered with.
+func answers(t *testing.T, q *Queue, who string) (errs []error) {
+	t.Helper()
+	for _, id := range []string{"r0", fmt.Sprintf("r%d", stored-1)} {
+		errs = append(errs, within(t, who+": Result "+id, func(ctx context.Context) error {
+			_, ok, err := q.Result(ctx, id)
+			if err == nil && !ok {
+				t.Errorf("%s: Result %s: none; want it kept", who, id)
+			}
+			return err
+		}))
+	}
+	n := 0
+	errs = append(errs, within(t, who+": Results of all", func(ctx context.Context) error {
+		n = 0
+		return q.Results(ctx, "", false, func(string, []byte) error { n++; return nil })
+	}))
+	if errs[len(errs)-1] == nil && n < stored {
+		t.Errorf("%s: Results listed %d; want at least the %d stored before the loss", who, n, stored)
+	}
+	errs = append(errs, within(t, who+": Results of r3", func(ctx context.Context) error {
+		return q.Results(ctx, "r3", false, func(string, []byte) error { return nil })
+	}))
+	errs = append(errs, within(t, who+": Submit", func(ctx context.Context) error {
+		_, err := q.Submit(ctx, "after-"+who, []byte("a job after the loss"))
+		return err
+	}))
+	return errs
+}
+
+// A node lost for good (killed, its store removed) is replaced as an operator would: a node
+// of a new name with an empty store that lists the lost one in nats.cluster.replaces. Once it
+// has joined, no stream has the lost node among its peers and each has three live copies
+// again; then a second of the first nodes is lost for good, and every result stored before
+// is read, results are listed, a job is submitted and a new client opens, without error. A
+// node that would replace a server up is refused.
+// Without the replacement the second loss leaves the streams, and the cluster's meta group,
+// without a majority.
+func TestReplaceALostNode(t *testing.T) {
+	c, q, lost := loseResultsLeader(t)
+	ctx := testContext(t, 3*time.Minute)
+	lostName := c.Nodes()[lost].Name
+	// A node is refused that would replace a server up: removing that would stop its JetStream.
+	alive := c.Nodes()[(lost+2)%3].Name
+	_, err := c.Add(alive)
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("server %q is up", alive)) {
+		t.Fatalf("a node that replaces %s, which is up: %v; want it refused", alive, err)
+	}
+	t.Logf("a node that replaces %s, which is up: %v", alive, err)
+	start := time.Now()
+	added, err := c.Add(lostName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		moved, why := streamsMoved(ctx, q, lostName)
+		if moved {
+			break
+		}
+		if ctx.Err() != nil || time.Since(start) > time.Minute {
+			t.Fatalf("a minute after %s replaced %s: %s\n%s", c.Nodes()[added].Name, lostName, why, c.Log(added))
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	t.Logf("%s replaced %s: every stream's copies on live nodes after %s", c.Nodes()[added].Name, lostName, time.Since(start).Round(time.Millisecond))
+
+	second := (lost + 1) % 3
+	c.Kill(second)
+	if err := os.RemoveAll(c.Nodes()[second].Store); err != nil {
+		t.Fatal(err)
+	}
+	// The streams the second node led elect another leader first: a few seconds of errors
+	// that say to try again.
+	lostAt := time.Now()
+	for errs := answers(t, q, "old"); errors.Join(errs...) != nil; errs = answers(t, q, "old") {
+		if time.Since(lostAt) > 30*time.Second {
+			t.Fatalf("30 s after a second node was lost: %v", errors.Join(errs...))
+		}
+		time.Sleep(time.Second)
+	}
+	t.Logf("every call answered without error %s after the second loss", time.Since(lostAt).Round(time.Millisecond))
+	fresh, err := Open(ctx, Options{URL: c.URLs(added), Replicas: 3, Logger: testLogger()})
+	if err != nil {
+		t.Fatalf("a new client after a second node was lost: %v", err)
+	}
+	defer fresh.Close()
+	for _, err := range answers(t, fresh, "new") {
+		if err != nil {
+			t.Errorf("a new client after a second node was lost: %v", err)
+		}
+	}
+}
+
+// streamsMoved reports whether every stream has a leader and two current followers, none of
+// them the server lost; if not, why.
+func streamsMoved(ctx context.Context, q *Queue, lost string) (bool, string) {
+	names := q.js.StreamNames(ctx)
+	n := 0
+	for name := range names.Name() {
+		n++
+		s, err := q.js.Stream(ctx, name)
+		if err != nil {
+			return false, fmt.Sprintf("stream %s: %v", name, err)
+		}
+		cl := s.CachedInfo().Cluster
+		if cl == nil || cl.Leader == "" || cl.Leader == lost || len(cl.Replicas) != 2 {
+			return false, fmt.Sprintf("stream %s: %+v", name, cl)
+		}
+		for _, r := range cl.Replicas {
+			if r.Name == lost || !r.Current || r.Offline {
+				return false, fmt.Sprintf("stream %s: peer %s (current %v, offline %v)", name, r.Name, r.Current, r.Offline)
+			}
+		}
+	}
+	if err := names.Err(); err != nil || n == 0 {
+		return false, fmt.Sprintf("listing the streams: %d, %v", n, err)
+	}
+	return true, ""
 }

@@ -109,6 +109,9 @@ type Cluster struct {
 	// Routes are the other nodes' cluster addresses ("nats-route://host:port" or
 	// "host:port"); a node may list itself too, so that every node has the same list.
 	Routes []string `mapstructure:"routes"`
+	// Replaces names servers lost for good (server_name) whose place this node takes: once
+	// it has joined, it removes them from the cluster's peers (see replace.go).
+	Replaces []string `mapstructure:"replaces"`
 }
 
 // Validate checks the options that are configuration (the tagged ones); a zero value is
@@ -138,6 +141,19 @@ func (o Options) Validate() error {
 		}
 	case len(c.Routes) > 0:
 		errs = append(errs, value.Invalid("cluster.routes", "need cluster.listen, this node's own cluster address"))
+	}
+	for _, name := range c.Replaces {
+		switch {
+		case c.Listen == "":
+			errs = append(errs, value.Invalid("cluster.replaces", "need cluster.listen: only a node of a cluster takes a lost node's place"))
+		case strings.TrimSpace(name) == "":
+			errs = append(errs, value.Invalid("cluster.replaces", "a server name is empty"))
+		case name == o.ServerName:
+			errs = append(errs, value.Invalid("cluster.replaces", "%q is this node's own name: a node that replaces a lost one has a new name", name))
+		default:
+			continue
+		}
+		break
 	}
 	return errors.Join(errs...)
 }
@@ -359,6 +375,11 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 		}
 	}
 	if q.url == "" {
+		if len(o.Cluster.Replaces) > 0 {
+			if err := lostForGood(o, q.log); err != nil {
+				return nil, err
+			}
+		}
 		srv, err := startServer(o, q.log)
 		if err != nil {
 			return nil, err
@@ -376,6 +397,13 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 		q.nc.Close()
 		q.shutdownServer()
 		return nil, err
+	}
+	if len(o.Cluster.Replaces) > 0 && q.srv != nil {
+		if err := q.replace(ctx, o.Cluster.Replaces); err != nil {
+			q.nc.Close()
+			q.shutdownServer()
+			return nil, err
+		}
 	}
 	if q.srv != nil && !o.InProcess {
 		q.stopMend, q.mended = make(chan struct{}), make(chan struct{})

@@ -31,7 +31,8 @@ type embeddedServer struct {
 	lock *storeLock
 	// writeErr receives when the server fails a write to its store (see mend).
 	writeErr <-chan struct{}
-	stopped  bool // shut down by restartServer, whose start of the next one failed
+	stopped  bool   // shut down by restartServer, whose start of the next one failed
+	system   string // the password of this process's user of the system account (replace.go)
 }
 
 // shutdown stops the server and then lets its store go.
@@ -41,10 +42,9 @@ func (s *embeddedServer) shutdown() {
 	s.lock.release()
 }
 
-// startServer starts the embedded NATS server with JetStream storing in o.StoreDir and
-// returns it once it accepts clients: on o.Listen, or, with o.InProcess, in this process only.
-// The store is locked first: another server running on it is a *StoreInUseError.
-func startServer(o Options, log *slog.Logger) (*embeddedServer, error) {
+// serverOptions are the embedded server's options for o: JetStream storing in o.StoreDir,
+// the client address, and the cluster.
+func serverOptions(o Options) (*server.Options, error) {
 	if o.StoreDir == "" {
 		return nil, fmt.Errorf("queue: embedded server: StoreDir is required")
 	}
@@ -91,6 +91,21 @@ func startServer(o Options, log *slog.Logger) (*embeddedServer, error) {
 	if err := clusterOptions(opts, o.Cluster); err != nil {
 		return nil, err
 	}
+	return opts, nil
+}
+
+// startServer starts the embedded NATS server with JetStream storing in o.StoreDir and
+// returns it once it accepts clients: on o.Listen, or, with o.InProcess, in this process only.
+// The store is locked first: another server running on it is a *StoreInUseError.
+func startServer(o Options, log *slog.Logger) (*embeddedServer, error) {
+	opts, err := serverOptions(o)
+	if err != nil {
+		return nil, err
+	}
+	system := ""
+	if len(o.Cluster.Replaces) > 0 {
+		system = systemUser(opts)
+	}
 	lock, err := lockStore(o.StoreDir)
 	if err != nil {
 		return nil, err
@@ -136,7 +151,7 @@ func startServer(o Options, log *slog.Logger) (*embeddedServer, error) {
 	// Housekeeping: `judge serve` says where it listens itself; an interactive command's
 	// output is its result.
 	log.Debug("queue: embedded NATS server started", "url", url, "store_dir", o.StoreDir)
-	return &embeddedServer{Server: srv, lock: lock, writeErr: sl.writeErr}, nil
+	return &embeddedServer{Server: srv, lock: lock, writeErr: sl.writeErr, system: system}, nil
 }
 
 // clusterOptions makes the server a node of the cluster c, when c has a Listen address.

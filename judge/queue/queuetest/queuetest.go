@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -230,6 +231,38 @@ func (c *Cluster) Restart(i int) {
 	if err := c.start(c.nodes[i]); err != nil {
 		c.t.Fatal(err)
 	}
+}
+
+// Add starts a new node: a new name, an empty store, new addresses, the cluster's routes and
+// its own, and replaces to remove from the cluster's peers (nats.cluster.replaces), names of
+// nodes lost for good whose place it takes. It returns the new node's index, or why it did
+// not start.
+func (c *Cluster) Add(replaces ...string) (int, error) {
+	ports := FreePorts(c.t, 2)
+	nd := &Node{Name: fmt.Sprintf("n%d", len(c.nodes)+1), Client: fmt.Sprintf("%s:%d", c.Host, ports[0]),
+		Route: fmt.Sprintf("127.0.0.1:%d", ports[1]), Store: c.t.TempDir()}
+	var routes []string
+	for _, other := range c.nodes {
+		routes = append(routes, other.Route)
+	}
+	routes = append(routes, nd.Route)
+	nd.args = append(slices.Clone(c.nodes[0].args), "-replaces", strings.Join(replaces, ","))
+	for i, a := range nd.args[:len(nd.args)-1] {
+		switch a {
+		case "-listen":
+			nd.args[i+1] = nd.Client
+		case "-store":
+			nd.args[i+1] = nd.Store
+		case "-name":
+			nd.args[i+1] = nd.Name
+		case "-cluster":
+			nd.args[i+1] = nd.Route
+		case "-routes":
+			nd.args[i+1] = strings.Join(routes, ",")
+		}
+	}
+	c.nodes = append(c.nodes, nd)
+	return len(c.nodes) - 1, c.start(nd)
 }
 
 // Leader is the index of the node leading stream, or -1 when none does yet.

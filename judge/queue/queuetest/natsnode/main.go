@@ -24,6 +24,7 @@ func main() {
 	cluster := flag.String("cluster", "", "this node's cluster address")
 	routes := flag.String("routes", "", "every node's cluster address, comma-separated")
 	replicas := flag.Int("replicas", 3, "replicas of the streams")
+	replaces := flag.String("replaces", "", "servers lost for good whose place this node takes, comma-separated")
 	ackWait := flag.Duration("ack-wait", queue.DefaultAckWait, "the jobs consumer's ack wait (the daemons' too)")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -32,6 +33,9 @@ func main() {
 	var c queue.Cluster // none without -cluster: a server of its own
 	if *cluster != "" {
 		c = queue.Cluster{Name: "test", Listen: *cluster, Routes: strings.Split(*routes, ",")}
+		if *replaces != "" {
+			c.Replaces = strings.Split(*replaces, ",")
+		}
 	}
 	q, err := queue.Open(ctx, queue.Options{Listen: *listen, StoreDir: *store, ServerName: *name, Replicas: *replicas, AckWait: *ackWait,
 		Cluster: c, Logger: log})
