@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/queue/queuetest"
+	"github.com/nats-io/nats.go"
 )
 
 // answerBound is how long a call may take after a node loss: it answers (a result, or an
@@ -245,6 +246,15 @@ func TestReplaceALostNode(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	t.Logf("%s replaced %s: every stream's copies on live nodes after %s", c.Nodes()[added].Name, lostName, time.Since(start).Round(time.Millisecond))
+	// A client without credentials, as every client of the judge's, is the new node's own.
+	nc, err := nats.Connect(c.Nodes()[added].Client, nats.NoReconnect())
+	if err != nil {
+		t.Fatalf("a client of the new node: %v", err)
+	}
+	if got := nc.ConnectedServerName(); got != c.Nodes()[added].Name {
+		t.Errorf("a client of the new node %s got to %s", c.Nodes()[added].Name, got)
+	}
+	nc.Close()
 
 	second := (lost + 1) % 3
 	c.Kill(second)

@@ -19,29 +19,23 @@ import (
 // lists it in nats.cluster.replaces, and once it has joined removes it from the peers. NATS
 // takes that only from its system account, which no client of the judge's cluster has; so a
 // replacing node's server gets a user of it whose password never leaves the process, and its
-// other clients, with no credentials, are the global account's user as on every node. The
+// other clients, with no credentials, are in the global account as on every node. The
 // meta leader then moves the lost node's copies of each stream to live nodes, the new one
 // among them.
 
 // systemName is the user of the system account of a node that replaces others.
 const systemName = "judge-system"
 
-// systemUser gives opts a user of the system account with a random password, returned, and
-// keeps every client without credentials in the global account. The server holds the
-// password's hash (bcrypt, which it tells from a plain one).
+// systemUser gives opts a user of the system account with a random password, returned. The
+// server holds the password's hash (bcrypt, which it tells from a plain one), and, with only
+// the system account defined, keeps every client without credentials in the global account.
 func systemUser(opts *server.Options) string {
-	hash := func(password string) string {
-		h, _ := bcrypt.GenerateFromPassword([]byte(password), bcrypt.MinCost) // random: no need to be slow
-		return string(h)
-	}
 	password := rand.Text()
+	hash, _ := bcrypt.GenerateFromPassword([]byte(password), bcrypt.MinCost) // random: no need to be slow
 	sys := server.NewAccount(server.DEFAULT_SYSTEM_ACCOUNT)
 	opts.Accounts = []*server.Account{sys}
 	opts.SystemAccount = sys.Name
-	// The global account's user is had without credentials only (no_auth_user): its password
-	// is one no one knows.
-	opts.Users = []*server.User{{Username: "judge", Password: hash(rand.Text())}, {Username: systemName, Password: hash(password), Account: sys}}
-	opts.NoAuthUser = "judge"
+	opts.Users = []*server.User{{Username: systemName, Password: string(hash), Account: sys}}
 	return password
 }
 
