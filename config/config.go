@@ -58,7 +58,8 @@ type Serve struct {
 	CoreLease string `mapstructure:"core_lease"`
 	// Grace is how long running matches may finish after SIGTERM before they are handed back.
 	Grace time.Duration `mapstructure:"grace"`
-	// HTTP is the address of /healthz and /metrics; empty turns them off.
+	// HTTP is the address of /healthz and /metrics; empty or "off" turns them off (an empty
+	// environment variable counts as unset, so JUDGE_SERVE_HTTP=off is the environment's way).
 	HTTP string `mapstructure:"http"`
 	// AckWait is how long a daemon may go silent on a job before it is redelivered
 	// (queue.Options.AckWait).
@@ -257,6 +258,9 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 	}
 	if err := c.Validate(); err != nil {
 		return Config{}, err
+	}
+	if c.Serve.HTTP == "off" {
+		c.Serve.HTTP = ""
 	}
 	// The data directory's paths are handed to the engine (bind mounts), which takes only
 	// absolute ones: a relative data_dir is the working directory's.

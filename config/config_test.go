@@ -340,3 +340,22 @@ func lookup(c Config, key string) any {
 	})
 	return v
 }
+
+// serve.http is turned off by "off", which the environment can say (an empty variable counts
+// as unset: the default), and by an empty value in the file.
+func TestServeHTTPOff(t *testing.T) {
+	for _, tc := range []struct{ env, file, want string }{
+		{"", "", "127.0.0.1:9464"},
+		{"off", "", ""},
+		{"", "serve:\n  http: \"\"\n", ""},
+		{"", "serve:\n  http: \"off\"\n", ""},
+		{"127.0.0.1:9999", "", "127.0.0.1:9999"},
+	} {
+		cleanEnv(t)
+		t.Setenv("JUDGE_SERVE_HTTP", tc.env)
+		c, err := Load(write(t, tc.file), nil)
+		if err != nil || c.Serve.HTTP != tc.want {
+			t.Errorf("JUDGE_SERVE_HTTP=%q, file %q: %q, %v; want %q", tc.env, tc.file, c.Serve.HTTP, err, tc.want)
+		}
+	}
+}

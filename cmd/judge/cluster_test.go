@@ -43,7 +43,7 @@ func TestTournamentAcrossANodeLoss(t *testing.T) {
 	c := queuetest.StartCluster(t, queuetest.Options{AckWait: ackWait})
 	t.Setenv("JUDGE_NATS_URL", c.URLs(0))
 	t.Setenv("JUDGE_SERVE_ACK_WAIT", ackWait.String())
-	t.Setenv("JUDGE_SERVE_HTTP", "")
+	t.Setenv("JUDGE_SERVE_HTTP", "off")
 	t.Setenv("JUDGE_SERVE_WORKERS", "1")
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -25,7 +25,7 @@ func TestADaemonWithoutImagesGetsThemFromTheObjectStore(t *testing.T) {
 	}
 	defer srv.Close()
 	t.Setenv("JUDGE_NATS_URL", srv.URL())
-	t.Setenv("JUDGE_SERVE_HTTP", "")
+	t.Setenv("JUDGE_SERVE_HTTP", "off")
 	publisher := t.TempDir()
 	if out, err := judgeIn(t, publisher, "images", "publish", "--lang", "cpp"); err != nil || !strings.Contains(out, "published 3 images") {
 		t.Fatalf("publish: %v\n%s", err, out)

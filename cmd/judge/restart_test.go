@@ -28,7 +28,7 @@ func TestOneNATSServerRestarts(t *testing.T) {
 	c := queuetest.StartCluster(t, queuetest.Options{Nodes: 1, AckWait: ackWait})
 	t.Setenv("JUDGE_NATS_URL", c.URLs(0))
 	t.Setenv("JUDGE_SERVE_ACK_WAIT", ackWait.String())
-	t.Setenv("JUDGE_SERVE_HTTP", "")
+	t.Setenv("JUDGE_SERVE_HTTP", "off")
 	t.Setenv("JUDGE_SERVE_WORKERS", "1")
 	t.Setenv("JUDGE_DATA_DIR", sandboxtest.DataDir())
 	addr := freeAddr(t)

@@ -409,7 +409,7 @@ func TestKilledDaemon(t *testing.T) {
 	dataDir := t.TempDir()
 	cmd := exec.Command(bin, "serve")
 	cmd.Env = append(os.Environ(), "JUDGE_NATS_URL="+srv.URL(), "JUDGE_DATA_DIR="+dataDir,
-		"JUDGE_SERVE_ACK_WAIT="+ackWait.String(), "JUDGE_SERVE_HTTP=", "JUDGE_LOG_LEVEL=warn")
+		"JUDGE_SERVE_ACK_WAIT="+ackWait.String(), "JUDGE_SERVE_HTTP=off", "JUDGE_LOG_LEVEL=warn")
 	var logs strings.Builder
 	cmd.Stderr = &logs
 	if err := cmd.Start(); err != nil {

@@ -15,7 +15,7 @@ func TestFewOpenFiles(t *testing.T) {
 	srv := server(t, "127.0.0.1:-1", t.TempDir())
 	defer srv.Close()
 	serve := startServe(t, buildJudge(t), srv.URL(), t.TempDir(), []string{"prlimit", "--nofile=128:128"},
-		"JUDGE_SERVE_WORKERS=2", "JUDGE_SERVE_HTTP=", "JUDGE_LOG_LEVEL=info")
+		"JUDGE_SERVE_WORKERS=2", "JUDGE_SERVE_HTTP=off", "JUDGE_LOG_LEVEL=info")
 	serveLog, cmd := serve.log, serve.cmd
 	most := make(chan int, 1)
 	stopSampling := make(chan struct{})

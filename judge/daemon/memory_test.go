@@ -18,7 +18,7 @@ func TestMemoryPressure(t *testing.T) {
 	srv := server(t, "127.0.0.1:-1", t.TempDir())
 	defer srv.Close()
 	serve := startServe(t, buildJudge(t), srv.URL(), t.TempDir(), nil,
-		"JUDGE_SERVE_WORKERS=2", "JUDGE_SERVE_HTTP=", "JUDGE_LOG_LEVEL=info")
+		"JUDGE_SERVE_WORKERS=2", "JUDGE_SERVE_HTTP=off", "JUDGE_LOG_LEVEL=info")
 	jobs := func(prefix string, n int) []string {
 		var ids []string
 		for i := range n {

@@ -84,7 +84,7 @@ func TestPartitionedDaemon(t *testing.T) {
 	// host's cgroups, which the judge reads.
 	cmd := exec.Command("nsenter", "--net=/var/run/netns/"+h.ns, bin, "serve")
 	cmd.Env = append(os.Environ(), "JUDGE_NATS_URL="+c.URLs(0), "JUDGE_DATA_DIR="+t.TempDir(),
-		"JUDGE_SERVE_ACK_WAIT="+ackWait.String(), "JUDGE_SERVE_HTTP=", "JUDGE_SERVE_WORKERS=1", "JUDGE_LOG_LEVEL=info")
+		"JUDGE_SERVE_ACK_WAIT="+ackWait.String(), "JUDGE_SERVE_HTTP=off", "JUDGE_SERVE_WORKERS=1", "JUDGE_LOG_LEVEL=info")
 	var logs queuetest.Buffer
 	cmd.Stderr = &logs
 	if err := cmd.Start(); err != nil {
