@@ -124,6 +124,21 @@ type Remote interface {
 	Put(ctx context.Context, key string, r io.Reader) error
 }
 
+// Keeper is a Remote whose entries age out unless used (nats.artifacts_max_age). Keep renews
+// the entry key when it was stored or renewed before olderThan; false when there is none.
+type Keeper interface {
+	Keep(ctx context.Context, key string, olderThan time.Time) (bool, error)
+}
+
+// keepEvery is how often a judge that uses a build from its own cache tells the shared
+// cache so (Keeper), per build: an entry used anywhere is not aged out, and one aged out
+// while this judge still had it is shared again.
+const keepEvery = time.Hour
+
+// keepAfter is how old a shared entry is before a use renews it: a day, so that the many uses
+// of a build in a day cost one write.
+const keepAfter = 24 * time.Hour
+
 // Builder compiles submissions through a cache directory.
 type Builder struct {
 	Sandbox Compiler
@@ -138,7 +153,8 @@ type Builder struct {
 	Log *slog.Logger
 
 	mu         sync.Mutex
-	toolchains map[string]string // compile image ID -> its toolchain
+	toolchains map[string]string    // compile image ID -> its toolchain
+	kept       map[string]time.Time // key -> when the shared cache was last told of its use
 }
 
 // ErrInvalid marks a submission that cannot be built as given (unknown language, bad file
@@ -196,10 +212,12 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 	}
 	if !fresh {
 		if r, ok := cached(); ok {
+			b.keep(ctx, key, dir)
 			return r, nil
 		}
 		if b.fetch(ctx, key, dir) {
 			if r, ok := cached(); ok {
+				b.keep(ctx, key, dir)
 				return r, nil
 			}
 		}
@@ -371,6 +389,36 @@ func (b *Builder) fetch(ctx context.Context, key, dir string) bool {
 		return statErr == nil
 	}
 	return true
+}
+
+// keep tells the shared cache, if it ages its entries out, that the build key (in dir) is in
+// use, at most every keepEvery: it renews an entry older than keepAfter, and shares the build
+// again when the entry is gone.
+func (b *Builder) keep(ctx context.Context, key, dir string) {
+	k, ok := b.Remote.(Keeper)
+	if !ok {
+		return
+	}
+	now := time.Now()
+	b.mu.Lock()
+	due := now.Sub(b.kept[key]) >= keepEvery
+	if due {
+		if b.kept == nil {
+			b.kept = map[string]time.Time{}
+		}
+		b.kept[key] = now
+	}
+	b.mu.Unlock()
+	if !due {
+		return
+	}
+	found, err := k.Keep(ctx, key, now.Add(-keepAfter))
+	switch {
+	case err != nil:
+		b.log().Warn("build: renewing a shared build", "key", key, "err", err)
+	case !found:
+		b.share(ctx, key, dir)
+	}
 }
 
 // share puts a fresh cache entry (result.json and artifact/) into the remote cache.

@@ -449,37 +449,54 @@ func TestKilledDaemon(t *testing.T) {
 }
 
 // A second daemon does not rebuild what the first built: artifacts are shared through the
-// queue's object store, even between daemons with separate caches.
+// queue's object store, even between daemons with separate caches. An artifact aged out of
+// the store (nats.artifacts_max_age) while a daemon still has it is shared again at its next
+// use there, so a third daemon does not rebuild it either.
 func TestArtifactsShared(t *testing.T) {
 	srv := server(t, "127.0.0.1:-1", t.TempDir())
 	defer srv.Close()
-	ownCache := func(o *daemon.Options) { o.Runners[0].(*match.Runner).Builder.(*build.Builder).Dir = t.TempDir() }
+	cacheIn := func(dir string) func(o *daemon.Options) {
+		return func(o *daemon.Options) { o.Runners[0].(*match.Runner).Builder.(*build.Builder).Dir = dir }
+	}
 	// Sources nobody has compiled yet: the hello bot with a comment unique to this run.
 	hello, err := os.ReadFile(filepath.Join(sandboxtest.Root(), "bots/amazes/cpp/bot.cpp"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	unique := append([]byte(fmt.Sprintf("// %s %d\n", t.Name(), time.Now().UnixNano())), hello...)
-	mkjob := func(id string) []byte {
+	judge := func(id, dir string) result.Result {
+		t.Helper()
 		var j job.Job
 		json.Unmarshal(jobJSON(t, id, "amazes", map[string]string{"turns": "2"}, "bots/amazes/cpp", "bots/amazes/go"), &j)
 		j.Players[0].Files = map[string]string{"bot.cpp": string(unique)}
 		data, _ := json.Marshal(j)
-		return data
+		_, stop := runDaemon(t, srv.URL(), cacheIn(dir))
+		defer stop()
+		submit(t, srv, id, data)
+		r := results(t, srv, 2*time.Minute, id)[id]
+		if r.Status != result.StatusOK {
+			t.Fatalf("%s: status %s: %+v", id, r.Status, r.Error)
+		}
+		return r
 	}
-	_, stopA := runDaemon(t, srv.URL(), ownCache)
-	defer stopA()
-	submit(t, srv, "shared-1", mkjob("shared-1"))
-	first := results(t, srv, 2*time.Minute, "shared-1")["shared-1"]
-	stopA()
-	if first.Status != result.StatusOK || first.Players[0].Build.Cached {
-		t.Fatalf("first build: status %s, cached %v", first.Status, first.Players[0].Build.Cached)
+	a := t.TempDir()
+	if first := judge("shared-1", a); first.Players[0].Build.Cached {
+		t.Fatalf("first build: cached; want it compiled")
 	}
-	startDaemon(t, srv.URL(), ownCache) // a fresh cache: only the object store has the build
-	submit(t, srv, "shared-2", mkjob("shared-2"))
-	second := results(t, srv, 2*time.Minute, "shared-2")["shared-2"]
-	if second.Status != result.StatusOK || !second.Players[0].Build.Cached {
-		t.Errorf("second build: status %s, cached %v: want a hit from the shared store", second.Status, second.Players[0].Build.Cached)
+	// A fresh cache: only the object store has the build.
+	if second := judge("shared-2", t.TempDir()); !second.Players[0].Build.Cached {
+		t.Errorf("second build: compiled; want a hit from the shared store")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if ex, err := srv.ExpireArtifacts(ctx, time.Now().Add(time.Hour), false); err != nil || ex.Count == 0 {
+		t.Fatalf("aging the shared builds out: %+v, %v", ex, err)
+	}
+	if third := judge("shared-3", a); !third.Players[0].Build.Cached {
+		t.Errorf("third build, on the first daemon's cache: compiled; want its own cache's hit")
+	}
+	if fourth := judge("shared-4", t.TempDir()); !fourth.Players[0].Build.Cached {
+		t.Errorf("fourth build, in a fresh cache after the store aged it out: compiled; want it shared again by the daemon that used it")
 	}
 }
 

@@ -36,7 +36,7 @@ func (q *Queue) ExpireReplays(ctx context.Context, olderThan time.Time, dryRun b
 }
 
 // ExpireArtifacts deletes the compiled bots of the shared build cache (BucketArtifacts)
-// stored before olderThan, and says how many and their bytes; with dryRun it deletes nothing
+// stored or last renewed (ObjectCache.Keep: a daemon used it) before olderThan, and says how many and their bytes; with dryRun it deletes nothing
 // and says the same. Only time is lost: a daemon that needs one again compiles it from the
 // job's sources in the image its key names, or takes it from its own cache, and stores it
 // anew. The key pins both the sources and the compiler image, so what runs is the same

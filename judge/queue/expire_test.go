@@ -242,3 +242,59 @@ func TestExpireArtifacts(t *testing.T) {
 		t.Errorf("the replays after expiring artifacts: %v", left)
 	}
 }
+
+// A used artifact is renewed (ObjectCache.Keep), so expiring by age counts from its last use:
+// one stored before the cut-off and renewed after it is kept, its content unchanged; one
+// renewed recently is not written again; one that is gone is reported so.
+func TestKeepRenewsAnArtifact(t *testing.T) {
+	t.Parallel()
+	q := embedded(t, Options{})
+	ctx := testContext(t, 30*time.Second)
+	cache := q.Cache(BucketArtifacts)
+	content := strings.Repeat("b", 300<<10) // over one chunk
+	if err := cache.Put(ctx, "used", strings.NewReader(content)); err != nil {
+		t.Fatal(err)
+	}
+	if err := cache.Put(ctx, "unused", strings.NewReader("u")); err != nil {
+		t.Fatal(err)
+	}
+	stored := modTime(t, q, "used")
+	if found, err := cache.Keep(ctx, "used", time.Now().Add(-time.Hour)); !found || err != nil {
+		t.Fatalf("keeping a recent artifact: %v, %v", found, err)
+	}
+	if m := modTime(t, q, "used"); !m.Equal(stored) {
+		t.Errorf("an artifact stored %v, renewed though recent: %v", stored, m)
+	}
+	time.Sleep(20 * time.Millisecond)
+	cut := time.Now()
+	time.Sleep(20 * time.Millisecond)
+	if found, err := cache.Keep(ctx, "used", time.Now()); !found || err != nil {
+		t.Fatalf("renewing an artifact: %v, %v", found, err)
+	}
+	if m := modTime(t, q, "used"); !m.After(cut) {
+		t.Errorf("an artifact renewed after %v: its time is %v", cut, m)
+	}
+	if ex, err := q.ExpireArtifacts(ctx, cut, false); err != nil || ex.Count != 1 {
+		t.Errorf("expiring what was not used since %v: %+v, %v; want the unused one", cut, ex, err)
+	}
+	var got strings.Builder
+	if found, err := cache.Get(ctx, "used", &got); !found || err != nil || got.String() != content {
+		t.Errorf("the renewed artifact: found %v, %v, %d bytes; want its %d bytes", found, err, got.Len(), len(content))
+	}
+	if found, err := cache.Keep(ctx, "unused", time.Now()); found || err != nil {
+		t.Errorf("keeping an expired artifact: %v, %v; want none", found, err)
+	}
+}
+
+func modTime(t *testing.T, q *Queue, key string) time.Time {
+	t.Helper()
+	obs, err := q.objectStore(BucketArtifacts, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := obs.GetInfo(testContext(t, 10*time.Second), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.ModTime
+}

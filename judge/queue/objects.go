@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -104,6 +105,33 @@ func (c *ObjectCache) Get(ctx context.Context, key string, w io.Writer) (bool, e
 // Put stores the blob key.
 func (c *ObjectCache) Put(ctx context.Context, key string, r io.Reader) error {
 	return c.q.PutObject(ctx, c.bucket, key, r)
+}
+
+// Keep renews the blob key, so that expiring the bucket by age (ExpireArtifacts) counts from
+// now, when it was stored or renewed before olderThan; false when there is none. Renewing
+// rewrites its metadata only, not its content.
+func (c *ObjectCache) Keep(ctx context.Context, key string, olderThan time.Time) (bool, error) {
+	obs, err := c.q.objectStore(c.bucket, key)
+	if err != nil || obs == nil {
+		return false, err
+	}
+	info, err := obs.GetInfo(ctx, key)
+	if errors.Is(err, jetstream.ErrObjectNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("queue: look up %s/%s: %w", c.bucket, key, err)
+	}
+	if !info.ModTime.Before(olderThan) {
+		return true, nil
+	}
+	if c.q.o.ReadOnly {
+		return true, fmt.Errorf("queue: renew %s/%s: %w", c.bucket, key, ErrReadOnly)
+	}
+	if err := obs.UpdateMeta(ctx, key, info.ObjectMeta); err != nil {
+		return true, fmt.Errorf("queue: renew %s/%s: %w", c.bucket, key, err)
+	}
+	return true, nil
 }
 
 // Keys lists the blobs of the bucket.
