@@ -34,8 +34,14 @@ type published struct {
 	Created time.Time              `json:"created"`
 }
 
+// keepPublished is how many archives `judge images publish` keeps, the newest: each holds the
+// images of a toolchain as it was, a GiB or more, and a daemon loads from the newest that has
+// what it lacks.
+const keepPublished = 3
+
 func (a *app) publishCmd() *cobra.Command {
 	var langs []string
+	keep := keepPublished
 	cmd := &cobra.Command{
 		Use:   "publish",
 		Short: "Put the exact images (all, or --lang's) in the object store, for daemons with images.source: nats",
@@ -79,21 +85,51 @@ func (a *app) publishCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			index = slices.DeleteFunc(index, func(p published) bool { return p.Key == key })
 			index = append(index, published{Key: key, Images: m.Images, Created: m.Created})
+			index, dropped := newest(index, key, keep)
 			data, err := json.MarshalIndent(index, "", "  ")
 			if err != nil {
 				return err
 			}
+			// The index goes first: no daemon picks an archive about to be deleted.
 			if err := q.PutObject(ctx, queue.BucketImages, indexKey, bytes.NewReader(data)); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "published %d images as %s in %.1f s\n", len(m.Images), key, time.Since(start).Seconds())
+			if len(dropped) == 0 {
+				return nil
+			}
+			gone, err := q.DeleteObjects(ctx, queue.BucketImages, dropped...)
+			if err != nil {
+				return fmt.Errorf("deleting the archives older than the newest %d: %w", keep, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "deleted %d older archives (%.1f MiB); the store keeps %d\n", gone.Count, float64(gone.Bytes)/(1<<20), len(index))
 			return nil
 		},
 	}
 	cmd.Flags().StringSliceVar(&langs, "lang", nil, "only the images of these languages")
+	cmd.Flags().IntVar(&keep, "keep", keep, "archives kept in the object store, the newest; older ones are deleted")
 	return cmd
+}
+
+// newest keeps the archive just published (key) and the keep-1 most recent others of index,
+// and gives the keys of the rest.
+func newest(index []published, key string, keep int) ([]published, []string) {
+	var this published
+	others := slices.DeleteFunc(slices.Clone(index), func(p published) bool {
+		if p.Key == key {
+			this = p
+			return true
+		}
+		return false
+	})
+	sort.SliceStable(others, func(i, j int) bool { return others[i].Created.After(others[j].Created) })
+	n := min(max(keep-1, 0), len(others))
+	var dropped []string
+	for _, p := range others[n:] {
+		dropped = append(dropped, p.Key)
+	}
+	return append(others[:n:n], this), dropped
 }
 
 // archiveKey names an archive by the images it holds.

@@ -45,6 +45,16 @@ func (q *Queue) ExpireArtifacts(ctx context.Context, olderThan time.Time, dryRun
 	return q.expire(ctx, BucketArtifacts, olderThan, dryRun, func(*jetstream.ObjectInfo) bool { return true })
 }
 
+// DeleteObjects deletes the objects keys of bucket (a Bucket* name), with their delete
+// markers, and says how many there were and their bytes; a key not there is skipped.
+func (q *Queue) DeleteObjects(ctx context.Context, bucket string, keys ...string) (Expired, error) {
+	want := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		want[k] = true
+	}
+	return q.expire(ctx, bucket, time.Now().Add(time.Hour), false, func(info *jetstream.ObjectInfo) bool { return want[info.Name] })
+}
+
 // expire deletes the objects of bucket (a Bucket* name) stored before olderThan that pick
 // chooses, with their delete markers; see ExpireReplays.
 func (q *Queue) expire(ctx context.Context, name string, olderThan time.Time, dryRun bool, pick func(*jetstream.ObjectInfo) bool) (Expired, error) {

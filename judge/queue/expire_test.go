@@ -298,3 +298,23 @@ func modTime(t *testing.T, q *Queue, key string) time.Time {
 	}
 	return info.ModTime
 }
+
+// DeleteObjects deletes the objects named, content and delete markers, and nothing else; a
+// name not there is skipped.
+func TestDeleteObjects(t *testing.T) {
+	t.Parallel()
+	q := embedded(t, Options{})
+	ctx := testContext(t, 30*time.Second)
+	for _, key := range []string{"archives/1.tar", "archives/2.tar", "index.json"} {
+		if err := q.PutObject(ctx, BucketImages, key, strings.NewReader(strings.Repeat("i", 200<<10))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gone, err := q.DeleteObjects(ctx, BucketImages, "archives/1.tar", "archives/none.tar")
+	if err != nil || gone.Count != 1 || gone.Bytes != 200<<10 {
+		t.Fatalf("deleting one archive: %+v, %v", gone, err)
+	}
+	if left := objectsLeft(t, q, BucketImages); strings.Join(left, " ") != "archives/2.tar index.json" {
+		t.Errorf("left: %v", left)
+	}
+}
