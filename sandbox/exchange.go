@@ -192,8 +192,9 @@ func (p *Process) readAnswer(x *exchange, lines int) error {
 
 // waited is how long the bot has waited for a CPU in the turn x (schedStats.since).
 func (p *Process) waited(x *exchange) time.Duration {
-	short := time.Duration(float64(time.Since(x.start))*p.quota()) - (p.CPU() - x.cpu0)
-	return p.sched.since(short)
+	return p.sched.since(func() time.Duration {
+		return time.Duration(float64(time.Since(x.start))*p.quota()) - (p.CPU() - x.cpu0)
+	})
 }
 
 // quota is the bot's CPU quota in cores.

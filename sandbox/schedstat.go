@@ -69,16 +69,17 @@ func (s *schedStats) mark() {
 // not the sum, so that a bot whose threads queue behind each other (using its CPU) cannot
 // pass that off as waiting for the machine. A gVisor sandbox's threads are not the bot's:
 // a bot's thread runs on whichever of them is free, so no one of them carries its wait.
-// There it is the sum, but never more than short: the CPU time the bot's share would have
-// given it and it did not get, which threads queuing behind each other do not leave.
-func (s *schedStats) since(short time.Duration) time.Duration {
+// There it is the sum, but never more than short() says: the CPU time the bot's share would
+// have given it and it did not get, which threads queuing behind each other do not leave
+// (asked only there: it costs a reading of the bot's CPU).
+func (s *schedStats) since(short func() time.Duration) time.Duration {
 	var most, sum int64
 	s.each(true, func(tid string, v int64) {
 		most = max(most, v-s.base[tid])
 		sum += v - s.base[tid]
 	})
 	if s.procs != "" {
-		return max(0, min(time.Duration(sum), short))
+		return max(0, min(time.Duration(sum), short()))
 	}
 	return time.Duration(most)
 }

@@ -37,14 +37,16 @@ func TestSchedStatsSince(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	longest, sum := own.since(time.Hour), sandboxed.since(time.Hour)
+	held := func(d time.Duration) func() time.Duration { return func() time.Duration { return d } }
+	unasked := func() time.Duration { t.Error("a bot's own threads' wait read its CPU"); return 0 }
+	longest, sum := own.since(unasked), sandboxed.since(held(time.Hour))
 	if longest <= 0 || sum <= longest {
 		t.Fatalf("threads queuing for a CPU: the longest wait %v, the sum %v; want the sum more than the longest, and both more than 0", longest, sum)
 	}
-	if got := sandboxed.since(longest / 2); got != longest/2 {
+	if got := sandboxed.since(held(longest / 2)); got != longest/2 {
 		t.Errorf("a sandbox's wait, held to %v: got %v", longest/2, got)
 	}
-	if got := sandboxed.since(-time.Second); got != 0 {
+	if got := sandboxed.since(held(-time.Second)); got != 0 {
 		t.Errorf("a sandbox's wait, held to a bot that got more than its share: got %v; want 0", got)
 	}
 	t.Logf("longest %v, sum %v", longest, sum)
