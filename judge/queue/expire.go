@@ -36,11 +36,12 @@ func (q *Queue) ExpireReplays(ctx context.Context, olderThan time.Time, dryRun b
 }
 
 // ExpireArtifacts deletes the compiled bots of the shared build cache (BucketArtifacts)
-// stored or last renewed (ObjectCache.Keep: a daemon used it) before olderThan, and says how many and their bytes; with dryRun it deletes nothing
-// and says the same. Only time is lost: a daemon that needs one again compiles it from the
-// job's sources in the image its key names, or takes it from its own cache, and stores it
-// anew. The key pins both the sources and the compiler image, so what runs is the same
-// program, an official round's frozen version included.
+// stored or last renewed (ObjectCache.Keep: a daemon used it) before olderThan, and says how
+// many and their bytes; with dryRun it deletes nothing and says the same. Only time is lost:
+// a daemon that needs one again compiles it from the job's sources in the image its key
+// names, or takes it from its own cache, and stores it anew. The key pins both the sources
+// and the compiler image, so what runs is the same program, an official round's frozen
+// version included.
 func (q *Queue) ExpireArtifacts(ctx context.Context, olderThan time.Time, dryRun bool) (Expired, error) {
 	return q.expire(ctx, BucketArtifacts, olderThan, dryRun, func(*jetstream.ObjectInfo) bool { return true })
 }
@@ -52,7 +53,8 @@ func (q *Queue) DeleteObjects(ctx context.Context, bucket string, keys ...string
 	for _, k := range keys {
 		want[k] = true
 	}
-	return q.expire(ctx, bucket, time.Now().Add(time.Hour), false, func(info *jetstream.ObjectInfo) bool { return want[info.Name] })
+	anyAge := time.Now().AddDate(100, 0, 0) // whatever the clock of the server that stored them
+	return q.expire(ctx, bucket, anyAge, false, func(info *jetstream.ObjectInfo) bool { return want[info.Name] })
 }
 
 // expire deletes the objects of bucket (a Bucket* name) stored before olderThan that pick

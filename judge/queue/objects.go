@@ -36,18 +36,25 @@ func (q *Queue) PutObjectMeta(ctx context.Context, bucket, key string, meta map[
 
 // HasObject reports whether bucket holds the object key, without reading it.
 func (q *Queue) HasObject(ctx context.Context, bucket, key string) (bool, error) {
+	_, info, err := q.objectInfo(ctx, bucket, key)
+	return info != nil, err
+}
+
+// objectInfo looks the object key of bucket up, without reading it: its store, and its info
+// or nil when there is none.
+func (q *Queue) objectInfo(ctx context.Context, bucket, key string) (jetstream.ObjectStore, *jetstream.ObjectInfo, error) {
 	obs, err := q.objectStore(bucket, key)
 	if err != nil || obs == nil {
-		return false, err
+		return nil, nil, err
 	}
-	_, err = obs.GetInfo(ctx, key)
+	info, err := obs.GetInfo(ctx, key)
 	if errors.Is(err, jetstream.ErrObjectNotFound) {
-		return false, nil
+		return obs, nil, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("queue: look up %s/%s: %w", bucket, key, err)
+		return obs, nil, fmt.Errorf("queue: look up %s/%s: %w", bucket, key, err)
 	}
-	return true, nil
+	return obs, info, nil
 }
 
 // GetObject writes the object key of bucket to w and reports false when there is no such
@@ -111,16 +118,9 @@ func (c *ObjectCache) Put(ctx context.Context, key string, r io.Reader) error {
 // now, when it was stored or renewed before olderThan; false when there is none. Renewing
 // rewrites its metadata only, not its content.
 func (c *ObjectCache) Keep(ctx context.Context, key string, olderThan time.Time) (bool, error) {
-	obs, err := c.q.objectStore(c.bucket, key)
-	if err != nil || obs == nil {
+	obs, info, err := c.q.objectInfo(ctx, c.bucket, key)
+	if err != nil || info == nil {
 		return false, err
-	}
-	info, err := obs.GetInfo(ctx, key)
-	if errors.Is(err, jetstream.ErrObjectNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("queue: look up %s/%s: %w", c.bucket, key, err)
 	}
 	if !info.ModTime.Before(olderThan) {
 		return true, nil

@@ -142,18 +142,16 @@ func (o Options) Validate() error {
 	case len(c.Routes) > 0:
 		errs = append(errs, value.Invalid("cluster.routes", "need cluster.listen, this node's own cluster address"))
 	}
+	if len(c.Replaces) > 0 && c.Listen == "" {
+		errs = append(errs, value.Invalid("cluster.replaces", "need cluster.listen: only a node of a cluster takes a lost node's place"))
+	}
 	for _, name := range c.Replaces {
 		switch {
-		case c.Listen == "":
-			errs = append(errs, value.Invalid("cluster.replaces", "need cluster.listen: only a node of a cluster takes a lost node's place"))
 		case strings.TrimSpace(name) == "":
 			errs = append(errs, value.Invalid("cluster.replaces", "a server name is empty"))
 		case name == o.ServerName:
 			errs = append(errs, value.Invalid("cluster.replaces", "%q is this node's own name: a node that replaces a lost one has a new name", name))
-		default:
-			continue
 		}
-		break
 	}
 	return errors.Join(errs...)
 }

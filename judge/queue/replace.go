@@ -40,7 +40,7 @@ func systemUser(opts *server.Options) string {
 }
 
 // replaceWait bounds how long a node waits for the cluster to remove the servers it replaces.
-var replaceWait = 2 * time.Minute
+const replaceWait = 2 * time.Minute
 
 // replace removes each of names from the cluster's peers. A name the cluster does not know
 // (removed before: the node started again with the same setting) is done.
