@@ -4,25 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/queue/queuetest"
 )
-
-// freeAddr is a loopback address nobody listens on (yet).
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 // The organiser's commands and `judge portal` beside a NATS server of its own (nats.url): no
 // Docker on the portal's side. The contest and the user made by the commands are served: the
@@ -36,7 +25,7 @@ func TestPortalBesideAQueue(t *testing.T) {
 	t.Setenv("JUDGE_NATS_URL", srv.URL())
 	t.Setenv("JUDGE_DATA_DIR", t.TempDir())
 	t.Setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock") // the portal must not need it
-	addr := freeAddr(t)
+	addr := queuetest.FreeAddr(t)
 	t.Setenv("JUDGE_PORTAL_LISTEN", addr)
 
 	out, err := runCLI(t, "portal", "contest", "create", "spring", "--game", "amazes", "--house", "easy=../../bots/amazes/cpp", "--json")

@@ -31,7 +31,7 @@ func TestOneNATSServerRestarts(t *testing.T) {
 	t.Setenv("JUDGE_SERVE_HTTP", "off")
 	t.Setenv("JUDGE_SERVE_WORKERS", "1")
 	t.Setenv("JUDGE_DATA_DIR", sandboxtest.DataDir())
-	addr := freeAddr(t)
+	addr := queuetest.FreeAddr(t)
 	t.Setenv("JUDGE_PORTAL_LISTEN", addr)
 
 	if out, err := runCLI(t, "portal", "contest", "create", "spring", "--game", "amazes", "--json"); err != nil {

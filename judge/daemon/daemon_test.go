@@ -540,14 +540,3 @@ func (s *serveProcess) log() string {
 	b, _ := os.ReadFile(s.logPath)
 	return string(b)
 }
-
-// freeAddr is a loopback address no one listens on now, for judge serve's serve.http.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/match/matchtest"
+	"github.com/botjudge/judge/judge/queue/queuetest"
 	"github.com/botjudge/judge/judge/result"
 )
 
@@ -30,7 +31,7 @@ func TestDiskFills(t *testing.T) {
 	t.Cleanup(func() { exec.Command("umount", "-l", dataDir).Run() })
 	srv := server(t, "127.0.0.1:-1", t.TempDir())
 	defer srv.Close()
-	metricsAddr := freeAddr(t)
+	metricsAddr := queuetest.FreeAddr(t)
 	serveLog := startServe(t, buildJudge(t), srv.URL(), dataDir, nil,
 		"JUDGE_SERVE_WORKERS=1", "JUDGE_SERVE_HTTP="+metricsAddr, "JUDGE_LOG_LEVEL=info").log
 

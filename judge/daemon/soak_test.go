@@ -20,6 +20,7 @@ import (
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/queue/queuetest"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
@@ -45,7 +46,7 @@ func TestSoak(t *testing.T) {
 	defer srv.Close()
 	bin := buildJudge(t)
 	dataDir := t.TempDir()
-	metricsAddr := freeAddr(t)
+	metricsAddr := queuetest.FreeAddr(t)
 	serve := startServe(t, bin, srv.URL(), dataDir, nil, "JUDGE_SERVE_HTTP="+metricsAddr, "JUDGE_LOG_LEVEL=warn")
 	stop := serve.stop
 

@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,6 +30,8 @@ type Cluster struct {
 	t     testing.TB
 	bin   string
 	nodes []*Node
+	// common are the arguments every node takes (replicas, ack wait).
+	common []string
 	// Host is the address the nodes take clients on.
 	Host string
 }
@@ -71,24 +72,21 @@ func StartCluster(t testing.TB, o Options) *Cluster {
 	}
 	n, listen := cmp.Or(o.Nodes, 3), cmp.Or(o.Listen, "127.0.0.1")
 	replicas := cmp.Or(o.Replicas, n)
-	c := &Cluster{t: t, bin: bin, Host: listen}
+	c := &Cluster{t: t, bin: bin, Host: listen, common: []string{"-replicas", fmt.Sprint(replicas)}}
+	if o.AckWait > 0 {
+		c.common = append(c.common, "-ack-wait", o.AckWait.String())
+	}
 	ports := FreePorts(t, 2*n)
 	clients, routes := ports[:n], ports[n:]
 	var all []string
 	for _, p := range routes {
 		all = append(all, fmt.Sprintf("127.0.0.1:%d", p))
 	}
+	if n == 1 { // one node is a server of its own, as the embedded default is
+		all = nil
+	}
 	for i := range n {
-		nd := &Node{Name: fmt.Sprintf("n%d", i+1), Client: fmt.Sprintf("%s:%d", listen, clients[i]),
-			Route: all[i], Store: t.TempDir()}
-		nd.args = []string{"-listen", nd.Client, "-store", nd.Store, "-name", nd.Name, "-replicas", fmt.Sprint(replicas)}
-		if n > 1 { // one node is a server of its own, as the embedded default is
-			nd.args = append(nd.args, "-cluster", nd.Route, "-routes", strings.Join(all, ","))
-		}
-		if o.AckWait > 0 {
-			nd.args = append(nd.args, "-ack-wait", o.AckWait.String())
-		}
-		c.nodes = append(c.nodes, nd)
+		c.nodes = append(c.nodes, c.node(clients[i], routes[i], all))
 	}
 	t.Cleanup(c.stop)
 	var wg sync.WaitGroup
@@ -139,6 +137,12 @@ func FreePorts(t testing.TB, n int) []int {
 		t.Fatalf("found %d free ports below %d, want %d", len(ports), low, n)
 	}
 	return ports
+}
+
+// FreeAddr is a loopback address no one listens on now, for a server's listen address.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	return fmt.Sprintf("127.0.0.1:%d", FreePorts(t, 1)[0])
 }
 
 // start runs nd and waits until it says it is ready (its streams exist).
@@ -233,34 +237,31 @@ func (c *Cluster) Restart(i int) {
 	}
 }
 
+// node is the next node, taking clients on port client of the cluster's host and routes on
+// port route, in a cluster of routes (none: a server of its own).
+func (c *Cluster) node(client, route int, routes []string) *Node {
+	nd := &Node{Name: fmt.Sprintf("n%d", len(c.nodes)+1), Client: fmt.Sprintf("%s:%d", c.Host, client),
+		Route: fmt.Sprintf("127.0.0.1:%d", route), Store: c.t.TempDir()}
+	nd.args = append([]string{"-listen", nd.Client, "-store", nd.Store, "-name", nd.Name}, c.common...)
+	if len(routes) > 0 {
+		nd.args = append(nd.args, "-cluster", nd.Route, "-routes", strings.Join(routes, ","))
+	}
+	return nd
+}
+
 // Add starts a new node: a new name, an empty store, new addresses, the cluster's routes and
 // its own, and replaces to remove from the cluster's peers (nats.cluster.replaces), names of
 // nodes lost for good whose place it takes. It returns the new node's index, or why it did
 // not start.
 func (c *Cluster) Add(replaces ...string) (int, error) {
 	ports := FreePorts(c.t, 2)
-	nd := &Node{Name: fmt.Sprintf("n%d", len(c.nodes)+1), Client: fmt.Sprintf("%s:%d", c.Host, ports[0]),
-		Route: fmt.Sprintf("127.0.0.1:%d", ports[1]), Store: c.t.TempDir()}
 	var routes []string
 	for _, other := range c.nodes {
 		routes = append(routes, other.Route)
 	}
-	routes = append(routes, nd.Route)
-	nd.args = append(slices.Clone(c.nodes[0].args), "-replaces", strings.Join(replaces, ","))
-	for i, a := range nd.args[:len(nd.args)-1] {
-		switch a {
-		case "-listen":
-			nd.args[i+1] = nd.Client
-		case "-store":
-			nd.args[i+1] = nd.Store
-		case "-name":
-			nd.args[i+1] = nd.Name
-		case "-cluster":
-			nd.args[i+1] = nd.Route
-		case "-routes":
-			nd.args[i+1] = strings.Join(routes, ",")
-		}
-	}
+	routes = append(routes, fmt.Sprintf("127.0.0.1:%d", ports[1]))
+	nd := c.node(ports[0], ports[1], routes)
+	nd.args = append(nd.args, "-replaces", strings.Join(replaces, ","))
 	c.nodes = append(c.nodes, nd)
 	return len(c.nodes) - 1, c.start(nd)
 }
