@@ -152,6 +152,7 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"images import missing", []string{"images", "import", missing + ".tar"}, missing + ".tar: no such file"},
 		{"images import a directory", []string{"images", "import", dir}, dir + ": not an archive file"},
 		{"images import no file", []string{"images", "import"}, "accepts 1 arg(s), received 0 (usage: judge images import FILE"},
+		{"images publish keeps none", []string{"images", "publish", "--keep", "0"}, "--keep: must be at least 1, the archive this publishes (got 0)"},
 		{"images export in no directory", []string{"images", "export", filepath.Join(missing, "x.tar")}, filepath.Join(missing, "x.tar") + ": no directory " + missing},
 		{"images export no file", []string{"images", "export"}, "accepts 1 arg(s), received 0 (usage: judge images export FILE"},
 		{"images export unknown language", []string{"images", "export", "--lang", "cobol", filepath.Join(dir, "x.tar")}, `--lang: unknown language "cobol"; known: cpp, pascal, java, go, python, javascript, rust, csharp`},

@@ -50,6 +50,9 @@ func (a *app) publishCmd() *cobra.Command {
 			if err := checkLangs("--lang", langs...); err != nil {
 				return err
 			}
+			if keep < 1 {
+				return usageError{fmt.Errorf("--keep: must be at least 1, the archive this publishes (got %d)", keep)}
+			}
 			ctx := cmd.Context()
 			b, err := a.imageBuilder(ctx)
 			if err != nil {
