@@ -359,13 +359,9 @@ func (p *Process) Lost() bool {
 	if !serves(p.spec.Limits) || b == nil || b.sup == 0 {
 		return false
 	}
-	// The bot dies because its init did: the launcher is gone, or a zombie, by then.
+	// The bot dies because its init did: the launcher is gone, a zombie, or on its way out.
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", b.sup))
-	if err != nil {
-		return true
-	}
-	// The state follows the command's closing parenthesis.
-	if i := bytes.LastIndexByte(data, ')'); i >= 0 && i+2 < len(data) && (data[i+2] == 'Z' || data[i+2] == 'X') {
+	if err != nil || exiting(data) {
 		return true
 	}
 	// A process of that PID that is not the container's: the launcher's PID, reused.
@@ -375,4 +371,28 @@ func (p *Process) Lost() bool {
 	}
 	cg.close()
 	return false
+}
+
+// pfExiting is the kernel's PF_EXITING, a task's flag from the start of its exit.
+const pfExiting = 0x4
+
+// exiting reports, of a process's /proc/PID/stat, that it has ended or is ending. An init
+// killed with its container takes its namespace's processes with it before it is a zombie
+// (the kernel reaps them in its exit): the bot is gone while its launcher still exits.
+func exiting(stat []byte) bool {
+	// The fields after the command's closing parenthesis: state, ppid, pgrp, session,
+	// tty_nr, tpgid, flags.
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return false
+	}
+	f := bytes.Fields(stat[i+1:])
+	if len(f) < 7 {
+		return false
+	}
+	if s := string(f[0]); s == "Z" || s == "X" {
+		return true
+	}
+	flags, err := strconv.ParseUint(string(f[6]), 10, 64)
+	return err == nil && flags&pfExiting != 0
 }

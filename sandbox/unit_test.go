@@ -151,6 +151,28 @@ func TestLineReader(t *testing.T) {
 	}
 }
 
+// A launcher killed with its container is lost from the start of its exit, not only once a
+// zombie: it reaps its namespace's processes (the bot) on the way.
+func TestExiting(t *testing.T) {
+	for _, tc := range []struct {
+		stat string
+		want bool
+	}{
+		{"6243 (judge-launch) S 6239 6239 1918 0 -1 4194304 100 0", false},
+		{"6243 (judge-launch) S 6239 6239 1918 0 -1 4194308 100 0", true}, // PF_EXITING
+		{"6243 (judge-launch) D 6239 6239 1918 0 -1 4194308 100 0", true},
+		{"6243 (judge-launch) Z 6239 6239 1918 0 -1 4194304 100 0", true},
+		{"6243 (judge-launch) X 6239 6239 1918 0 -1 4194304 100 0", true},
+		{"6243 (a) S 4) S 6239 6239 1918 0 -1 4194304 100 0", false}, // a name with ") S 4" in it
+		{"6243 (judge-launch) S 6239", false},
+		{"", false},
+	} {
+		if got := exiting([]byte(tc.stat)); got != tc.want {
+			t.Errorf("exiting(%q) = %v, want %v", tc.stat, got, tc.want)
+		}
+	}
+}
+
 func TestCgroupField(t *testing.T) {
 	b := []byte("usage_usec 1234\nuser_usec 1000\nsystem_usec 234\n")
 	if v, err := field(b, "usage_usec"); err != nil || v != 1234 {

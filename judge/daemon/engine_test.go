@@ -78,8 +78,13 @@ func startFaultyEngine(t *testing.T) *faultyEngine {
 
 // own lists the daemon's containers, asking the engine itself (the proxy may be failing).
 func (f *faultyEngine) own(t *testing.T) []string {
+	return f.list(t, true)
+}
+
+// list lists the daemon's containers, with all those not running too.
+func (f *faultyEngine) list(t *testing.T, all bool) []string {
 	t.Helper()
-	list, err := f.docker.ContainerList(context.Background(), container.ListOptions{All: true,
+	list, err := f.docker.ContainerList(context.Background(), container.ListOptions{All: all,
 		Filters: filters.NewArgs(filters.Arg("label", sandbox.LabelInstance+"="+f.engine.Instance()))})
 	if err != nil {
 		t.Fatal(err)
@@ -109,11 +114,12 @@ func (f *faultyEngine) noneLeft(t *testing.T) {
 	}
 }
 
-// running waits until the daemon has n containers.
+// running waits until the daemon has n containers running: created, they may take a while
+// to start.
 func (f *faultyEngine) running(t *testing.T, n int) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Minute)
-	for len(f.own(t)) < n {
+	for len(f.list(t, false)) < n {
 		if time.Now().After(deadline) {
 			t.Fatalf("the daemon never started %d containers", n)
 		}

@@ -32,6 +32,10 @@ type fakeStep struct {
 	exit   *sandbox.Exit
 	stderr string
 	peak   int64 // memory, from this step on
+	// exitLate puts off the exit to that long after the exchange: a bot whose output ended
+	// as it died, before it has exited. lost says its container ended with it.
+	exitLate time.Duration
+	lost     bool
 }
 
 // fakeBot answers each request by echoing its line, except where a step says otherwise.
@@ -41,7 +45,9 @@ type fakeBot struct {
 	steps   map[int]fakeStep // by exchange, from 0
 	n       int
 	exited  bool
+	exitAt  time.Time // when it exits, if later
 	exit    sandbox.Exit
+	lost    bool
 	stderr  string
 	taken   int // of stderr, by TakeStderr
 	atEnd   string
@@ -61,7 +67,10 @@ func (b *fakeBot) Exchange(req []byte, lines int, lim sandbox.TurnLimits) (sandb
 		st.cpu = time.Millisecond
 	}
 	if st.exit != nil {
-		b.exited, b.exit = true, *st.exit
+		b.exit, b.lost = *st.exit, st.lost
+		if b.exitAt = time.Now().Add(st.exitLate); st.exitLate == 0 {
+			b.exited = true
+		}
 	}
 	b.stderr += st.stderr
 	b.cpu += st.cpu
@@ -80,7 +89,6 @@ func (b *fakeBot) StartCPU() time.Duration      { return 0 }
 func (b *fakeBot) Busy() bool                   { return false }
 func (b *fakeBot) Waiting() bool                { return true }
 func (b *fakeBot) ImageID() string              { return "" }
-func (b *fakeBot) Lost() bool                   { return false }
 func (b *fakeBot) Kill(context.Context) error   { return nil }
 
 func (b *fakeBot) PeakMemory() int64 {
@@ -107,7 +115,13 @@ func (b *fakeBot) CloseStdin() error {
 func (b *fakeBot) Exited() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.exited
+	return b.exited || !b.exitAt.IsZero() && !time.Now().Before(b.exitAt)
+}
+
+func (b *fakeBot) Lost() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.lost
 }
 
 func (b *fakeBot) Ended(ctx context.Context) bool {
@@ -116,11 +130,14 @@ func (b *fakeBot) Ended(ctx context.Context) bool {
 }
 
 func (b *fakeBot) Wait(ctx context.Context) (sandbox.Exit, error) {
-	if b.Exited() {
-		return b.exit, nil
+	for !b.Exited() {
+		select {
+		case <-ctx.Done():
+			return sandbox.Exit{}, ctx.Err()
+		case <-time.After(time.Millisecond):
+		}
 	}
-	<-ctx.Done()
-	return sandbox.Exit{}, ctx.Err()
+	return b.exit, nil
 }
 
 func (b *fakeBot) Stderr() []byte {
@@ -233,6 +250,8 @@ func TestFaultsWithFakes(t *testing.T) {
 		{"a banned call", fakeStep{err: sandbox.ErrClosed, exit: exit(sandbox.Exit{Code: 159, Signal: 31})}, game.Forbidden, "killed by SIGSYS"},
 		{"output closed, still running", fakeStep{err: sandbox.ErrClosed}, game.Crash, "closed its output and kept running"},
 		{"a wrong answer", fakeStep{lines: []string{"echo x"}}, game.Protocol, `answered "echo x"`},
+		{"exit a moment after the output ended", fakeStep{err: sandbox.ErrClosed, exit: exit(sandbox.Exit{Code: 3}), exitLate: 50 * time.Millisecond},
+			game.Crash, "exited: exit status 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := playFakes(t, map[int]fakeStep{1: tc.step}, "tested", "honest")
@@ -259,6 +278,18 @@ func TestStarvationIsTheJudgesWithFakes(t *testing.T) {
 	_, err := playFakes(t, map[int]fakeStep{0: {err: sandbox.ErrStarved}}, "tested", "honest")
 	if !errors.Is(err, result.Infrastructure) || !errors.Is(err, sandbox.ErrStarved) {
 		t.Fatalf("a starved bot: %v; want an infrastructure error wrapping sandbox.ErrStarved", err)
+	}
+}
+
+// A bot whose container the engine killed is the judge's failure, never the bot's crash, also
+// when its output ends a moment before it has exited (its pipes close as it dies).
+func TestContainerLostIsTheJudgesWithFakes(t *testing.T) {
+	killed := &sandbox.Exit{Code: 137, Signal: 9}
+	for _, late := range []time.Duration{0, 50 * time.Millisecond} {
+		_, err := playFakes(t, map[int]fakeStep{1: {err: sandbox.ErrClosed, exit: killed, exitLate: late, lost: true}}, "tested", "honest")
+		if !errors.Is(err, result.Infrastructure) || !strings.Contains(err.Error(), "container ended under it") {
+			t.Errorf("exit %v after the output ended: %v; want an infrastructure error saying the container ended", late, err)
+		}
 	}
 }
 

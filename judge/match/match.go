@@ -537,7 +537,7 @@ func (r *Referee[P]) ask(ctx context.Context, b *bot, req game.Request) (game.Re
 		if errors.Is(err, sandbox.ErrStarved) {
 			return reply, fmt.Errorf("%w for %d ms of a %d ms wall limit: judge the match again on a less loaded machine", err, turn.Waited.Milliseconds(), lim.Wall.Milliseconds())
 		}
-		if err != nil && b.proc.Exited() && b.proc.Lost() {
+		if err != nil && lost(ctx, b.proc, err) {
 			// Its container ended with it: the engine restarted or killed it, not the bot.
 			return reply, fmt.Errorf("the bot's container ended under it (the engine restarted or stopped it): judge the match again: %w", err)
 		}
@@ -630,8 +630,25 @@ func (r *Referee[P]) fault(ctx context.Context, b *bot, err error, req game.Requ
 	return f
 }
 
-// exitOf waits a second for the bot to exit: one whose output ended may be on its way out.
+// lost reports that a turn failed with err because the bot's container ended under it. A bot
+// whose output ended (or whose input broke) is given a second to exit first, watched without
+// the engine: its pipes close as it dies, a moment before it has exited.
+func lost(ctx context.Context, p Lifecycle, err error) bool {
+	timedOut := errors.Is(err, sandbox.ErrCPULimit) || errors.Is(err, sandbox.ErrWallLimit)
+	if !timedOut && !errors.Is(err, sandbox.ErrLineTooLong) && !errors.Is(err, sandbox.ErrOutputLimit) && !p.Exited() {
+		ctx, cancel := context.WithTimeout(ctx, time.Second)
+		defer cancel()
+		p.Ended(ctx)
+	}
+	return p.Exited() && p.Lost()
+}
+
+// exitOf says how the bot exited, if it has. One whose output ended has had its second to
+// exit (lost): one that has not keeps running, and is not waited for again.
 func exitOf(ctx context.Context, p Lifecycle) (sandbox.Exit, bool) {
+	if !p.Exited() {
+		return sandbox.Exit{}, false
+	}
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	x, err := p.Wait(ctx)
