@@ -163,6 +163,7 @@ func TestErrorsNameTheKey(t *testing.T) {
 		{yaml: "sandbox:\n  cpuset: \"0\"\n", key: "cpuset"},
 		{env: "-5s", key: "build.timeout"},
 		{yaml: "nats:\n  replays_max_age: -24h\n", key: "nats.replays_max_age"},
+		{yaml: "nats:\n  results_max_age: 1h\n", key: "nats.results_max_age"},
 	} {
 		t.Run(tc.key, func(t *testing.T) {
 			cleanEnv(t)
@@ -254,18 +255,28 @@ func TestNATSCluster(t *testing.T) {
 	}
 }
 
-// nats.replays_max_age is a week unless set, and 0 (keep them forever) is a value of its own.
-// A negative one is refused (TestErrorsNameTheKey).
-func TestReplaysMaxAge(t *testing.T) {
+// nats.replays_max_age is a week unless set, nats.results_max_age 30 days, and 0 (keep them
+// forever) is a value of its own. A negative one is refused, and a results_max_age shorter than
+// the day a job id is a duplicate (TestErrorsNameTheKey).
+func TestMaxAges(t *testing.T) {
 	for _, tc := range []struct {
 		env  string
+		key  func(Config) time.Duration
 		want time.Duration
-	}{{"", 7 * 24 * time.Hour}, {"0", 0}, {"720h", 720 * time.Hour}} {
+	}{
+		{"JUDGE_NATS_REPLAYS_MAX_AGE=", func(c Config) time.Duration { return c.NATS.ReplaysMaxAge }, 7 * 24 * time.Hour},
+		{"JUDGE_NATS_REPLAYS_MAX_AGE=0", func(c Config) time.Duration { return c.NATS.ReplaysMaxAge }, 0},
+		{"JUDGE_NATS_REPLAYS_MAX_AGE=720h", func(c Config) time.Duration { return c.NATS.ReplaysMaxAge }, 720 * time.Hour},
+		{"JUDGE_NATS_RESULTS_MAX_AGE=", func(c Config) time.Duration { return c.NATS.ResultsMaxAge }, 30 * 24 * time.Hour},
+		{"JUDGE_NATS_RESULTS_MAX_AGE=0", func(c Config) time.Duration { return c.NATS.ResultsMaxAge }, 0},
+		{"JUDGE_NATS_RESULTS_MAX_AGE=24h", func(c Config) time.Duration { return c.NATS.ResultsMaxAge }, 24 * time.Hour},
+	} {
 		cleanEnv(t)
-		t.Setenv("JUDGE_NATS_REPLAYS_MAX_AGE", tc.env)
+		name, value, _ := strings.Cut(tc.env, "=")
+		t.Setenv(name, value)
 		c, err := Load(write(t, ""), nil)
-		if err != nil || c.NATS.ReplaysMaxAge != tc.want {
-			t.Errorf("JUDGE_NATS_REPLAYS_MAX_AGE=%q: %v, %v; want %v", tc.env, c.NATS.ReplaysMaxAge, err, tc.want)
+		if err != nil || tc.key(c) != tc.want {
+			t.Errorf("%s: %v, %v; want %v", tc.env, tc.key(c), err, tc.want)
 		}
 	}
 }

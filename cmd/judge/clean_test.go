@@ -16,7 +16,8 @@ import (
 )
 
 // replayStore is a judge's embedded server (as judge serve runs it) holding a replay of a
-// test match (2,000 bytes), of a ladder match (3,000) and of an official round (1,000).
+// test match (2,000 bytes), of a ladder match (3,000) and of an official round (1,000), and
+// their results (200, 300 and 100 bytes).
 func replayStore(t *testing.T) *queue.Queue {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -34,8 +35,21 @@ func replayStore(t *testing.T) *queue.Queue {
 		if err := q.PutObjectMeta(ctx, queue.BucketReplays, key, meta, strings.NewReader(strings.Repeat("x", r.size))); err != nil {
 			t.Fatal(err)
 		}
+		if err := q.PublishResult(ctx, r.lane, strings.TrimSuffix(key, ".jsonl"), bytes.Repeat([]byte("r"), r.size/10)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return q
+}
+
+// hasResult reports whether q holds the result of job id.
+func hasResult(t *testing.T, q *queue.Queue, id string) bool {
+	t.Helper()
+	_, ok, err := q.Result(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
 }
 
 // has reports whether q holds the replay key.
@@ -61,10 +75,15 @@ func TestStoreClean(t *testing.T) {
 		want string
 		gone bool // the test and ladder replays, after
 	}{
-		{[]string{"--older-than", "1h"}, "expired 0 replays of test and ladder matches older than 1h0m0s (0 B)\n" + noArtifacts, false},
-		{[]string{"--dry-run", "--older-than", "1ns"}, "would expire 2 replays of test and ladder matches older than 1ns (4.9 KiB)\n" + "would expire 0 compiled bots of the shared build cache older than 720h0m0s (0 B)\n", false},
-		{[]string{"--older-than", "1ns"}, "expired 2 replays of test and ladder matches older than 1ns (4.9 KiB)\n" + noArtifacts, true},
-		{nil, "expired 0 replays of test and ladder matches older than 168h0m0s (0 B)\n" + noArtifacts, true}, // nats.replays_max_age
+		{[]string{"--older-than", "1h"}, "expired 0 replays of test and ladder matches older than 1h0m0s (0 B)\n" +
+			"expired 0 results of test and ladder matches older than 1h0m0s (0 B)\n" + noArtifacts, false},
+		{[]string{"--dry-run", "--older-than", "1ns"}, "would expire 2 replays of test and ladder matches older than 1ns (4.9 KiB)\n" +
+			"would expire 2 results of test and ladder matches older than 1ns (500 B)\n" +
+			"would expire 0 compiled bots of the shared build cache older than 720h0m0s (0 B)\n", false},
+		{[]string{"--older-than", "1ns"}, "expired 2 replays of test and ladder matches older than 1ns (4.9 KiB)\n" +
+			"expired 2 results of test and ladder matches older than 1ns (500 B)\n" + noArtifacts, true},
+		{nil, "expired 0 replays of test and ladder matches older than 168h0m0s (0 B)\n" + // nats.replays_max_age
+			"expired 0 results of test and ladder matches older than 720h0m0s (0 B)\n" + noArtifacts, true}, // nats.results_max_age
 	} {
 		out, err := runCLI(t, append([]string{"store", "clean"}, tc.args...)...)
 		if err != nil || out != tc.want {
@@ -74,14 +93,22 @@ func TestStoreClean(t *testing.T) {
 			t.Errorf("after judge store clean %s: the test and ladder replays are there: %v, %v; want %v",
 				strings.Join(tc.args, " "), has(t, q, "t1.jsonl"), has(t, q, "l1.jsonl"), !tc.gone)
 		}
-		if !has(t, q, "round-1-1.jsonl") {
-			t.Fatalf("judge store clean %s deleted the official round's replay", strings.Join(tc.args, " "))
+		if hasResult(t, q, "t1") == tc.gone || hasResult(t, q, "l1") == tc.gone {
+			t.Errorf("after judge store clean %s: the test and ladder results are there: %v, %v; want %v",
+				strings.Join(tc.args, " "), hasResult(t, q, "t1"), hasResult(t, q, "l1"), !tc.gone)
+		}
+		if !has(t, q, "round-1-1.jsonl") || !hasResult(t, q, "round-1-1") {
+			t.Fatalf("judge store clean %s deleted the official round's replay or result", strings.Join(tc.args, " "))
 		}
 	}
 	t.Setenv("JUDGE_NATS_REPLAYS_MAX_AGE", "0")
+	t.Setenv("JUDGE_NATS_RESULTS_MAX_AGE", "0")
 	t.Setenv("JUDGE_NATS_ARTIFACTS_MAX_AGE", "0")
-	if out, err := runCLI(t, "store", "clean"); err != nil || !strings.Contains(out, "replays and compiled bots are kept forever, and none was deleted") {
-		t.Errorf("judge store clean with nats.replays_max_age 0: %q, %v", out, err)
+	want := "nats.replays_max_age is 0: the replays of test and ladder matches are kept forever, and none was deleted\n" +
+		"nats.results_max_age is 0: the results of test and ladder matches are kept forever, and none was deleted\n" +
+		"nats.artifacts_max_age is 0: the compiled bots of the shared build cache are kept forever, and none was deleted\n"
+	if out, err := runCLI(t, "store", "clean"); err != nil || out != want {
+		t.Errorf("judge store clean with every max age 0: %q, %v; want %q", out, err, want)
 	}
 }
 
@@ -96,18 +123,21 @@ func TestServeCleansReplays(t *testing.T) {
 	}
 	stop := serveCleanUp(t, q, time.Hour, &log)
 	deadline := time.Now().Add(10 * time.Second)
-	for has(t, q, "t1.jsonl") || has(t, q, "l1.jsonl") {
+	for has(t, q, "t1.jsonl") || has(t, q, "l1.jsonl") || hasResult(t, q, "t1") || hasResult(t, q, "l1") {
 		if time.Now().After(deadline) {
-			t.Fatal("the old test and ladder replays are still there")
+			t.Fatal("the old test and ladder replays or results are still there")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	stop()
-	if !has(t, q, "round-1-1.jsonl") {
-		t.Error("the official round's replay went")
+	if !has(t, q, "round-1-1.jsonl") || !hasResult(t, q, "round-1-1") {
+		t.Error("the official round's replay or result went")
 	}
-	if s := log.String(); !strings.Contains(s, `level=INFO msg="serve: expired the replays of test and ladder matches" count=2 bytes=5000`) {
-		t.Errorf("the log: %q", s)
+	for _, want := range []string{`level=INFO msg="serve: expired the replays of test and ladder matches" count=2 bytes=5000`,
+		`level=INFO msg="serve: expired the results of test and ladder matches" count=2 bytes=500`} {
+		if s := log.String(); !strings.Contains(s, want) {
+			t.Errorf("the log %q does not say %s", s, want)
+		}
 	}
 }
 
@@ -137,8 +167,8 @@ func TestServeCleanUpFails(t *testing.T) {
 	}
 }
 
-// serveCleanUp runs judge serve's clean-up of q's replays older than a nanosecond (all of
-// them) each time every has passed, logging to log; stop ends it as the daemon's end does, and waits for
+// serveCleanUp runs judge serve's clean-up of q's replays and results older than a
+// nanosecond (all of them) each time every has passed, logging to log; stop ends it as the daemon's end does, and waits for
 // it.
 func serveCleanUp(t *testing.T, q *queue.Queue, every time.Duration, log *logBuffer) (stop func()) {
 	t.Helper()
@@ -146,7 +176,10 @@ func serveCleanUp(t *testing.T, q *queue.Queue, every time.Duration, log *logBuf
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		cleanReplays(ctx, q, time.Nanosecond, every, slog.New(slog.NewTextHandler(log, nil)))
+		var both sync.WaitGroup
+		both.Go(func() { cleanReplays(ctx, q, time.Nanosecond, every, slog.New(slog.NewTextHandler(log, nil))) })
+		both.Go(func() { cleanResults(ctx, q, time.Nanosecond, every, slog.New(slog.NewTextHandler(log, nil))) })
+		both.Wait()
 	}()
 	return func() {
 		cancel()

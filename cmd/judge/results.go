@@ -47,7 +47,7 @@ func (a *app) resultsCmd() *cobra.Command {
 				return nil
 			}
 			if err == nil && n == 0 && id != "" {
-				return fmt.Errorf("no result for %s (yet)", id)
+				return fmt.Errorf("no result for %s: not judged yet, or a test or ladder match's expired (nats.results_max_age)", id)
 			}
 			return err
 		},

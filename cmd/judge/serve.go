@@ -66,6 +66,7 @@ func (a *app) serveCmd() *cobra.Command {
 			cctx, stopCleaning := context.WithCancel(ctx)
 			var cleaning sync.WaitGroup
 			cleaning.Go(func() { cleanReplays(cctx, q, a.cfg.NATS.ReplaysMaxAge, houseEvery, a.log) })
+			cleaning.Go(func() { cleanResults(cctx, q, a.cfg.NATS.ResultsMaxAge, houseEvery, a.log) })
 			cleaning.Go(func() { cleanArtifacts(cctx, q, a.cfg.NATS.ArtifactsMaxAge, houseEvery, a.log) })
 			cleaning.Go(func() { trimBuilds(cctx, a.buildDir(), int64(a.cfg.Build.CacheLimit), houseEvery, a.log) })
 			defer func() { stopCleaning(); cleaning.Wait() }() // before q.Close
@@ -74,9 +75,9 @@ func (a *app) serveCmd() *cobra.Command {
 	}
 }
 
-// houseEvery is how often judge serve cleans up what grows: the old replays of test and
-// ladder matches (one listing of the replays bucket an hour, a replay kept at most an hour past
-// nats.replays_max_age) and the build cache.
+// houseEvery is how often judge serve cleans up what grows: the old replays and results of
+// test and ladder matches (one listing of the replays bucket an hour, a replay kept at most an
+// hour past nats.replays_max_age), the shared compiled bots and the build cache.
 const houseEvery = time.Hour
 
 // cleanReplays deletes the replays of test and ladder matches older than maxAge from q, at
@@ -84,6 +85,12 @@ const houseEvery = time.Hour
 // failure is logged and tried again the next time: the daemon judges on, whatever the store.
 func cleanReplays(ctx context.Context, q *queue.Queue, maxAge, every time.Duration, log *slog.Logger) {
 	clean(ctx, "replays", "the replays of test and ladder matches", q.ExpireReplays, maxAge, every, log)
+}
+
+// cleanResults deletes the results of test and ladder matches older than maxAge from q, as
+// cleanReplays does their replays.
+func cleanResults(ctx context.Context, q *queue.Queue, maxAge, every time.Duration, log *slog.Logger) {
+	clean(ctx, "results", "the results of test and ladder matches", q.ExpireResults, maxAge, every, log)
 }
 
 // cleanArtifacts deletes the compiled bots of the shared build cache older than maxAge from

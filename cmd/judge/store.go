@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -80,58 +81,60 @@ func (a *app) storeCleanCmd() *cobra.Command {
 	var olderThan time.Duration
 	cmd := &cobra.Command{
 		Use:   "clean [--dry-run] [--older-than DURATION]",
-		Short: "Delete the replays of test and ladder matches, and the shared compiled bots, past their age",
-		Long: `Delete the replays of test and ladder matches older than nats.replays_max_age (or
---older-than), and the compiled bots of the shared build cache older than
-nats.artifacts_max_age, as judge serve does every hour, and say how many and their bytes. The
-replays of official rounds, tournaments and validations, and those stored by a judge that
-recorded no lane, are kept; a compiled bot deleted is compiled again when a daemon needs it.
-It works through the running judge (nats.listen) or the server at nats.url.`,
+		Short: "Delete the replays and results of test and ladder matches, and the shared compiled bots, past their age",
+		Long: `Delete the replays of test and ladder matches older than nats.replays_max_age, their
+results older than nats.results_max_age (both: or --older-than), and the compiled bots of the
+shared build cache older than nats.artifacts_max_age, as judge serve does every hour, and say
+how many and their bytes. The replays and results of official rounds, tournaments, builds and
+validations, and those stored by a judge that recorded no lane, are kept; a compiled bot
+deleted is compiled again when a daemon needs it. It works through the running judge
+(nats.listen) or the server at nats.url.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			age := a.cfg.NATS.ReplaysMaxAge
+			replays, results := a.cfg.NATS.ReplaysMaxAge, a.cfg.NATS.ResultsMaxAge
 			if cmd.Flags().Changed("older-than") {
 				if olderThan <= 0 {
-					return usageError{fmt.Errorf("--older-than %v: want a duration above 0 (replays older than it go)", olderThan)}
+					return usageError{fmt.Errorf("--older-than %v: want a duration above 0 (replays and results older than it go)", olderThan)}
 				}
-				age = olderThan
+				replays, results = olderThan, olderThan
 			}
-			w := cmd.OutOrStdout()
-			artifactsAge := a.cfg.NATS.ArtifactsMaxAge
-			if age == 0 && artifactsAge == 0 {
-				fmt.Fprintln(w, "nats.replays_max_age and nats.artifacts_max_age are 0: replays and compiled bots are kept forever, and none was deleted (--older-than deletes older replays all the same)")
-				return nil
+			ages := []time.Duration{replays, results, a.cfg.NATS.ArtifactsMaxAge}
+			var q *queue.Queue
+			if slices.ContainsFunc(ages, func(d time.Duration) bool { return d > 0 }) {
+				var err error
+				if q, err = a.queue(cmd.Context(), false); err != nil {
+					return err
+				}
+				defer q.Close()
 			}
-			q, err := a.queue(cmd.Context(), false)
-			if err != nil {
-				return err
-			}
-			defer q.Close()
 			verb := "expired"
 			if dryRun {
 				verb = "would expire"
 			}
-			if age == 0 {
-				fmt.Fprintln(w, "nats.replays_max_age is 0: replays are kept forever, and none was deleted (--older-than deletes older ones all the same)")
-			} else {
-				ex, err := q.ExpireReplays(cmd.Context(), time.Now().Add(-age), dryRun)
+			w := cmd.OutOrStdout()
+			for i, s := range []struct {
+				key, what string
+				expire    func(*queue.Queue, context.Context, time.Time, bool) (queue.Expired, error)
+			}{
+				{"replays_max_age", "replays of test and ladder matches", (*queue.Queue).ExpireReplays},
+				{"results_max_age", "results of test and ladder matches", (*queue.Queue).ExpireResults},
+				{"artifacts_max_age", "compiled bots of the shared build cache", (*queue.Queue).ExpireArtifacts},
+			} {
+				if ages[i] == 0 {
+					fmt.Fprintf(w, "nats.%s is 0: the %s are kept forever, and none was deleted\n", s.key, s.what)
+					continue
+				}
+				ex, err := s.expire(q, cmd.Context(), time.Now().Add(-ages[i]), dryRun)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "%s %d replays of test and ladder matches older than %v (%s)\n", verb, ex.Count, age, byteSize(int64(ex.Bytes)))
-			}
-			if artifactsAge > 0 {
-				ex, err := q.ExpireArtifacts(cmd.Context(), time.Now().Add(-artifactsAge), dryRun)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(w, "%s %d compiled bots of the shared build cache older than %v (%s)\n", verb, ex.Count, artifactsAge, byteSize(int64(ex.Bytes)))
+				fmt.Fprintf(w, "%s %d %s older than %v (%s)\n", verb, ex.Count, s.what, ages[i], byteSize(int64(ex.Bytes)))
 			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "delete nothing: say what would go")
-	cmd.Flags().DurationVar(&olderThan, "older-than", 0, "delete the replays older than this instead (default: nats.replays_max_age)")
+	cmd.Flags().DurationVar(&olderThan, "older-than", 0, "delete the replays and results of test and ladder matches older than this instead (default: nats.replays_max_age, nats.results_max_age)")
 	return cmd
 }
 

@@ -138,7 +138,7 @@ func TestTournamentResumesAndRetries(t *testing.T) {
 		t.Fatal(err)
 	}
 	failed, _ := json.Marshal(result.Failed("resumed-1-3", "amazes", 1, result.Errorf(result.Infrastructure, "the engine is gone")))
-	if err := q.PublishResult(context.Background(), "resumed-1-3", failed); err != nil {
+	if err := q.PublishResult(context.Background(), queue.LaneMain, "resumed-1-3", failed); err != nil {
 		t.Fatal(err)
 	}
 	q.Close()

@@ -59,7 +59,7 @@ func publishMatch(t *testing.T, q *queue.Queue, id string, replay []byte) {
 		t.Fatal(err)
 	}
 	data, _ := json.Marshal(res)
-	if err := q.PublishResult(ctx, id, data); err != nil {
+	if err := q.PublishResult(ctx, queue.LaneMain, id, data); err != nil {
 		t.Fatal(err)
 	}
 }

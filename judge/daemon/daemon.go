@@ -46,7 +46,8 @@ type Queue interface {
 	Next(ctx context.Context) (*queue.Delivery, error)
 	// Result is the stored result of job id, if any.
 	Result(ctx context.Context, id string) ([]byte, bool, error)
-	PublishResult(ctx context.Context, id string, result []byte) error
+	// PublishResult stores the result of job id, of lane, which decides how long it is kept.
+	PublishResult(ctx context.Context, lane queue.Lane, id string, result []byte) error
 	// PutObjectMeta stores an object with metadata: a replay with its lane.
 	PutObjectMeta(ctx context.Context, bucket, key string, meta map[string]string, r io.Reader) error
 	// Started tells listeners (the portal) that a job is begun; a hint, not stored.
@@ -269,11 +270,12 @@ func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, g game.
 	}
 	// The replay goes to a file through a buffer of a fixed size: a match's moves cost the
 	// same however long it has run, where a growing buffer would copy itself over and over.
+	// The file is unlinked at once, and read through f: a judge killed mid-match leaves none.
 	f, err := os.CreateTemp("", "judge-replay-*.jsonl")
 	if err != nil {
 		return result.Result{}, fmt.Errorf("making the replay's file: %w", err)
 	}
-	defer os.Remove(f.Name())
+	os.Remove(f.Name())
 	defer f.Close()
 	rep := bufio.NewWriterSize(f, 64<<10)
 	mj.Replay = rep
@@ -366,10 +368,11 @@ func (d *Daemon) answer(ctx context.Context, log *slog.Logger, dl *queue.Deliver
 		d.settle(log, func() error { return dl.Nak(time.Second) })
 		return
 	}
+	lane, _ := queue.LaneOf(dl.Subject) // no lane's subject: the main lane's, kept for good
 	publish := func() error {
 		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishTimeout)
 		defer cancel()
-		return d.o.Queue.PublishResult(pctx, res.ID, data)
+		return d.o.Queue.PublishResult(pctx, lane, res.ID, data)
 	}
 	if err := publish(); err != nil {
 		stop := d.heartbeat(ctx, dl, log)

@@ -400,15 +400,15 @@ func buildJudge(t *testing.T) string {
 }
 
 // A daemon killed (SIGKILL) in the middle of a match: the job is judged by another daemon,
-// exactly one result is published, and no container is left behind.
+// exactly one result is published, and no container or temporary file is left behind.
 func TestKilledDaemon(t *testing.T) {
 	before := containers(t)
 	srv := server(t, "127.0.0.1:-1", t.TempDir())
 	defer srv.Close()
 	bin := buildJudge(t)
-	dataDir := t.TempDir()
+	dataDir, tmp := t.TempDir(), t.TempDir()
 	cmd := exec.Command(bin, "serve")
-	cmd.Env = append(os.Environ(), "JUDGE_NATS_URL="+srv.URL(), "JUDGE_DATA_DIR="+dataDir,
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "JUDGE_NATS_URL="+srv.URL(), "JUDGE_DATA_DIR="+dataDir,
 		"JUDGE_SERVE_ACK_WAIT="+ackWait.String(), "JUDGE_SERVE_HTTP=off", "JUDGE_LOG_LEVEL=warn")
 	var logs strings.Builder
 	cmd.Stderr = &logs
@@ -430,6 +430,9 @@ func TestKilledDaemon(t *testing.T) {
 	kill()
 	if _, found, _ := srv.Result(context.Background(), "killed"); found {
 		t.Fatal("a result before the match could finish")
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the killed daemon left %d temporary files, %s first", len(left), left[0].Name())
 	}
 	// A second judge starts: it sweeps the dead one's containers, and gets the job once the
 	// dead daemon's ack wait runs out.

@@ -62,6 +62,7 @@ type fakeQueue struct {
 	metas     map[string]map[string]string // objects' metadata, by bucket/key
 	failPubs  int                          // PublishResult fails this many times
 	published []result.Result
+	lanes     map[string]queue.Lane // of the results, by job id
 }
 
 // maxDeliver is the fake consumer's MaxDeliver.
@@ -87,7 +88,7 @@ func (q *fakeQueue) Result(_ context.Context, id string) ([]byte, bool, error) {
 	return r, ok, nil
 }
 
-func (q *fakeQueue) PublishResult(_ context.Context, id string, data []byte) error {
+func (q *fakeQueue) PublishResult(_ context.Context, lane queue.Lane, id string, data []byte) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.failPubs > 0 {
@@ -95,6 +96,10 @@ func (q *fakeQueue) PublishResult(_ context.Context, id string, data []byte) err
 		return errors.New("the results stream is unavailable")
 	}
 	q.results[id] = data
+	if q.lanes == nil {
+		q.lanes = map[string]queue.Lane{}
+	}
+	q.lanes[id] = lane
 	var r result.Result
 	json.Unmarshal(data, &r)
 	q.published = append(q.published, r)
@@ -260,17 +265,19 @@ func TestNothingLostNothingTwiceWithFakes(t *testing.T) {
 	}
 }
 
-// The replay records the lane its job came on, which decides how long it is kept; a job of
-// no lane's subject records none.
+// The replay and the result record the lane their job came on, which decides how long they
+// are kept; of a job of no lane's subject, the replay records none and the result the main
+// lane (both kept for good).
 func TestReplayRecordsItsLaneWithFakes(t *testing.T) {
 	for _, tc := range []struct {
 		subject string
 		lane    string // "" for no metadata
+		result  queue.Lane
 	}{
-		{"judge.jobs", "main"},
-		{"judge.jobs.low", "test"},
-		{"contest-7.jobs.ladder", "ladder"},
-		{"jobs.fake", ""},
+		{"judge.jobs", "main", queue.LaneMain},
+		{"judge.jobs.low", "test", queue.LaneTest},
+		{"contest-7.jobs.ladder", "ladder", queue.LaneLadder},
+		{"jobs.fake", "", queue.LaneMain},
 	} {
 		t.Run(tc.subject, func(t *testing.T) {
 			q := newFakeQueue()
@@ -283,6 +290,9 @@ func TestReplayRecordsItsLaneWithFakes(t *testing.T) {
 			}
 			if got := meta[queue.MetaLane]; got != tc.lane || tc.lane == "" && meta != nil {
 				t.Errorf("the replay's metadata %v; want lane %q", meta, tc.lane)
+			}
+			if got, ok := q.lanes["m1"]; !ok || got != tc.result {
+				t.Errorf("the result's lane %v (published: %v); want %v", got, ok, tc.result)
 			}
 		})
 	}

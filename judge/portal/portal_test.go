@@ -183,7 +183,7 @@ func (e *env) daemon(ctx context.Context) {
 			res.Replay = queue.BucketReplays + "/" + j.ID + ".jsonl"
 		}
 		data, _ := json.Marshal(res)
-		e.q.PublishResult(ctx, j.ID, data)
+		e.q.PublishResult(ctx, queue.LaneMain, j.ID, data)
 		d.Ack(ctx)
 		select {
 		case e.jobs <- j:

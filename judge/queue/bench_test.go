@@ -146,7 +146,7 @@ func overhead(b *testing.B, submitURL, daemonURL string) {
 		for i := 0; i < b.N; i++ {
 			id := fmt.Sprintf("res-%d-%d", b.N, i)
 			start := time.Now()
-			if err := daemon.PublishResult(ctx, id, job); err != nil {
+			if err := daemon.PublishResult(ctx, queue.LaneMain, id, job); err != nil {
 				b.Fatal(err)
 			}
 			for got := <-seen; got != id; got = <-seen {

@@ -5,14 +5,21 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
 // MetaLane is the metadata key under which a replay records the lane of its match's job
 // (Lane.String): ExpireReplays goes by it.
 const MetaLane = "lane"
+
+// HeaderLane is the header under which a result records the lane of its job (Lane.String):
+// ExpireResults goes by it, as ExpireReplays goes by a replay's MetaLane.
+const HeaderLane = "Judge-Lane"
 
 // Expired is what ExpireReplays deleted, or would have.
 type Expired struct {
@@ -34,6 +41,78 @@ func (q *Queue) ExpireReplays(ctx context.Context, olderThan time.Time, dryRun b
 		return lane == LaneTest.String() || lane == LaneLadder.String()
 	})
 }
+
+// ExpireResults deletes the results of test and ladder jobs (HeaderLane test or ladder)
+// stored before olderThan, and says how many and their bytes; with dryRun it deletes nothing
+// and says the same. As ExpireReplays keeps their replays, it keeps the others whatever their
+// age: the main lane's (official rounds, tournaments, builds, validations), which standings
+// and ratings rest on, and those that record no lane (published by an older judge). The
+// portal keeps its own copy of its matches' results.
+//
+// It reads the results' headers only, from the first, and stops at the first result not
+// old enough; the next call starts where this one stopped, so that a season of kept
+// results is read once per process, not every hour. Several judges may run it at once: a
+// result another deleted first is skipped (it may be counted by both).
+func (q *Queue) ExpireResults(ctx context.Context, olderThan time.Time, dryRun bool) (Expired, error) {
+	var out Expired
+	if q.o.ReadOnly && !dryRun {
+		return out, fmt.Errorf("queue: expire results: %w", ErrReadOnly)
+	}
+	q.mu.Lock()
+	results, swept := q.results, q.swept
+	q.mu.Unlock()
+	info, err := results.Info(ctx)
+	if err != nil {
+		return out, fmt.Errorf("queue: expire results: stream %s: %w", q.resultsStream, err)
+	}
+	if swept > info.State.LastSeq+1 {
+		swept = 0 // the stream was made again: its sequences started over
+	}
+	from, next := swept, swept
+	err = q.readResults(ctx, q.resultsPrefix+">", false, true, &from, func(m jetstream.Msg) error {
+		meta, err := m.Metadata()
+		if err != nil {
+			return err
+		}
+		if !meta.Timestamp.Before(olderThan) {
+			return errYoungEnough
+		}
+		next = meta.Sequence.Stream + 1
+		if lane := m.Headers().Get(HeaderLane); lane != LaneTest.String() && lane != LaneLadder.String() {
+			return nil
+		}
+		if !dryRun {
+			if err := results.DeleteMsg(ctx, meta.Sequence.Stream); err != nil {
+				// The client keeps only the text of the server's refusal: whether the result
+				// is gone (another judge's clean-up was first) is asked.
+				if _, gerr := results.GetMsg(ctx, meta.Sequence.Stream); errors.Is(gerr, jetstream.ErrMsgNotFound) {
+					return nil
+				}
+				return fmt.Errorf("deleting the result of %s: %w", strings.TrimPrefix(m.Subject(), q.resultsPrefix), err)
+			}
+		}
+		size, _ := strconv.ParseUint(m.Headers().Get(nats.MsgSize), 10, 64)
+		out.Count++
+		out.Bytes += size
+		return nil
+	})
+	var fe fnError
+	if errors.As(err, &fe) {
+		err = fe.err
+	}
+	if err != nil && !errors.Is(err, errYoungEnough) {
+		return out, fmt.Errorf("queue: expire results: %w", err)
+	}
+	if !dryRun {
+		q.mu.Lock()
+		q.swept = max(q.swept, next)
+		q.mu.Unlock()
+	}
+	return out, nil
+}
+
+// errYoungEnough ends ExpireResults' reading at the first result it keeps for its age.
+var errYoungEnough = errors.New("a result not old enough to expire")
 
 // ExpireArtifacts deletes the compiled bots of the shared build cache (BucketArtifacts)
 // stored or last renewed (ObjectCache.Keep: a daemon used it) before olderThan, and says how

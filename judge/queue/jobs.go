@@ -43,7 +43,7 @@ func (q *Queue) submit(ctx context.Context, id, subject string, data []byte) (du
 	if err := job.ValidID(id); err != nil {
 		return false, err
 	}
-	ack, err := q.publish(ctx, "submit job "+id, subject, data,
+	ack, err := q.publish(ctx, "submit job "+id, &nats.Msg{Subject: subject, Data: data},
 		jetstream.WithMsgID(id), jetstream.WithExpectStream(q.jobsStream))
 	if err != nil {
 		return false, err

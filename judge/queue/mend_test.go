@@ -26,7 +26,7 @@ func TestStoreOnAFullDisk(t *testing.T) {
 
 	q := embedded(t, Options{StoreDir: filepath.Join(dir, "store")})
 	c := client(t, q.URL(), Options{}) // another process's connection: a daemon's
-	if err := c.PublishResult(testContext(t, 10*time.Second), "before", []byte(`{"id":"before"}`)); err != nil {
+	if err := c.PublishResult(testContext(t, 10*time.Second), LaneMain, "before", []byte(`{"id":"before"}`)); err != nil {
 		t.Fatal(err)
 	}
 	filler := filepath.Join(dir, "filler")
@@ -34,13 +34,13 @@ func TestStoreOnAFullDisk(t *testing.T) {
 		t.Fatalf("dd filled a 96 MiB disk with 200 MiB: %s", out)
 	}
 	big := []byte(`{"id":"full","x":"` + strings.Repeat("x", 256<<10) + `"}`)
-	if err := c.PublishResult(testContext(t, 3*time.Second), "full", big); err == nil {
+	if err := c.PublishResult(testContext(t, 3*time.Second), LaneMain, "full", big); err == nil {
 		t.Fatal("a result was stored on a full disk")
 	}
 	// A publish made while the disk is full waits, and goes through once the server is back.
 	published := make(chan error, 1)
 	go func() {
-		published <- c.PublishResult(testContext(t, 60*time.Second), "during", []byte(`{"id":"during"}`))
+		published <- c.PublishResult(testContext(t, 60*time.Second), LaneMain, "during", []byte(`{"id":"during"}`))
 	}()
 	select {
 	case err := <-published:
@@ -62,7 +62,7 @@ func TestStoreOnAFullDisk(t *testing.T) {
 	}
 	for i := range 3 {
 		id := fmt.Sprintf("after-%d", i)
-		if err := c.PublishResult(testContext(t, 10*time.Second), id, []byte(`{"id":"`+id+`"}`)); err != nil {
+		if err := c.PublishResult(testContext(t, 10*time.Second), LaneMain, id, []byte(`{"id":"`+id+`"}`)); err != nil {
 			t.Errorf("publishing %s after room was freed: %v", id, err)
 		}
 	}

@@ -83,7 +83,7 @@ func TestResultsWhenTheirNodeIsLost(t *testing.T) {
 	ctx := testContext(t, 60*time.Second)
 	const stored = 700
 	for i := range stored {
-		if err := q.PublishResult(ctx, fmt.Sprintf("r%d", i), []byte("result")); err != nil {
+		if err := q.PublishResult(ctx, LaneMain, fmt.Sprintf("r%d", i), []byte("result")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -163,7 +163,7 @@ func loseResultsLeader(t *testing.T) (c *queuetest.Cluster, q *Queue, lost int) 
 	q = client(t, c.URLs(0), Options{Replicas: 3})
 	ctx := testContext(t, 30*time.Second)
 	for i := range stored {
-		if err := q.PublishResult(ctx, fmt.Sprintf("r%d", i), []byte(fmt.Sprintf("result %d", i))); err != nil {
+		if err := q.PublishResult(ctx, LaneMain, fmt.Sprintf("r%d", i), []byte(fmt.Sprintf("result %d", i))); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -60,10 +60,13 @@ type Options struct {
 	// is set on the shared consumer.
 	MaxDeliver int `mapstructure:"-"`
 	// DedupWindow is the jobs stream's duplicate window, default 24h: a job id submitted
-	// again within it is dropped. It also de-duplicates results (capped at ResultsMaxAge).
+	// again within it is dropped. It also de-duplicates results.
 	DedupWindow time.Duration `mapstructure:"-"`
-	// ResultsMaxAge is how long results are kept; 0 (the default) keeps them forever.
-	ResultsMaxAge time.Duration `mapstructure:"-"`
+	// ResultsMaxAge is how long the results of test and ladder jobs are kept, 0 forever. As
+	// with ReplaysMaxAge, a Queue deletes nothing by itself: judge serve runs ExpireResults
+	// with it every hour. The main lane's results and those that record no lane are kept
+	// whatever it is.
+	ResultsMaxAge time.Duration `mapstructure:"results_max_age"`
 	// Replicas is how many servers of a JetStream cluster keep each stream and object
 	// store, default 1 (DefaultReplicas): a single server. With 3, losing any one server
 	// loses nothing. A stream that exists with fewer is updated, and the change logged; a
@@ -123,6 +126,10 @@ func (o Options) Validate() error {
 	}
 	if o.ReplaysMaxAge < 0 {
 		errs = append(errs, value.Invalid("replays_max_age", "must be 0 (keep them forever) or a duration such as 168h (got %v)", o.ReplaysMaxAge))
+	}
+	if o.ResultsMaxAge != 0 && o.ResultsMaxAge < defaultDedupWindow {
+		errs = append(errs, value.Invalid("results_max_age", "must be 0 (keep them forever) or at least %v, the time in which a job id submitted again is dropped as a duplicate: its result must outlive it (got %v)",
+			defaultDedupWindow, o.ResultsMaxAge))
 	}
 	if o.ArtifactsMaxAge < 0 {
 		errs = append(errs, value.Invalid("artifacts_max_age", "must be 0 (keep them forever) or a duration such as 720h (got %v)", o.ArtifactsMaxAge))
@@ -248,6 +255,9 @@ const (
 	// DefaultArtifactsMaxAge keeps a shared compiled bot 30 days from its storing: a daemon
 	// that needs an older one compiles it again (README, "The daemon").
 	DefaultArtifactsMaxAge = 30 * 24 * time.Hour
+	// DefaultResultsMaxAge keeps 30 days of test and ladder results: at most 5 GiB for a
+	// judge that publishes a 2 KB result every second (README, "The daemon").
+	DefaultResultsMaxAge = 30 * 24 * time.Hour
 )
 
 const (
@@ -303,6 +313,9 @@ type Queue struct {
 	consumers []jetstream.Consumer // by Lane
 	results   jetstream.Stream
 	objects   map[string]jetstream.ObjectStore
+	// swept is the results stream's sequence before which ExpireResults has deleted all it
+	// will: what is left there is kept whatever its age.
+	swept uint64
 
 	closing   atomic.Bool
 	closed    chan struct{} // closed by the connection's closed handler
@@ -329,9 +342,6 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 	}
 	if o.DedupWindow <= 0 {
 		o.DedupWindow = defaultDedupWindow
-	}
-	if o.ResultsMaxAge < 0 {
-		o.ResultsMaxAge = 0
 	}
 	if err := o.Validate(); err != nil {
 		return nil, fmt.Errorf("queue: %w", err)
@@ -530,11 +540,6 @@ func (q *Queue) setupOnce(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// The server rejects a duplicate window longer than the stream's max age.
-	resultsDup := q.o.DedupWindow
-	if q.o.ResultsMaxAge > 0 && resultsDup > q.o.ResultsMaxAge {
-		resultsDup = q.o.ResultsMaxAge
-	}
 	results, err := q.stream(ctx, jetstream.StreamConfig{
 		Name:              q.resultsStream,
 		Description:       "judge results: the last result of each job id",
@@ -542,8 +547,7 @@ func (q *Queue) setupOnce(ctx context.Context) error {
 		Retention:         jetstream.LimitsPolicy,
 		Storage:           jetstream.FileStorage,
 		MaxMsgsPerSubject: 1,
-		MaxAge:            q.o.ResultsMaxAge,
-		Duplicates:        resultsDup,
+		Duplicates:        q.o.DedupWindow,
 	})
 	if err != nil {
 		return err
@@ -735,7 +739,7 @@ func (q *Queue) closedErr() error {
 // acknowledgement) until ctx is done. The retry is safe only because every message the queue
 // publishes carries a de-duplication id: a retried message that was in fact stored is
 // acknowledged as a duplicate instead of stored twice.
-func (q *Queue) publish(ctx context.Context, what, subject string, data []byte, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+func (q *Queue) publish(ctx context.Context, what string, msg *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
 	if q.o.ReadOnly {
 		return nil, fmt.Errorf("queue: %s: %w", what, ErrReadOnly)
 	}
@@ -745,7 +749,7 @@ func (q *Queue) publish(ctx context.Context, what, subject string, data []byte, 
 			return nil, err
 		}
 		actx, cancel := context.WithTimeout(ctx, publishAttemptTimeout)
-		ack, err := q.js.PublishMsg(actx, &nats.Msg{Subject: subject, Data: data}, opts...)
+		ack, err := q.js.PublishMsg(actx, msg, opts...)
 		cancel()
 		if err == nil {
 			return ack, nil
@@ -755,7 +759,7 @@ func (q *Queue) publish(ctx context.Context, what, subject string, data []byte, 
 		}
 		if errors.Is(err, nats.ErrMaxPayload) {
 			return nil, fmt.Errorf("queue: %s: %d bytes is too large: the server takes messages of at most %d bytes (%w)",
-				what, len(data), q.nc.MaxPayload(), err)
+				what, len(msg.Data), q.nc.MaxPayload(), err)
 		}
 		if !transient(err) {
 			return nil, fmt.Errorf("queue: %s: %w", what, err)

@@ -185,7 +185,7 @@ func TestNamesFollowPrefix(t *testing.T) {
 	if d := next(t, q, 5*time.Second); d.Subject != "contest-7.jobs" || d.ID != "m1" {
 		t.Errorf("delivery subject %q id %q", d.Subject, d.ID)
 	}
-	if err := q.PublishResult(ctx, "m1", []byte("r")); err != nil {
+	if err := q.PublishResult(ctx, LaneMain, "m1", []byte("r")); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := q.results.GetLastMsgForSubject(ctx, "contest-7.results.m1"); err != nil {
@@ -257,7 +257,7 @@ func TestInvalidIDsRejected(t *testing.T) {
 	if _, err := q.Submit(ctx, "a b", nil); !errors.Is(err, job.ErrInvalidID) {
 		t.Errorf("submit: %v", err)
 	}
-	if err := q.PublishResult(ctx, "a.>", nil); !errors.Is(err, job.ErrInvalidID) {
+	if err := q.PublishResult(ctx, LaneMain, "a.>", nil); !errors.Is(err, job.ErrInvalidID) {
 		t.Errorf("publish result: %v", err)
 	}
 	if _, _, err := q.Result(ctx, "*"); !errors.Is(err, job.ErrInvalidID) {

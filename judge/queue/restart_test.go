@@ -35,7 +35,7 @@ func TestServerRestart(t *testing.T) {
 	if err := d.Ack(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.PublishResult(ctx, "j1", []byte("r1")); err != nil {
+	if err := c.PublishResult(ctx, LaneMain, "j1", []byte("r1")); err != nil {
 		t.Fatal(err)
 	}
 
@@ -81,7 +81,7 @@ func TestServerRestart(t *testing.T) {
 		dup, err := c.Submit(ctx, "j4", []byte("job j4"))
 		submitted <- pubResult{dup, err}
 	}()
-	go func() { published <- c.PublishResult(ctx, "j2", []byte("r2")) }()
+	go func() { published <- c.PublishResult(ctx, LaneMain, "j2", []byte("r2")) }()
 
 	srv2 := embedded(t, Options{StoreDir: dir, Listen: u.Host})
 	if srv2.URL() != srv.URL() {
@@ -133,7 +133,7 @@ func TestServerRestart(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("idle daemon's Next did not get the job submitted after the restart")
 	}
-	if err := c.PublishResult(ctx, "j5", []byte("r5")); err != nil {
+	if err := c.PublishResult(ctx, LaneMain, "j5", []byte("r5")); err != nil {
 		t.Fatal(err)
 	}
 	start = time.Now()

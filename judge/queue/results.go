@@ -23,15 +23,18 @@ const resultsIdleCheck = 2 * time.Second
 // listing on a 3-node cluster hung for 16 minutes); the listing then ends with what came.
 const resultsIdleChecks = 3
 
-// PublishResult stores the result of job id on judge.results.<id>. Its de-duplication id is
-// "result-"+id, so a job judged twice (redelivered after a daemon lost its connection before
-// acking) keeps its first result within the dedup window. Retries like Submit.
-func (q *Queue) PublishResult(ctx context.Context, id string, result []byte) error {
+// PublishResult stores the result of job id, a job of lane, on judge.results.<id>. Its
+// de-duplication id is "result-"+id, so a job judged twice (redelivered after a daemon lost
+// its connection before acking) keeps its first result within the dedup window. The lane
+// goes in its HeaderLane, which decides how long it is kept (ExpireResults). Retries like
+// Submit.
+func (q *Queue) PublishResult(ctx context.Context, lane Lane, id string, result []byte) error {
 	if err := job.ValidID(id); err != nil {
 		return err
 	}
-	ack, err := q.publish(ctx, "publish result "+id, q.resultsPrefix+id, result,
-		jetstream.WithMsgID("result-"+id), jetstream.WithExpectStream(q.resultsStream))
+	msg := &nats.Msg{Subject: q.resultsPrefix + id, Data: result, Header: nats.Header{}}
+	msg.Header.Set(HeaderLane, lane.String())
+	ack, err := q.publish(ctx, "publish result "+id, msg, jetstream.WithMsgID("result-"+id), jetstream.WithExpectStream(q.resultsStream))
 	if err == nil && ack.Duplicate {
 		// Another daemon judged the job too (this one lost its connection past AckWait): the
 		// stored result stays the only one.
@@ -41,7 +44,7 @@ func (q *Queue) PublishResult(ctx context.Context, id string, result []byte) err
 }
 
 // Result returns the stored result of job id, and false when there is none (not judged yet,
-// or expired after ResultsMaxAge).
+// or a test or ladder job's expired after ResultsMaxAge).
 func (q *Queue) Result(ctx context.Context, id string) ([]byte, bool, error) {
 	if err := job.ValidID(id); err != nil {
 		return nil, false, err
@@ -83,7 +86,9 @@ func (q *Queue) Results(ctx context.Context, id string, follow bool, fn func(id 
 	var from uint64 // the stream sequence to go on from, 0 for the first
 	wait := time.Second
 	for attempt := 1; ; attempt++ {
-		err := q.readResults(ctx, filter, follow, &from, fn)
+		err := q.readResults(ctx, filter, follow, false, &from, func(m jetstream.Msg) error {
+			return fn(strings.TrimPrefix(m.Subject(), q.resultsPrefix), m.Data())
+		})
 		var fe fnError
 		switch {
 		case errors.As(err, &fe):
@@ -117,11 +122,13 @@ type fnError struct{ err error }
 func (e fnError) Error() string { return e.err.Error() }
 
 // readResults is one consumer's part of Results, from the stream sequence *from (the first
-// when 0), which it moves past each result handed to fn.
-func (q *Queue) readResults(ctx context.Context, filter string, follow bool, from *uint64, fn func(id string, result []byte) error) error {
+// when 0), which it moves past each result handed to fn; with headersOnly, fn gets each
+// result's headers and not its data (ExpireResults).
+func (q *Queue) readResults(ctx context.Context, filter string, follow, headersOnly bool, from *uint64, fn func(jetstream.Msg) error) error {
 	cfg := jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{filter},
 		DeliverPolicy:  jetstream.DeliverAllPolicy,
+		HeadersOnly:    headersOnly,
 		// The client recreates the consumer after a reconnect or missed heartbeats, but
 		// without a bound on its attempts it does so forever, whatever ctx says: once, and
 		// Results makes the next one itself.
@@ -184,7 +191,7 @@ func (q *Queue) readResults(ctx context.Context, filter string, follow bool, fro
 		if merr == nil {
 			*from = meta.Sequence.Stream + 1
 		}
-		if err := fn(strings.TrimPrefix(m.Subject(), q.resultsPrefix), m.Data()); err != nil {
+		if err := fn(m); err != nil {
 			return fnError{err}
 		}
 		if !follow && merr == nil && meta.NumPending == 0 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 )
@@ -36,11 +37,11 @@ func TestResults(t *testing.T) {
 		t.Fatalf("results of an empty stream: %v", got)
 	}
 
-	if err := q.PublishResult(ctx, "m1", []byte("first")); err != nil {
+	if err := q.PublishResult(ctx, LaneMain, "m1", []byte("first")); err != nil {
 		t.Fatal(err)
 	}
 	// A redelivered job judged again publishes again: the first result stays.
-	if err := q.PublishResult(ctx, "m1", []byte("second")); err != nil {
+	if err := q.PublishResult(ctx, LaneMain, "m1", []byte("second")); err != nil {
 		t.Fatal(err)
 	}
 	r, ok, err := q.Result(ctx, "m1")
@@ -48,7 +49,7 @@ func TestResults(t *testing.T) {
 		t.Fatalf("result: %q ok=%v err=%v", r, ok, err)
 	}
 	for _, id := range []string{"m2", "round.3.m3"} {
-		if err := q.PublishResult(ctx, id, []byte("r-"+id)); err != nil {
+		if err := q.PublishResult(ctx, LaneMain, id, []byte("r-"+id)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -83,7 +84,7 @@ func TestResultsFollow(t *testing.T) {
 	t.Parallel()
 	q := embedded(t, Options{})
 	ctx := testContext(t, 20*time.Second)
-	if err := q.PublishResult(ctx, "old", []byte("r-old")); err != nil {
+	if err := q.PublishResult(ctx, LaneMain, "old", []byte("r-old")); err != nil {
 		t.Fatal(err)
 	}
 
@@ -116,7 +117,7 @@ func TestResultsFollow(t *testing.T) {
 				id = "new-all"
 			}
 			other := client(t, q.URL(), Options{})
-			if err := other.PublishResult(ctx, id, []byte("r-"+id)); err != nil {
+			if err := other.PublishResult(ctx, LaneMain, id, []byte("r-"+id)); err != nil {
 				t.Fatal(err)
 			}
 			select {
@@ -138,18 +139,100 @@ func TestResultsFollow(t *testing.T) {
 	}
 }
 
-func TestResultsMaxAgeCapsDedupWindow(t *testing.T) {
+// ExpireResults deletes the results of test and ladder jobs stored before its cut-off and
+// keeps the main lane's and those that record no lane; a dry run deletes nothing; the next
+// call goes on where the last stopped; a second judge's clean-up at once is no error.
+func TestExpireResults(t *testing.T) {
 	t.Parallel()
-	// A dedup window longer than the results' max age is invalid on the server; Open must
-	// cap it rather than fail.
-	q := embedded(t, Options{ResultsMaxAge: time.Hour})
-	ctx := testContext(t, 10*time.Second)
+	q := embedded(t, Options{})
+	ctx := testContext(t, 20*time.Second)
+	publish := func(lane Lane, id string) {
+		t.Helper()
+		if err := q.PublishResult(ctx, lane, id, []byte(`{"id":"`+id+`"}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	publish(LaneMain, "main1")
+	publish(LaneTest, "test1")
+	publish(LaneLadder, "ladder1")
+	// A result of an older judge, which records no lane.
+	if _, err := q.js.Publish(ctx, q.resultsPrefix+"old1", []byte(`{"id":"old1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(10 * time.Millisecond)
+	cut := time.Now()
+	time.Sleep(10 * time.Millisecond)
+	publish(LaneTest, "test2")
+	stored := func() (ids []string) {
+		t.Helper()
+		for _, id := range []string{"main1", "test1", "ladder1", "old1", "test2"} {
+			if _, ok, err := q.Result(ctx, id); err != nil {
+				t.Fatal(err)
+			} else if ok {
+				ids = append(ids, id)
+			}
+		}
+		return ids
+	}
+	all := "[main1 test1 ladder1 old1 test2]"
+	size := uint64(len(`{"id":"test1"}`) + len(`{"id":"ladder1"}`))
+	if ex, err := q.ExpireResults(ctx, cut, true); err != nil || ex.Count != 2 || ex.Bytes != size || fmt.Sprint(stored()) != all {
+		t.Errorf("dry run: %+v, %v, %v stored; want 2 (%d B), all stored", ex, err, stored(), size)
+	}
+	if ex, err := q.ExpireResults(ctx, cut, false); err != nil || ex.Count != 2 || ex.Bytes != size {
+		t.Errorf("expired %+v, %v; want test1 and ladder1 (%d B)", ex, err, size)
+	}
+	if got := fmt.Sprint(stored()); got != "[main1 old1 test2]" {
+		t.Errorf("after expiring: %s stored", got)
+	}
+	if q.swept == 0 {
+		t.Error("the next call does not start where this one stopped")
+	}
+	// A second judge at once: it reads from the first result, finds the old ones gone.
+	other := client(t, q.URL(), Options{})
+	if ex, err := other.ExpireResults(ctx, time.Now().Add(time.Hour), false); err != nil || ex.Count != 1 {
+		t.Errorf("another judge's clean-up: %+v, %v; want test2 expired", ex, err)
+	}
+	if ex, err := q.ExpireResults(ctx, time.Now().Add(time.Hour), false); err != nil || ex.Count != 0 {
+		t.Errorf("the first judge's next clean-up: %+v, %v; want nothing left, no error", ex, err)
+	}
+	if got := fmt.Sprint(stored()); got != "[main1 old1]" {
+		t.Errorf("in the end: %s stored", got)
+	}
+	// Two clean-ups at once, each beaten to some results by the other.
+	const n = 300
+	for i := range n {
+		publish(LaneLadder, fmt.Sprintf("l%03d", i))
+	}
+	var both sync.WaitGroup
+	counts := make([]int, 2)
+	for i, judge := range []*Queue{q, other} {
+		both.Go(func() {
+			ex, err := judge.ExpireResults(ctx, time.Now().Add(time.Hour), false)
+			if err != nil {
+				t.Errorf("judge %d's clean-up beside another: %v", i, err)
+			}
+			counts[i] = ex.Count
+		})
+	}
+	both.Wait()
+	if counts[0]+counts[1] < n {
+		t.Errorf("the two clean-ups expired %v of %d", counts, n)
+	}
 	info, err := q.results.Info(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Config.MaxAge != time.Hour || info.Config.Duplicates != time.Hour || info.Config.MaxMsgsPerSubject != 1 {
-		t.Errorf("results stream config: max age %s, duplicates %s, per subject %d", info.Config.MaxAge, info.Config.Duplicates, info.Config.MaxMsgsPerSubject)
+	ro := client(t, q.URL(), Options{ReadOnly: true})
+	if _, err := ro.ExpireResults(ctx, time.Now(), false); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("read-only: %v", err)
+	}
+	// The results stream keeps no age of its own: the lanes decide.
+	if info.State.Msgs != 2 {
+		t.Errorf("%d results left; want main1 and old1", info.State.Msgs)
+	}
+	if info.Config.MaxAge != 0 || info.Config.Duplicates != defaultDedupWindow {
+		t.Errorf("results stream config: max age %s, duplicates %s", info.Config.MaxAge, info.Config.Duplicates)
 	}
 }
 
@@ -160,7 +243,7 @@ func TestResultsManyWithoutFollow(t *testing.T) {
 	ctx := testContext(t, 20*time.Second)
 	const n = 300
 	for i := range n {
-		if err := q.PublishResult(ctx, fmt.Sprintf("m%03d", i), []byte("r")); err != nil {
+		if err := q.PublishResult(ctx, LaneMain, fmt.Sprintf("m%03d", i), []byte("r")); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -23,7 +23,7 @@ func storeWithResults(t *testing.T) string {
 		t.Fatal(err)
 	}
 	for _, id := range []string{"m1", "m2"} {
-		if err := q.PublishResult(ctx, id, []byte(`{"id":"`+id+`"}`)); err != nil {
+		if err := q.PublishResult(ctx, LaneMain, id, []byte(`{"id":"`+id+`"}`)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -82,7 +82,7 @@ func TestReadOnlyInProcess(t *testing.T) {
 	if _, err := q.Submit(ctx, "m3", []byte("job")); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("submit: %v", err)
 	}
-	if err := q.PublishResult(ctx, "m3", []byte("r")); !errors.Is(err, ErrReadOnly) {
+	if err := q.PublishResult(ctx, LaneMain, "m3", []byte("r")); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("publish result: %v", err)
 	}
 	if err := q.PutObject(ctx, BucketReplays, "replays/m3.jsonl", strings.NewReader("x")); !errors.Is(err, ErrReadOnly) {
@@ -127,7 +127,7 @@ func TestStoreHasOneServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := embedded(t, Options{StoreDir: dir})
-	if err := again.PublishResult(ctx, "m1", []byte("r")); err != nil {
+	if err := again.PublishResult(ctx, LaneMain, "m1", []byte("r")); err != nil {
 		t.Errorf("the store after the first server stopped: %v", err)
 	}
 }
