@@ -61,7 +61,7 @@ judge serving it, if one runs), else the judge serving at nats.listen.`,
 				if !u.Oldest.IsZero() {
 					oldest = u.Oldest.UTC().Format(time.DateTime)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", u.Store, u.Stream, u.Count, byteSize(int64(u.Bytes)), oldest, limits(u))
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", u.Store, u.Stream, u.Count, byteSize(int64(u.Bytes)), oldest, a.limits(u))
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -138,11 +138,23 @@ deleted is compiled again when a daemon needs it. It works through the running j
 	return cmd
 }
 
-// limits says a store's limits in words.
-func limits(u queue.Usage) string {
+// limits says a store's limits in words: the stream's, and the ages judge serve keeps its
+// entries for (queue.ExpireResults, ExpireReplays, ExpireArtifacts).
+func (a *app) limits(u queue.Usage) string {
 	var s string
+	age := map[string]time.Duration{"results": a.cfg.NATS.ResultsMaxAge, "replays": a.cfg.NATS.ReplaysMaxAge,
+		"artifacts": a.cfg.NATS.ArtifactsMaxAge}[u.Store]
+	switch {
+	case age > 0 && u.Store == "artifacts":
+		s = "kept " + age.String() + " from last use"
+	case age > 0:
+		s = "test and ladder kept " + age.String()
+	}
 	if u.MaxAge > 0 {
-		s = "max age " + u.MaxAge.String()
+		if s != "" {
+			s += ", "
+		}
+		s += "max age " + u.MaxAge.String()
 	}
 	if u.MaxBytes > 0 {
 		if s != "" {

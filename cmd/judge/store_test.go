@@ -49,7 +49,8 @@ func TestStoreReport(t *testing.T) {
 				t.Errorf("data directory parts: %+v", got.Parts)
 			}
 			text := storeOutput(t, dataDir)
-			for _, want := range []string{"STORE", "results", "replays", "The data directory", "nats"} {
+			for _, want := range []string{"STORE", "results", "replays", "The data directory", "nats",
+				"test and ladder kept 720h0m0s", "test and ladder kept 168h0m0s", "kept 720h0m0s from last use"} {
 				if !strings.Contains(text, want) {
 					t.Errorf("the table lacks %q:\n%s", want, text)
 				}
