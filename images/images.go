@@ -111,14 +111,14 @@ var langs = []Lang{
 		Flags: []string{"-trimpath", "-ldflags=-s -w"},
 		Run:   []string{"/bot/bot"},
 		// Go's runtime starts its own threads: it takes more than the other static binaries.
-		startup: map[string]time.Duration{"runc": 25 * time.Millisecond, "runsc": 140 * time.Millisecond},
+		startup: map[string]time.Duration{"runc": 25 * time.Millisecond, "runsc": 160 * time.Millisecond},
 		compile: "go-compile", run: "static-run",
 	},
 	{
 		Name:    "python",
 		Exts:    []string{".py"},
 		Run:     []string{"/usr/bin/python3.11", "/bot/main.py"},
-		startup: map[string]time.Duration{"runc": 80 * time.Millisecond, "runsc": 280 * time.Millisecond},
+		startup: map[string]time.Duration{"runc": 120 * time.Millisecond, "runsc": 400 * time.Millisecond},
 		compile: "python-compile", run: "python-run",
 		main: entryFile("Python", "main.py"),
 	},
@@ -128,7 +128,7 @@ var langs = []Lang{
 		Run:  []string{"/usr/bin/node", "/bot/main.js"},
 		// Debian's Node is built without its start-up snapshot: it compiles its own
 		// JavaScript as it starts.
-		startup: map[string]time.Duration{"runc": 320 * time.Millisecond, "runsc": 1100 * time.Millisecond},
+		startup: map[string]time.Duration{"runc": 440 * time.Millisecond, "runsc": 1100 * time.Millisecond},
 		compile: "javascript-compile", run: "javascript-run",
 		main: entryFile("JavaScript", "main.js"),
 	},
@@ -148,7 +148,7 @@ var langs = []Lang{
 		Exts:    []string{".cs"},
 		Flags:   []string{"-optimize+", "-nologo"},
 		Run:     []string{"/usr/bin/mono-sgen", "/bot/bot.exe"},
-		startup: map[string]time.Duration{"runc": 130 * time.Millisecond, "runsc": 1100 * time.Millisecond},
+		startup: map[string]time.Duration{"runc": 160 * time.Millisecond, "runsc": 1100 * time.Millisecond},
 		compile: "csharp-compile", run: "csharp-run",
 	},
 }
