@@ -136,7 +136,9 @@ func TestWarmPoolLimit(t *testing.T) {
 		kinds[i] = base
 		kinds[i].Limits.Memory += 1 << (20 + i)
 	}
-	const idle = 3 * time.Second
+	// Longer than the four starts before the third kind's take: under gVisor on a slow
+	// machine they took more than 3 s, and the first kind then counted as unused.
+	const idle = 10 * time.Second
 	sandbox.SetWarmIdle(t, idle)
 	e.Warm(2)
 	e.WarmLimit(3)
