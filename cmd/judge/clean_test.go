@@ -7,17 +7,22 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/result"
 )
 
 // replayStore is a judge's embedded server (as judge serve runs it) holding a replay of a
 // test match (2,000 bytes), of a ladder match (3,000) and of an official round (1,000), and
-// their results (200, 300 and 100 bytes).
+// their results (200, 300 and 100 bytes); and a portal that holds the records of those test and
+// ladder matches (portalMatches), of a validation match, of a ladder match not played yet,
+// and a test-match count of this hour.
 func replayStore(t *testing.T) *queue.Queue {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -39,8 +44,77 @@ func replayStore(t *testing.T) *queue.Queue {
 			t.Fatal(err)
 		}
 	}
+	kv, err := q.KeyValue(ctx, "portal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.New(kv)
+	for _, m := range []store.Match{
+		{ID: "t1", Contest: "spring", Kind: store.KindTest, Owner: "alice", Result: &result.Result{ID: "t1"}},
+		{ID: "l1", Contest: "spring", Kind: store.KindLadder, Seats: []store.Seat{{Login: "alice"}, {Login: "bob"}}, Result: &result.Result{ID: "l1"}},
+		{ID: "sv", Contest: "spring", Kind: store.KindValidation, Owner: "alice", Result: &result.Result{ID: "sv"}},
+		{ID: "l2", Contest: "spring", Kind: store.KindLadder, Seats: []store.Seat{{Login: "alice"}, {Login: "bob"}}},
+	} {
+		if _, err := st.AddMatch(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.TakeQuota(ctx, "spring", "alice", 10); err != nil {
+		t.Fatal(err)
+	}
 	return q
 }
+
+// portalMatches are the test and ladder matches' records replayStore's portal holds, as judge
+// store clean counts them (their key and value).
+var portalMatches = []string{"t1", "l1"}
+
+// portalKeys are the keys the portal's bucket holds, sorted.
+func portalKeys(t *testing.T, q *queue.Queue) []string {
+	t.Helper()
+	kv, err := q.KeyValue(context.Background(), "portal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := kv.ListKeys(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range l.Keys() {
+		if strings.HasPrefix(k, "quota.") {
+			k = "quota" // its hour's
+		}
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// portalBytes is what judge store clean counts for the records of matches ids.
+func portalBytes(t *testing.T, q *queue.Queue, ids ...string) int64 {
+	t.Helper()
+	kv, err := q.KeyValue(context.Background(), "portal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, id := range ids {
+		e, err := kv.Get(context.Background(), "match."+id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += int64(len("$KV.judge-portal.match."+id) + len(e.Value()))
+	}
+	return n
+}
+
+// All the portal holds, and what it keeps of it after a clean-up of the test and ladder
+// matches.
+const (
+	portalAll  = "[match.l1 match.l2 match.sv match.t1 own.spring.alice.m.l1 own.spring.alice.m.l2 own.spring.alice.m.sv own.spring.alice.m.t1 own.spring.bob.m.l1 own.spring.bob.m.l2 quota]"
+	portalKept = "[match.l2 match.sv own.spring.alice.m.l2 own.spring.alice.m.sv own.spring.bob.m.l2 quota]"
+)
 
 // hasResult reports whether q holds the result of job id.
 func hasResult(t *testing.T, q *queue.Queue, id string) bool {
@@ -70,20 +144,29 @@ func TestStoreClean(t *testing.T) {
 	q := replayStore(t)
 	t.Setenv("JUDGE_NATS_URL", q.URL())
 	t.Setenv("JUDGE_DATA_DIR", t.TempDir())
+	records := byteSize(portalBytes(t, q, portalMatches...))
+	// lines is what judge store clean says: verb n of the test and ladder matches' replays
+	// (older than replaysAge, of bytes sizes[0]), results and records (resultsAge, sizes[1:]).
+	lines := func(verb string, n int, replaysAge, resultsAge string, sizes ...string) string {
+		if n == 0 {
+			sizes = []string{"0 B", "0 B", "0 B"}
+		}
+		return fmt.Sprintf("%[1]s %[2]d replays of test and ladder matches older than %[3]s (%[5]s)\n"+
+			"%[1]s %[2]d results of test and ladder matches older than %[4]s (%[6]s)\n"+
+			"%[1]s %[2]d portal records of test and ladder matches older than %[4]s (%[7]s)\n"+
+			"%[1]s 0 portal test-match counts of past hours older than 2h0m0s (0 B)\n"+
+			"%[1]s 0 compiled bots of the shared build cache older than 720h0m0s (0 B)\n",
+			verb, n, replaysAge, resultsAge, sizes[0], sizes[1], sizes[2])
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
-		gone bool // the test and ladder replays, after
+		gone bool // the test and ladder matches' replays, results and records, after
 	}{
-		{[]string{"--older-than", "1h"}, "expired 0 replays of test and ladder matches older than 1h0m0s (0 B)\n" +
-			"expired 0 results of test and ladder matches older than 1h0m0s (0 B)\n" + noArtifacts, false},
-		{[]string{"--dry-run", "--older-than", "1ns"}, "would expire 2 replays of test and ladder matches older than 1ns (4.9 KiB)\n" +
-			"would expire 2 results of test and ladder matches older than 1ns (500 B)\n" +
-			"would expire 0 compiled bots of the shared build cache older than 720h0m0s (0 B)\n", false},
-		{[]string{"--older-than", "1ns"}, "expired 2 replays of test and ladder matches older than 1ns (4.9 KiB)\n" +
-			"expired 2 results of test and ladder matches older than 1ns (500 B)\n" + noArtifacts, true},
-		{nil, "expired 0 replays of test and ladder matches older than 168h0m0s (0 B)\n" + // nats.replays_max_age
-			"expired 0 results of test and ladder matches older than 720h0m0s (0 B)\n" + noArtifacts, true}, // nats.results_max_age
+		{[]string{"--older-than", "1h"}, lines("expired", 0, "1h0m0s", "1h0m0s"), false},
+		{[]string{"--dry-run", "--older-than", "1ns"}, lines("would expire", 2, "1ns", "1ns", "4.9 KiB", "500 B", records), false},
+		{[]string{"--older-than", "1ns"}, lines("expired", 2, "1ns", "1ns", "4.9 KiB", "500 B", records), true},
+		{nil, lines("expired", 0, "168h0m0s", "720h0m0s"), true}, // nats.replays_max_age, nats.results_max_age
 	} {
 		out, err := runCLI(t, append([]string{"store", "clean"}, tc.args...)...)
 		if err != nil || out != tc.want {
@@ -97,6 +180,13 @@ func TestStoreClean(t *testing.T) {
 			t.Errorf("after judge store clean %s: the test and ladder results are there: %v, %v; want %v",
 				strings.Join(tc.args, " "), hasResult(t, q, "t1"), hasResult(t, q, "l1"), !tc.gone)
 		}
+		want := portalAll
+		if tc.gone {
+			want = portalKept
+		}
+		if got := fmt.Sprint(portalKeys(t, q)); got != want {
+			t.Errorf("after judge store clean %s: the portal holds %s; want %s", strings.Join(tc.args, " "), got, want)
+		}
 		if !has(t, q, "round-1-1.jsonl") || !hasResult(t, q, "round-1-1") {
 			t.Fatalf("judge store clean %s deleted the official round's replay or result", strings.Join(tc.args, " "))
 		}
@@ -106,6 +196,8 @@ func TestStoreClean(t *testing.T) {
 	t.Setenv("JUDGE_NATS_ARTIFACTS_MAX_AGE", "0")
 	want := "nats.replays_max_age is 0: the replays of test and ladder matches are kept forever, and none was deleted\n" +
 		"nats.results_max_age is 0: the results of test and ladder matches are kept forever, and none was deleted\n" +
+		"nats.results_max_age is 0: the portal records of test and ladder matches are kept forever, and none was deleted\n" +
+		"expired 0 portal test-match counts of past hours older than 2h0m0s (0 B)\n" +
 		"nats.artifacts_max_age is 0: the compiled bots of the shared build cache are kept forever, and none was deleted\n"
 	if out, err := runCLI(t, "store", "clean"); err != nil || out != want {
 		t.Errorf("judge store clean with every max age 0: %q, %v; want %q", out, err, want)
@@ -117,15 +209,20 @@ func TestStoreClean(t *testing.T) {
 func TestServeCleansReplays(t *testing.T) {
 	q := replayStore(t)
 	var log logBuffer
-	cleanReplays(t.Context(), q, 0, time.Hour, slog.New(slog.NewTextHandler(&log, nil)))
-	if !has(t, q, "t1.jsonl") || !has(t, q, "l1.jsonl") || log.String() != "" {
-		t.Fatalf("with no max age: the replays went, or it logged %q", log.String())
+	for _, e := range expiries(queue.Options{}) { // every max age 0
+		e.age = 0 // the hourly quotas' too, which no key sets
+		clean(t.Context(), q, e, time.Hour, slog.New(slog.NewTextHandler(&log, nil)))
 	}
+	if !has(t, q, "t1.jsonl") || !has(t, q, "l1.jsonl") || fmt.Sprint(portalKeys(t, q)) != portalAll || log.String() != "" {
+		t.Fatalf("with no max age: the replays or the portal's records went, or it logged %q", log.String())
+	}
+	records := portalBytes(t, q, portalMatches...)
 	stop := serveCleanUp(t, q, time.Hour, &log)
 	deadline := time.Now().Add(10 * time.Second)
-	for has(t, q, "t1.jsonl") || has(t, q, "l1.jsonl") || hasResult(t, q, "t1") || hasResult(t, q, "l1") {
+	for has(t, q, "t1.jsonl") || has(t, q, "l1.jsonl") || hasResult(t, q, "t1") || hasResult(t, q, "l1") ||
+		fmt.Sprint(portalKeys(t, q)) != "[match.l2 match.sv own.spring.alice.m.l2 own.spring.alice.m.sv own.spring.bob.m.l2]" {
 		if time.Now().After(deadline) {
-			t.Fatal("the old test and ladder replays or results are still there")
+			t.Fatalf("the old test and ladder replays, results or records are still there, or the quota count: the portal holds %v", portalKeys(t, q))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -134,7 +231,9 @@ func TestServeCleansReplays(t *testing.T) {
 		t.Error("the official round's replay or result went")
 	}
 	for _, want := range []string{`level=INFO msg="serve: expired the replays of test and ladder matches" count=2 bytes=5000`,
-		`level=INFO msg="serve: expired the results of test and ladder matches" count=2 bytes=500`} {
+		`level=INFO msg="serve: expired the results of test and ladder matches" count=2 bytes=500`,
+		fmt.Sprintf(`level=INFO msg="serve: expired the portal records of test and ladder matches" count=2 bytes=%d`, records),
+		`level=INFO msg="serve: expired the portal test-match counts of past hours" count=1`} {
 		if s := log.String(); !strings.Contains(s, want) {
 			t.Errorf("the log %q does not say %s", s, want)
 		}
@@ -155,7 +254,7 @@ func TestServeCleanUpFails(t *testing.T) {
 	var log logBuffer
 	stop := serveCleanUp(t, gone, 10*time.Millisecond, &log)
 	deadline := time.Now().Add(10 * time.Second)
-	for strings.Count(log.String(), `level=WARN msg="serve: expiring old replays failed: trying again later"`) < 2 {
+	for strings.Count(log.String(), `level=WARN msg="serve: expiring the old replays of test and ladder matches failed: trying again later"`) < 2 {
 		if time.Now().After(deadline) {
 			t.Fatalf("not two warnings: the log is %q", log.String())
 		}
@@ -167,19 +266,21 @@ func TestServeCleanUpFails(t *testing.T) {
 	}
 }
 
-// serveCleanUp runs judge serve's clean-up of q's replays and results older than a
-// nanosecond (all of them) each time every has passed, logging to log; stop ends it as the daemon's end does, and waits for
-// it.
+// serveCleanUp runs judge serve's clean-up of q's stores, every entry older than a nanosecond
+// (all of them), each time every has passed, logging to log; stop ends it as the daemon's end
+// does, and waits for it.
 func serveCleanUp(t *testing.T, q *queue.Queue, every time.Duration, log *logBuffer) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		var both sync.WaitGroup
-		both.Go(func() { cleanReplays(ctx, q, time.Nanosecond, every, slog.New(slog.NewTextHandler(log, nil))) })
-		both.Go(func() { cleanResults(ctx, q, time.Nanosecond, every, slog.New(slog.NewTextHandler(log, nil))) })
-		both.Wait()
+		var all sync.WaitGroup
+		for _, e := range expiries(queue.Options{}) {
+			e.age = time.Nanosecond
+			all.Go(func() { clean(ctx, q, e, every, slog.New(slog.NewTextHandler(log, nil))) })
+		}
+		all.Wait()
 	}()
 	return func() {
 		cancel()

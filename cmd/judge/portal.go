@@ -86,6 +86,7 @@ func (a *app) servePortal(cmd *cobra.Command) error {
 			return err
 		}
 		wg.Go(func() { d.Run(ctx) })
+		wg.Go(a.housekeep(ctx, q, houseEvery)) // as judge serve's: no other judge cleans this store
 		a.log.Info("judging here: an embedded NATS server and a daemon", "nats", q.URL())
 	}
 	kv, err := q.KeyValue(ctx, "portal")

@@ -6,13 +6,10 @@ import (
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/botjudge/judge/config"
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
@@ -64,93 +61,10 @@ func (a *app) serveCmd() *cobra.Command {
 				}()
 			}
 			cctx, stopCleaning := context.WithCancel(ctx)
-			var cleaning sync.WaitGroup
-			cleaning.Go(func() { cleanReplays(cctx, q, a.cfg.NATS.ReplaysMaxAge, houseEvery, a.log) })
-			cleaning.Go(func() { cleanResults(cctx, q, a.cfg.NATS.ResultsMaxAge, houseEvery, a.log) })
-			cleaning.Go(func() { cleanArtifacts(cctx, q, a.cfg.NATS.ArtifactsMaxAge, houseEvery, a.log) })
-			cleaning.Go(func() { trimBuilds(cctx, a.buildDir(), int64(a.cfg.Build.CacheLimit), houseEvery, a.log) })
-			defer func() { stopCleaning(); cleaning.Wait() }() // before q.Close
+			cleaning := a.housekeep(cctx, q, houseEvery)
+			defer func() { stopCleaning(); cleaning() }() // before q.Close
 			return d.Run(ctx)
 		},
-	}
-}
-
-// houseEvery is how often judge serve cleans up what grows: the old replays and results of
-// test and ladder matches (one listing of the replays bucket an hour, a replay kept at most an
-// hour past nats.replays_max_age), the shared compiled bots and the build cache.
-const houseEvery = time.Hour
-
-// cleanReplays deletes the replays of test and ladder matches older than maxAge from q, at
-// once and then each time every has passed, until ctx is done; maxAge 0 keeps them all. A
-// failure is logged and tried again the next time: the daemon judges on, whatever the store.
-func cleanReplays(ctx context.Context, q *queue.Queue, maxAge, every time.Duration, log *slog.Logger) {
-	clean(ctx, "replays", "the replays of test and ladder matches", q.ExpireReplays, maxAge, every, log)
-}
-
-// cleanResults deletes the results of test and ladder matches older than maxAge from q, as
-// cleanReplays does their replays.
-func cleanResults(ctx context.Context, q *queue.Queue, maxAge, every time.Duration, log *slog.Logger) {
-	clean(ctx, "results", "the results of test and ladder matches", q.ExpireResults, maxAge, every, log)
-}
-
-// cleanArtifacts deletes the compiled bots of the shared build cache older than maxAge from
-// q, as cleanReplays does the replays; one deleted is compiled again when next needed.
-func cleanArtifacts(ctx context.Context, q *queue.Queue, maxAge, every time.Duration, log *slog.Logger) {
-	clean(ctx, "compiled bots", "the compiled bots of the shared cache", q.ExpireArtifacts, maxAge, every, log)
-}
-
-// clean runs expire for what is older than maxAge, as cleanReplays says; what and whole name
-// it in the log.
-func clean(ctx context.Context, what, whole string, expire func(context.Context, time.Time, bool) (queue.Expired, error),
-	maxAge, every time.Duration, log *slog.Logger) {
-	if maxAge <= 0 {
-		return
-	}
-	periodically(ctx, every, func() {
-		// Bounded, so that a clean-up stuck on a server that does not answer gives way to
-		// the next one.
-		actx, cancel := context.WithTimeout(ctx, every/2)
-		ex, err := expire(actx, time.Now().Add(-maxAge), false)
-		cancel()
-		switch {
-		case ctx.Err() != nil:
-		case err != nil:
-			log.Warn("serve: expiring old "+what+" failed: trying again later", "err", err, "max_age", maxAge, "retry_in", every)
-		case ex.Count > 0:
-			log.Info("serve: expired "+whole, "count", ex.Count, "bytes", ex.Bytes, "max_age", maxAge)
-		default:
-			log.Debug("serve: nothing to expire: none of "+whole+" is older than its max age", "max_age", maxAge)
-		}
-	})
-}
-
-// trimBuilds keeps the build cache dir within limit bytes (build.TrimCache), at once and then
-// each time every has passed, until ctx is done. A failure is logged and tried again.
-func trimBuilds(ctx context.Context, dir string, limit int64, every time.Duration, log *slog.Logger) {
-	periodically(ctx, every, func() {
-		t, err := build.TrimCache(dir, limit, build.TrimKeep, time.Now())
-		switch {
-		case err != nil:
-			log.Warn("serve: trimming the build cache failed: trying again later", "dir", dir, "err", err, "retry_in", every)
-		case t.Removed > 0:
-			log.Info("serve: trimmed the build cache to build.cache_limit", "dir", dir, "removed", t.Removed, "freed", t.Freed, "left", t.Left, "bytes", t.Bytes, "limit", limit)
-		case t.Bytes > limit:
-			log.Warn("serve: the build cache is over build.cache_limit, all of it used within the last hour", "dir", dir, "bytes", t.Bytes, "limit", limit)
-		}
-	})
-}
-
-// periodically runs f at once and then each time every has passed, until ctx is done.
-func periodically(ctx context.Context, every time.Duration, f func()) {
-	tick := time.NewTicker(every)
-	defer tick.Stop()
-	for {
-		f()
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
 	}
 }
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -81,26 +81,30 @@ func (a *app) storeCleanCmd() *cobra.Command {
 	var olderThan time.Duration
 	cmd := &cobra.Command{
 		Use:   "clean [--dry-run] [--older-than DURATION]",
-		Short: "Delete the replays and results of test and ladder matches, and the shared compiled bots, past their age",
-		Long: `Delete the replays of test and ladder matches older than nats.replays_max_age, their
-results older than nats.results_max_age (both: or --older-than), and the compiled bots of the
-shared build cache older than nats.artifacts_max_age, as judge serve does every hour, and say
-how many and their bytes. The replays and results of official rounds, tournaments, builds and
-validations, and those stored by a judge that recorded no lane, are kept; a compiled bot
-deleted is compiled again when a daemon needs it. It works through the running judge
-(nats.listen) or the server at nats.url.`,
+		Short: "Delete what judge serve lets age out of the stores: test and ladder matches' replays and results, shared compiled bots",
+		Long: `Delete what judge serve deletes every hour, and say how many and their bytes: the replays
+of test and ladder matches older than nats.replays_max_age; their results, and the portal's
+records of them, older than nats.results_max_age (each: or --older-than); the portal's
+test-match counts of past hours; and the compiled bots of the shared build cache older than
+nats.artifacts_max_age. The replays, results and records of official rounds, tournaments,
+builds and validations, and those stored by a judge that recorded no lane, are kept; a
+compiled bot deleted is compiled again when a daemon needs it. It works through the running
+judge (nats.listen) or the server at nats.url.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			replays, results := a.cfg.NATS.ReplaysMaxAge, a.cfg.NATS.ResultsMaxAge
+			all := expiries(a.cfg.NATS)
 			if cmd.Flags().Changed("older-than") {
 				if olderThan <= 0 {
-					return usageError{fmt.Errorf("--older-than %v: want a duration above 0 (replays and results older than it go)", olderThan)}
+					return usageError{fmt.Errorf("--older-than %v: want a duration above 0 (test and ladder matches' replays and results older than it go)", olderThan)}
 				}
-				replays, results = olderThan, olderThan
+				for i := range all {
+					if all[i].ofMatches {
+						all[i].age = olderThan
+					}
+				}
 			}
-			ages := []time.Duration{replays, results, a.cfg.NATS.ArtifactsMaxAge}
 			var q *queue.Queue
-			if slices.ContainsFunc(ages, func(d time.Duration) bool { return d > 0 }) {
+			if slices.ContainsFunc(all, func(e expiry) bool { return e.age > 0 }) {
 				var err error
 				if q, err = a.queue(cmd.Context(), false); err != nil {
 					return err
@@ -112,60 +116,46 @@ deleted is compiled again when a daemon needs it. It works through the running j
 				verb = "would expire"
 			}
 			w := cmd.OutOrStdout()
-			for i, s := range []struct {
-				key, what string
-				expire    func(*queue.Queue, context.Context, time.Time, bool) (queue.Expired, error)
-			}{
-				{"replays_max_age", "replays of test and ladder matches", (*queue.Queue).ExpireReplays},
-				{"results_max_age", "results of test and ladder matches", (*queue.Queue).ExpireResults},
-				{"artifacts_max_age", "compiled bots of the shared build cache", (*queue.Queue).ExpireArtifacts},
-			} {
-				if ages[i] == 0 {
-					fmt.Fprintf(w, "nats.%s is 0: the %s are kept forever, and none was deleted\n", s.key, s.what)
+			for _, e := range all {
+				if e.age == 0 {
+					fmt.Fprintf(w, "nats.%s is 0: the %s are kept forever, and none was deleted\n", e.key, e.what)
 					continue
 				}
-				ex, err := s.expire(q, cmd.Context(), time.Now().Add(-ages[i]), dryRun)
+				ex, err := e.expire(q, cmd.Context(), time.Now().Add(-e.age), dryRun)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "%s %d %s older than %v (%s)\n", verb, ex.Count, s.what, ages[i], byteSize(int64(ex.Bytes)))
+				fmt.Fprintf(w, "%s %d %s older than %v (%s)\n", verb, ex.Count, e.what, e.age, byteSize(int64(ex.Bytes)))
 			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "delete nothing: say what would go")
-	cmd.Flags().DurationVar(&olderThan, "older-than", 0, "delete the replays and results of test and ladder matches older than this instead (default: nats.replays_max_age, nats.results_max_age)")
+	cmd.Flags().DurationVar(&olderThan, "older-than", 0, "delete the replays, results and portal records of test and ladder matches older than this instead (default: nats.replays_max_age, nats.results_max_age)")
 	return cmd
 }
 
-// limits says a store's limits in words: the stream's, and the ages judge serve keeps its
-// entries for (queue.ExpireResults, ExpireReplays, ExpireArtifacts).
+// limits says a store's limits in words: the ages judge serve keeps its entries for
+// (expiries), and the stream's own.
 func (a *app) limits(u queue.Usage) string {
-	var s string
-	age := map[string]time.Duration{"results": a.cfg.NATS.ResultsMaxAge, "replays": a.cfg.NATS.ReplaysMaxAge,
-		"artifacts": a.cfg.NATS.ArtifactsMaxAge}[u.Store]
-	switch {
-	case age > 0 && u.Store == "artifacts":
-		s = "kept " + age.String() + " from last use"
-	case age > 0:
-		s = "test and ladder kept " + age.String()
+	var parts []string
+	for _, e := range expiries(a.cfg.NATS) {
+		if e.store == u.Store && e.age > 0 {
+			if p := fmt.Sprintf(e.kept, e.age); !slices.Contains(parts, p) {
+				parts = append(parts, p)
+			}
+		}
 	}
 	if u.MaxAge > 0 {
-		if s != "" {
-			s += ", "
-		}
-		s += "max age " + u.MaxAge.String()
+		parts = append(parts, "max age "+u.MaxAge.String())
 	}
 	if u.MaxBytes > 0 {
-		if s != "" {
-			s += ", "
-		}
-		s += "max " + byteSize(u.MaxBytes)
+		parts = append(parts, "max "+byteSize(u.MaxBytes))
 	}
-	if s == "" {
+	if len(parts) == 0 {
 		return "none"
 	}
-	return s
+	return strings.Join(parts, ", ")
 }
 
 // dirSize is one top-level entry of the data directory.

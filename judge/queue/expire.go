@@ -59,33 +59,21 @@ func (q *Queue) ExpireResults(ctx context.Context, olderThan time.Time, dryRun b
 		return out, fmt.Errorf("queue: expire results: %w", ErrReadOnly)
 	}
 	q.mu.Lock()
-	results, swept := q.results, q.swept
+	results := q.results
 	q.mu.Unlock()
 	info, err := results.Info(ctx)
 	if err != nil {
 		return out, fmt.Errorf("queue: expire results: stream %s: %w", q.resultsStream, err)
 	}
-	if swept > info.State.LastSeq+1 {
-		swept = 0 // the stream was made again: its sequences started over
-	}
-	from, next := swept, swept
-	err = q.readResults(ctx, q.resultsPrefix+">", false, true, &from, func(m jetstream.Msg) error {
-		meta, err := m.Metadata()
-		if err != nil {
-			return err
-		}
-		if !meta.Timestamp.Before(olderThan) {
-			return errYoungEnough
-		}
-		next = meta.Sequence.Stream + 1
+	err = q.sweep(ctx, q.resultsStream, q.resultsPrefix+">", info.State.LastSeq, true, dryRun, olderThan, func(m jetstream.Msg, seq uint64) error {
 		if lane := m.Headers().Get(HeaderLane); lane != LaneTest.String() && lane != LaneLadder.String() {
 			return nil
 		}
 		if !dryRun {
-			if err := results.DeleteMsg(ctx, meta.Sequence.Stream); err != nil {
+			if err := results.DeleteMsg(ctx, seq); err != nil {
 				// The client keeps only the text of the server's refusal: whether the result
 				// is gone (another judge's clean-up was first) is asked.
-				if _, gerr := results.GetMsg(ctx, meta.Sequence.Stream); errors.Is(gerr, jetstream.ErrMsgNotFound) {
+				if _, gerr := results.GetMsg(ctx, seq); errors.Is(gerr, jetstream.ErrMsgNotFound) {
 					return nil
 				}
 				return fmt.Errorf("deleting the result of %s: %w", strings.TrimPrefix(m.Subject(), q.resultsPrefix), err)
@@ -96,23 +84,60 @@ func (q *Queue) ExpireResults(ctx context.Context, olderThan time.Time, dryRun b
 		out.Bytes += size
 		return nil
 	})
+	if err != nil {
+		return out, fmt.Errorf("queue: expire results: %w", err)
+	}
+	return out, nil
+}
+
+// sweep calls fn with each message of stream under filter stored before olderThan, oldest
+// first, and its sequence (with headersOnly, its headers and not its data); it stops at the
+// first one not old enough. It starts where the last sweep of the same stream and filter
+// stopped, and, unless dryRun, the next starts after the last message this one read: fn must
+// decide by the message alone, so that a message it keeps is kept for good. lastSeq is the
+// stream's last sequence: a cursor past it is of a stream made again, whose sequences started
+// over.
+func (q *Queue) sweep(ctx context.Context, stream, filter string, lastSeq uint64, headersOnly, dryRun bool, olderThan time.Time,
+	fn func(m jetstream.Msg, seq uint64) error) error {
+	cursor := stream + " " + filter
+	q.mu.Lock()
+	from := q.swept[cursor]
+	q.mu.Unlock()
+	if from > lastSeq+1 {
+		from = 0
+	}
+	next := from
+	err := q.read(ctx, stream, filter, false, headersOnly, &from, func(m jetstream.Msg) error {
+		meta, err := m.Metadata()
+		if err != nil {
+			return err
+		}
+		if !meta.Timestamp.Before(olderThan) {
+			return errYoungEnough
+		}
+		next = meta.Sequence.Stream + 1
+		return fn(m, meta.Sequence.Stream)
+	})
 	var fe fnError
 	if errors.As(err, &fe) {
 		err = fe.err
 	}
 	if err != nil && !errors.Is(err, errYoungEnough) {
-		return out, fmt.Errorf("queue: expire results: %w", err)
+		return err
 	}
 	if !dryRun {
 		q.mu.Lock()
-		q.swept = max(q.swept, next)
+		if q.swept == nil {
+			q.swept = map[string]uint64{}
+		}
+		q.swept[cursor] = max(q.swept[cursor], next)
 		q.mu.Unlock()
 	}
-	return out, nil
+	return nil
 }
 
-// errYoungEnough ends ExpireResults' reading at the first result it keeps for its age.
-var errYoungEnough = errors.New("a result not old enough to expire")
+// errYoungEnough ends a sweep's reading at the first message it keeps for its age.
+var errYoungEnough = errors.New("a message not old enough to expire")
 
 // ExpireArtifacts deletes the compiled bots of the shared build cache (BucketArtifacts)
 // stored or last renewed (ObjectCache.Keep: a daemon used it) before olderThan, and says how

@@ -313,9 +313,9 @@ type Queue struct {
 	consumers []jetstream.Consumer // by Lane
 	results   jetstream.Stream
 	objects   map[string]jetstream.ObjectStore
-	// swept is the results stream's sequence before which ExpireResults has deleted all it
-	// will: what is left there is kept whatever its age.
-	swept uint64
+	// swept is, by stream and filter, the sequence before which ExpireResults or ExpireKeys
+	// has deleted all it will (sweep): what is left there is kept whatever its age.
+	swept map[string]uint64
 
 	closing   atomic.Bool
 	closed    chan struct{} // closed by the connection's closed handler

@@ -125,6 +125,11 @@ func (e fnError) Error() string { return e.err.Error() }
 // when 0), which it moves past each result handed to fn; with headersOnly, fn gets each
 // result's headers and not its data (ExpireResults).
 func (q *Queue) readResults(ctx context.Context, filter string, follow, headersOnly bool, from *uint64, fn func(jetstream.Msg) error) error {
+	return q.read(ctx, q.resultsStream, filter, follow, headersOnly, from, fn)
+}
+
+// read is readResults of any stream (a key-value bucket's: ExpireKeys).
+func (q *Queue) read(ctx context.Context, stream, filter string, follow, headersOnly bool, from *uint64, fn func(jetstream.Msg) error) error {
 	cfg := jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{filter},
 		DeliverPolicy:  jetstream.DeliverAllPolicy,
@@ -140,10 +145,10 @@ func (q *Queue) readResults(ctx context.Context, filter string, follow, headersO
 	// An ordered consumer is ephemeral and recreated by the client after a reconnect, so a
 	// reader leaves nothing behind on the server and follows across server restarts.
 	cctx, cancel := context.WithTimeout(ctx, resultsRequestTimeout)
-	oc, err := q.js.OrderedConsumer(cctx, q.resultsStream, cfg)
+	oc, err := q.js.OrderedConsumer(cctx, stream, cfg)
 	cancel()
 	if err != nil {
-		return fmt.Errorf("consumer of stream %s: %w", q.resultsStream, err)
+		return fmt.Errorf("consumer of stream %s: %w", stream, err)
 	}
 	if info := oc.CachedInfo(); !follow && info != nil && info.NumPending == 0 {
 		return nil

@@ -185,7 +185,7 @@ func TestExpireResults(t *testing.T) {
 	if got := fmt.Sprint(stored()); got != "[main1 old1 test2]" {
 		t.Errorf("after expiring: %s stored", got)
 	}
-	if q.swept == 0 {
+	if len(q.swept) == 0 {
 		t.Error("the next call does not start where this one stopped")
 	}
 	// A second judge at once: it reads from the first result, finds the old ones gone.

@@ -2,13 +2,16 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"testing"
 
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/result"
 )
 
 // open starts an embedded NATS server (in-process, no port) and opens a store on it.
@@ -208,5 +211,35 @@ func TestQuotaUnderRace(t *testing.T) {
 	wg.Wait()
 	if took != 5 {
 		t.Errorf("%d test matches taken of a quota of 5", took)
+	}
+}
+
+func TestExpirableMatch(t *testing.T) {
+	res := &result.Result{ID: "x"}
+	two := []store.Seat{{Login: "alice"}, {Login: "bob"}, {House: "easy"}}
+	for _, tc := range []struct {
+		name string
+		key  string
+		m    store.Match
+		want string
+	}{
+		{"a test match played", "match.m1", store.Match{ID: "m1", Contest: "spring", Kind: store.KindTest, Owner: "alice", Seats: two, Result: res},
+			"true [own.spring.alice.m.m1]"},
+		{"a ladder match played", "match.l1", store.Match{ID: "l1", Contest: "spring", Kind: store.KindLadder, Seats: two, Result: res},
+			"true [own.spring.alice.m.l1 own.spring.bob.m.l1]"},
+		{"a test match not played yet", "match.m1", store.Match{ID: "m1", Contest: "spring", Kind: store.KindTest, Owner: "alice"}, "false []"},
+		{"a ladder match not played yet", "match.l1", store.Match{ID: "l1", Contest: "spring", Kind: store.KindLadder, Seats: two}, "false []"},
+		{"a validation match", "match.sv", store.Match{ID: "sv", Contest: "spring", Kind: store.KindValidation, Owner: "alice", Result: res}, "false []"},
+		{"a round's match", "match.spring-r1-1", store.Match{ID: "spring-r1-1", Contest: "spring", Kind: store.KindRound, Seats: two, Result: res}, "false []"},
+		{"a record under another key", "match.m2", store.Match{ID: "m1", Contest: "spring", Kind: store.KindTest, Owner: "alice", Result: res}, "false []"},
+	} {
+		data, _ := json.Marshal(tc.m)
+		drop, with := store.ExpirableMatch(tc.key, data)
+		if got := fmt.Sprint(drop, " ", with); got != tc.want {
+			t.Errorf("%s: %s; want %s", tc.name, got, tc.want)
+		}
+	}
+	if drop, _ := store.ExpirableMatch("match.m1", []byte("{not json")); drop {
+		t.Error("a record that is not JSON may go")
 	}
 }

@@ -1,0 +1,45 @@
+package store
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// What of the store may age out (queue.ExpireKeys, run by judge serve and judge store clean),
+// each by a filter of keys and a pick that decides by the entry alone.
+const (
+	// MatchKeys are the matches' records; ExpirableMatch picks those that may go.
+	MatchKeys = "match.*"
+	// QuotaKeys are the test-match counts of each hour (TakeQuota); all may go once QuotaAge
+	// old, since the hour they count is over by then.
+	QuotaKeys = "quota.>"
+)
+
+// QuotaAge is how long an hour's test-match count is kept after its last count: past the
+// hour it counts, with an hour's room for the servers' clocks.
+const QuotaAge = 2 * time.Hour
+
+// ExpirableMatch says whether a match's record may go once old, and the keys that list it
+// (its index keys), which go with it: a test or ladder match with its result. Kept whatever
+// their age: validation matches (a submission names its own), a round's matches (standings
+// point at them), and a match that has no result yet (it may still be played, and the ladder
+// waits for it). A ladder rating's history names its matches; a match gone is a page not
+// found there, as its expired replay is.
+func ExpirableMatch(key string, value []byte) (bool, []string) {
+	var m Match
+	if json.Unmarshal(value, &m) != nil || m.Result == nil || (m.Kind != KindTest && m.Kind != KindLadder) ||
+		strings.TrimPrefix(key, "match.") != m.ID || !validID(m.ID) {
+		return false, nil
+	}
+	var index []string
+	for _, login := range m.Readers() {
+		if ValidName("contest", m.Contest) == nil && ValidName("login", login) == nil {
+			index = append(index, matchIndex(m.Contest, login, m.ID))
+		}
+	}
+	return true, index
+}
+
+// ExpirableQuota says that an hour's test-match count may go once QuotaAge old.
+func ExpirableQuota(string, []byte) (bool, []string) { return true, nil }
