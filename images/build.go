@@ -520,7 +520,29 @@ func (b *Builder) fetchGo(ctx context.Context, pin GoPin) (string, error) {
 	if sum := hex.EncodeToString(h.Sum(nil)); sum != pin.SHA256 {
 		return "", fmt.Errorf("the Go toolchain from %s has SHA-256 %s, but the lock file pins %s", url, sum, pin.SHA256)
 	}
-	return file, os.Rename(tmp.Name(), file)
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		return "", err
+	}
+	tidyDownloads(b.Sources.Downloads, file, time.Now())
+	return file, nil
+}
+
+// tidyDownloads removes from dir what no build needs any longer, so that the downloads do not
+// grow with each new pin: the Go toolchains but keep (a pin replaced), and what a build
+// killed midway left (a partial download, a base image's root) a day old.
+func tidyDownloads(dir, keep string, now time.Time) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		path := filepath.Join(dir, e.Name())
+		info, err := e.Info()
+		switch {
+		case err != nil || path == keep:
+		case strings.HasPrefix(e.Name(), "golang.org-toolchain-"):
+			os.Remove(path)
+		case (strings.HasPrefix(e.Name(), "go-") || strings.HasPrefix(e.Name(), "rootfs-")) && now.Sub(info.ModTime()) > 24*time.Hour:
+			os.RemoveAll(path)
+		}
+	}
 }
 
 // goModuleVersion is the module version under which the proxy serves a Go release.

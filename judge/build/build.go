@@ -201,9 +201,11 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 		}
 		r := e.Result
 		r.Cached, r.MS = true, 0
-		// The directory's time is the build's last use, by which TrimCache keeps the cache.
+		// The directory's time is the build's last use, and the history's time the
+		// submission's, by which TrimCache keeps the cache.
 		now := time.Now()
 		os.Chtimes(dir, now, now)
+		os.Chtimes(b.historyFile(s), now, now)
 		if r.Toolchain == "" { // cached before results named it
 			r.Toolchain = b.toolchain(ctx, lang, compileRef, imageID)
 		}

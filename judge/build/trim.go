@@ -14,27 +14,31 @@ import (
 // its bots' programs from the cache after building them, and none takes this long.
 const TrimKeep = time.Hour
 
-// Trimmed is what TrimCache removed, and what the cache holds after it.
+// Trimmed is what TrimCache removed, and what the cache holds after it: its entries are the
+// builds and the submissions' build histories.
 type Trimmed struct {
-	Removed int   // builds removed
+	Removed int   // entries removed
 	Freed   int64 // their bytes
-	Left    int   // builds left
+	Left    int   // entries left
 	Bytes   int64 // their bytes
 }
 
-// TrimCache removes the least recently used builds of the cache dir (Builder.Dir) until it holds at most limit
-// bytes (0: no limit), sparing every build used within keep, so the cache may stay above
-// limit. A build's last use is its directory's time, which every cache hit sets. What it
-// removes is compiled again, or fetched from the shared cache, when next needed. Half-made
-// builds ("tmp-" directories) older than keep are removed too: a judge that died while
-// compiling left them.
+// TrimCache removes the least recently used entries of the cache dir (Builder.Dir) until it
+// holds at most limit bytes (0: no limit), sparing every entry used within keep, so the cache
+// may stay above limit. An entry is a build, whose last use is its directory's time (every
+// cache hit sets it), or a submission's build history (what `judge rebuild` compares with
+// and rebuilds from: its sources and a line per compilation), whose last use is its file's
+// time (every compilation and cache hit of the submission sets it). What it removes is
+// compiled again, or fetched from the shared cache, when next needed; a submission whose
+// history went is one `judge rebuild --known` no longer knows. Half-made builds ("tmp-"
+// directories) older than keep are removed too: a judge that died while compiling left them.
 func TrimCache(dir string, limit int64, keep time.Duration, now time.Time) (Trimmed, error) {
-	type build struct {
-		dir   string
+	type entry struct {
+		paths []string
 		used  time.Time
 		bytes int64
 	}
-	var builds []build
+	var all []entry
 	var out Trimmed
 	shards, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -63,25 +67,43 @@ func TrimCache(dir string, limit int64, keep time.Duration, now time.Time) (Trim
 				}
 				continue
 			}
-			builds = append(builds, build{path, info.ModTime(), dirBytes(path)})
-			out.Bytes += builds[len(builds)-1].bytes
+			all = append(all, entry{[]string{path}, info.ModTime(), dirBytes(path)})
+			out.Bytes += all[len(all)-1].bytes
 		}
 	}
-	out.Left = len(builds)
+	histories, err := filepath.Glob(filepath.Join(dir, "history", "*.jsonl"))
+	if err != nil {
+		return out, err
+	}
+	for _, h := range histories {
+		info, err := os.Stat(h)
+		if err != nil {
+			continue // removed meanwhile
+		}
+		e := entry{[]string{h, strings.TrimSuffix(h, ".jsonl") + ".source.json"}, info.ModTime(), info.Size()}
+		if src, err := os.Stat(e.paths[1]); err == nil {
+			e.bytes += src.Size()
+		}
+		all = append(all, e)
+		out.Bytes += e.bytes
+	}
+	out.Left = len(all)
 	if limit <= 0 {
 		return out, nil
 	}
-	slices.SortFunc(builds, func(x, y build) int { return x.used.Compare(y.used) })
-	for _, bd := range builds {
-		if out.Bytes <= limit || now.Sub(bd.used) < keep {
+	slices.SortFunc(all, func(x, y entry) int { return x.used.Compare(y.used) })
+	for _, e := range all {
+		if out.Bytes <= limit || now.Sub(e.used) < keep {
 			break
 		}
-		if err := os.RemoveAll(bd.dir); err != nil {
-			return out, err
+		for _, p := range e.paths {
+			if err := os.RemoveAll(p); err != nil {
+				return out, err
+			}
 		}
 		out.Removed++
-		out.Freed += bd.bytes
-		out.Bytes -= bd.bytes
+		out.Freed += e.bytes
+		out.Bytes -= e.bytes
 		out.Left--
 	}
 	return out, nil

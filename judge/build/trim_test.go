@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,16 +55,17 @@ func TestTrimRemovesTheLeastRecentlyUsed(t *testing.T) {
 		t.Fatalf("a cache hit: %+v %v", res, err)
 	}
 	before, err := TrimCache(b.Dir, 0, TrimKeep, time.Now())
-	if err != nil || before.Left != 4 || before.Removed != 0 || before.Bytes < 4000 {
+	if err != nil || before.Left != 8 || before.Removed != 0 || before.Bytes < 4000 { // four builds, four histories
 		t.Fatalf("no limit: %+v %v", before, err)
 	}
-	per := before.Bytes / 4
-	got, err := TrimCache(b.Dir, 2*per, TrimKeep, time.Now())
+	per := dirBytes(dirs[0])
+	histories := before.Bytes - 4*per // used now, by the builds and the hit
+	got, err := TrimCache(b.Dir, 2*per+histories, TrimKeep, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Removed != 2 || got.Left != 2 || got.Bytes != 2*per || got.Freed != 2*per {
-		t.Errorf("trimmed to two builds' bytes: %+v (a build is %d bytes)", got, per)
+	if got.Removed != 2 || got.Left != 6 || got.Bytes != 2*per+histories || got.Freed != 2*per {
+		t.Errorf("trimmed to two builds' bytes and the histories: %+v (a build is %d bytes)", got, per)
 	}
 	for i, want := range []bool{true, false, false, true} { // 0 was hit, 3 is the newest
 		if _, err := os.Stat(dirs[i]); (err == nil) != want {
@@ -72,7 +74,7 @@ func TestTrimRemovesTheLeastRecentlyUsed(t *testing.T) {
 	}
 	// Nothing used within the keep window is removed, however far over the limit.
 	got, err = TrimCache(b.Dir, 1, 24*time.Hour, time.Now())
-	if err != nil || got.Removed != 0 || got.Left != 2 {
+	if err != nil || got.Removed != 0 || got.Left != 6 {
 		t.Errorf("all used within keep: %+v %v", got, err)
 	}
 	// What was removed is compiled again when next needed.
@@ -99,5 +101,55 @@ func TestTrimRemovesOldHalfMadeBuilds(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(b.Dir, "ab", "tmp-new")); err != nil {
 		t.Errorf("a build being made was removed: %v", err)
+	}
+}
+
+// A submission's build history is an entry of the cache like its builds: it goes, least
+// recently used first, once the cache is over its limit; a compilation or a cache hit of the
+// submission is a use of its history; one gone is a submission `judge rebuild --known` no
+// longer knows.
+func TestTrimRemovesOldHistories(t *testing.T) {
+	cat, err := images.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Builder{Sandbox: &fakeCompiler{}, Catalog: cat, Prefix: "judge", Dir: t.TempDir()}
+	ctx := context.Background()
+	subs := []Submission{
+		{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte("a")}},
+		{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte("b")}},
+	}
+	old := time.Now().Add(-10 * time.Hour)
+	for _, s := range subs {
+		res, err := b.Build(ctx, s)
+		if err != nil || !res.OK {
+			t.Fatalf("%+v %v", res, err)
+		}
+		for _, p := range []string{filepath.Dir(res.Artifact), b.historyFile(s)} {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// The second is used again: its build's and its history's use is now.
+	if res, err := b.Build(ctx, subs[1]); err != nil || !res.Cached {
+		t.Fatalf("a cache hit: %+v %v", res, err)
+	}
+	got, err := TrimCache(b.Dir, 1, TrimKeep, time.Now())
+	if err != nil || got.Removed != 2 || got.Left != 2 {
+		t.Fatalf("trimmed: %+v %v; want the first's build and history removed", got, err)
+	}
+	known, err := b.Known(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := known[SourceID(subs[0])]; ok || len(known) != 1 {
+		t.Errorf("known after the trim: %d, the first among them %v; want the second only", len(known), ok)
+	}
+	if h, err := b.History(subs[1]); err != nil || len(h) != 1 {
+		t.Errorf("the second's history: %v, %v", h, err)
+	}
+	if _, err := os.Stat(strings.TrimSuffix(b.historyFile(subs[0]), ".jsonl") + ".source.json"); !os.IsNotExist(err) {
+		t.Errorf("the first's sources in the history: %v; want them gone", err)
 	}
 }
