@@ -62,7 +62,31 @@ func replayStore(t *testing.T) *queue.Queue {
 	if err := st.TakeQuota(ctx, "spring", "alice", 10); err != nil {
 		t.Fatal(err)
 	}
+	alice := store.User{Contest: "spring", Login: "alice"}
+	if _, _, err := st.NewSession(ctx, alice); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, err := st.NewSession(ctx, alice); err != nil || st.EndSession(ctx, out) != nil { // a log-out's marker
+		t.Fatal(err)
+	}
+	if _, err := st.NewInvite(ctx, "spring", "alice"); err != nil {
+		t.Fatal(err)
+	}
 	return q
+}
+
+// portalHeld is how many messages the portal's bucket holds, delete markers included.
+func portalHeld(t *testing.T, q *queue.Queue) uint64 {
+	t.Helper()
+	kv, err := q.KeyValue(context.Background(), "portal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := kv.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Values()
 }
 
 // portalMatches are the test and ladder matches' records replayStore's portal holds, as judge
@@ -82,8 +106,8 @@ func portalKeys(t *testing.T, q *queue.Queue) []string {
 	}
 	var keys []string
 	for k := range l.Keys() {
-		if strings.HasPrefix(k, "quota.") {
-			k = "quota" // its hour's
+		if i := strings.IndexByte(k, '.'); slices.Contains([]string{"quota", "session", "invite"}, k[:max(i, 0)]) {
+			k = k[:i] // its hour's, its digest's
 		}
 		keys = append(keys, k)
 	}
@@ -112,8 +136,8 @@ func portalBytes(t *testing.T, q *queue.Queue, ids ...string) int64 {
 // All the portal holds, and what it keeps of it after a clean-up of the test and ladder
 // matches.
 const (
-	portalAll  = "[match.l1 match.l2 match.sv match.t1 own.spring.alice.m.l1 own.spring.alice.m.l2 own.spring.alice.m.sv own.spring.alice.m.t1 own.spring.bob.m.l1 own.spring.bob.m.l2 quota]"
-	portalKept = "[match.l2 match.sv own.spring.alice.m.l2 own.spring.alice.m.sv own.spring.bob.m.l2 quota]"
+	portalAll  = "[invite match.l1 match.l2 match.sv match.t1 own.spring.alice.m.l1 own.spring.alice.m.l2 own.spring.alice.m.sv own.spring.alice.m.t1 own.spring.bob.m.l1 own.spring.bob.m.l2 quota session]"
+	portalKept = "[invite match.l2 match.sv own.spring.alice.m.l2 own.spring.alice.m.sv own.spring.bob.m.l2 quota session]"
 )
 
 // hasResult reports whether q holds the result of job id.
@@ -155,6 +179,8 @@ func TestStoreClean(t *testing.T) {
 			"%[1]s %[2]d results of test and ladder matches older than %[4]s (%[6]s)\n"+
 			"%[1]s %[2]d portal records of test and ladder matches older than %[4]s (%[7]s)\n"+
 			"%[1]s 0 portal test-match counts of past hours older than 2h0m0s (0 B)\n"+
+			"%[1]s 0 portal sessions past their end older than 168h0m0s (0 B)\n"+
+			"%[1]s 0 portal invites past their end older than 336h0m0s (0 B)\n"+
 			"%[1]s 0 compiled bots of the shared build cache older than 720h0m0s (0 B)\n",
 			verb, n, replaysAge, resultsAge, sizes[0], sizes[1], sizes[2])
 	}
@@ -198,6 +224,8 @@ func TestStoreClean(t *testing.T) {
 		"nats.results_max_age is 0: the results of test and ladder matches are kept forever, and none was deleted\n" +
 		"nats.results_max_age is 0: the portal records of test and ladder matches are kept forever, and none was deleted\n" +
 		"expired 0 portal test-match counts of past hours older than 2h0m0s (0 B)\n" +
+		"expired 0 portal sessions past their end older than 168h0m0s (0 B)\n" +
+		"expired 0 portal invites past their end older than 336h0m0s (0 B)\n" +
 		"nats.artifacts_max_age is 0: the compiled bots of the shared build cache are kept forever, and none was deleted\n"
 	if out, err := runCLI(t, "store", "clean"); err != nil || out != want {
 		t.Errorf("judge store clean with every max age 0: %q, %v; want %q", out, err, want)
@@ -220,9 +248,9 @@ func TestServeCleansReplays(t *testing.T) {
 	stop := serveCleanUp(t, q, time.Hour, &log)
 	deadline := time.Now().Add(10 * time.Second)
 	for has(t, q, "t1.jsonl") || has(t, q, "l1.jsonl") || hasResult(t, q, "t1") || hasResult(t, q, "l1") ||
-		fmt.Sprint(portalKeys(t, q)) != "[match.l2 match.sv own.spring.alice.m.l2 own.spring.alice.m.sv own.spring.bob.m.l2]" {
+		fmt.Sprint(portalKeys(t, q)) != "[match.l2 match.sv own.spring.alice.m.l2 own.spring.alice.m.sv own.spring.bob.m.l2]" || portalHeld(t, q) != 5 {
 		if time.Now().After(deadline) {
-			t.Fatalf("the old test and ladder replays, results or records are still there, or the quota count: the portal holds %v", portalKeys(t, q))
+			t.Fatalf("the old test and ladder replays, results or records are still there, or the quota count, a session, an invite or a marker: the portal holds %v, %d messages", portalKeys(t, q), portalHeld(t, q))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -233,7 +261,9 @@ func TestServeCleansReplays(t *testing.T) {
 	for _, want := range []string{`level=INFO msg="serve: expired the replays of test and ladder matches" count=2 bytes=5000`,
 		`level=INFO msg="serve: expired the results of test and ladder matches" count=2 bytes=500`,
 		fmt.Sprintf(`level=INFO msg="serve: expired the portal records of test and ladder matches" count=2 bytes=%d`, records),
-		`level=INFO msg="serve: expired the portal test-match counts of past hours" count=1`} {
+		`level=INFO msg="serve: expired the portal test-match counts of past hours" count=1`,
+		`level=INFO msg="serve: expired the portal sessions past their end" count=1`, // the log-out's marker goes uncounted
+		`level=INFO msg="serve: expired the portal invites past their end" count=1`} {
 		if s := log.String(); !strings.Contains(s, want) {
 			t.Errorf("the log %q does not say %s", s, want)
 		}

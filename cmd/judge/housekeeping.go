@@ -37,7 +37,11 @@ func expiries(n queue.Options) []expiry {
 		{"kv/portal", "results_max_age", "portal records of test and ladder matches", "test and ladder matches kept %v",
 			n.ResultsMaxAge, true, portalExpiry(store.MatchKeys, store.ExpirableMatch)},
 		{"kv/portal", "", "portal test-match counts of past hours", "hourly quotas kept %v",
-			store.QuotaAge, false, portalExpiry(store.QuotaKeys, store.ExpirableQuota)},
+			store.QuotaAge, false, portalExpiry(store.QuotaKeys, store.ExpirableByAge)},
+		{"kv/portal", "", "portal sessions past their end", "sessions kept %v",
+			store.SessionTTL, false, portalExpiry(store.SessionKeys, store.ExpirableByAge)},
+		{"kv/portal", "", "portal invites past their end", "invites kept %v",
+			store.InviteTTL, false, portalExpiry(store.InviteKeys, store.ExpirableByAge)},
 		{"artifacts", "artifacts_max_age", "compiled bots of the shared build cache", "kept %v from last use",
 			n.ArtifactsMaxAge, false, (*queue.Queue).ExpireArtifacts},
 	}

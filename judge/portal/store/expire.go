@@ -14,6 +14,12 @@ const (
 	// QuotaKeys are the test-match counts of each hour (TakeQuota); all may go once QuotaAge
 	// old, since the hour they count is over by then.
 	QuotaKeys = "quota.>"
+	// SessionKeys are the sessions (NewSession), written once: all may go once SessionTTL
+	// old, since each has ended by then; so may the marker a log-out left.
+	SessionKeys = "session.*"
+	// InviteKeys are the invites (NewInvite), written once: all may go once InviteTTL old,
+	// used or not; so may the marker a use left.
+	InviteKeys = "invite.*"
 )
 
 // QuotaAge is how long an hour's test-match count is kept after its last count: past the
@@ -41,5 +47,6 @@ func ExpirableMatch(key string, value []byte) (bool, []string) {
 	return true, index
 }
 
-// ExpirableQuota says that an hour's test-match count may go once QuotaAge old.
-func ExpirableQuota(string, []byte) (bool, []string) { return true, nil }
+// ExpirableByAge says that an entry may go once old, whatever it holds: an hour's test-match
+// count, a session or an invite, each over by the age it is let go at.
+func ExpirableByAge(string, []byte) (bool, []string) { return true, nil }
