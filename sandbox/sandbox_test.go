@@ -159,9 +159,12 @@ func TestCPUTimeMatchesTheBotsOwnClock(t *testing.T) {
 	if sandboxtest.GVisor() {
 		// The cgroup also holds gVisor's kernel, which serves the bot's system calls (the
 		// burn loop reads its CPU clock thousands of times): the judge charges that work
-		// too, so it measures more than the bot's own clock, never less.
-		if turn.CPU < ref || turn.CPU > ref*2 {
-			t.Errorf("judge measured %v, the bot %v: want between 1x and 2x under gVisor", turn.CPU, ref)
+		// too, so it measures about as much as the bot's own clock or more. Not quite never
+		// less: the bot's clock is gVisor's count of the time its thread was meant to run
+		// (SECURITY.md), which a CI run found 1% above the host's charge (804 ms charged, 810
+		// by the bot's clock).
+		if turn.CPU < ref*95/100 || turn.CPU > ref*2 {
+			t.Errorf("judge measured %v, the bot %v: want between 0.95x and 2x under gVisor", turn.CPU, ref)
 		}
 		return
 	}
