@@ -85,11 +85,11 @@ func (a *app) storeCleanCmd() *cobra.Command {
 		Long: `Delete what judge serve deletes every hour, and say how many and their bytes: the replays
 of test and ladder matches older than nats.replays_max_age; their results, and the portal's
 records of them, older than nats.results_max_age (each: or --older-than); the portal's
-test-match counts of past hours, and its sessions and invites past their end; and the compiled bots of the shared build cache older than
-nats.artifacts_max_age. The replays, results and records of official rounds, tournaments,
-builds and validations, and those stored by a judge that recorded no lane, are kept; a
-compiled bot deleted is compiled again when a daemon needs it. It works through the running
-judge (nats.listen) or the server at nats.url.`,
+test-match counts of past hours, and its sessions and invites past their end; and the
+compiled bots of the shared build cache older than nats.artifacts_max_age. The replays,
+results and records of official rounds, tournaments, builds and validations, and those stored
+by a judge that recorded no lane, are kept; a compiled bot deleted is compiled again when a
+daemon needs it. It works through the running judge (nats.listen) or the server at nats.url.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			all := expiries(a.cfg.NATS)
