@@ -15,10 +15,10 @@ import (
 // kept by as many servers as the streams): the portal's state lives there, so that any
 // number of portals share it.
 func (q *Queue) KeyValue(ctx context.Context, name string) (jetstream.KeyValue, error) {
-	if !prefixRE.MatchString(name) {
-		return nil, fmt.Errorf("queue: key-value bucket %q: only letters, digits, '-' and '_' are allowed", name)
+	bucket, err := q.kvBucket(name)
+	if err != nil {
+		return nil, err
 	}
-	bucket := q.o.Prefix + "-" + name
 	if q.o.ReadOnly {
 		kv, err := q.js.KeyValue(ctx, bucket)
 		if err != nil {
@@ -64,7 +64,10 @@ func (q *Queue) ExpireKeys(ctx context.Context, name, filter string, olderThan t
 	if q.o.ReadOnly && !dryRun {
 		return out, fmt.Errorf("queue: expire %s in bucket %s: %w", filter, name, ErrReadOnly)
 	}
-	bucket := q.o.Prefix + "-" + name
+	bucket, err := q.kvBucket(name)
+	if err != nil {
+		return out, err
+	}
 	streamName, prefix := "KV_"+bucket, "$KV."+bucket+"."
 	stream, err := q.js.Stream(ctx, streamName)
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
@@ -121,3 +124,11 @@ const kvOperation = "KV-Operation"
 
 // kvKeyRE is what a key-value bucket's key may be (nats.go's own check).
 var kvKeyRE = regexp.MustCompile(`^[-/_=.a-zA-Z0-9]+$`)
+
+// kvBucket is the name of the key-value bucket name: "<prefix>-<name>".
+func (q *Queue) kvBucket(name string) (string, error) {
+	if !prefixRE.MatchString(name) {
+		return "", fmt.Errorf("queue: key-value bucket %q: only letters, digits, '-' and '_' are allowed", name)
+	}
+	return q.o.Prefix + "-" + name, nil
+}

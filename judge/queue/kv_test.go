@@ -152,6 +152,9 @@ func TestExpireKeys(t *testing.T) {
 	if ex, err := q.ExpireKeys(ctx, "nobucket", ">", time.Now(), false, pick); err != nil || ex.Count != 0 {
 		t.Errorf("no bucket: %+v, %v", ex, err)
 	}
+	if _, err := q.ExpireKeys(ctx, "no.bucket>", ">", time.Now(), false, pick); err == nil || !strings.Contains(err.Error(), `bucket "no.bucket>"`) {
+		t.Errorf("a bucket's name that is no name: %v", err)
+	}
 	ro := client(t, q.URL(), Options{ReadOnly: true})
 	if _, err := ro.ExpireKeys(ctx, "kvtest", ">", time.Now(), false, pick); err == nil {
 		t.Error("a read-only client expired keys")
