@@ -125,11 +125,11 @@ func (c *cgroup) read(f *os.File) ([]byte, error) {
 	if f == nil {
 		return nil, errors.New("sandbox: cgroup file not available")
 	}
-	n, err := f.ReadAt(c.buf[:], 0)
-	if n > 0 {
-		err = nil
+	n, err := preadOnce(f, c.buf[:])
+	if err != nil {
+		return nil, err
 	}
-	return c.buf[:n], err
+	return c.buf[:n], nil
 }
 
 // CPU is the CPU time the container has used, all its threads together.

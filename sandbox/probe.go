@@ -64,8 +64,9 @@ func (p *Process) Waiting() bool {
 			return false
 		}
 		if !reading && state == 'S' {
-			w, _ := os.ReadFile(p.tasks + "/" + tid + "/wchan")
-			reading = bytes.HasSuffix(w, []byte("pipe_read")) && readsStdin(p.tasks+"/"+tid) // anon_pipe_read since Linux 6.12
+			var w [64]byte
+			n, _ := readProc(p.tasks+"/"+tid+"/wchan", w[:])
+			reading = bytes.HasSuffix(w[:n], []byte("pipe_read")) && readsStdin(p.tasks+"/"+tid) // anon_pipe_read since Linux 6.12
 		}
 		return true
 	})
@@ -84,14 +85,12 @@ func (p *Process) eachThread(fn func(tid string, state byte) bool) bool {
 	}
 	names, _ := dir.Readdirnames(-1)
 	dir.Close()
-	buf := make([]byte, 512)
+	var buf [512]byte
 	for _, tid := range names {
-		f, err := os.Open(p.tasks + "/" + tid + "/stat")
+		n, err := readProc(p.tasks+"/"+tid+"/stat", buf[:])
 		if err != nil {
 			continue
 		}
-		n, _ := f.Read(buf)
-		f.Close()
 		// "pid (comm) S ...": the state follows the last ")", comm may hold anything.
 		if i := bytes.LastIndexByte(buf[:n], ')'); i >= 0 && i+2 < n && !fn(tid, buf[i+2]) {
 			return false
@@ -104,11 +103,12 @@ func (p *Process) eachThread(fn func(tid string, state byte) bool) bool {
 // says ("0 0x0 ..." on amd64: read, fd 0), or true when that cannot be read. A runtime's own
 // thread blocked on a pipe of its own (Node.js at its start) is not a bot waiting for input.
 func readsStdin(dir string) bool {
-	b, err := os.ReadFile(dir + "/syscall")
+	var b [256]byte
+	n, err := readProc(dir+"/syscall", b[:])
 	if err != nil {
 		return true
 	}
-	f := strings.Fields(string(b))
+	f := strings.Fields(string(b[:n]))
 	if len(f) < 2 {
 		return true // "running" or "-1 ...": not in a system call now
 	}

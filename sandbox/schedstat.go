@@ -43,7 +43,7 @@ func (s *schedStats) each(relist bool, fn func(tid string, delay int64)) {
 		s.relist()
 	}
 	for tid, f := range s.files {
-		n, _ := f.ReadAt(s.buf[:], 0)
+		n, _ := preadOnce(f, s.buf[:])
 		// "time on CPU (ns) run_delay (ns) timeslices"
 		_, rest, _ := bytes.Cut(s.buf[:n], []byte(" "))
 		delay, _, _ := bytes.Cut(rest, []byte(" "))

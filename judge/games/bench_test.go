@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/cores"
 )
 
 // BenchmarkMatch plays a full match of every game, its default number of C++ sample bots,
@@ -23,10 +25,14 @@ import (
 // of the engine per match. Each game is played with the bots'
 // containers started when the match needs them ("cold"), taken from a warm pool ("warm"),
 // which is let refill between matches, or the bots' own containers of their last match, reset
-// ("reused", the daemon's default under runc).
+// ("reused", the daemon's default under runc). The bots and the judge's side of the exchanges
+// are on the last usable core, as judge serve's worker and judge match place them (sandbox.pin),
+// but in "reused-unpinned", where the kernel places them. "reused-unfrozen" does not hold the
+// bots between their turns (sandbox.FreezeNone, which the rules do not allow): what the hold
+// costs.
 func BenchmarkMatch(b *testing.B) {
 	for _, g := range games.All() {
-		for _, containers := range []string{"cold", "warm", "reused"} {
+		for _, containers := range []string{"cold", "warm", "reused", "reused-unpinned", "reused-unfrozen"} {
 			b.Run(fmt.Sprintf("%s/%s", g.Name(), containers), func(b *testing.B) {
 				benchMatch(b, g, nil, containers)
 			})
@@ -49,12 +55,23 @@ func BenchmarkOneMove(b *testing.B) {
 func benchMatch(b *testing.B, g game.Game, opts map[string]string, containers string) {
 	r := matchtest.Runner(b)
 	e := matchtest.Engine(r)
+	containers, variant, _ := strings.Cut(containers, "-")
+	if usable, err := (cores.Host{}).Usable(); err == nil && len(usable) > 1 && variant != "unpinned" {
+		r.Limits.CPUSet = usable[len(usable)-1].Set()
+	}
+	if variant == "unfrozen" {
+		r.Freeze = sandbox.FreezeNone
+	}
 	if containers != "cold" {
 		e.Warm(sandbox.DefaultWarm)
 	}
 	if containers == "reused" {
 		e.Reuse(sandbox.DefaultReuse)
 	}
+	// The bots' time is their exchanges' wall time to the nanosecond (the result's wall_ms
+	// is whole milliseconds per bot), as the referee counts it.
+	te := &timedEngine{Engine: e}
+	ref := &match.Referee[*timedBot]{Sandbox: te, Builder: r.Builder, Limits: r.Limits, Freeze: r.Freeze, WorkDir: r.WorkDir}
 	bot := matchtest.Load(b, "bots/"+g.Name()+"/cpp")
 	_, _, players := g.Players()
 	play := func(seed uint64) (time.Duration, time.Duration, int, *replay.Replay) {
@@ -63,23 +80,22 @@ func benchMatch(b *testing.B, g game.Game, opts map[string]string, containers st
 		for k := 0; k < players; k++ {
 			j.Players = append(j.Players, match.Entrant{Name: fmt.Sprint(k), Submission: bot})
 		}
+		te.wall = 0
 		start := time.Now()
-		res, err := r.Play(context.Background(), j)
+		res, err := ref.Play(context.Background(), j)
 		if err != nil {
 			b.Fatal(err)
 		}
 		wall := time.Since(start)
-		var bots time.Duration
 		moves := 0
 		for _, p := range res.Players {
-			bots += time.Duration(p.WallMs) * time.Millisecond
 			moves += p.Moves
 		}
 		rp, err := replay.Read(&buf)
 		if err != nil {
 			b.Fatal(err)
 		}
-		return wall, bots, moves, rp
+		return wall, te.wall, moves, rp
 	}
 	play(1000) // builds (cached) and, warm, fills the pool for the bots' kind
 	e.Settle()
@@ -107,4 +123,29 @@ func benchMatch(b *testing.B, g game.Game, opts map[string]string, containers st
 	// The engine's requests, those made in the background (removals, the pool's refill)
 	// included.
 	b.ReportMetric(float64(e.APICalls()-calls)/n, "engine-calls/match")
+}
+
+// timedEngine starts bots whose exchanges' wall time it adds up.
+type timedEngine struct {
+	*sandbox.Engine
+	wall time.Duration
+}
+
+func (e *timedEngine) Start(ctx context.Context, spec sandbox.RunSpec) (*timedBot, error) {
+	p, err := e.Engine.Start(ctx, spec)
+	if err != nil {
+		return nil, err
+	}
+	return &timedBot{Process: p, wall: &e.wall}, nil
+}
+
+type timedBot struct {
+	*sandbox.Process
+	wall *time.Duration
+}
+
+func (t *timedBot) Exchange(request []byte, lines int, lim sandbox.TurnLimits) (sandbox.Turn, error) {
+	turn, err := t.Process.Exchange(request, lines, lim)
+	*t.wall += turn.Wall
+	return turn, err
 }

@@ -40,3 +40,32 @@ func (s *slowStart) CPU() time.Duration {
 
 func (s *slowStart) Busy() bool    { return time.Now().Before(s.until) }
 func (s *slowStart) Waiting() bool { return false }
+
+// A compiled bot waits for its input a millisecond or so after its go: the quick looks that
+// see it are well under a millisecond apart (Go's own sleeps last one at least), so that a
+// match does not wait milliseconds for bots long ready. The quickest of a few tries counts: a
+// loaded machine may delay any one of them.
+func TestWaitIdleSeesAReadyBotAtOnce(t *testing.T) {
+	quickest := time.Hour
+	for range 5 {
+		p := &ready{}
+		start := time.Now()
+		waitIdle(context.Background(), p)
+		quickest = min(quickest, time.Since(start))
+		if p.looks != 2 {
+			t.Fatalf("%d looks at a bot waiting from the start; want 2", p.looks)
+		}
+	}
+	if quickest >= time.Millisecond {
+		t.Errorf("two looks at a ready bot took %v at the quickest; want under a millisecond", quickest)
+	}
+}
+
+// ready is a bot blocked reading its input from the start, using no CPU.
+type ready struct {
+	Meter
+	looks int
+}
+
+func (r *ready) CPU() time.Duration { return 0 }
+func (r *ready) Waiting() bool      { r.looks++; return true }
