@@ -87,28 +87,34 @@ func TestStalledEngineFailsTheStart(t *testing.T) {
 func TestAClosedBotsSignalsReachNoOther(t *testing.T) {
 	e := sandboxtest.Engine(t)
 	spec := sandboxtest.Spec(sandboxtest.Build(t, sandboxtest.Builder(t, e), "sandbox/testdata/lifecycle/cpp"))
-	p := sandboxtest.Start(t, e, spec)
-	mustAsk(t, p, "echo up")
-	n := p.Pidfd()
-	if n < 0 {
-		t.Fatal("the bot has no pidfd")
-	}
-	p.Close()
-	e.Settle()
 	// Another process, its pidfd at the closed bot's old number.
 	other := exec.Command("sleep", "60")
 	if err := other.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer other.Process.Kill()
-	fd, err := unix.PidfdOpen(other.Process.Pid, 0)
-	if err != nil {
-		t.Fatal(err)
+	var p *sandbox.Process
+	n := -1
+	for try := 0; n < 0; try++ {
+		if try == 5 {
+			t.Fatal("another file took the closed bot's pidfd number first, five times")
+		}
+		p = sandboxtest.Start(t, e, spec)
+		mustAsk(t, p, "echo up")
+		old := p.Pidfd()
+		if old < 0 {
+			t.Fatal("the bot has no pidfd")
+		}
+		p.Close()
+		ok, err := pidfdAt(other.Process.Pid, old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			n = old
+		}
+		e.Settle()
 	}
-	if err := unix.Dup3(fd, n, unix.O_CLOEXEC); err != nil {
-		t.Fatal(err)
-	}
-	unix.Close(fd)
 	defer unix.Close(n)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -124,5 +130,31 @@ func TestAClosedBotsSignalsReachNoOther(t *testing.T) {
 	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
 	if state := fields[0]; state != "S" {
 		t.Errorf("the other process is in state %s after the closed bot's Freeze and Kill; want S (sleeping)", state)
+	}
+}
+
+// pidfdAt opens pidfds of pid until one has the number n, and closes the others. It never puts
+// a descriptor in place of another's (as dup3 would): one the engine's client had just opened
+// at n would be closed, and its own close later would hit whatever had the number by then.
+// ok is false when another file took n first.
+func pidfdAt(pid, n int) (ok bool, err error) {
+	var spare []int
+	defer func() {
+		for _, fd := range spare {
+			unix.Close(fd)
+		}
+	}()
+	for {
+		fd, err := unix.PidfdOpen(pid, 0)
+		if err != nil {
+			return false, err
+		}
+		if fd == n {
+			return true, nil
+		}
+		spare = append(spare, fd)
+		if fd > n {
+			return false, nil
+		}
 	}
 }
