@@ -125,7 +125,7 @@ const kvOperation = "KV-Operation"
 // kvKeyRE is what a key-value bucket's key may be (nats.go's own check).
 var kvKeyRE = regexp.MustCompile(`^[-/_=.a-zA-Z0-9]+$`)
 
-// kvBucket is the name of the key-value bucket name: "<prefix>-<name>".
+// kvBucket is the full name of the key-value bucket called name: "<prefix>-<name>".
 func (q *Queue) kvBucket(name string) (string, error) {
 	if !prefixRE.MatchString(name) {
 		return "", fmt.Errorf("queue: key-value bucket %q: only letters, digits, '-' and '_' are allowed", name)
