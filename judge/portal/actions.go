@@ -167,12 +167,17 @@ func (s *Server) askMatch(ctx context.Context, c caller, contest string, opponen
 	if err != nil {
 		return store.Match{}, err
 	}
-	g, ok := s.c.Games(ct.Game)
-	if !ok {
-		return store.Match{}, fmt.Errorf("portal: contest %s: unknown game %q", ct.Name, ct.Game)
+	g, sz, err := s.contestSizes(ct)
+	if err != nil {
+		return store.Match{}, err
 	}
-	if err := game.CheckPlayers(g, 1+len(opponents)); err != nil {
-		return store.Match{}, errorf(http.StatusBadRequest, "bad_request", "%v (you and %d opponents)", err, len(opponents))
+	if n := 1 + len(opponents); n > sz.most {
+		takes := fmt.Sprint(sz.most)
+		if sz.least != sz.most {
+			takes = fmt.Sprintf("%d to %d", sz.least, sz.most)
+		}
+		return store.Match{}, errorf(http.StatusBadRequest, "bad_request", "a match of %s in this contest has %s players: you and at most %d opponents, not %d",
+			g.Name(), takes, sz.most-1, len(opponents))
 	}
 	me, err := s.c.Store.User(ctx, contest, c.Login)
 	if err != nil {
@@ -200,6 +205,8 @@ func (s *Server) askMatch(ctx context.Context, c caller, contest string, opponen
 		}
 		m.Seats = append(m.Seats, store.Seat{Login: o, Submission: u.Active})
 	}
+	// Seats the caller left empty take house bots, then its own version.
+	m.Seats = fillSeats(m.Seats, sz.least, ct.House, m.Seats[0])
 	if !c.Organiser {
 		if err := s.c.Store.TakeQuota(ctx, contest, c.Login, ct.TestQuota); err != nil {
 			return store.Match{}, err

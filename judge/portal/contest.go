@@ -27,8 +27,7 @@ func NewContest(ctx context.Context, st *store.Store, q Queue, games func(string
 	if !ok {
 		return c, fmt.Errorf("%w: unknown game %q", store.ErrInvalid, c.Game)
 	}
-	_, _, players := g.Players()
-	if _, err := game.Start(g, game.Config{Seed: 1, Players: players, Options: c.Options}); err != nil {
+	if _, err := matchSizes(g, c.Options); err != nil {
 		return c, fmt.Errorf("%w: %v", store.ErrInvalid, err)
 	}
 	for _, l := range c.Langs {

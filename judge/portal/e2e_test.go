@@ -1,11 +1,15 @@
 package portal_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +23,7 @@ import (
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/portal"
+	"github.com/botjudge/judge/judge/portal/ladder"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/view/browsertest"
@@ -191,4 +196,70 @@ func TestContestantInChromium(t *testing.T) {
 		t.Errorf("the viewer does not show alice's stderr at her first move:\n%s", shown)
 	}
 	b.CheckLocal(t)
+}
+
+// TestFourPlayerContestWithARealDaemon is a contest of a game of four (Lang Wars) on a real
+// daemon with Docker, as a new organiser makes it: one house bot, two contestants. Each
+// version is validated in a match of four (itself, the house bot, itself again), plays a
+// test match against the house bot alone (the other seats filled the same way), the ladder
+// rates both with the house bot in the seats left, and a test competition plays them with
+// two copies of the house bot.
+func TestFourPlayerContestWithARealDaemon(t *testing.T) {
+	ctx, q, st, srv := realPortal(t)
+	bot, err := os.ReadFile(filepath.Join("..", "..", "bots", "langwars", "cpp", "bot.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	house := []portal.HouseBot{{Name: "easy", Lang: "cpp", Files: map[string][]byte{"bot.cpp": bot}}}
+	if _, err := portal.NewContest(ctx, st, q, games.Lookup, images.LangNames(),
+		store.Contest{Name: "cup", Game: "langwars", Options: map[string]string{"turns": "2"}, TestQuota: 5, Ladder: true,
+			LadderSettings: ladder.Settings{InFlight: 1, DisableFaults: 2, DisableWindow: 4}}, house); err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, q: q, st: st, srv: srv}
+	org := e.user("cup", "org", true)
+	ann, bob := e.user("cup", "ann", false), e.user("cup", "bob", false)
+	for _, c := range []*client{ann, bob} {
+		code, out := c.upload("cup", map[string]string{"bot.cpp": string(bot) + "\n// " + c.login + "\n"})
+		if code != 202 {
+			t.Fatalf("upload: %d %v", code, out)
+		}
+		sub := c.waitStatusFor(out["id"].(string), 3*time.Minute, "ready", "rejected", "compile_error")
+		if sub["status"] != "ready" {
+			t.Fatalf("%s's version: %v", c.login, sub)
+		}
+		v := c.waitMatch(sub["validation"].(map[string]any)["match"].(string))
+		if got := players(v); len(got) != 4 || got[1] != "house:easy" {
+			t.Errorf("the validation match seats %v", got)
+		}
+		if code, out, _ := c.api("POST", "/api/v1/submissions/"+out["id"].(string)+"/activate", nil, ""); code != 200 {
+			t.Fatalf("activate: %d %v", code, out)
+		}
+	}
+	body, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}})
+	code, out, _ := ann.api("POST", "/api/v1/contests/cup/matches", bytes.NewReader(body), "application/json")
+	if code != 202 {
+		t.Fatalf("a test match: %d %v", code, out)
+	}
+	m := ann.waitMatchFor(out["id"].(string), 2*time.Minute)
+	if res := m["result"].(map[string]any); res["status"] != "ok" || len(players(m)) != 4 {
+		t.Errorf("the test match: %v %v", res["status"], res["error"])
+	}
+	eventually(t, 3*time.Minute, func() error {
+		rows := ann.leaderboard("cup")
+		if len(rows) != 2 || rows[0]["matches"].(float64) < 1 || rows[1]["matches"].(float64) < 1 {
+			return fmt.Errorf("the leaderboard: %v", rows)
+		}
+		return nil
+	})
+	org.api("PUT", "/api/v1/contests/cup/settings", strings.NewReader(`{"ladder": false}`), "application/json")
+	body, _ = json.Marshal(map[string]any{"kind": "test"})
+	code, out, _ = org.api("POST", "/api/v1/contests/cup/rounds", bytes.NewReader(body), "application/json")
+	if code != 202 || len(out["entrants"].([]any)) != 4 {
+		t.Fatalf("a test competition: %d %v", code, out)
+	}
+	r := ann.waitRoundFor(out["id"].(string), 3*time.Minute)
+	if got := standingsOf(r); r["status"] != "done" || len(got) != 4 || !slices.Contains(got, "house:easy#2") {
+		t.Errorf("the test competition: %v %v, standings %v", r["status"], r["error"], got)
+	}
 }

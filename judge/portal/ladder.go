@@ -42,11 +42,15 @@ func newLadders(s *Server) *ladders {
 		queued: map[string]bool{}}
 }
 
-// run fills the ladders and runs the rounds until ctx is done.
+// run fills the ladders, runs the rounds and plays again the validations the judge could not
+// play, until ctx is done.
 func (l *ladders) run(ctx context.Context) {
 	t := time.NewTicker(ladderTick)
 	defer t.Stop()
-	for {
+	for first := true; ; first = false {
+		if err := l.s.revalidate(ctx, first); err != nil && ctx.Err() == nil {
+			l.s.c.Log.Warn("portal: playing validations again", "err", err)
+		}
 		cs, err := l.s.c.Store.Contests(ctx)
 		if err != nil && ctx.Err() == nil {
 			l.s.c.Log.Warn("portal: ladder: listing the contests", "err", err)
@@ -104,9 +108,9 @@ func (l *ladders) active(ctx context.Context, contest string) ([]ladder.Version,
 // fill brings a contest's ladder up to date with its active versions and picks matches
 // for its free places; it queues those and any pending match that may never have been.
 func (l *ladders) fill(ctx context.Context, c store.Contest) error {
-	g, ok := l.s.c.Games(c.Game)
-	if !ok {
-		return nil
+	_, sz, err := l.s.contestSizes(c)
+	if err != nil {
+		return err
 	}
 	if !c.Ladder {
 		// No new matches, but the pending ones are played and rated.
@@ -122,7 +126,10 @@ func (l *ladders) fill(ctx context.Context, c store.Contest) error {
 			return err
 		}
 	}
-	least, _, want := g.Players()
+	size := ladder.Seats{Least: sz.least, Want: sz.want}
+	for _, h := range c.House {
+		size.House = append(size.House, h.Name)
+	}
 	var picked map[string][]store.Seat
 	st, err := l.s.c.Store.UpdateLadder(ctx, c.Name, func(st *ladder.State) error {
 		picked = map[string][]store.Seat{}
@@ -140,7 +147,7 @@ func (l *ladders) fill(ctx context.Context, c store.Contest) error {
 		defer l.mu.Unlock()
 		for {
 			id := store.NewID("l")
-			subs, ok := st.Pick(l.rng, id, least, want, c.LadderSettings, now)
+			subs, ok := st.Pick(l.rng, id, size, c.LadderSettings, now)
 			if !ok {
 				return nil
 			}
@@ -172,10 +179,14 @@ func (l *ladders) wasQueued(id string) bool {
 	return l.queued[id]
 }
 
-// seatsOf are the seats of the submissions subs.
+// seatsOf are the seats of a pending match: submissions, and house bots (ladder.HouseSeat).
 func seatsOf(st *ladder.State, subs []string) []store.Seat {
 	var seats []store.Seat
 	for _, sub := range subs {
+		if name, ok := ladder.IsHouseSeat(sub); ok {
+			seats = append(seats, store.Seat{House: name})
+			continue
+		}
 		seat := store.Seat{Submission: sub}
 		if p := st.Players[sub]; p != nil {
 			seat.Login = p.Login

@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -49,6 +50,8 @@ type env struct {
 	// stopFollow stops the portal's work beside its pages (Follow), as a portal killed does;
 	// call it at most once.
 	stopFollow func()
+	// failing makes the judge fail the matches of a "judgefail" bot (refuses).
+	failing atomic.Bool
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writes.
@@ -127,6 +130,12 @@ func (e *env) daemon(ctx context.Context) {
 				return
 			}
 		}
+		if err := e.refuses(j, d.Data); err != nil { // as the real daemon refuses it
+			data, _ := json.Marshal(result.Failed(j.ID, j.Game, 0, err))
+			e.q.PublishResult(ctx, queue.LaneMain, j.ID, data)
+			d.Ack(ctx)
+			continue
+		}
 		res := result.Result{Version: result.Version, ID: j.ID, Game: j.Game, Status: result.StatusOK}
 		if j.Seed != nil {
 			res.Seed = *j.Seed
@@ -190,6 +199,33 @@ func (e *env) daemon(ctx context.Context) {
 		default:
 		}
 	}
+}
+
+// refuses is why the real daemon would not play a job: its checks (the game's player count,
+// the languages) and the game's own start with the job's options and players; and the
+// judge's failure that a "judgefail" bot's validation meets while e.failing is set.
+func (e *env) refuses(j job.Job, data []byte) error {
+	_, g, err := job.Parse(data, job.Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: 1 << 20})
+	if err != nil || j.Kind == job.KindBuild {
+		return err
+	}
+	opts, err := j.StringOptions()
+	if err != nil {
+		return err
+	}
+	if _, err := game.Start(g, game.Config{Seed: 1, Players: len(j.Players), Options: opts}); err != nil {
+		return result.Errorf(result.BadOption, "%v", err)
+	}
+	if e.failing.Load() {
+		for _, p := range j.Players {
+			for _, f := range p.Files {
+				if strings.Contains(f, "judgefail") {
+					return result.Errorf(result.Infrastructure, "the engine went away")
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // contest makes a contest with a house bot.
@@ -285,10 +321,15 @@ func (c *client) upload(contest string, files map[string]string) (int, map[strin
 	return code, out
 }
 
-// waitStatus polls a submission until its status is one of want.
+// waitStatus polls a submission until its status is one of want, for up to 20 seconds.
 func (c *client) waitStatus(id string, want ...string) map[string]any {
 	c.e.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	return c.waitStatusFor(id, 20*time.Second, want...)
+}
+
+func (c *client) waitStatusFor(id string, d time.Duration, want ...string) map[string]any {
+	c.e.t.Helper()
+	deadline := time.Now().Add(d)
 	for {
 		code, sub, _ := c.api("GET", "/api/v1/submissions/"+id, nil, "")
 		if code != 200 {
@@ -308,7 +349,12 @@ func (c *client) waitStatus(id string, want ...string) map[string]any {
 
 func (c *client) waitMatch(id string) map[string]any {
 	c.e.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	return c.waitMatchFor(id, 20*time.Second)
+}
+
+func (c *client) waitMatchFor(id string, d time.Duration) map[string]any {
+	c.e.t.Helper()
+	deadline := time.Now().Add(d)
 	for {
 		code, m, _ := c.api("GET", "/api/v1/matches/"+id, nil, "")
 		if code != 200 {

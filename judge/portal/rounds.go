@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net/http"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -97,6 +98,9 @@ func StartRound(ctx context.Context, st *store.Store, q Queue, games func(string
 		}
 		r.Entrants = append(r.Entrants, e)
 	}
+	if err := fillRound(ctx, q, games, ct, &r); err != nil {
+		return r, err
+	}
 	t, err := tournamentOf(ctx, q, games, ct, r, false)
 	if err != nil {
 		return r, err
@@ -109,6 +113,45 @@ func StartRound(ctx context.Context, st *store.Store, q Queue, games func(string
 		return r, errorf(http.StatusConflict, "exists", "round %s exists already", r.ID)
 	}
 	return r, err
+}
+
+// fillRound sets a round's seats, the match its contest plays, and when fewer versions enter
+// than a match seats, enters the contest's house bots in turn until one match can be played:
+// each once (house:NAME), then again as copies (house:NAME#2), all ranked in the standings
+// like the versions. With no house bot, a match seats every version if the game allows
+// that many players; fewer than that is an error that says so.
+func fillRound(ctx context.Context, q Queue, games func(string) (game.Game, bool), ct store.Contest, r *store.Round) error {
+	g, ok := games(ct.Game)
+	if !ok {
+		return errorf(http.StatusBadRequest, "bad_request", "unknown game %q", ct.Game)
+	}
+	sz, err := matchSizes(g, ct.Options)
+	if err != nil {
+		return errorf(http.StatusBadRequest, "bad_request", "the contest's options: %v", err)
+	}
+	for i := 0; len(r.Entrants) < sz.want && len(ct.House) > 0; i++ {
+		h := ct.House[i%len(ct.House)]
+		files, err := getSources(ctx, q, h.Source)
+		if err != nil {
+			return err
+		}
+		data, _ := json.Marshal(files)
+		sum := sha256.Sum256(data)
+		name := store.Seat{House: h.Name}.Name()
+		if copy := i / len(ct.House); copy > 0 {
+			name += "#" + itoa(copy+1)
+		}
+		r.Entrants = append(r.Entrants, store.Entrant{Login: name, Lang: h.Lang, Source: h.Source, SHA256: hex.EncodeToString(sum[:])})
+	}
+	r.Seats = sz.want
+	if n := len(r.Entrants); n < sz.want && n >= sz.least {
+		r.Seats = n
+	}
+	if len(r.Entrants) < r.Seats {
+		return errorf(http.StatusConflict, "too_few", "a match of this contest seats at least %d players, and only %d versions can enter: add a house bot, or wait for more active versions",
+			sz.least, len(r.Entrants))
+	}
+	return nil
 }
 
 // tournamentOf is the tournament a round is: its spec, and with sources each entrant's files.
@@ -139,7 +182,8 @@ func tournamentOf(ctx context.Context, q Queue, games func(string) (game.Game, b
 
 // roundTournament is a round as a tournament file says it: the export's tournament.yaml.
 func roundTournament(ct store.Contest, r store.Round) tournament.Spec {
-	spec := tournament.Spec{Name: r.ID, Game: ct.Game, Format: r.Format, Rounds: r.Rounds, Final: r.Final, Seed: r.Seed, Options: ct.Options}
+	spec := tournament.Spec{Name: r.ID, Game: ct.Game, Format: r.Format, Rounds: r.Rounds, Final: r.Final, Seed: r.Seed, Seats: r.Seats,
+		Options: ct.Options}
 	for _, e := range r.Entrants {
 		spec.Entrants = append(spec.Entrants, tournament.EntrantSpec{Name: e.Login, Path: e.Login})
 	}
@@ -270,6 +314,11 @@ func (s *Server) roundMatch(ctx context.Context, id string, res result.Result) (
 	}
 	match := store.Match{ID: id, Contest: r.Contest, Kind: store.KindRound, Seed: res.Seed, Result: &res, Replay: res.Replay}
 	for _, p := range res.Players {
+		if name, ok := strings.CutPrefix(p.Name, "house:"); ok {
+			name, _, _ = strings.Cut(name, "#") // a copy that fills a round's seats
+			match.Seats = append(match.Seats, store.Seat{House: name})
+			continue
+		}
 		match.Seats = append(match.Seats, store.Seat{Login: p.Name})
 	}
 	if _, err := s.c.Store.AddMatch(ctx, match); err != nil && !errors.Is(err, store.ErrExists) {

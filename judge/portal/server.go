@@ -63,6 +63,7 @@ type Server struct {
 	handler http.Handler
 	ladders *ladders
 	rounds  roundRunner
+	sizes   sizeCache
 }
 
 // New makes a server; Follow must run beside it for submissions and matches to progress.

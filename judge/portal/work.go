@@ -209,9 +209,13 @@ func (s *Server) built(ctx context.Context, subID string, res result.Result) err
 		if err != nil {
 			return err
 		}
+		_, sz, err := s.contestSizes(c)
+		if err != nil {
+			return err
+		}
 		m := store.Match{ID: validationMatch(sub.ID), Contest: sub.Contest, Kind: store.KindValidation, Owner: sub.Login,
 			Seed: seedOf(validationMatch(sub.ID))}
-		m.Seats = validationSeats(c, sub)
+		m.Seats = validationSeats(c, sub, sz.want)
 		if _, err := s.startMatch(ctx, c, m); err != nil {
 			return err
 		}
@@ -236,15 +240,12 @@ func (s *Server) built(ctx context.Context, subID string, res result.Result) err
 	return err
 }
 
-// validationSeats are a validation match's players: the version, against the contest's
-// first house bot, or itself when there is none; as many as the game's smallest match.
-func validationSeats(c store.Contest, sub store.Submission) []store.Seat {
+// validationSeats are a validation match's n players: the version in the first seat, then
+// the contest's house bots, then the version again (fillSeats). n is the match the contest
+// plays, so that a version is validated as its ladder and rounds will play it.
+func validationSeats(c store.Contest, sub store.Submission, n int) []store.Seat {
 	own := store.Seat{Login: sub.Login, Submission: sub.ID}
-	other := own
-	if len(c.House) > 0 {
-		other = store.Seat{House: c.House[0].Name}
-	}
-	return []store.Seat{own, other}
+	return fillSeats([]store.Seat{own}, n, c.House, own)
 }
 
 func errMessage(res result.Result) string {
@@ -270,23 +271,116 @@ func (s *Server) played(ctx context.Context, m store.Match, res result.Result) e
 	if m.Kind != store.KindValidation {
 		return nil
 	}
-	subID, _ := strings.CutSuffix(m.ID, "v")
+	subID := validatedSub(m)
+	retry := false
 	_, err := s.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
-		if x.Status != store.Validating {
+		// Only the version's current validation decides: the result of one the judge failed
+		// comes again each time a portal starts following.
+		retry = false
+		if x.Status != store.Validating || x.Validation == nil || x.Validation.Match != m.ID {
 			return nil
 		}
-		x.Status = store.Ready
 		if res.Status != result.StatusOK {
-			x.Status, x.Error = store.Rejected, "the judge could not play its validation match: "+errMessage(res)
+			x.Retries++
+			x.RetryAt = time.Now().UTC().Add(revalidateAfter(x.Retries))
+			x.Error = fmt.Sprintf("the judge could not play its validation match (%s): this is no fault of your bot's, and the match is played again", errMessage(res))
+			retry = true
 			return nil
 		}
+		x.Status, x.Error, x.RetryAt = store.Ready, "", time.Time{}
 		if f := ownFault(m, res, x.Login); f != nil {
 			x.Status, x.Validation = store.Rejected, &store.Validation{Match: m.ID, Fault: f}
 		}
 		return nil
 	})
+	if err == nil && retry {
+		s.c.Log.Warn("portal: the judge could not play a validation match; it is played again", "submission", subID, "match", m.ID, "err", errMessage(res))
+		err = s.c.Store.MarkRevalidate(ctx, subID)
+	}
 	return err
 }
+
+// validatedSub is the submission a validation match validates: its first seat's (a match
+// stored before seats were filled in turn is named after it, too).
+func validatedSub(m store.Match) string {
+	if len(m.Seats) > 0 && m.Seats[0].Submission != "" {
+		return m.Seats[0].Submission
+	}
+	sub, _ := strings.CutSuffix(m.ID, "v")
+	return sub
+}
+
+// revalidateAfter is how long after its n-th failed validation match a version's is played
+// again: a minute, doubling up to an hour. A portal that starts plays every one at once: a
+// new judge, or the organiser's repair, is the likeliest cause to have gone.
+func revalidateAfter(n int) time.Duration {
+	return min(time.Minute<<min(n-1, 6), time.Hour)
+}
+
+// revalidate plays again the validation matches the judge could not play, those due or, on
+// a portal's first pass (all), every one. A version that is no longer waiting leaves the
+// list. Any number of portals do this at once: the submission's compare-and-set names the
+// next match once, and a match queued twice is played once.
+func (s *Server) revalidate(ctx context.Context, all bool) error {
+	ids, err := s.c.Store.Revalidations(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, id := range ids {
+		errs = append(errs, s.revalidateOne(ctx, id, all))
+	}
+	return errors.Join(errs...)
+}
+
+func (s *Server) revalidateOne(ctx context.Context, id string, all bool) error {
+	sub, err := s.c.Store.Submission(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && (sub.Status != store.Validating || sub.Error == "")) {
+		return s.c.Store.DoneRevalidate(ctx, id)
+	}
+	if err != nil {
+		return err
+	}
+	current := sub.Validation.Match
+	m, err := s.c.Store.Match(ctx, current)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		// Named, and the portal that named it stopped before queueing it.
+	case err != nil:
+		return err
+	case m.Result == nil || (!all && time.Now().Before(sub.RetryAt)):
+		return nil // under way, or not yet due
+	default:
+		next := fmt.Sprintf("%sv%d", sub.ID, sub.Retries+1)
+		sub, err = s.c.Store.UpdateSubmission(ctx, id, func(x *store.Submission) error {
+			if x.Validation == nil || x.Validation.Match != current {
+				return errRaced
+			}
+			x.Validation.Match = next
+			return nil
+		})
+		if errors.Is(err, errRaced) {
+			return nil // another portal named the next match
+		}
+		if err != nil {
+			return err
+		}
+	}
+	c, err := s.c.Store.Contest(ctx, sub.Contest)
+	if err != nil {
+		return err
+	}
+	_, sz, err := s.contestSizes(c)
+	if err != nil {
+		return err
+	}
+	v := sub.Validation.Match
+	_, err = s.startMatch(ctx, c, store.Match{ID: v, Contest: sub.Contest, Kind: store.KindValidation, Owner: sub.Login,
+		Seed: seedOf(v), Seats: validationSeats(c, sub, sz.want)})
+	return err
+}
+
+var errRaced = errors.New("another portal changed it first")
 
 // ownFault is the first fault of login's seats in a match.
 func ownFault(m store.Match, res result.Result, login string) *game.Fault {

@@ -331,20 +331,38 @@ func (s *State) leastLoad() int {
 // far more than the ends.
 const loadSlack = 2
 
-// Pick chooses the seats of a new ladder match, id, and records it as pending: between
-// least and want players (the game's smallest match and the one the ladder plays). It
-// returns false when InFlight matches are pending already (twice that when the seed is
-// behind the guaranteed rate) or too few versions play.
+// HouseSeat is how a pending match names a seat of the house bot name: a submission id never
+// has the prefix.
+func HouseSeat(name string) string { return housePrefix + name }
+
+// IsHouseSeat reports whether a pending match's seat is a house bot's, and which.
+func IsHouseSeat(seat string) (string, bool) { return strings.CutPrefix(seat, housePrefix) }
+
+const housePrefix = "house:"
+
+// Seats is how many seats a ladder match has: between Least and Want versions (the game's
+// smallest match and the one the ladder plays, as the contest's options allow). House are
+// the contest's house bots: when fewer than Least versions can meet, they take the seats
+// left, in turn, so that a game of four players has a ladder from two contestants on.
+type Seats struct {
+	Least, Want int
+	House       []string
+}
+
+// Pick chooses the seats of a new ladder match, id, and records it as pending. It returns
+// false when InFlight matches are pending already (twice that when the seed is behind the
+// guaranteed rate) or too few versions play: at least two, and Least when there is no house
+// bot to fill the seats.
 //
 // The seed is a version behind the guaranteed rate (Settings.MinRate) if there is one, else
 // the version that has had the least of the ladder (then the one that played longest ago,
 // then the least certain rating); its opponents are drawn from the k versions
 // nearest its mu among those not far above it in load, where k - (want-1) is heavy-tailed
 // (P(k-(want-1) >= j) = 1/(j+1)), so that most matches are close while leaders still meet
-// the whole field. Seats are shuffled. A staged version plays only as the seed, against
-// versions on the ladder, so that its trial rates no one but itself; it meets its own active
-// version first (ownActive).
-func (s *State) Pick(rng *rand.Rand, id string, least, want int, set Settings, now time.Time) ([]string, bool) {
+// the whole field. Seats are shuffled, the house bots' with the versions'. A staged version
+// plays only as the seed, against versions on the ladder, so that its trial rates no one but
+// itself; it meets its own active version first (ownActive).
+func (s *State) Pick(rng *rand.Rand, id string, size Seats, set Settings, now time.Time) ([]string, bool) {
 	players := s.order(set, now)
 	if len(players) == 0 {
 		return nil, false
@@ -354,10 +372,14 @@ func (s *State) Pick(rng *rand.Rand, id string, least, want int, set Settings, n
 		return nil, false
 	}
 	others := slices.DeleteFunc(slices.Clone(players[1:]), func(p *Player) bool { return p.Staged })
-	if len(others)+1 < least {
+	need := size.Least
+	if len(size.House) > 0 {
+		need = min(need, 2)
+	}
+	if len(others)+1 < max(need, 2) {
 		return nil, false
 	}
-	want = min(want, len(others)+1)
+	want := min(size.Want, len(others)+1)
 	if near := slices.DeleteFunc(slices.Clone(others), func(p *Player) bool {
 		return s.load(p) > s.load(seed)+loadSlack
 	}); len(near) >= want-1 {
@@ -377,6 +399,9 @@ func (s *State) Pick(rng *rand.Rand, id string, least, want int, set Settings, n
 	}
 	for _, p := range pool[:want-len(seats)] {
 		seats = append(seats, p.Sub)
+	}
+	for i := 0; len(seats) < size.Least; i++ {
+		seats = append(seats, HouseSeat(size.House[i%len(size.House)]))
 	}
 	rng.Shuffle(len(seats), func(i, j int) { seats[i], seats[j] = seats[j], seats[i] })
 	if s.Pending == nil {
@@ -435,13 +460,24 @@ func (s *State) Apply(id string, res result.Result, set Settings, now time.Time)
 		return nil
 	}
 	delete(s.Pending, id)
-	ps := make([]*Player, len(m.Seats))
-	for i, sub := range m.Seats {
-		ps[i] = s.Players[sub]
-	}
-	if res.Status != result.StatusOK || len(res.Players) != len(m.Seats) || slices.Contains(ps, nil) {
+	if res.Status != result.StatusOK || len(res.Players) != len(m.Seats) {
 		s.Skipped++
 		return nil
+	}
+	// The versions' seats alone are rated, by their places among every player's: a house
+	// bot that takes a seat has no rating.
+	var ps []*Player
+	var places []result.Player
+	for i, sub := range m.Seats {
+		if _, house := IsHouseSeat(sub); house {
+			continue
+		}
+		p := s.Players[sub]
+		if p == nil {
+			s.Skipped++
+			return nil
+		}
+		ps, places = append(ps, p), append(places, res.Players[i])
 	}
 	trial := slices.ContainsFunc(ps, func(p *Player) bool { return p.Staged })
 	for _, p := range ps {
@@ -455,7 +491,7 @@ func (s *State) Apply(id string, res result.Result, set Settings, now time.Time)
 	in := make([]openskill.Rating, len(ps))
 	ranks := make([]int, len(ps))
 	for i, p := range ps {
-		in[i], ranks[i] = openskill.Rating{Mu: p.Mu, Sigma: p.Sigma}, res.Players[i].Rank
+		in[i], ranks[i] = openskill.Rating{Mu: p.Mu, Sigma: p.Sigma}, places[i].Rank
 	}
 	var moved []*Player
 	for i, r := range openskill.Default().Rate(in, ranks) {
@@ -469,7 +505,7 @@ func (s *State) Apply(id string, res result.Result, set Settings, now time.Time)
 		p.Matches++
 		p.Last = now
 		o := Outcome{Match: id}
-		if f := res.Players[i].Fault; counts(f) {
+		if f := places[i].Fault; counts(f) {
 			o.Fault = f
 		}
 		p.Recent = append(p.Recent, o)
@@ -487,7 +523,7 @@ func (s *State) Apply(id string, res result.Result, set Settings, now time.Time)
 				rec = &Record{}
 				p.Versus[q.Login] = rec
 			}
-			switch a, b := res.Players[i].Rank, res.Players[j].Rank; {
+			switch a, b := places[i].Rank, places[j].Rank; {
 			case a < b:
 				rec.Won++
 			case a > b:

@@ -79,7 +79,7 @@ func (se *season) play(n int) {
 	for range n {
 		for range se.set.InFlight + 1 {
 			se.n++
-			if _, ok := se.s.Pick(se.rng, fmt.Sprintf("m%d", se.n), 2, se.seats, se.set, se.now); !ok {
+			if _, ok := se.s.Pick(se.rng, fmt.Sprintf("m%d", se.n), Seats{Least: 2, Want: se.seats}, se.set, se.now); !ok {
 				break
 			}
 		}
@@ -283,7 +283,7 @@ func TestAutoDisable(t *testing.T) {
 				}
 			}
 			for i := range 20 {
-				if seats, ok := s.Pick(rand.New(rand.NewPCG(uint64(i), 0)), "x", 2, 2, Defaults, t0); ok {
+				if seats, ok := s.Pick(rand.New(rand.NewPCG(uint64(i), 0)), "x", Seats{Least: 2, Want: 2}, Defaults, t0); ok {
 					if slices.Contains(seats, "s00") {
 						t.Fatalf("the disabled version was picked: %v", seats)
 					}
@@ -307,7 +307,7 @@ func TestAutoDisable(t *testing.T) {
 func TestApplyOnce(t *testing.T) {
 	var s State
 	s.Sync(versions(2), t0)
-	seats, ok := s.Pick(rand.New(rand.NewPCG(1, 1)), "m1", 2, 2, Defaults, t0)
+	seats, ok := s.Pick(rand.New(rand.NewPCG(1, 1)), "m1", Seats{Least: 2, Want: 2}, Defaults, t0)
 	if !ok {
 		t.Fatal("no match picked")
 	}
@@ -334,26 +334,80 @@ func TestApplyOnce(t *testing.T) {
 }
 
 // A four-player match seats four different versions; with three playing it seats three
-// (the game's least is two); with one, none.
+// (the game's least is two); with one, none. In a game of four alone (Lang Wars), three
+// versions and two house bots seat the three and a house bot, two versions seat two house
+// bots beside them (in turn, one twice if need be), and one version no match.
 func TestPickSeats(t *testing.T) {
-	for _, c := range []struct{ versions, least, want, seats int }{{12, 2, 4, 4}, {3, 2, 4, 3}, {1, 2, 2, 0}, {3, 4, 4, 0}} {
+	for _, c := range []struct {
+		versions, least, want int
+		house                 []string
+		seats, houses         int
+	}{
+		{12, 2, 4, nil, 4, 0}, {3, 2, 4, nil, 3, 0}, {1, 2, 2, nil, 0, 0}, {3, 4, 4, nil, 0, 0},
+		{12, 4, 4, []string{"a", "b"}, 4, 0}, {3, 4, 4, []string{"a", "b"}, 4, 1}, {2, 4, 4, []string{"a"}, 4, 2},
+		{1, 4, 4, []string{"a", "b"}, 0, 0}, {2, 2, 2, []string{"a"}, 2, 0},
+	} {
 		var s State
 		s.Sync(versions(c.versions), t0)
-		seats, ok := s.Pick(rand.New(rand.NewPCG(3, 3)), "m", c.least, c.want, Defaults, t0)
+		seats, ok := s.Pick(rand.New(rand.NewPCG(3, 3)), "m", Seats{Least: c.least, Want: c.want, House: c.house}, Defaults, t0)
 		if len(seats) != c.seats || ok != (c.seats > 0) {
 			t.Errorf("%+v: seats %v", c, seats)
 		}
-		if len(slices.Compact(slices.Sorted(slices.Values(seats)))) != len(seats) {
+		var subs []string
+		for _, seat := range seats {
+			if name, ok := IsHouseSeat(seat); ok {
+				if !slices.Contains(c.house, name) {
+					t.Errorf("%+v: house seat %q", c, seat)
+				}
+				continue
+			}
+			subs = append(subs, seat)
+		}
+		if len(seats)-len(subs) != c.houses {
+			t.Errorf("%+v: %d house seats in %v", c, len(seats)-len(subs), seats)
+		}
+		if len(slices.Compact(slices.Sorted(slices.Values(subs)))) != len(subs) {
 			t.Errorf("%+v: a version twice in %v", c, seats)
 		}
+	}
+}
+
+// A match with house bots in its seats rates the versions alone, by their places among all
+// the players, and counts no record against a house bot.
+func TestApplyWithHouseSeats(t *testing.T) {
+	var s State
+	s.Sync(versions(2), t0)
+	seats, ok := s.Pick(rand.New(rand.NewPCG(1, 1)), "m", Seats{Least: 4, Want: 4, House: []string{"easy"}}, Defaults, t0)
+	if !ok || len(seats) != 4 {
+		t.Fatalf("seats %v", seats)
+	}
+	res := result.Result{Status: result.StatusOK}
+	ranks := map[string]int{"s00": 1, "s01": 4}
+	for _, seat := range seats {
+		r, ok := ranks[seat]
+		if !ok {
+			r = 2 // the house bots, between them
+		}
+		res.Players = append(res.Players, result.Player{Name: seat, Rank: r})
+	}
+	moved := s.Apply("m", res, Defaults, t0)
+	if len(moved) != 2 || s.Rated != 1 || s.Skipped != 0 {
+		t.Fatalf("moved %d, rated %d, skipped %d", len(moved), s.Rated, s.Skipped)
+	}
+	a, b := s.Players["s00"], s.Players["s01"]
+	if a.Mu <= b.Mu || a.Matches != 1 || b.Matches != 1 {
+		t.Errorf("mu %.2f against %.2f, matches %d %d", a.Mu, b.Mu, a.Matches, b.Matches)
+	}
+	if len(a.Versus) != 1 || a.Versus[b.Login] == nil || a.Versus[b.Login].Won != 1 {
+		t.Errorf("records %v", a.Versus)
 	}
 }
 
 func TestExpire(t *testing.T) {
 	var s State
 	s.Sync(versions(4), t0)
-	s.Pick(rand.New(rand.NewPCG(1, 1)), "old", 2, 2, Defaults, t0)
-	s.Pick(rand.New(rand.NewPCG(1, 1)), "new", 2, 2, Defaults, t0.Add(time.Hour))
+	s.Pick(rand.New(rand.NewPCG(1, 1)), "old", Seats{Least: 2, Want: 2}, Defaults, t0)
+	s.Pick(rand.New(rand.NewPCG(1, 1)), "new", Seats{Least: 2, Want: 2}, Defaults, t0.Add(time.Hour))
 	if gone := s.Expire(t0.Add(90*time.Minute), time.Hour); !slices.Equal(gone, []string{"old"}) || len(s.Pending) != 1 {
 		t.Errorf("expired %v, pending %v", gone, s.Pending)
 	}
@@ -448,7 +502,7 @@ func TestTrialMeetsItsOwnVersionFirst(t *testing.T) {
 			if n == 8 {
 				t.Fatalf("rng %d: the staged version is not seeded", seed)
 			}
-			seats, _ = s.Pick(rng, fmt.Sprintf("m%d", n), 2, 2, Defaults, t0)
+			seats, _ = s.Pick(rng, fmt.Sprintf("m%d", n), Seats{Least: 2, Want: 2}, Defaults, t0)
 		}
 		if !slices.Contains(seats, "s00") {
 			t.Fatalf("rng %d: the trial's first match seats %v, not its own active version s00", seed, seats)
@@ -471,13 +525,13 @@ func TestMatchRateGuarantee(t *testing.T) {
 	s.Sync(versions(6), t0)
 	now := t0.Add(30 * time.Minute) // each is owed 3 matches by now, and has had none
 	rng := rand.New(rand.NewPCG(5, 5))
-	if _, ok := s.Pick(rng, "m1", 2, 2, set, now); !ok {
+	if _, ok := s.Pick(rng, "m1", Seats{Least: 2, Want: 2}, set, now); !ok {
 		t.Fatal("no first match")
 	}
-	if _, ok := s.Pick(rng, "m2", 2, 2, set, now); !ok {
+	if _, ok := s.Pick(rng, "m2", Seats{Least: 2, Want: 2}, set, now); !ok {
 		t.Fatal("versions behind the guarantee, and no second match in flight")
 	}
-	if _, ok := s.Pick(rng, "m3", 2, 2, set, now); ok {
+	if _, ok := s.Pick(rng, "m3", Seats{Least: 2, Want: 2}, set, now); ok {
 		t.Error("a third match in flight, twice InFlight is 2")
 	}
 	// Without the guarantee, one in flight.
@@ -485,8 +539,8 @@ func TestMatchRateGuarantee(t *testing.T) {
 	plain.Sync(versions(6), t0)
 	set0 := set
 	set0.MinRate = 0
-	plain.Pick(rng, "m1", 2, 2, set0, now)
-	if _, ok := plain.Pick(rng, "m2", 2, 2, set0, now); ok {
+	plain.Pick(rng, "m1", Seats{Least: 2, Want: 2}, set0, now)
+	if _, ok := plain.Pick(rng, "m2", Seats{Least: 2, Want: 2}, set0, now); ok {
 		t.Error("a second match in flight without the guarantee")
 	}
 
@@ -509,7 +563,7 @@ func TestMatchRateGuarantee(t *testing.T) {
 	if p0.Wait <= 0 || p1.Wait <= p0.Wait {
 		t.Errorf("waits: s00 %v, s01 %v (pace %.2f a minute)", p0.Wait, p1.Wait, s2.Pace(now))
 	}
-	if seats, _ := s2.Pick(rng, "m", 2, 2, set, now); !slices.Contains(seats, "s00") {
+	if seats, _ := s2.Pick(rng, "m", Seats{Least: 2, Want: 2}, set, now); !slices.Contains(seats, "s00") {
 		t.Errorf("the version behind is not seeded: %v", seats)
 	}
 	if _, ok := s2.PlaceOf("nobody", set, now); ok {

@@ -21,7 +21,10 @@ type Round struct {
 	Rounds  int    `json:"rounds"`
 	Final   int    `json:"final"`
 	Seed    uint64 `json:"seed"`
-	// Entrants are the versions frozen for the round.
+	// Seats is the players of each match: the game's default when 0 (rounds of before).
+	Seats int `json:"seats,omitempty"`
+	// Entrants are the versions frozen for the round, and the house bots (house:NAME) that
+	// fill the seats of a round with fewer versions than a match has.
 	Entrants []Entrant `json:"entrants"`
 	Status   string    `json:"status"` // RoundRunning, RoundDone or RoundFailed
 	Created  time.Time `json:"created"`

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
@@ -42,8 +43,12 @@ type Submission struct {
 	Build *result.Build `json:"build,omitempty"`
 	// Validation is the validation match, once there is one.
 	Validation *Validation `json:"validation,omitempty"`
-	// Error is why the judge could not build or validate it (not the contestant's fault).
-	Error string `json:"error,omitempty"`
+	// Error is why the judge could not build or validate it (not the contestant's fault). A
+	// validation the judge could not play leaves it validating: Retries counts the matches
+	// it failed, and RetryAt is when the portals play it again (Revalidations).
+	Error   string    `json:"error,omitempty"`
+	Retries int       `json:"retries,omitempty"`
+	RetryAt time.Time `json:"retry_at,omitzero"`
 }
 
 // Validation is a submission's validation match and what it found.
@@ -303,6 +308,38 @@ func (s *Store) TakeQuota(ctx context.Context, contest, login string, limit int)
 		return nil
 	})
 	return err
+}
+
+func revalidateKey(sub string) string { return "revalidate." + sub }
+
+// MarkRevalidate lists a submission whose validation match the judge could not play, for
+// the portals to play it again (Revalidations); listed twice is listed once.
+func (s *Store) MarkRevalidate(ctx context.Context, sub string) error {
+	if !validID(sub) {
+		return ErrNotFound
+	}
+	if err := s.create(ctx, revalidateKey(sub), sub); err != nil && !errors.Is(err, ErrExists) {
+		return err
+	}
+	return nil
+}
+
+// Revalidations are the submissions MarkRevalidate listed and DoneRevalidate did not end.
+func (s *Store) Revalidations(ctx context.Context) ([]string, error) {
+	keys, err := s.keys(ctx, revalidateKey("*"))
+	var out []string
+	for _, k := range keys {
+		out = append(out, strings.TrimPrefix(k, revalidateKey("")))
+	}
+	return out, err
+}
+
+// DoneRevalidate takes a submission off the list of Revalidations.
+func (s *Store) DoneRevalidate(ctx context.Context, sub string) error {
+	if !validID(sub) {
+		return ErrNotFound
+	}
+	return s.kv.Purge(ctx, revalidateKey(sub))
 }
 
 // validID is a cheap check that id can be a key part: the portal's ids, and a round's match
