@@ -110,14 +110,17 @@ func (a *app) portalContestCmd() *cobra.Command {
 	contest := &cobra.Command{Use: "contest", Short: "Make and change contests"}
 	var gameName, deadline string
 	var opts, langs, house []string
-	var quota int
+	var quota, uploads int
 	var peers, ladder, asJSON bool
 	create := &cobra.Command{
-		Use:   "create NAME --game G [--opt k=v]... [--langs L,...] [--house NAME=BOT]... [--deadline RFC3339] [--quota N] [--peer-matches] [--json]",
+		Use:   "create NAME --game G [--opt k=v]... [--langs L,...] [--house NAME=BOT]... [--deadline RFC3339] [--quota N] [--upload-quota N] [--peer-matches] [--json]",
 		Short: "Make a contest: its game and options, languages, house bots, deadline and test-match quota",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c := store.Contest{Name: args[0], Game: gameName, Langs: langs, TestQuota: quota, PeerMatches: peers, Ladder: ladder}
+			c := store.Contest{Name: args[0], Game: gameName, Langs: langs, TestQuota: quota, UploadQuota: uploads, PeerMatches: peers, Ladder: ladder}
+			if uploads < 1 {
+				return usageError{fmt.Errorf("--upload-quota %d: want 1 or more uploads an hour", uploads)}
+			}
 			if err := store.ValidName("contest", c.Name); err != nil {
 				return usageError{errors.New(strings.TrimPrefix(err.Error(), "invalid: "))}
 			}
@@ -173,9 +176,10 @@ func (a *app) portalContestCmd() *cobra.Command {
 	f.StringVar(&gameName, "game", "", "the game (judge games)")
 	f.StringArrayVar(&opts, "opt", nil, "a game option, k=v (repeat)")
 	f.StringSliceVar(&langs, "langs", nil, "the languages allowed (default: all)")
-	f.StringArrayVar(&house, "house", nil, "a house bot, NAME=BOT (repeat); validation matches play the first")
+	f.StringArrayVar(&house, "house", nil, "a house bot, NAME=BOT (repeat); validations, test matches, the ladder and rounds seat them where versions leave seats empty")
 	f.StringVar(&deadline, "deadline", "", "when submissions close (RFC 3339)")
 	f.IntVar(&quota, "quota", store.DefaultTestQuota, "test matches a contestant may ask for per hour")
+	f.IntVar(&uploads, "upload-quota", store.DefaultUploadQuota, "versions a contestant may upload per hour")
 	f.BoolVar(&peers, "peer-matches", false, "let contestants ask for test matches against each other's active versions")
 	f.BoolVar(&ladder, "ladder", false, "keep rated matches flowing among the active versions until the deadline (docs/portal.md)")
 	f.BoolVar(&asJSON, "json", false, "print the contest as JSON")

@@ -51,6 +51,11 @@ func (s *Server) submit(ctx context.Context, c caller, contest string, up upload
 	if !ok {
 		return store.Submission{}, fmt.Errorf("portal: contest %s: unknown game %q", ct.Name, ct.Game)
 	}
+	if !c.Organiser {
+		if err := s.c.Store.Take(ctx, store.Uploads, contest, c.Login, ct.UploadsAllowed()); err != nil {
+			return store.Submission{}, err
+		}
+	}
 	files := game.WithLibrary(g, lang, up.Files)
 	sub := store.Submission{Contest: contest, Login: c.Login, Lang: lang}
 	for n := range up.Files {

@@ -24,6 +24,9 @@ const (
 	// pendingLife is how long a ladder match may stay pending: the queue's de-duplication
 	// window, after which queueing it again could play it twice.
 	pendingLife = 24 * time.Hour
+	// tendEvery is how many ticks apart a portal mends the contestants' lines (tendLines):
+	// at its start, and then about a minute apart.
+	tendEvery = 30
 )
 
 // ladders runs the contests' ladders for one portal: any number of portals run them
@@ -47,9 +50,14 @@ func newLadders(s *Server) *ladders {
 func (l *ladders) run(ctx context.Context) {
 	t := time.NewTicker(ladderTick)
 	defer t.Stop()
-	for first := true; ; first = false {
-		if err := l.s.revalidate(ctx, first); err != nil && ctx.Err() == nil {
+	for n := 0; ; n++ {
+		if err := l.s.revalidate(ctx, n == 0); err != nil && ctx.Err() == nil {
 			l.s.c.Log.Warn("portal: playing validations again", "err", err)
+		}
+		if n%tendEvery == 0 {
+			if err := l.s.tendLines(ctx); err != nil && ctx.Err() == nil {
+				l.s.c.Log.Warn("portal: mending the contestants' lines", "err", err)
+			}
 		}
 		cs, err := l.s.c.Store.Contests(ctx)
 		if err != nil && ctx.Err() == nil {

@@ -53,6 +53,7 @@ type settings struct {
 	// Deadline is RFC 3339, or "" for none.
 	Deadline     *string `json:"deadline,omitempty"`
 	TestQuota    *int    `json:"test_quota,omitempty"`
+	UploadQuota  *int    `json:"upload_quota,omitempty"`
 	PeerMatches  *bool   `json:"peer_matches,omitempty"`
 	PublishHouse *bool   `json:"publish_house,omitempty"`
 	// TestRounds are the test competitions' times (RFC 3339).
@@ -63,6 +64,7 @@ type settings struct {
 	DisableFaults *int  `json:"disable_faults,omitempty"`
 	DisableWindow *int  `json:"disable_window,omitempty"`
 	MinRate       *int  `json:"min_rate,omitempty"`
+	MaxRate       *int  `json:"max_rate,omitempty"`
 }
 
 func (s *Server) changeSettings(ctx context.Context, c caller, contest string, set settings) (store.Contest, error) {
@@ -90,12 +92,18 @@ func (s *Server) changeSettings(ctx context.Context, c caller, contest string, s
 	if set.TestQuota != nil && *set.TestQuota < 0 {
 		return store.Contest{}, errorf(http.StatusBadRequest, "bad_request", "test_quota %d: want 0 or more", *set.TestQuota)
 	}
+	if set.UploadQuota != nil && *set.UploadQuota < 1 {
+		return store.Contest{}, errorf(http.StatusBadRequest, "bad_request", "upload_quota %d: want 1 or more uploads an hour", *set.UploadQuota)
+	}
 	return s.c.Store.UpdateContest(ctx, contest, func(ct *store.Contest) error {
 		if set.Deadline != nil {
 			ct.Deadline = deadline
 		}
 		if set.TestQuota != nil {
 			ct.TestQuota = *set.TestQuota
+		}
+		if set.UploadQuota != nil {
+			ct.UploadQuota = *set.UploadQuota
 		}
 		if set.PeerMatches != nil {
 			ct.PeerMatches = *set.PeerMatches
@@ -110,7 +118,7 @@ func (s *Server) changeSettings(ctx context.Context, c caller, contest string, s
 			ct.TestRounds = rounds
 		}
 		l := &ct.LadderSettings
-		for _, f := range []struct{ from, to *int }{{set.InFlight, &l.InFlight}, {set.DisableFaults, &l.DisableFaults}, {set.DisableWindow, &l.DisableWindow}, {set.MinRate, &l.MinRate}} {
+		for _, f := range []struct{ from, to *int }{{set.InFlight, &l.InFlight}, {set.DisableFaults, &l.DisableFaults}, {set.DisableWindow, &l.DisableWindow}, {set.MinRate, &l.MinRate}, {set.MaxRate, &l.MaxRate}} {
 			if f.from != nil {
 				*f.to = *f.from
 			}
@@ -142,9 +150,9 @@ func contestJSON(ct store.Contest) map[string]any {
 		house = append(house, h.Name)
 	}
 	out := map[string]any{"name": ct.Name, "game": ct.Game, "options": ct.Options, "langs": ct.Langs, "house": house,
-		"test_quota": ct.TestQuota, "peer_matches": ct.PeerMatches, "publish_house": ct.PublishHouse, "deadline": nil,
+		"test_quota": ct.TestQuota, "upload_quota": ct.UploadsAllowed(), "peer_matches": ct.PeerMatches, "publish_house": ct.PublishHouse, "deadline": nil,
 		"ladder": ct.Ladder, "in_flight": ct.LadderSettings.InFlight, "disable_faults": ct.LadderSettings.DisableFaults,
-		"disable_window": ct.LadderSettings.DisableWindow, "min_rate": ct.LadderSettings.MinRate, "test_rounds": append([]time.Time{}, ct.TestRounds...)}
+		"disable_window": ct.LadderSettings.DisableWindow, "min_rate": ct.LadderSettings.MinRate, "max_rate": ct.LadderSettings.Ceiling(), "test_rounds": append([]time.Time{}, ct.TestRounds...)}
 	if !ct.Deadline.IsZero() {
 		out["deadline"] = ct.Deadline.Format(time.RFC3339)
 	}
@@ -172,7 +180,7 @@ func decodeBody(r *http.Request, v any, want string) error {
 
 func (s *Server) apiSettings(w http.ResponseWriter, r *http.Request, c caller) error {
 	var set settings
-	if err := decodeBody(r, &set, `{"deadline": RFC 3339 or "", "test_quota": N, "peer_matches": true|false, "publish_house": true|false, "ladder": true|false, "in_flight": N, "disable_faults": K, "disable_window": N, "min_rate": N, "test_rounds": [RFC 3339, ...]}`); err != nil {
+	if err := decodeBody(r, &set, `{"deadline": RFC 3339 or "", "test_quota": N, "upload_quota": N, "peer_matches": true|false, "publish_house": true|false, "ladder": true|false, "in_flight": N, "disable_faults": K, "disable_window": N, "min_rate": N, "max_rate": N, "test_rounds": [RFC 3339, ...]}`); err != nil {
 		return err
 	}
 	ct, err := s.changeSettings(r.Context(), c, r.PathValue("contest"), set)
@@ -249,7 +257,8 @@ func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c cal
 	for _, f := range []struct {
 		name, what string
 		to         **int
-	}{{"test_quota", "test matches an hour", &set.TestQuota}, {"in_flight", "ladder matches at once", &set.InFlight},
+	}{{"test_quota", "test matches an hour", &set.TestQuota}, {"upload_quota", "uploads an hour", &set.UploadQuota},
+		{"in_flight", "ladder matches at once", &set.InFlight}, {"max_rate", "ladder matches an hour at most", &set.MaxRate},
 		{"disable_faults", "faults that take a version off", &set.DisableFaults}, {"disable_window", "ladder matches the faults are counted in", &set.DisableWindow},
 		{"min_rate", "ladder matches an hour guaranteed", &set.MinRate}} {
 		v := strings.TrimSpace(r.PostFormValue(f.name))

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,6 +53,18 @@ type env struct {
 	stopFollow func()
 	// failing makes the judge fail the matches of a "judgefail" bot (refuses).
 	failing atomic.Bool
+	// slow is how long the fake daemon takes over each job (nanoseconds).
+	slow atomic.Int64
+	// taken are the ids of the jobs the fake daemon took, in order.
+	takenMu sync.Mutex
+	taken   []string
+}
+
+// takenJobs are the ids of the jobs taken so far.
+func (e *env) takenJobs() []string {
+	e.takenMu.Lock()
+	defer e.takenMu.Unlock()
+	return slices.Clone(e.taken)
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writes.
@@ -122,7 +135,11 @@ func (e *env) daemon(ctx context.Context) {
 		}
 		var j job.Job
 		json.Unmarshal(d.Data, &j)
+		e.takenMu.Lock()
+		e.taken = append(e.taken, j.ID)
+		e.takenMu.Unlock()
 		e.q.Started(j.ID)
+		time.Sleep(time.Duration(e.slow.Load()))
 		if j.Kind == job.KindBuild && strings.Contains(j.Players[0].Files["main.cpp"], "hold") {
 			select {
 			case <-e.release:

@@ -80,14 +80,87 @@ func laneOf(kind string) queue.Lane {
 	return queue.LaneMain
 }
 
-// startBuild stores a new submission's sources and queues its build.
+// startBuild stores a new submission's sources and queues its build, or puts it in its
+// contestant's line behind the version the judge has (store.Line).
 func (s *Server) startBuild(ctx context.Context, c store.Contest, sub store.Submission, files map[string][]byte) error {
 	p := job.NewPlayer(sub.Login, sub.Lang, files)
 	if err := putSources(ctx, s.c.Queue, sub.Source, p.Files); err != nil {
 		return err
 	}
-	return s.submitJob(ctx, job.Job{Version: job.Version, ID: buildJob(sub.ID), Game: c.Game, Kind: job.KindBuild,
-		Players: []job.Player{p}}, queue.LaneMain)
+	now, err := s.c.Store.Enter(ctx, sub.Contest, sub.Login, sub.ID)
+	if err != nil || !now {
+		return err
+	}
+	return s.submitBuild(ctx, c.Game, sub, p.Files)
+}
+
+func (s *Server) submitBuild(ctx context.Context, gameName string, sub store.Submission, files map[string]string) error {
+	return s.submitJob(ctx, job.Job{Version: job.Version, ID: buildJob(sub.ID), Game: gameName, Kind: job.KindBuild,
+		Players: []job.Player{{Name: sub.Login, Lang: sub.Lang, Files: files}}}, queue.LaneMain)
+}
+
+// leave takes a version the judge is done with (built, validated, or failed by the judge)
+// out of its contestant's line, and queues the build of the next one.
+func (s *Server) leave(ctx context.Context, sub store.Submission) error {
+	next, err := s.c.Store.Leave(ctx, sub.Contest, sub.Login, sub.ID)
+	if err != nil || next == "" {
+		return err
+	}
+	return s.sendBuild(ctx, next)
+}
+
+// sendBuild queues the build of a stored submission (a job queued already is not queued
+// twice).
+func (s *Server) sendBuild(ctx context.Context, id string) error {
+	sub, err := s.c.Store.Submission(ctx, id)
+	if err != nil {
+		return err
+	}
+	c, err := s.c.Store.Contest(ctx, sub.Contest)
+	if err != nil {
+		return err
+	}
+	files, err := s.getSources(ctx, sub.Source)
+	if err != nil {
+		return err
+	}
+	return s.submitBuild(ctx, c.Game, sub, files)
+}
+
+// inLine reports whether the judge still has a version: its build or its validation (one
+// the judge failed leaves the line, to be played again beside it).
+func inLine(sub store.Submission) bool {
+	return sub.Status == store.Queued || sub.Status == store.Compiling || (sub.Status == store.Validating && sub.Error == "")
+}
+
+// tendLines mends the contestants' lines after a portal stopped between two steps: a version
+// the judge is done with leaves its line, and one whose turn it is but that may never have
+// been queued is queued (again: the queue plays it once).
+func (s *Server) tendLines(ctx context.Context) error {
+	lines, err := s.c.Store.Lines(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for who, l := range lines {
+		contest, login, _ := strings.Cut(who, ".")
+		if l.Current == "" {
+			errs = append(errs, s.leave(ctx, store.Submission{Contest: contest, Login: login}))
+			continue
+		}
+		sub, err := s.c.Store.Submission(ctx, l.Current)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			errs = append(errs, s.leave(ctx, store.Submission{ID: l.Current, Contest: contest, Login: login}))
+		case err != nil:
+			errs = append(errs, err)
+		case !inLine(sub):
+			errs = append(errs, s.leave(ctx, sub))
+		case sub.Status == store.Queued:
+			errs = append(errs, s.sendBuild(ctx, sub.ID))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // seedOf is a match's seed, drawn from its id: the same match, asked again, is the same.
@@ -220,7 +293,7 @@ func (s *Server) built(ctx context.Context, subID string, res result.Result) err
 			return err
 		}
 	}
-	_, err = s.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
+	after, err := s.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
 		if x.Status != store.Queued && x.Status != store.Compiling {
 			return nil
 		}
@@ -237,6 +310,9 @@ func (s *Server) built(ctx context.Context, subID string, res result.Result) err
 		}
 		return nil
 	})
+	if err == nil && !inLine(after) {
+		err = s.leave(ctx, after)
+	}
 	return err
 }
 
@@ -273,7 +349,7 @@ func (s *Server) played(ctx context.Context, m store.Match, res result.Result) e
 	}
 	subID := validatedSub(m)
 	retry := false
-	_, err := s.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
+	after, err := s.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
 		// Only the version's current validation decides: the result of one the judge failed
 		// comes again each time a portal starts following.
 		retry = false
@@ -296,6 +372,9 @@ func (s *Server) played(ctx context.Context, m store.Match, res result.Result) e
 	if err == nil && retry {
 		s.c.Log.Warn("portal: the judge could not play a validation match; it is played again", "submission", subID, "match", m.ID, "err", errMessage(res))
 		err = s.c.Store.MarkRevalidate(ctx, subID)
+	}
+	if err == nil && !inLine(after) {
+		err = s.leave(ctx, after)
 	}
 	return err
 }

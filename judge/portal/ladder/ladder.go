@@ -34,10 +34,22 @@ type Settings struct {
 	// guarantee beyond fairness): one behind it is seeded first, and the ladder may then
 	// have twice InFlight matches pending.
 	MinRate int `json:"min_rate"`
+	// MaxRate is the ladder matches an hour a version plays at most: the ceiling that keeps
+	// trivial bots from filling the judges and the store (0: the default, for contests made
+	// before there was one).
+	MaxRate int `json:"max_rate,omitempty"`
 }
 
 // Defaults are a new contest's ladder settings.
-var Defaults = Settings{InFlight: 4, DisableFaults: 3, DisableWindow: 5, MinRate: 6}
+var Defaults = Settings{InFlight: 4, DisableFaults: 3, DisableWindow: 5, MinRate: 6, MaxRate: 60}
+
+// Ceiling is MaxRate, or the default's when it is 0.
+func (s Settings) Ceiling() int {
+	if s.MaxRate == 0 {
+		return Defaults.MaxRate
+	}
+	return s.MaxRate
+}
 
 // Validate names the first setting out of range.
 func (s Settings) Validate() error {
@@ -50,6 +62,10 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("disable_faults %d: want 1 to disable_window (%d)", s.DisableFaults, s.DisableWindow)
 	case s.MinRate < 0 || s.MinRate > 600:
 		return fmt.Errorf("min_rate %d: want 0 to 600 ladder matches an hour", s.MinRate)
+	case s.MaxRate < 0 || s.MaxRate > 3600:
+		return fmt.Errorf("max_rate %d: want 1 to 3600 ladder matches an hour (0: the default, %d)", s.MaxRate, Defaults.MaxRate)
+	case s.Ceiling() < s.MinRate:
+		return fmt.Errorf("max_rate %d: want at least min_rate (%d)", s.Ceiling(), s.MinRate)
 	}
 	return nil
 }
@@ -86,6 +102,11 @@ type Player struct {
 	// Hour are the ends of its matches of the last hour, the newest MinRate of them, for the
 	// match-rate guarantee.
 	Hour []time.Time `json:"hour,omitempty"`
+	// Started counts the ladder matches picked for it in each rateSlot of the last hour,
+	// the newest last, the newest slot beginning at SlotStart: for the ceiling
+	// (Settings.MaxRate), a dozen numbers in the state whatever the ceiling.
+	Started   []int     `json:"started,omitempty"`
+	SlotStart time.Time `json:"slot_start,omitzero"`
 	// Recent are its last rated matches (the disable window), oldest first.
 	Recent   []Outcome          `json:"recent,omitempty"`
 	Disabled *Disabled          `json:"disabled,omitempty"`
@@ -152,6 +173,39 @@ func (s *State) behind(p *Player, set Settings, now time.Time) bool {
 		}
 	}
 	return n < owed
+}
+
+// rateSlot is the span the ceiling counts matches in: the hour's count includes the whole
+// oldest slot the hour reaches into, so a version never passes its ceiling in any hour and
+// is held below it by at most a slot's share (a twelfth).
+const rateSlot = 5 * time.Minute
+
+// started counts a match picked for p at now.
+func (p *Player) started(now time.Time) {
+	slot := now.UTC().Truncate(rateSlot)
+	if n := int(slot.Sub(p.SlotStart) / rateSlot); n > 0 || len(p.Started) == 0 {
+		p.Started = append(p.Started, make([]int, min(max(n, 1), int(time.Hour/rateSlot)))...)
+		p.SlotStart = slot
+	}
+	p.Started[len(p.Started)-1]++
+	p.Started = p.Started[max(0, len(p.Started)-int(time.Hour/rateSlot)-1):]
+}
+
+// lastHour is the matches picked for p in the slots the hour up to now reaches into.
+func (p *Player) lastHour(now time.Time) int {
+	n := 0
+	for i, c := range p.Started {
+		end := p.SlotStart.Add(time.Duration(i-len(p.Started)+2) * rateSlot)
+		if now.Sub(end) < time.Hour {
+			n += c
+		}
+	}
+	return n
+}
+
+// full reports whether p has had its ceiling of matches in the last hour.
+func (s *State) full(p *Player, set Settings, now time.Time) bool {
+	return p.lastHour(now) >= set.Ceiling()
 }
 
 func (s *State) pendingOf(p *Player) int {
@@ -363,7 +417,7 @@ type Seats struct {
 // plays only as the seed, against versions on the ladder, so that its trial rates no one but
 // itself; it meets its own active version first (ownActive).
 func (s *State) Pick(rng *rand.Rand, id string, size Seats, set Settings, now time.Time) ([]string, bool) {
-	players := s.order(set, now)
+	players := slices.DeleteFunc(s.order(set, now), func(p *Player) bool { return s.full(p, set, now) })
 	if len(players) == 0 {
 		return nil, false
 	}
@@ -408,6 +462,11 @@ func (s *State) Pick(rng *rand.Rand, id string, size Seats, set Settings, now ti
 		s.Pending = map[string]Pending{}
 	}
 	s.Pending[id] = Pending{Seats: seats, Created: now}
+	for _, sub := range seats {
+		if p := s.Players[sub]; p != nil {
+			p.started(now)
+		}
+	}
 	return seats, true
 }
 

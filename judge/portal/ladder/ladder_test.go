@@ -31,8 +31,12 @@ type season struct {
 	seats    int
 }
 
+// newSeason is a season of matches 10 seconds apart, with no ceiling to speak of: the tests
+// of fairness play thousands of matches in a few simulated hours.
 func newSeason(t *testing.T, seats int, versions ...Version) *season {
-	se := &season{t: t, set: Defaults, rng: rand.New(rand.NewPCG(1, 2)), strength: map[string]float64{},
+	set := Defaults
+	set.MaxRate = 3600
+	se := &season{t: t, set: set, rng: rand.New(rand.NewPCG(1, 2)), strength: map[string]float64{},
 		crashes: map[string]bool{}, now: t0, seats: seats}
 	se.s.Sync(versions, se.now)
 	return se
@@ -586,5 +590,60 @@ func TestStateStaysSmall(t *testing.T) {
 		if len(p.Hour) > Defaults.MinRate {
 			t.Errorf("%s keeps %d match ends", p.Sub, len(p.Hour))
 		}
+	}
+}
+
+// A simulated day of a ladder whose matches take a second, far faster than its ceiling
+// allows, in two- and four-player games: no version plays more than its ceiling in any
+// hour (by the matches it started), each plays close to it (the ceiling is what binds), and
+// the state stays one small key.
+func TestCeilingHoldsForADay(t *testing.T) {
+	for _, c := range []struct{ versions, seats, ceiling int }{{2, 2, 60}, {6, 4, 30}} {
+		t.Run(fmt.Sprintf("%d seats", c.seats), func(t *testing.T) {
+			set := Defaults
+			set.MaxRate = c.ceiling
+			var s State
+			s.Sync(versions(c.versions), t0)
+			rng := rand.New(rand.NewPCG(7, 7))
+			started := map[string][]time.Time{}
+			n := 0
+			for now := t0; now.Before(t0.Add(24 * time.Hour)); now = now.Add(time.Second) {
+				for {
+					n++
+					seats, ok := s.Pick(rng, fmt.Sprintf("m%d", n), Seats{Least: c.seats, Want: c.seats}, set, now)
+					if !ok {
+						break
+					}
+					for _, sub := range seats {
+						started[sub] = append(started[sub], now)
+					}
+				}
+				for id, m := range s.Pending { // each match takes a second
+					if now.Sub(m.Created) >= time.Second {
+						res := result.Result{Status: result.StatusOK}
+						for i, sub := range m.Seats {
+							res.Players = append(res.Players, result.Player{Name: sub, Rank: i + 1})
+						}
+						s.Apply(id, res, set, now)
+					}
+				}
+			}
+			for sub, ts := range started {
+				most := 0
+				for i := range ts { // the most starts in any hour that begins at a start
+					j, _ := slices.BinarySearchFunc(ts, ts[i].Add(time.Hour), time.Time.Compare)
+					most = max(most, j-i)
+				}
+				if most > c.ceiling {
+					t.Errorf("%s started %d matches in an hour, the ceiling is %d", sub, most, c.ceiling)
+				}
+				if per := float64(len(ts)) / 24; per < 0.8*float64(c.ceiling) {
+					t.Errorf("%s played %.1f matches an hour, well below the ceiling of %d", sub, per, c.ceiling)
+				}
+			}
+			if data, _ := json.Marshal(s); len(data) > 8000 {
+				t.Errorf("the state is %d bytes after a day", len(data))
+			}
+		})
 	}
 }

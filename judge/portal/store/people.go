@@ -29,6 +29,8 @@ type Contest struct {
 	// TestQuota is how many test matches a contestant may ask for per hour
 	// (DefaultTestQuota unless the organiser says).
 	TestQuota int `json:"test_quota"`
+	// UploadQuota is how many versions a contestant may upload per hour (UploadsAllowed).
+	UploadQuota int `json:"upload_quota,omitempty"`
 	// PeerMatches lets contestants ask for test matches against each other's active versions.
 	PeerMatches bool `json:"peer_matches"`
 	// PublishHouse lets contestants download the house bots, to play the reproduce command.
@@ -44,6 +46,19 @@ type Contest struct {
 
 // DefaultTestQuota is a new contest's test matches per contestant and hour.
 const DefaultTestQuota = 10
+
+// DefaultUploadQuota is the uploads per contestant and hour of a contest that sets none: a
+// version every two minutes, far more than a person needs and far fewer than a script makes.
+const DefaultUploadQuota = 30
+
+// UploadsAllowed is the contest's upload quota, or the default when it sets none (as
+// contests made before there was one).
+func (c Contest) UploadsAllowed() int {
+	if c.UploadQuota == 0 {
+		return DefaultUploadQuota
+	}
+	return c.UploadQuota
+}
 
 // House is a house bot: its sources are in the object store under Source.
 type House struct {

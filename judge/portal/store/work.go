@@ -284,25 +284,48 @@ func (s *Store) Matches(ctx context.Context, contest, login string) ([]Match, er
 	return out, nil
 }
 
-// ErrQuota is a test match past the hour's quota; Retry says when the next hour begins.
-type ErrQuota struct{ Retry time.Duration }
+// ErrQuota is a test match or an upload past the hour's quota; Retry says when the next hour
+// begins.
+type ErrQuota struct {
+	What  Quota
+	Limit int
+	Retry time.Duration
+}
 
 func (e *ErrQuota) Error() string {
-	return fmt.Sprintf("the test-match quota of this hour is used up; try again in %s", e.Retry.Round(time.Second))
+	return fmt.Sprintf("the %s quota of this hour (%d) is used up; try again in %s", e.What, e.Limit, e.Retry.Round(time.Second))
 }
+
+// Quota is what a quota counts.
+type Quota string
+
+// The quotas.
+const (
+	TestMatches Quota = "test-match"
+	Uploads     Quota = "upload"
+)
 
 // TakeQuota counts one test match of the user's in the current hour, across every portal,
 // or returns *ErrQuota when limit are counted already.
 func (s *Store) TakeQuota(ctx context.Context, contest, login string, limit int) error {
+	return s.Take(ctx, TestMatches, contest, login, limit)
+}
+
+// Take counts one of what in the user's current hour, across every portal, or returns
+// *ErrQuota when limit are counted already.
+func (s *Store) Take(ctx context.Context, what Quota, contest, login string, limit int) error {
 	now := s.now().UTC()
 	hour := now.Truncate(time.Hour)
 	key := fmt.Sprintf("quota.%s.%s.%s", contest, login, hour.Format("2006010215"))
+	if what != TestMatches { // the test matches' keys are as they were before there were others
+		key = fmt.Sprintf("quota.%s.%s.%s.%s", contest, login, what, hour.Format("2006010215"))
+	}
 	if err := s.create(ctx, key, 0); err != nil && !errors.Is(err, ErrExists) {
 		return err
 	}
 	_, err := update(ctx, s, key, func(n *int) error {
 		if *n >= limit {
-			return &ErrQuota{Retry: hour.Add(time.Hour).Sub(now)}
+			return &ErrQuota{What: what, Limit: limit, Retry: hour.Add(time.Hour).Sub(now)}
 		}
 		*n++
 		return nil
@@ -354,4 +377,80 @@ func validID(id string) bool {
 		}
 	}
 	return true
+}
+
+// Line is a contestant's versions on their way to the judge: the one whose build or
+// validation the judge has (Current), and those uploaded after it, oldest first. Each
+// contestant has one job on the queue at a time, so that a contestant who uploads a
+// thousand versions delays another's build by one job, not a thousand.
+type Line struct {
+	Current string   `json:"current,omitempty"`
+	Waiting []string `json:"waiting,omitempty"`
+}
+
+func lineKey(contest, login string) string { return "line." + contest + "." + login }
+
+// updateLine changes a contestant's line, made empty when there is none.
+func (s *Store) updateLine(ctx context.Context, contest, login string, change func(*Line) error) (Line, error) {
+	if ValidName("contest", contest) != nil || ValidName("login", login) != nil {
+		return Line{}, ErrNotFound
+	}
+	key := lineKey(contest, login)
+	if err := s.create(ctx, key, Line{}); err != nil && !errors.Is(err, ErrExists) {
+		return Line{}, err
+	}
+	return update(ctx, s, key, change)
+}
+
+// Enter puts sub in its contestant's line and reports whether it is the one the judge may
+// have now (the caller then queues it); otherwise it waits its turn (Leave).
+func (s *Store) Enter(ctx context.Context, contest, login, sub string) (bool, error) {
+	l, err := s.updateLine(ctx, contest, login, func(l *Line) error {
+		switch {
+		case l.Current == sub || slices.Contains(l.Waiting, sub):
+		case l.Current == "":
+			l.Current = sub
+		default:
+			l.Waiting = append(l.Waiting, sub)
+		}
+		return nil
+	})
+	return l.Current == sub, err
+}
+
+// Leave takes sub out of its contestant's line once the judge is done with it, and returns
+// the version whose turn it now is ("" for none), which the caller queues. Only the first
+// of the portals that see sub done is given the next one.
+func (s *Store) Leave(ctx context.Context, contest, login, sub string) (string, error) {
+	next := ""
+	_, err := s.updateLine(ctx, contest, login, func(l *Line) error {
+		next = ""
+		l.Waiting = slices.DeleteFunc(l.Waiting, func(w string) bool { return w == sub })
+		if l.Current != sub && l.Current != "" {
+			return nil
+		}
+		l.Current = ""
+		if len(l.Waiting) > 0 {
+			l.Current, l.Waiting = l.Waiting[0], l.Waiting[1:]
+			next = l.Current
+		}
+		return nil
+	})
+	return next, err
+}
+
+// Lines are every contestant's line that has a version in it, by "contest.login".
+func (s *Store) Lines(ctx context.Context) (map[string]Line, error) {
+	keys, err := s.keys(ctx, lineKey("*", "*"))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]Line{}
+	for _, k := range keys {
+		var l Line
+		if _, err := s.get(ctx, k, &l); err == nil && (l.Current != "" || len(l.Waiting) > 0) {
+			out[strings.TrimPrefix(k, "line.")] = l
+		}
+	}
+	return out, nil
 }
