@@ -115,7 +115,8 @@ func StartRound(ctx context.Context, st *store.Store, q Queue, games func(string
 	return r, err
 }
 
-// fillRound sets a round's seats, the match its contest plays, and when fewer versions enter
+// fillRound sets a round's seats, the match its contest plays, and when fewer versions (two at
+// least) enter
 // than a match seats, enters the contest's house bots in turn until one match can be played:
 // each once (house:NAME), then again as copies (house:NAME#2), all ranked in the standings
 // like the versions. With no house bot, a match seats every version if the game allows
@@ -128,6 +129,9 @@ func fillRound(ctx context.Context, q Queue, games func(string) (game.Game, bool
 	sz, err := matchSizes(g, ct.Options)
 	if err != nil {
 		return errorf(http.StatusBadRequest, "bad_request", "the contest's options: %v", err)
+	}
+	if len(r.Entrants) < 2 { // house bots fill seats, they do not make a round
+		return errorf(http.StatusConflict, "too_few", "%d entrants: a round needs 2 or more active versions", len(r.Entrants))
 	}
 	for i := 0; len(r.Entrants) < sz.want && len(ct.House) > 0; i++ {
 		h := ct.House[i%len(ct.House)]
