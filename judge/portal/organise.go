@@ -199,39 +199,6 @@ func (s *Server) apiAddUser(w http.ResponseWriter, r *http.Request, c caller) er
 	return nil
 }
 
-func (s *Server) apiNewToken(w http.ResponseWriter, r *http.Request, c caller) error {
-	var body struct {
-		Name string `json:"name"`
-	}
-	if err := decodeBody(r, &body, `{"name": "..."}`); err != nil {
-		return err
-	}
-	if len(body.Name) > 40 {
-		return errorf(http.StatusBadRequest, "bad_request", "a token's name has at most 40 bytes")
-	}
-	tok, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, body.Name)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusCreated, map[string]string{"token": tok})
-	return nil
-}
-
-func (s *Server) apiPassword(w http.ResponseWriter, r *http.Request, c caller) error {
-	var body struct {
-		Old string `json:"old"`
-		New string `json:"new"`
-	}
-	if err := decodeBody(r, &body, `{"old": "...", "new": "..."}`); err != nil {
-		return err
-	}
-	if _, err := s.c.Store.SetPassword(r.Context(), c.Contest, c.Login, body.Old, body.New); err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "changed; every session has ended"})
-	return nil
-}
-
 // adminUserPage adds a user from the organiser page and shows its invite once.
 func (s *Server) adminUserPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	nu, err := s.addUser(r.Context(), c, r.PathValue("contest"), strings.TrimSpace(r.PostFormValue("login")), r.PostFormValue("organiser") != "")

@@ -447,47 +447,6 @@ func (s *Server) replayDownload(w http.ResponseWriter, r *http.Request, c caller
 	return s.apiReplay(w, r, c)
 }
 
-func (s *Server) accountPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	d := struct {
-		pageData
-		Token string
-	}{pageData: s.base(r, c, c.Login, "")}
-	switch r.URL.Path {
-	case "/c/" + c.Contest + "/account/password":
-		_, err := s.c.Store.SetPassword(r.Context(), c.Contest, c.Login, r.FormValue("old"), r.FormValue("password"))
-		if errors.Is(err, store.ErrBadLogin) || errors.Is(err, store.ErrInvalid) {
-			d.Message = map[bool]string{true: "The current password is wrong.", false: "A password has 10 to 72 characters."}[errors.Is(err, store.ErrBadLogin)]
-			s.render(w, http.StatusBadRequest, "account.html", d)
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		// Every session ended with the change, this one too: a new one for this browser.
-		u, err := s.c.Store.User(r.Context(), c.Contest, c.Login)
-		if err == nil {
-			err = s.startSession(w, r, u)
-		}
-		if err != nil {
-			return err
-		}
-		back(w, r, "/c/"+c.Contest+"/account", "The password is changed; every other session has ended.")
-		return nil
-	case "/c/" + c.Contest + "/account/tokens":
-		name := strings.TrimSpace(r.FormValue("name"))
-		if len(name) > 40 {
-			name = name[:40]
-		}
-		tok, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, name)
-		if err != nil {
-			return err
-		}
-		d.Token = tok
-	}
-	s.render(w, http.StatusOK, "account.html", d)
-	return nil
-}
-
 func (s *Server) adminPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	return s.renderAdmin(w, r, c, "")
 }
