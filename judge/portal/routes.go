@@ -3,6 +3,7 @@ package portal
 import (
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // routes are the portal's pages and API (docs/portal.md). Every request passes
@@ -79,7 +80,20 @@ func (s *Server) routes() http.Handler {
 		}
 		s.errorPage(w, r, caller{}, errorf(http.StatusNotFound, "not_found", "open your contest's page (/c/CONTEST/) or your invite link"))
 	})
-	return http.NewCrossOriginProtection().Handler(mux)
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(s.crossOrigin))
+	return cop.Handler(mux)
+}
+
+// crossOrigin answers a request CrossOriginProtection refused as any other refusal: the
+// contract's JSON error under /api/, a page elsewhere (its own would be a line of plain text).
+func (s *Server) crossOrigin(w http.ResponseWriter, r *http.Request) {
+	err := errorf(http.StatusForbidden, "cross_origin", "the request came from another site: the portal takes changes only from its own pages and from scripts")
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		s.writeError(w, err)
+		return
+	}
+	s.errorPage(w, r, caller{}, err)
 }
 
 func itoa(n int) string    { return strconv.Itoa(n) }
