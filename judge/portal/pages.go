@@ -101,7 +101,9 @@ func (s *Server) base(r *http.Request, c caller, title, msg string) pageData {
 	if c.Session != nil {
 		d.CSRF = c.Session.CSRF
 	}
-	if d.Contest == "" {
+	if c.Login != "" {
+		// The caller's own contest, whatever the path names: the page of a contest one is not
+		// in (an error) must not link there, nor mix its links with one's own.
 		d.Contest = c.Contest
 	}
 	return d
@@ -322,7 +324,7 @@ func whyNot(sub store.Submission) string {
 		if sub.Validation != nil && sub.Validation.Fault != nil {
 			return "It cannot be made active: it failed its validation match (" + string(sub.Validation.Fault.Kind) + "); the match shows what happened."
 		}
-		return "It cannot be made active: " + sub.Error
+		return "It cannot be made active until the judge has built and validated it (above)."
 	}
 	return ""
 }
@@ -469,13 +471,25 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, n
 	if err != nil {
 		return err
 	}
+	active := map[string]bool{}
+	for _, u := range users {
+		active[u.Active] = true
+	}
+	versions := map[string]store.Submission{} // by id, for the people's versions
+	for i := range subs {
+		if active[subs[i].ID] {
+			subs[i].Status = store.Active
+		}
+		versions[subs[i].ID] = subs[i]
+	}
 	s.render(w, http.StatusOK, "admin.html", struct {
 		pageData
-		C       store.Contest
-		Users   []store.User
-		Subs    []store.Submission
-		Matches []store.Match
-	}{s.base(r, c, ct.Name+" · organiser", note), ct, users, subs, ms})
+		C        store.Contest
+		Users    []store.User
+		Subs     []store.Submission
+		Versions map[string]store.Submission
+		Matches  []store.Match
+	}{s.base(r, c, ct.Name+" · organiser", note), ct, users, subs, versions, ms})
 	return nil
 }
 

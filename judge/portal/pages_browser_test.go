@@ -1,0 +1,50 @@
+package portal_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/botjudge/judge/judge/view/browsertest"
+)
+
+// spilling lists the status badges on the page that are not small badges inside their
+// table rows: a border of a box of their own, or their box beyond their row's.
+const spilling = `[...document.querySelectorAll("table [data-testid=status]")].flatMap((s) => {
+  const r = s.getBoundingClientRect(), row = s.closest("tr").getBoundingClientRect(), cs = getComputedStyle(s);
+  return r.top < row.top || r.bottom > row.bottom || cs.borderTopWidth !== "0px" ?
+    [s.innerText + ": " + JSON.stringify({top: r.top, bottom: r.bottom, rowTop: row.top, rowBottom: row.bottom, border: cs.borderTopWidth})] : [];
+})`
+
+// The portal's pages in Chromium, as contestants and organisers found them wrong (#37): a
+// match's status is a small badge inside its row, not the flash box.
+func TestPagesInChromium(t *testing.T) {
+	b := browsertest.New(t)
+	e := newEnv(t)
+	e.contest("spring", nil)
+	a := e.user("spring", "alice", false)
+	a.ready("spring", "int main() {}")
+	body, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}})
+	code, out, _ := a.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
+	if code != 202 {
+		t.Fatalf("test match: %d %v", code, out)
+	}
+	a.waitMatch(out["id"].(string))
+
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/login"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=login]`), "alice"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "password of alice"),
+		chromedp.Submit(chromedp.CSS(`input[name=password]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=me]`)))
+
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=matches]`)))
+	if s := browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=matches] [data-testid=status]").innerText`)); s != "ok" {
+		t.Errorf("the test match's status: %q", s)
+	}
+	if bad := browsertest.Get(t, b, chromedp.Evaluate[[]string](spilling)); len(bad) > 0 {
+		t.Errorf("status badges spill over their rows: %s", strings.Join(bad, "; "))
+	}
+	b.CheckLocal(t)
+}
