@@ -89,7 +89,7 @@ func (s *Server) apiPassword(w http.ResponseWriter, r *http.Request, c caller) e
 	out := map[string]string{"status": "changed: every session and every API token of yours has ended"}
 	switch {
 	case c.Session != nil:
-		if err := s.restartSession(w, r, c); err != nil {
+		if _, err := s.restartSession(w, r, c); err != nil {
 			return err
 		}
 		out["status"] += "; this browser has a new session"
@@ -107,12 +107,12 @@ func (s *Server) apiPassword(w http.ResponseWriter, r *http.Request, c caller) e
 
 // restartSession gives the browser that changed the password a new session: the change
 // ended every session, its own too.
-func (s *Server) restartSession(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s *Server) restartSession(w http.ResponseWriter, r *http.Request, c caller) (store.Session, error) {
 	u, err := s.c.Store.User(r.Context(), c.Contest, c.Login)
-	if err == nil {
-		err = s.startSession(w, r, u)
+	if err != nil {
+		return store.Session{}, err
 	}
-	return err
+	return s.startSession(w, r, u)
 }
 
 // accountData is what the account page shows.
@@ -151,13 +151,14 @@ func (s *Server) passwordPage(w http.ResponseWriter, r *http.Request, c caller) 
 		}
 		return s.renderAccount(w, r, c, http.StatusBadRequest, accountData{pageData: s.base(r, c, c.Login, msg)})
 	}
+	var sess store.Session
 	if err == nil {
-		err = s.restartSession(w, r, c)
+		sess, err = s.restartSession(w, r, c)
 	}
 	if err != nil {
 		return err
 	}
-	back(w, r, "/c/"+c.Contest+"/account", "The password is changed; every other session and every API token has ended.")
+	s.back(w, r, sess.CSRF, "/c/"+c.Contest+"/account", "The password is changed; every other session and every API token has ended.")
 	return nil
 }
 
@@ -183,6 +184,6 @@ func (s *Server) revokeTokenPage(w http.ResponseWriter, r *http.Request, c calle
 	if err := s.c.Store.RevokeToken(r.Context(), c.Contest, c.Login, r.PathValue("id")); err != nil {
 		return err
 	}
-	back(w, r, "/c/"+c.Contest+"/account", "The token is revoked.")
+	s.back(w, r, c.Session.CSRF, "/c/"+c.Contest+"/account", "The token is revoked.")
 	return nil
 }

@@ -205,7 +205,9 @@ func (s *Server) adminUserPage(w http.ResponseWriter, r *http.Request, c caller)
 	if err != nil {
 		return err
 	}
-	return s.renderAdmin(w, r, c, "Added "+nu.Login+". Their invite link (shown once): "+nu.Invite)
+	// Redirected, not rendered: a reload would add the person again.
+	s.back(w, r, c.Session.CSRF, "/c/"+r.PathValue("contest")+"/admin", "Added "+nu.Login+". Their invite link (shown once): "+nu.Invite)
+	return nil
 }
 
 // adminSettingsPage changes the contest's settings from the organiser page.
@@ -232,7 +234,7 @@ func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c cal
 	if _, err := s.changeSettings(r.Context(), c, r.PathValue("contest"), set); err != nil {
 		return err
 	}
-	back(w, r, "/c/"+r.PathValue("contest")+"/admin", "The settings are saved.")
+	s.back(w, r, c.Session.CSRF, "/c/"+r.PathValue("contest")+"/admin", "The settings are saved.")
 	return nil
 }
 
@@ -290,7 +292,7 @@ func (s *Server) adminHousePage(w http.ResponseWriter, r *http.Request, c caller
 	if _, err := s.addHouse(r.Context(), c, r.PathValue("contest"), up); err != nil {
 		return err
 	}
-	back(w, r, "/c/"+r.PathValue("contest")+"/admin", "House bot "+up.Name+" added.")
+	s.back(w, r, c.Session.CSRF, "/c/"+r.PathValue("contest")+"/admin", "House bot "+up.Name+" added.")
 	return nil
 }
 
@@ -397,5 +399,6 @@ func (s *Server) adminContestPage(w http.ResponseWriter, r *http.Request, c call
 	if err != nil {
 		return err
 	}
-	return s.renderAdmin(w, r, c, "Contest "+ct.Name+" is made, and you organise it: log in at /c/"+ct.Name+"/login with the same password.")
+	s.back(w, r, c.Session.CSRF, "/c/"+r.PathValue("contest")+"/admin", "Contest "+ct.Name+" is made, and you organise it: log in at /c/"+ct.Name+"/login with the same password.")
+	return nil
 }

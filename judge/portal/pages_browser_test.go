@@ -20,7 +20,8 @@ const spilling = `[...document.querySelectorAll("table [data-testid=status]")].f
 })`
 
 // The portal's pages in Chromium, as contestants and organisers found them wrong (#37): a
-// match's status is a small badge inside its row, not the flash box.
+// deep link survives the login; a match's status is a small badge inside its row, not the
+// flash box.
 func TestPagesInChromium(t *testing.T) {
 	b := browsertest.New(t)
 	e := newEnv(t)
@@ -32,12 +33,17 @@ func TestPagesInChromium(t *testing.T) {
 	if code != 202 {
 		t.Fatalf("test match: %d %v", code, out)
 	}
-	a.waitMatch(out["id"].(string))
+	match := out["id"].(string)
+	a.waitMatch(match)
 
-	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/login"),
+	// A link to the match, opened logged out, leads there once logged in.
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/m/"+match), chromedp.WaitVisible(chromedp.CSS(`input[name=login]`)),
 		chromedp.SendKeys(chromedp.CSS(`input[name=login]`), "alice"),
 		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "password of alice"),
 		chromedp.Submit(chromedp.CSS(`input[name=password]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=me]`)))
+	if at := browsertest.Get(t, b, chromedp.Evaluate[string](`location.pathname`)); at != "/c/spring/m/"+match {
+		t.Errorf("logged in at %s, want the match's page", at)
+	}
 
 	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=matches]`)))
 	if s := browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=matches] [data-testid=status]").innerText`)); s != "ok" {
