@@ -564,7 +564,7 @@ func reproduce(c store.Contest, m store.Match) string {
 }
 
 func (s *Server) viewPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	_, data, err := s.replay(w, r, c)
+	m, data, err := s.replay(w, r, c)
 	if err != nil {
 		return err
 	}
@@ -575,7 +575,8 @@ func (s *Server) viewPage(w http.ResponseWriter, r *http.Request, c caller) erro
 	// The page carries its own policy (its scripts by hash); the pages' would forbid them.
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	return view.WriteHTML(w, f)
+	// Opened from the match's page to watch it: from its start, and a way back there.
+	return view.WriteHTMLWith(w, f, view.PageOptions{First: true, Back: "/c/" + m.Contest + "/m/" + m.ID, BackText: "← back to the match"})
 }
 
 func (s *Server) replayDownload(w http.ResponseWriter, r *http.Request, c caller) error {

@@ -3,11 +3,13 @@ package portal_test
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/view/browsertest"
 )
 
@@ -21,7 +23,7 @@ const spilling = `[...document.querySelectorAll("table [data-testid=status]")].f
 
 // The portal's pages in Chromium, as contestants and organisers found them wrong (#37): a
 // deep link survives the login; a match's status is a small badge inside its row, not the
-// flash box.
+// flash box; the viewer opens at the match's first step, with a link back to its page.
 func TestPagesInChromium(t *testing.T) {
 	b := browsertest.New(t)
 	e := newEnv(t)
@@ -51,6 +53,25 @@ func TestPagesInChromium(t *testing.T) {
 	}
 	if bad := browsertest.Get(t, b, chromedp.Evaluate[[]string](spilling)); len(bad) > 0 {
 		t.Errorf("status badges spill over their rows: %s", strings.Join(bad, "; "))
+	}
+
+	// The viewer, opened from the match's page, starts at the first step and leads back.
+	replay, err := os.ReadFile("../view/testdata/amazes.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.q.PutObject(t.Context(), queue.BucketReplays, match+".jsonl", bytes.NewReader(replay)); err != nil {
+		t.Fatal(err)
+	}
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/m/"+match), chromedp.Click(chromedp.CSS(`[data-testid=view]`)),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=step]`)))
+	step := browsertest.Get(t, b, chromedp.Evaluate[[]int](`[+document.querySelector("[data-testid=step]").dataset.step, +document.querySelector("[data-testid=slider]").max]`))
+	if step[0] != 0 || step[1] < 100 {
+		t.Errorf("the viewer opens at step %d of %d, want the first", step[0], step[1])
+	}
+	b.Do(t, chromedp.Click(chromedp.CSS(`[data-testid=back-link]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=reproduce]`)))
+	if at := browsertest.Get(t, b, chromedp.Evaluate[string](`location.pathname`)); at != "/c/spring/m/"+match {
+		t.Errorf("the viewer's link back leads to %s, want the match's page", at)
 	}
 	b.CheckLocal(t)
 }
