@@ -163,7 +163,11 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, c caller, err
 	if e.Retry > 0 {
 		w.Header().Set("Retry-After", retryAfter(e.Retry))
 	}
-	s.render(w, e.Status, "error.html", s.base(r, c, http.StatusText(e.Status), e.Message))
+	d := s.base(r, c, http.StatusText(e.Status), e.Message)
+	if c.Login == "" {
+		d.Contest = "" // the path's contest may not exist, or not be the visitor's: no link there
+	}
+	s.render(w, e.Status, "error.html", d)
 }
 
 func (s *Server) base(r *http.Request, c caller, title, msg string) pageData {

@@ -84,7 +84,8 @@ func TestLeaderboardWhileTheLadderIsOff(t *testing.T) {
 	}
 }
 
-// The pages of a contest one is not in link only to one's own contest.
+// The pages of a contest one is not in link only to one's own contest; logged out, an error
+// page links to no contest.
 func TestNavLinksOnlyToOnesOwnContest(t *testing.T) {
 	e := newEnv(t)
 	e.contest("spring", nil)
@@ -95,6 +96,9 @@ func TestNavLinksOnlyToOnesOwnContest(t *testing.T) {
 		if code != 404 || strings.Contains(page, `href="/c/spring/`) || !strings.Contains(page, `href="/c/autumn/"`) {
 			t.Errorf("zed of autumn opens %s: %d\n%s", path, code, page)
 		}
+	}	// Logged out, a contest that does not exist is not linked to either.
+	if code, page := newBrowser(e).get("/c/nowhere/ladder"); code != 404 || strings.Contains(page, `href="/c/nowhere/`) {
+		t.Errorf("a contest that does not exist: %d\n%s", code, page)
 	}
 }
 
