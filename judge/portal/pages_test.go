@@ -96,7 +96,8 @@ func TestNavLinksOnlyToOnesOwnContest(t *testing.T) {
 		if code != 404 || strings.Contains(page, `href="/c/spring/`) || !strings.Contains(page, `href="/c/autumn/"`) {
 			t.Errorf("zed of autumn opens %s: %d\n%s", path, code, page)
 		}
-	} // Logged out, a contest that does not exist is not linked to either.
+	}
+	// Logged out, a contest that does not exist is not linked to either.
 	if code, page := newBrowser(e).get("/c/nowhere/ladder"); code != 404 || strings.Contains(page, `href="/c/nowhere/`) {
 		t.Errorf("a contest that does not exist: %d\n%s", code, page)
 	}
