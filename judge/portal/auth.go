@@ -24,6 +24,8 @@ type caller struct {
 	// Session is set for a browser's request; its CSRF token must come with every change.
 	Session *store.Session
 	id      string // the session id
+	// Token is the API token's record, for a script's request.
+	Token *store.Token
 }
 
 // who is the request's caller, or errUnauthorized.
@@ -33,11 +35,11 @@ func (s *Server) who(r *http.Request) (caller, error) {
 		if !ok {
 			return caller{}, errUnauthorized
 		}
-		u, err := s.c.Store.TokenUser(r.Context(), strings.TrimSpace(tok))
+		u, t, err := s.c.Store.TokenUser(r.Context(), strings.TrimSpace(tok))
 		if errors.Is(err, store.ErrNotFound) {
 			return caller{}, errUnauthorized
 		}
-		return caller{User: u}, err
+		return caller{User: u, Token: &t}, err
 	}
 	c, err := r.Cookie(sessionCookie)
 	if err != nil {

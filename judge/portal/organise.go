@@ -207,46 +207,15 @@ func (s *Server) apiAddUser(w http.ResponseWriter, r *http.Request, c caller) er
 	return nil
 }
 
-func (s *Server) apiNewToken(w http.ResponseWriter, r *http.Request, c caller) error {
-	var body struct {
-		Name string `json:"name"`
-	}
-	if err := decodeBody(r, &body, `{"name": "..."}`); err != nil {
-		return err
-	}
-	if len(body.Name) > 40 {
-		return errorf(http.StatusBadRequest, "bad_request", "a token's name has at most 40 bytes")
-	}
-	tok, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, body.Name)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusCreated, map[string]string{"token": tok})
-	return nil
-}
-
-func (s *Server) apiPassword(w http.ResponseWriter, r *http.Request, c caller) error {
-	var body struct {
-		Old string `json:"old"`
-		New string `json:"new"`
-	}
-	if err := decodeBody(r, &body, `{"old": "...", "new": "..."}`); err != nil {
-		return err
-	}
-	if _, err := s.c.Store.SetPassword(r.Context(), c.Contest, c.Login, body.Old, body.New); err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"status": "changed; every session has ended"})
-	return nil
-}
-
 // adminUserPage adds a user from the organiser page and shows its invite once.
 func (s *Server) adminUserPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	nu, err := s.addUser(r.Context(), c, r.PathValue("contest"), strings.TrimSpace(r.PostFormValue("login")), r.PostFormValue("organiser") != "")
 	if err != nil {
 		return err
 	}
-	return s.renderAdmin(w, r, c, "Added "+nu.Login+". Their invite link (shown once): "+nu.Invite)
+	// Redirected, not rendered: a reload would add the person again.
+	s.back(w, r, c.Session.CSRF, "/c/"+r.PathValue("contest")+"/admin", "Added "+nu.Login+". Their invite link (shown once): "+nu.Invite)
+	return nil
 }
 
 // adminSettingsPage changes the contest's settings from the organiser page.
@@ -274,7 +243,7 @@ func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c cal
 	if _, err := s.changeSettings(r.Context(), c, r.PathValue("contest"), set); err != nil {
 		return err
 	}
-	back(w, r, "/c/"+r.PathValue("contest")+"/admin", "The settings are saved.")
+	s.back(w, r, c.Session.CSRF, "/c/"+r.PathValue("contest")+"/admin", "The settings are saved.")
 	return nil
 }
 
@@ -332,7 +301,7 @@ func (s *Server) adminHousePage(w http.ResponseWriter, r *http.Request, c caller
 	if _, err := s.addHouse(r.Context(), c, r.PathValue("contest"), up); err != nil {
 		return err
 	}
-	back(w, r, "/c/"+r.PathValue("contest")+"/admin", "House bot "+up.Name+" added.")
+	s.back(w, r, c.Session.CSRF, "/c/"+r.PathValue("contest")+"/admin", "House bot "+up.Name+" added.")
 	return nil
 }
 
@@ -439,5 +408,6 @@ func (s *Server) adminContestPage(w http.ResponseWriter, r *http.Request, c call
 	if err != nil {
 		return err
 	}
-	return s.renderAdmin(w, r, c, "Contest "+ct.Name+" is made, and you organise it: log in at /c/"+ct.Name+"/login with the same password.")
+	s.back(w, r, c.Session.CSRF, "/c/"+r.PathValue("contest")+"/admin", "Contest "+ct.Name+" is made, and you organise it: log in at /c/"+ct.Name+"/login with the same password.")
+	return nil
 }

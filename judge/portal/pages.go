@@ -4,7 +4,10 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"crypto/hmac"
+	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"errors"
 	"html/template"
 	"io"
@@ -12,6 +15,7 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -39,9 +43,17 @@ type pageData struct {
 	Contest string
 	Me      store.User
 	CSRF    string
+	// Flash is the note the handler of the browser's last form left (flash): never text
+	// from the URL, which anyone could have written.
 	Flash   string
 	Message string
+	// Back is the page of the form whose post failed, for the error page to link to.
+	Back string
+	// flashed is set when the request brought a flash cookie, which the page then clears.
+	flashed bool
 }
+
+func (d pageData) layout() pageData { return d }
 
 // render writes page name with data (which embeds pageData).
 func (s *Server) render(w http.ResponseWriter, status int, name string, data any) {
@@ -50,6 +62,9 @@ func (s *Server) render(w http.ResponseWriter, status int, name string, data any
 		s.c.Log.Error("portal: rendering a page", "page", name, "err", err)
 		http.Error(w, "the portal failed to render the page", http.StatusInternalServerError)
 		return
+	}
+	if d, ok := data.(interface{ layout() pageData }); ok && d.layout().flashed {
+		http.SetCookie(w, &http.Cookie{Name: flashCookie, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
@@ -73,7 +88,11 @@ func (s *Server) page(h func(w http.ResponseWriter, r *http.Request, c caller) e
 				s.errorPage(w, r, caller{}, errNotFound)
 				return
 			}
-			http.Redirect(w, r, "/c/"+contest+"/login?next="+url.QueryEscape(r.URL.Path), http.StatusSeeOther)
+			login := "/c/" + contest + "/login"
+			if r.Method == http.MethodGet {
+				login += "?next=" + url.QueryEscape(r.URL.RequestURI())
+			}
+			http.Redirect(w, r, login, http.StatusSeeOther)
 			return
 		}
 		if err == nil {
@@ -83,9 +102,60 @@ func (s *Server) page(h func(w http.ResponseWriter, r *http.Request, c caller) e
 			err = h(w, r, c)
 		}
 		if err != nil {
-			s.errorPage(w, r, c, err)
+			s.failedPage(w, r, c, err)
 		}
 	})
+}
+
+// failedPage answers a page's error. A form's is shown on the page of the form, where that
+// page can show it (the contestant's home, the organiser's page); any other with a link back
+// to the form's page: never a dead end.
+func (s *Server) failedPage(w http.ResponseWriter, r *http.Request, c caller, err error) {
+	back := ""
+	if r.Method == http.MethodPost && c.Session != nil && r.PathValue("contest") == c.Contest {
+		back = formPage(r.URL.Path, c.Contest)
+	}
+	e := s.asAPIError(err)
+	var again error
+	switch back {
+	case "":
+		s.errorPage(w, r, c, err)
+		return
+	case "/c/" + c.Contest + "/":
+		again = s.renderHome(w, r, c, e)
+	case "/c/" + c.Contest + "/admin":
+		again = s.renderAdmin(w, r, c, e)
+	default:
+		again = errors.New("no form page to show")
+	}
+	if again != nil {
+		if e.Retry > 0 {
+			w.Header().Set("Retry-After", retryAfter(e.Retry))
+		}
+		d := s.base(r, c, http.StatusText(e.Status), e.Message)
+		d.Back = back
+		s.render(w, e.Status, "error.html", d)
+	}
+}
+
+// formPage is the page whose form posts to path, "" for none known.
+func formPage(path, contest string) string {
+	home := "/c/" + contest + "/"
+	p, ok := strings.CutPrefix(path, home)
+	if !ok {
+		return ""
+	}
+	switch first, _, _ := strings.Cut(p, "/"); first {
+	case "submit", "matches":
+		return home
+	case "admin", "account", "rounds":
+		return home + first
+	case "s":
+		if id, _, ok := strings.Cut(strings.TrimPrefix(p, "s/"), "/"); ok {
+			return home + "s/" + id
+		}
+	}
+	return ""
 }
 
 func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, c caller, err error) {
@@ -93,26 +163,84 @@ func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, c caller, err
 	if e.Retry > 0 {
 		w.Header().Set("Retry-After", retryAfter(e.Retry))
 	}
-	s.render(w, e.Status, "error.html", s.base(r, c, http.StatusText(e.Status), e.Message))
+	d := s.base(r, c, http.StatusText(e.Status), e.Message)
+	if c.Login == "" {
+		d.Contest = "" // the path's contest may not exist, or not be the visitor's: no link there
+	}
+	s.render(w, e.Status, "error.html", d)
 }
 
 func (s *Server) base(r *http.Request, c caller, title, msg string) pageData {
-	d := pageData{Title: title, Contest: r.PathValue("contest"), Me: c.User, Message: msg, Flash: r.URL.Query().Get("done")}
+	d := pageData{Title: title, Contest: r.PathValue("contest"), Me: c.User, Message: msg}
+	if fc, err := r.Cookie(flashCookie); err == nil {
+		d.flashed = true
+		if c.Session != nil {
+			d.Flash = readFlash(fc.Value, c.Session.CSRF)
+		}
+	}
 	if c.Session != nil {
 		d.CSRF = c.Session.CSRF
 	}
-	if d.Contest == "" {
+	if c.Login != "" {
+		// The caller's own contest, whatever the path names: the page of a contest one is not
+		// in (an error) must not link there, nor mix its links with one's own.
 		d.Contest = c.Contest
 	}
 	return d
 }
 
-// back sends the browser to path, with a note for the next page.
-func back(w http.ResponseWriter, r *http.Request, path, note string) {
-	if note != "" {
-		path += "?done=" + url.QueryEscape(note)
+// flashCookie carries a form's note to the page the browser is sent to next.
+const flashCookie = "judge_flash"
+
+// back sends the browser to path (Post/Redirect/Get: a reload does not post again), with a
+// note for the next page. The note travels in a cookie signed with the session's CSRF token
+// (csrf), which only the portal and that session know: a link cannot put words in the
+// portal's mouth, nor can a cookie planted from a neighbouring site.
+func (s *Server) back(w http.ResponseWriter, r *http.Request, csrf, path, note string) {
+	if note != "" && csrf != "" {
+		http.SetCookie(w, &http.Cookie{Name: flashCookie, Value: signFlash(note, csrf), Path: "/", MaxAge: 60,
+			HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.limiter.secure(r)})
 	}
 	http.Redirect(w, r, path, http.StatusSeeOther)
+}
+
+func flashMAC(note, key string) []byte {
+	m := hmac.New(sha256.New, []byte(key))
+	m.Write([]byte("flash\x00" + note))
+	return m.Sum(nil)
+}
+
+func signFlash(note, key string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(note)) + "." + base64.RawURLEncoding.EncodeToString(flashMAC(note, key))
+}
+
+// readFlash is the note of a flash cookie signed with key, or "".
+func readFlash(v, key string) string {
+	n, m, ok := strings.Cut(v, ".")
+	note, err1 := base64.RawURLEncoding.DecodeString(n)
+	mac, err2 := base64.RawURLEncoding.DecodeString(m)
+	if !ok || err1 != nil || err2 != nil || !hmac.Equal(mac, flashMAC(string(note), key)) {
+		return ""
+	}
+	return string(note)
+}
+
+// safeNext is where a login to contest goes on to: next when it is a page of that contest,
+// else the contest's home. Never another site: no scheme, no host, nothing a browser could
+// read as one ("//host", "/\host"), no control characters, no way out of the contest's
+// pages by "..".
+func safeNext(contest, next string) string {
+	home := "/c/" + contest + "/"
+	if !strings.HasPrefix(next, home) || strings.Contains(next, "//") || strings.ContainsRune(next, '\\') ||
+		strings.ContainsFunc(next, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return home
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
+		!strings.HasPrefix(path.Clean(u.Path)+"/", home) {
+		return home
+	}
+	return next
 }
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
@@ -123,8 +251,8 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 	}
 	d := struct {
 		pageData
-		Login string
-	}{pageData: s.base(r, caller{}, "Log in", "")}
+		Login, Next string
+	}{pageData: s.base(r, caller{}, "Log in", ""), Next: safeNext(contest, r.FormValue("next"))}
 	if r.Method == http.MethodGet {
 		s.render(w, http.StatusOK, "login.html", d)
 		return
@@ -144,26 +272,22 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err == nil {
-		err = s.startSession(w, r, u)
+		_, err = s.startSession(w, r, u)
 	}
 	if err != nil {
 		s.errorPage(w, r, caller{}, err)
 		return
 	}
-	next := r.URL.Query().Get("next")
-	if !strings.HasPrefix(next, "/c/"+contest+"/") { // only within the portal: no open redirect
-		next = "/c/" + contest + "/"
-	}
-	http.Redirect(w, r, next, http.StatusSeeOther)
+	http.Redirect(w, r, d.Next, http.StatusSeeOther)
 }
 
-func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u store.User) error {
-	id, _, err := s.c.Store.NewSession(r.Context(), u)
+func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u store.User) (store.Session, error) {
+	id, sess, err := s.c.Store.NewSession(r.Context(), u)
 	if err != nil {
-		return err
+		return sess, err
 	}
 	s.setSession(w, r, id)
-	return nil
+	return sess, nil
 }
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request, c caller) error {
@@ -171,7 +295,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request, c caller) error 
 		return err
 	}
 	s.setSession(w, r, "")
-	back(w, r, "/c/"+c.Contest+"/login", "")
+	s.back(w, r, "", "/c/"+c.Contest+"/login", "")
 	return nil
 }
 
@@ -202,17 +326,23 @@ func (s *Server) invitePage(w http.ResponseWriter, r *http.Request) {
 		s.render(w, http.StatusBadRequest, "invite.html", d)
 		return
 	}
+	var sess store.Session
 	if err == nil {
-		err = s.startSession(w, r, u)
+		sess, err = s.startSession(w, r, u)
 	}
 	if err != nil {
 		s.errorPage(w, r, caller{}, err)
 		return
 	}
-	back(w, r, "/c/"+u.Contest+"/", "Your password is set.")
+	s.back(w, r, sess.CSRF, "/c/"+u.Contest+"/", "Your password is set.")
 }
 
 func (s *Server) home(w http.ResponseWriter, r *http.Request, c caller) error {
+	return s.renderHome(w, r, c, nil)
+}
+
+// renderHome renders the contestant's home, with failed the error of its form just posted.
+func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, c caller, failed *apiError) error {
 	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -246,7 +376,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, c caller) error {
 	if len(ct.Langs) > 0 {
 		langs = ct.Langs
 	}
-	s.render(w, http.StatusOK, "home.html", struct {
+	d := struct {
 		pageData
 		C       store.Contest
 		Subs    []store.Submission
@@ -254,7 +384,16 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, c caller) error {
 		Peers   []string
 		Langs   []string
 		Closed  bool
-	}{s.base(r, c, ct.Name, ""), ct, subs, ms, peers, langs, ct.Closed(time.Now())})
+		Active  bool
+	}{s.base(r, c, ct.Name, ""), ct, subs, ms, peers, langs, ct.Closed(time.Now()), c.Active != ""}
+	status := http.StatusOK
+	if failed != nil {
+		status, d.Message = failed.Status, failed.Message
+		if failed.Retry > 0 {
+			w.Header().Set("Retry-After", retryAfter(failed.Retry))
+		}
+	}
+	s.render(w, status, "home.html", d)
 	return nil
 }
 
@@ -267,7 +406,7 @@ func (s *Server) submitPage(w http.ResponseWriter, r *http.Request, c caller) er
 	if err != nil {
 		return err
 	}
-	back(w, r, "/c/"+sub.Contest+"/s/"+sub.ID, "")
+	s.back(w, r, c.Session.CSRF, "/c/"+sub.Contest+"/s/"+sub.ID, "")
 	return nil
 }
 
@@ -322,7 +461,7 @@ func whyNot(sub store.Submission) string {
 		if sub.Validation != nil && sub.Validation.Fault != nil {
 			return "It cannot be made active: it failed its validation match (" + string(sub.Validation.Fault.Kind) + "); the match shows what happened."
 		}
-		return "It cannot be made active: " + sub.Error
+		return "It cannot be made active until the judge has built and validated it (above)."
 	}
 	return ""
 }
@@ -333,7 +472,7 @@ func (s *Server) activatePage(w http.ResponseWriter, r *http.Request, c caller) 
 		return err
 	}
 	s.ladders.poke()
-	back(w, r, "/c/"+sub.Contest+"/s/"+sub.ID, "Version "+itoa(sub.Version)+" is your active version.")
+	s.back(w, r, c.Session.CSRF, "/c/"+sub.Contest+"/s/"+sub.ID, "Version "+itoa(sub.Version)+" is your active version.")
 	return nil
 }
 
@@ -342,7 +481,7 @@ func (s *Server) stagePage(w http.ResponseWriter, r *http.Request, c caller) err
 	if err != nil {
 		return err
 	}
-	back(w, r, "/c/"+sub.Contest+"/s/"+sub.ID, "Version "+itoa(sub.Version)+" is on trial on the ladder: unrated matches against the ladder and your active version.")
+	s.back(w, r, c.Session.CSRF, "/c/"+sub.Contest+"/s/"+sub.ID, "Version "+itoa(sub.Version)+" is on trial on the ladder: unrated matches against the ladder and your active version.")
 	return nil
 }
 
@@ -354,7 +493,7 @@ func (s *Server) askMatchPage(w http.ResponseWriter, r *http.Request, c caller) 
 	if err != nil {
 		return err
 	}
-	back(w, r, "/c/"+m.Contest+"/m/"+m.ID, "")
+	s.back(w, r, c.Session.CSRF, "/c/"+m.Contest+"/m/"+m.ID, "")
 	return nil
 }
 
@@ -429,7 +568,7 @@ func reproduce(c store.Contest, m store.Match) string {
 }
 
 func (s *Server) viewPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	_, data, err := s.replay(w, r, c)
+	m, data, err := s.replay(w, r, c)
 	if err != nil {
 		return err
 	}
@@ -440,60 +579,20 @@ func (s *Server) viewPage(w http.ResponseWriter, r *http.Request, c caller) erro
 	// The page carries its own policy (its scripts by hash); the pages' would forbid them.
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	return view.WriteHTML(w, f)
+	// Opened from the match's page to watch it: from its start, and a way back there.
+	return view.WriteHTMLWith(w, f, view.PageOptions{First: true, Back: "/c/" + m.Contest + "/m/" + m.ID, BackText: "← back to the match"})
 }
 
 func (s *Server) replayDownload(w http.ResponseWriter, r *http.Request, c caller) error {
 	return s.apiReplay(w, r, c)
 }
 
-func (s *Server) accountPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	d := struct {
-		pageData
-		Token string
-	}{pageData: s.base(r, c, c.Login, "")}
-	switch r.URL.Path {
-	case "/c/" + c.Contest + "/account/password":
-		_, err := s.c.Store.SetPassword(r.Context(), c.Contest, c.Login, r.FormValue("old"), r.FormValue("password"))
-		if errors.Is(err, store.ErrBadLogin) || errors.Is(err, store.ErrInvalid) {
-			d.Message = map[bool]string{true: "The current password is wrong.", false: "A password has 10 to 72 characters."}[errors.Is(err, store.ErrBadLogin)]
-			s.render(w, http.StatusBadRequest, "account.html", d)
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		// Every session ended with the change, this one too: a new one for this browser.
-		u, err := s.c.Store.User(r.Context(), c.Contest, c.Login)
-		if err == nil {
-			err = s.startSession(w, r, u)
-		}
-		if err != nil {
-			return err
-		}
-		back(w, r, "/c/"+c.Contest+"/account", "The password is changed; every other session has ended.")
-		return nil
-	case "/c/" + c.Contest + "/account/tokens":
-		name := strings.TrimSpace(r.FormValue("name"))
-		if len(name) > 40 {
-			name = name[:40]
-		}
-		tok, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, name)
-		if err != nil {
-			return err
-		}
-		d.Token = tok
-	}
-	s.render(w, http.StatusOK, "account.html", d)
-	return nil
-}
-
 func (s *Server) adminPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	return s.renderAdmin(w, r, c, "")
+	return s.renderAdmin(w, r, c, nil)
 }
 
-// renderAdmin renders the organiser page, with a note at its top.
-func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, note string) error {
+// renderAdmin renders the organiser page, with failed the error of its form just posted.
+func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, failed *apiError) error {
 	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -510,13 +609,29 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, n
 	if err != nil {
 		return err
 	}
-	s.render(w, http.StatusOK, "admin.html", struct {
+	active := map[string]bool{}
+	for _, u := range users {
+		active[u.Active] = true
+	}
+	versions := map[string]store.Submission{} // by id, for the people's versions
+	for i := range subs {
+		if active[subs[i].ID] {
+			subs[i].Status = store.Active
+		}
+		versions[subs[i].ID] = subs[i]
+	}
+	status, msg := http.StatusOK, ""
+	if failed != nil {
+		status, msg = failed.Status, failed.Message
+	}
+	s.render(w, status, "admin.html", struct {
 		pageData
-		C       store.Contest
-		Users   []store.User
-		Subs    []store.Submission
-		Matches []store.Match
-	}{s.base(r, c, ct.Name+" · organiser", note), ct, users, subs, ms})
+		C        store.Contest
+		Users    []store.User
+		Subs     []store.Submission
+		Versions map[string]store.Submission
+		Matches  []store.Match
+	}{s.base(r, c, ct.Name+" · organiser", msg), ct, users, subs, versions, ms})
 	return nil
 }
 

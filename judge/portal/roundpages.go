@@ -125,7 +125,7 @@ func (s *Server) startRoundPage(w http.ResponseWriter, r *http.Request, c caller
 	if err != nil {
 		return err
 	}
-	back(w, r, "/c/"+ct.Name+"/rounds/"+round.ID, "The round has started.")
+	s.back(w, r, c.Session.CSRF, "/c/"+ct.Name+"/rounds/"+round.ID, "The round has started.")
 	return nil
 }
 

@@ -3,6 +3,7 @@ package portal
 import (
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // routes are the portal's pages and API (docs/portal.md). Every request passes
@@ -31,6 +32,8 @@ func (s *Server) routes() http.Handler {
 	api("POST /api/v1/contests/{contest}/house", s.apiAddHouse)
 	api("POST /api/v1/contests", s.apiNewContest)
 	api("POST /api/v1/tokens", s.apiNewToken)
+	api("GET /api/v1/tokens", s.apiTokens)
+	api("DELETE /api/v1/tokens/{id}", s.apiRevokeToken)
 	api("POST /api/v1/password", s.apiPassword)
 	mux.Handle("/api/", s.api(func(http.ResponseWriter, *http.Request, caller) error { return errNotFound }))
 
@@ -58,8 +61,9 @@ func (s *Server) routes() http.Handler {
 	page("GET /c/{contest}/ladder", s.leaderboardPage)
 	page("GET /c/{contest}/ladder/{login}", s.ladderPlayerPage)
 	page("GET /c/{contest}/account", s.accountPage)
-	page("POST /c/{contest}/account/password", s.accountPage)
-	page("POST /c/{contest}/account/tokens", s.accountPage)
+	page("POST /c/{contest}/account/password", s.passwordPage)
+	page("POST /c/{contest}/account/tokens", s.newTokenPage)
+	page("POST /c/{contest}/account/tokens/{id}/revoke", s.revokeTokenPage)
 	page("GET /c/{contest}/admin", s.adminPage)
 	page("GET /c/{contest}/admin/tournament.tar.gz", s.exportTournament)
 	page("POST /c/{contest}/admin/users", s.adminUserPage)
@@ -76,7 +80,20 @@ func (s *Server) routes() http.Handler {
 		}
 		s.errorPage(w, r, caller{}, errorf(http.StatusNotFound, "not_found", "open your contest's page (/c/CONTEST/) or your invite link"))
 	})
-	return http.NewCrossOriginProtection().Handler(mux)
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(s.crossOrigin))
+	return cop.Handler(mux)
+}
+
+// crossOrigin answers a request CrossOriginProtection refused as any other refusal: the
+// contract's JSON error under /api/, a page elsewhere (its own would be a line of plain text).
+func (s *Server) crossOrigin(w http.ResponseWriter, r *http.Request) {
+	err := errorf(http.StatusForbidden, "cross_origin", "the request came from another site: the portal takes changes only from its own pages and from scripts")
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		s.writeError(w, err)
+		return
+	}
+	s.errorPage(w, r, caller{}, err)
 }
 
 func itoa(n int) string    { return strconv.Itoa(n) }

@@ -180,9 +180,30 @@ func TestCrossSiteRequestsAreRefused(t *testing.T) {
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", "http://evil.example")
 	resp, _ = a.web.Do(req)
+	page, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 403 {
-		t.Errorf("a form from another origin: %d, want 403", resp.StatusCode)
+	// The refusal is a page like the portal's others, not Go's line of plain text.
+	if resp.StatusCode != 403 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") ||
+		!strings.Contains(string(page), `href="/static/portal.css"`) || !strings.Contains(string(page), "another site") {
+		t.Errorf("a form from another origin: %d %s\n%s", resp.StatusCode, resp.Header.Get("Content-Type"), page)
+	}
+	// Under /api/, the contract's JSON error, by session and by token alike.
+	for _, tok := range []string{"", a.token} {
+		req, _ = http.NewRequest("POST", e.srv.URL+"/api/v1/tokens", strings.NewReader(`{"name":"x"}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Sec-Fetch-Site", "cross-site")
+		if tok != "" {
+			req.Header.Set("Authorization", "Bearer "+tok)
+		}
+		resp, _ = a.web.Do(req)
+		var out struct {
+			Error struct{ Code, Message string }
+		}
+		err := json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		if resp.StatusCode != 403 || err != nil || out.Error.Code != "cross_origin" || out.Error.Message == "" {
+			t.Errorf("a cross-site API request (token %v): %d %+v %v", tok != "", resp.StatusCode, out, err)
+		}
 	}
 	if code, _ := a.post("/c/spring/account/tokens", url.Values{"name": {"x"}}, false); code != 403 {
 		t.Errorf("a form without the session's token: %d, want 403", code)

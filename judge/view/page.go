@@ -40,6 +40,7 @@ func scripts() []string {
 var page = template.Must(template.ParseFS(web, "web/index.html"))
 
 type pageData struct {
+	PageOptions
 	CSP     string
 	Title   string
 	Inline  bool
@@ -78,9 +79,22 @@ func WriteIndex(w io.Writer, title string) error {
 }
 
 // WriteHTML writes one self-contained page that plays the film: the app, its style and the
-// film inside it, so that it opens from disk with no server and no network.
-func WriteHTML(w io.Writer, f *Film) error {
-	d := pageData{Title: title(f), Inline: true, Film: f}
+// film inside it, so that it opens from disk with no server and no network. It opens at the
+// last step, where the result is.
+func WriteHTML(w io.Writer, f *Film) error { return WriteHTMLWith(w, f, PageOptions{}) }
+
+// PageOptions are how a page that a site serves (the portal's) differs from a file's.
+type PageOptions struct {
+	// First opens the film at its first step, to be watched from the start, rather than at
+	// the result.
+	First bool
+	// Back is a link in the page's header to where it was opened from, BackText its label.
+	Back, BackText string
+}
+
+// WriteHTMLWith is WriteHTML with options.
+func WriteHTMLWith(w io.Writer, f *Film, o PageOptions) error {
+	d := pageData{PageOptions: o, Title: title(f), Inline: true, Film: f}
 	style, err := fs.ReadFile(Static(), "style.css")
 	if err != nil {
 		return err

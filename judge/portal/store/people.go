@@ -1,7 +1,9 @@
 package store
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -155,8 +157,13 @@ type User struct {
 	Password []byte `json:"password,omitempty"`
 	// Epoch counts password changes and "log out everywhere": a session of an older epoch
 	// is no longer valid.
-	Epoch   int       `json:"epoch"`
-	Created time.Time `json:"created"`
+	Epoch int `json:"epoch"`
+	// TokenEpoch counts password changes and resets too, but not the first password an
+	// invite sets: the token AddUser makes comes before it and must outlive it. A token of an
+	// older token epoch is no longer valid. Apart from Epoch, so that the tokens of users
+	// made before tokens had epochs (all 0) live until the next change.
+	TokenEpoch int       `json:"token_epoch,omitempty"`
+	Created    time.Time `json:"created"`
 	// Disabled users cannot log in or use their tokens.
 	Disabled bool `json:"disabled,omitempty"`
 	// Versions counts the user's submissions; Active is the active one's id.
@@ -199,7 +206,7 @@ func (s *Store) AddUser(ctx context.Context, contest, login string, organiser bo
 	} else if err != nil {
 		return NewUser{}, err
 	}
-	tok, err := s.NewToken(ctx, contest, login, "first")
+	tok, _, err := s.NewToken(ctx, contest, login, "first")
 	if err != nil {
 		return NewUser{}, err
 	}
@@ -288,25 +295,41 @@ func (s *Store) AcceptInvite(ctx context.Context, code, password string) (User, 
 	if s.now().After(inv.Expires) {
 		return User{}, ErrNotFound
 	}
-	return update(ctx, s, userKey(inv.Contest, inv.Login), func(u *User) error {
+	reset := false
+	u, err := update(ctx, s, userKey(inv.Contest, inv.Login), func(u *User) error {
+		// An invite to a user who has a password is a reset: whoever had the old one may
+		// have made tokens with it.
+		reset = len(u.Password) > 0
 		u.Password, u.Epoch = hash, u.Epoch+1
+		if reset {
+			u.TokenEpoch++
+		}
 		return nil
 	})
+	if err == nil && reset {
+		s.dropTokens(ctx, u)
+	}
+	return u, err
 }
 
-// SetPassword changes a user's password, which ends every session of the user.
+// SetPassword changes a user's password, which ends every session and every API token of
+// the user.
 func (s *Store) SetPassword(ctx context.Context, contest, login, old, password string) (User, error) {
 	hash, err := hashPassword(password)
 	if err != nil {
 		return User{}, err
 	}
-	return update(ctx, s, userKey(contest, login), func(u *User) error {
+	u, err := update(ctx, s, userKey(contest, login), func(u *User) error {
 		if bcrypt.CompareHashAndPassword(u.Password, []byte(old)) != nil {
 			return ErrBadLogin
 		}
-		u.Password, u.Epoch = hash, u.Epoch+1
+		u.Password, u.Epoch, u.TokenEpoch = hash, u.Epoch+1, u.TokenEpoch+1
 		return nil
 	})
+	if err == nil {
+		s.dropTokens(ctx, u)
+	}
+	return u, err
 }
 
 // ErrBadLogin is a login or password that does not match, told apart by nothing.
@@ -335,37 +358,149 @@ func (s *Store) CheckPassword(ctx context.Context, contest, login, password stri
 	return u, nil
 }
 
-// Token is an API token's record (the token itself is not kept).
+// Token is an API token's record (the token itself is not kept). It is kept twice: under
+// the digest of the token, which finds it from the token, and under the user's index
+// (tokenIndex), which lists and revokes it; the index's copy names the digest.
 type Token struct {
+	// ID names the token to list and revoke it; it tells nothing of the token.
+	ID      string    `json:"id,omitempty"`
 	Contest string    `json:"contest"`
 	Login   string    `json:"login"`
 	Name    string    `json:"name"`
 	Created time.Time `json:"created"`
+	// Epoch is the user's TokenEpoch when the token was made.
+	Epoch  int    `json:"epoch,omitempty"`
+	Digest string `json:"digest,omitempty"`
+}
+
+func tokenKey(digest string) string { return "token." + digest }
+
+// tokenIndex lists a user's tokens, beside its submissions and matches (subIndex).
+func tokenIndex(contest, login, id string) string {
+	return fmt.Sprintf("own.%s.%s.t.%s", contest, login, id)
 }
 
 // NewToken makes an API token for a user; the token is shown once.
-func (s *Store) NewToken(ctx context.Context, contest, login, name string) (string, error) {
-	tok := secret("jt_")
-	if err := s.create(ctx, "token."+digest(tok), Token{Contest: contest, Login: login, Name: name, Created: s.now().UTC()}); err != nil {
-		return "", err
+func (s *Store) NewToken(ctx context.Context, contest, login, name string) (string, Token, error) {
+	u, err := s.User(ctx, contest, login)
+	if err != nil {
+		return "", Token{}, err
 	}
-	return tok, nil
+	tok := secret("jt_")
+	t := Token{ID: NewID("tk"), Contest: contest, Login: login, Name: name, Created: s.now().UTC(), Epoch: u.TokenEpoch}
+	// The index first: a token is never valid without being listed, so never beyond revoking.
+	idx := t
+	idx.Digest = digest(tok)
+	if err := s.create(ctx, tokenIndex(contest, login, t.ID), idx); err != nil {
+		return "", Token{}, err
+	}
+	if err := s.create(ctx, tokenKey(idx.Digest), t); err != nil {
+		return "", Token{}, err
+	}
+	return tok, t, nil
 }
 
-// TokenUser is the user a token belongs to.
-func (s *Store) TokenUser(ctx context.Context, token string) (User, error) {
+// TokenUser is the user a token belongs to, and the token's record; a token revoked, or
+// made before the user's password last changed, is not found.
+func (s *Store) TokenUser(ctx context.Context, token string) (User, Token, error) {
 	if !strings.HasPrefix(token, "jt_") {
-		return User{}, ErrNotFound
+		return User{}, Token{}, ErrNotFound
 	}
 	var t Token
-	if _, err := s.get(ctx, "token."+digest(token), &t); err != nil {
-		return User{}, err
+	key := tokenKey(digest(token))
+	rev, err := s.get(ctx, key, &t)
+	if err != nil {
+		return User{}, Token{}, err
 	}
 	u, err := s.User(ctx, t.Contest, t.Login)
-	if err == nil && u.Disabled {
-		return User{}, ErrNotFound
+	if err != nil {
+		return User{}, Token{}, err
 	}
-	return u, err
+	if u.Disabled || t.Epoch != u.TokenEpoch {
+		return User{}, Token{}, ErrNotFound
+	}
+	if t.ID == "" {
+		t = s.adoptToken(ctx, key, rev, t)
+	}
+	return u, t, nil
+}
+
+// adoptToken gives a token made before tokens were listed its id and index entry, at its
+// first use, so that its owner can see and revoke it. Of two requests at once, one wins
+// (the other's index entry is taken back); a failure leaves the token as it was, to adopt
+// at its next use.
+func (s *Store) adoptToken(ctx context.Context, key string, rev uint64, t Token) Token {
+	n := t
+	n.ID = NewID("tk")
+	idx := n
+	idx.Digest = strings.TrimPrefix(key, "token.")
+	ikey := tokenIndex(t.Contest, t.Login, n.ID)
+	if s.create(ctx, ikey, idx) != nil {
+		return t
+	}
+	data, err := json.Marshal(n)
+	if err == nil {
+		_, err = s.kv.Update(ctx, key, data, rev)
+	}
+	if err != nil {
+		s.kv.Delete(ctx, ikey)
+		return t
+	}
+	return n
+}
+
+// Tokens lists a user's valid tokens, oldest first (with their digests: not for showing).
+func (s *Store) Tokens(ctx context.Context, contest, login string) ([]Token, error) {
+	u, err := s.User(ctx, contest, login)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := s.keys(ctx, tokenIndex(contest, login, "*"))
+	if err != nil {
+		return nil, err
+	}
+	var out []Token
+	for _, k := range keys {
+		var t Token
+		if _, err := s.get(ctx, k, &t); err == nil && t.Epoch == u.TokenEpoch {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b Token) int { return cmp.Or(a.Created.Compare(b.Created), strings.Compare(a.ID, b.ID)) })
+	return out, nil
+}
+
+// RevokeToken ends one of a user's tokens, by id: only the user's own (another's id is not
+// found in this user's index).
+func (s *Store) RevokeToken(ctx context.Context, contest, login, id string) error {
+	if !validID(id) || ValidName("contest", contest) != nil || ValidName("login", login) != nil {
+		return ErrNotFound
+	}
+	var t Token
+	ikey := tokenIndex(contest, login, id)
+	if _, err := s.get(ctx, ikey, &t); err != nil {
+		return err
+	}
+	if err := s.kv.Delete(ctx, tokenKey(t.Digest)); err != nil {
+		return fmt.Errorf("store: revoking a token: %w", err)
+	}
+	return s.kv.Delete(ctx, ikey)
+}
+
+// dropTokens deletes the records of u's tokens of older epochs. It only tidies: the epoch
+// has ended them already, so a failure here leaves dead records, not live tokens.
+func (s *Store) dropTokens(ctx context.Context, u User) {
+	keys, err := s.keys(ctx, tokenIndex(u.Contest, u.Login, "*"))
+	if err != nil {
+		return
+	}
+	for _, k := range keys {
+		var t Token
+		if _, err := s.get(ctx, k, &t); err == nil && t.Epoch != u.TokenEpoch {
+			s.kv.Delete(ctx, tokenKey(t.Digest))
+			s.kv.Delete(ctx, k)
+		}
+	}
 }
 
 // Session is a logged-in browser.

@@ -2,12 +2,17 @@ package store_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
@@ -16,6 +21,13 @@ import (
 
 // open starts an embedded NATS server (in-process, no port) and opens a store on it.
 func open(t *testing.T) *store.Store {
+	t.Helper()
+	s, _ := openKV(t)
+	return s
+}
+
+// openKV is open, with the store's bucket for what the store's methods cannot write.
+func openKV(t *testing.T) (*store.Store, jetstream.KeyValue) {
 	t.Helper()
 	q, err := queue.Open(t.Context(), queue.Options{StoreDir: t.TempDir(), InProcess: true, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -26,7 +38,7 @@ func open(t *testing.T) *store.Store {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return store.New(kv)
+	return store.New(kv), kv
 }
 
 func TestContestsAndUsers(t *testing.T) {
@@ -52,10 +64,10 @@ func TestContestsAndUsers(t *testing.T) {
 	if _, err := s.AddUser(ctx, "autumn", "bob", false); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a user of no contest: %v", err)
 	}
-	if u, err := s.TokenUser(ctx, nu.Token); err != nil || u.Login != "alice" {
+	if u, _, err := s.TokenUser(ctx, nu.Token); err != nil || u.Login != "alice" {
 		t.Errorf("token: %+v %v", u, err)
 	}
-	if _, err := s.TokenUser(ctx, nu.Token+"x"); !errors.Is(err, store.ErrNotFound) {
+	if _, _, err := s.TokenUser(ctx, nu.Token+"x"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a wrong token: %v", err)
 	}
 	// No password until the invite is accepted.
@@ -241,5 +253,57 @@ func TestExpirableMatch(t *testing.T) {
 	}
 	if drop, _ := store.ExpirableMatch("match.m1", []byte("{not json")); drop {
 		t.Error("a record that is not JSON may go")
+	}
+}
+
+// A token made before tokens were listed (no id, no index entry, no epoch) still works, is
+// listed from its first use on, and can then be revoked; a password change ends it.
+func TestOldTokensAreAdopted(t *testing.T) {
+	s, kv := openKV(t)
+	ctx := t.Context()
+	s.CreateContest(ctx, store.Contest{Name: "c", Game: "amazes"})
+	nu, _ := s.AddUser(ctx, "c", "u", false)
+	if _, err := s.AcceptInvite(ctx, nu.Invite, "first password"); err != nil {
+		t.Fatal(err)
+	}
+	const old = "jt_an-old-token-of-u"
+	sum := sha256.Sum256([]byte(old))
+	rec, _ := json.Marshal(map[string]any{"contest": "c", "login": "u", "name": "old", "created": time.Now().UTC()})
+	if _, err := kv.Create(ctx, "token."+hex.EncodeToString(sum[:]), rec); err != nil {
+		t.Fatal(err)
+	}
+	u, tok, err := s.TokenUser(ctx, old)
+	if err != nil || u.Login != "u" || tok.ID == "" {
+		t.Fatalf("the old token: %+v %+v %v", u, tok, err)
+	}
+	ts, err := s.Tokens(ctx, "c", "u")
+	if err != nil || len(ts) != 2 || ts[1].ID != tok.ID {
+		t.Fatalf("the tokens: %+v %v; want the first and the old one", ts, err)
+	}
+	firstSum := sha256.Sum256([]byte(nu.Token))
+	firstKey := "token." + hex.EncodeToString(firstSum[:])
+	was, err := kv.Get(ctx, firstKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetPassword(ctx, "c", "u", "first password", "second password"); err != nil {
+		t.Fatal(err)
+	}
+	// The change ends the tokens by itself, atomically: a record its tidying missed (a
+	// portal stopped halfway) is still no valid token.
+	if _, err := kv.Put(ctx, firstKey, was.Value()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tk := range []string{old, nu.Token} {
+		if _, _, err := s.TokenUser(ctx, tk); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("a token after the password changed: %v", err)
+		}
+	}
+	kv.Delete(ctx, firstKey)
+	if ts, err := s.Tokens(ctx, "c", "u"); err != nil || len(ts) != 0 {
+		t.Errorf("the tokens after the change: %+v %v", ts, err)
+	}
+	if _, err := kv.Get(ctx, "token."+hex.EncodeToString(sum[:])); !errors.Is(err, jetstream.ErrKeyNotFound) {
+		t.Errorf("the old token's record after the change: %v", err)
 	}
 }

@@ -310,7 +310,8 @@ const JudgeView = (() => {
       }
     }
     p.go = go; p.toggle = toggle; p.n = n;
-    go(n);
+    // At the result, unless the page was opened to watch the match from its start.
+    go(box.dataset.start === "first" ? 0 : n);
   }
 
   // mismatchBanner says, above everything, that a replay does not re-judge to what it

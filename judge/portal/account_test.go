@@ -1,0 +1,124 @@
+package portal_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// works reports whether token still answers for its user.
+func (e *env) works(token string) bool {
+	e.t.Helper()
+	code, _, _ := (&client{e: e, token: token}).api("GET", "/api/v1/contests/spring/submissions", nil, "")
+	return code == 200
+}
+
+// newToken makes a token through the API with c's token.
+func (c *client) newToken(name string) (token, id string) {
+	c.e.t.Helper()
+	body, _ := json.Marshal(map[string]string{"name": name})
+	code, out, _ := c.api("POST", "/api/v1/tokens", bytes.NewReader(body), "application/json")
+	if code != 201 {
+		c.e.t.Fatalf("a new token: %d %v", code, out)
+	}
+	return out["token"].(string), out["id"].(string)
+}
+
+// A user's tokens are listed (never their secret) and revocable, by their owner only; a
+// password change - through the API or the account page - and a reset end every token made
+// before it; the one who changed it keeps going.
+func TestTokensListedRevokedAndEnded(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	a := e.user("spring", "alice", false)
+	b := e.user("spring", "bob", false)
+	first := a.token
+	ci, ciID := a.newToken("ci")
+	if !e.works(first) || !e.works(ci) {
+		t.Fatal("the tokens do not work")
+	}
+
+	code, out, _ := a.api("GET", "/api/v1/tokens", nil, "")
+	raw := mustJSON(out)
+	if code != 200 || len(out["tokens"].([]any)) != 2 || !strings.Contains(raw, `"ci"`) || !strings.Contains(raw, `"first"`) ||
+		strings.Contains(raw, "jt_") || strings.Contains(raw, "digest") {
+		t.Errorf("alice's tokens: %d %s", code, raw)
+	}
+	if code, out, _ := b.api("DELETE", "/api/v1/tokens/"+ciID, nil, ""); code != 404 || !e.works(ci) {
+		t.Errorf("bob revokes alice's token: %d %v", code, out)
+	}
+	if code, out, _ := b.api("GET", "/api/v1/tokens", nil, ""); code != 200 || strings.Contains(mustJSON(out), "ci") {
+		t.Errorf("bob's list: %d %v", code, out)
+	}
+	if code, out, _ := a.api("DELETE", "/api/v1/tokens/"+ciID, nil, ""); code != 200 || e.works(ci) {
+		t.Errorf("alice revokes her token: %d %v; it works after: %v", code, out, e.works(ci))
+	}
+
+	// The API: every token ends, the caller gets a new one in place of its own.
+	script, _ := a.newToken("script")
+	a.token = script
+	body, _ := json.Marshal(map[string]string{"old": "password of alice", "new": "a second password"})
+	code, out, _ = a.api("POST", "/api/v1/password", bytes.NewReader(body), "application/json")
+	if code != 200 || out["token"] == nil {
+		t.Fatalf("the password through the API: %d %v", code, out)
+	}
+	for name, tok := range map[string]string{"first": first, "script (the caller's)": script} {
+		if e.works(tok) {
+			t.Errorf("the token %s works after the password changed", name)
+		}
+	}
+	a.token = out["token"].(string)
+	if !e.works(a.token) {
+		t.Errorf("the new token does not work")
+	}
+
+	// The account page: it lists them, revokes one, and a change there ends the others.
+	br := e.login(t, "spring", "alice", "a second password")
+	kept, _ := a.newToken("kept")
+	gone, goneID := a.newToken("to revoke")
+	code, page := br.get("/c/spring/account")
+	if code != 200 || !strings.Contains(page, "to revoke") || strings.Contains(page, "jt_") {
+		t.Errorf("the account page: %d\n%s", code, page)
+	}
+	if code, _ := br.post("/c/spring/account/tokens/"+goneID+"/revoke", url.Values{}, true); code != 200 || e.works(gone) || !e.works(kept) {
+		t.Errorf("revoking on the page: %d; revoked works %v, the other %v", code, e.works(gone), e.works(kept))
+	}
+	if code, _ := br.post("/c/spring/account/password", url.Values{"old": {"a second password"}, "password": {"a third password"}}, true); code != 200 {
+		t.Fatalf("the password on the page: %d", code)
+	}
+	if e.works(kept) || e.works(a.token) {
+		t.Errorf("a token works after the password changed on the page")
+	}
+	if code, _ := br.get("/c/spring/account"); code != 200 || strings.Contains(br.lastURL, "/login") {
+		t.Errorf("the browser that changed it is logged out: %s", br.lastURL)
+	}
+
+	// A reset (a new invite, accepted) ends them too.
+	kept, _ = e.login(t, "spring", "alice", "a third password").pageToken(t, "before the reset")
+	inv, err := e.st.NewInvite(t.Context(), "spring", "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, page := newBrowser(e).post("/invite/"+inv, url.Values{"password": {"a reset password"}, "again": {"a reset password"}}, false); code != 200 {
+		t.Fatalf("the reset: %d %s", code, page)
+	}
+	if e.works(kept) {
+		t.Errorf("a token works after a reset")
+	}
+}
+
+var tokenRE = regexp.MustCompile(`jt_[A-Za-z0-9_-]+`)
+
+// pageToken makes a token on the account page.
+func (b *browser) pageToken(t *testing.T, name string) (string, string) {
+	t.Helper()
+	code, page := b.post("/c/spring/account/tokens", url.Values{"name": {name}}, true)
+	tok := tokenRE.FindString(page)
+	if code != 200 || tok == "" {
+		t.Fatalf("a token on the page: %d", code)
+	}
+	return tok, page
+}
