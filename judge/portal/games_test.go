@@ -133,12 +133,15 @@ func TestJudgeFailedValidationIsPlayedAgain(t *testing.T) {
 	var sub map[string]any
 	eventually(t, 20*time.Second, func() error {
 		_, sub, _ = ann.api("GET", "/api/v1/submissions/"+id, nil, "")
-		if sub["status"] != "validating" || !strings.Contains(fmt.Sprint(sub["error"]), "no fault of your bot's") {
+		if sub["status"] != "validating" || !strings.Contains(fmt.Sprint(sub["error"]), "it is played again") {
 			return fmt.Errorf("the version: %v", sub)
 		}
 		return nil
 	})
 	first := sub["validation"].(map[string]any)["match"]
+	if code, page := ann.get("/c/cup/s/" + id); code != 200 || !strings.Contains(page, "plays its validation again by itself") || strings.Contains(page, "upload the same files") {
+		t.Errorf("the version's page while the judge fails it: %d\n%s", code, page)
+	}
 	if sub["validation"].(map[string]any)["fault"] != nil {
 		t.Errorf("a fault of the bot's: %v", sub["validation"])
 	}

@@ -359,7 +359,7 @@ func (s *Server) played(ctx context.Context, m store.Match, res result.Result) e
 		if res.Status != result.StatusOK {
 			x.Retries++
 			x.RetryAt = time.Now().UTC().Add(revalidateAfter(x.Retries))
-			x.Error = fmt.Sprintf("the judge could not play its validation match (%s): this is no fault of your bot's, and the match is played again", errMessage(res))
+			x.Error = fmt.Sprintf("the judge could not play its validation match (%s); it is played again", errMessage(res))
 			retry = true
 			return nil
 		}
