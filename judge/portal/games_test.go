@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"html"
 	"slices"
 	"strings"
 	"testing"
@@ -175,5 +176,59 @@ func TestContestPlayerCounts(t *testing.T) {
 		if (err != nil) != (c.bad != "") || (err != nil && !strings.Contains(err.Error(), c.bad)) {
 			t.Errorf("%v: %v, want an error naming %q", c.opts, err, c.bad)
 		}
+	}
+}
+
+// A match's reproduce command says what each directory it names holds and where the caller
+// gets it: its own version's files, a house bot's download once the organiser publishes it,
+// and never another contestant's code; when the caller cannot have every bot, the page says
+// the command plays a match like it, not the same one.
+func TestReproduceSaysWhatItNeeds(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", func(c *store.Contest) { c.PeerMatches = true })
+	ann, bob, org := e.user("spring", "ann", false), e.user("spring", "bob", false), e.user("spring", "org", true)
+	ann.activeVersion("spring", "int main() { /* ann */ }")
+	bob.activeVersion("spring", "int main() { /* bob */ }")
+	ask := func(opponent string) string {
+		body, _ := json.Marshal(map[string]any{"opponents": []string{opponent}})
+		code, out, _ := ann.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
+		if code != 202 {
+			t.Fatalf("a match against %s: %d %v", opponent, code, out)
+		}
+		ann.waitMatch(out["id"].(string))
+		return out["id"].(string)
+	}
+	peer, house := ask("bob"), ask("house:easy")
+	for _, c := range []struct {
+		who          *client
+		match        string
+		want, unwant []string
+		exact        bool
+	}{
+		{ann, peer, []string{"your version", "bob's version, which is not yours"}, []string{"/house/"}, false},
+		{ann, house, []string{"your version", "does not publish"}, []string{"/house/easy.tar.gz"}, false},
+		{org, peer, []string{"ann's version", "bob's version's files"}, []string{"not yours"}, true},
+		{org, house, []string{"/house/easy.tar.gz"}, []string{"does not publish"}, true},
+	} {
+		code, page := c.who.get("/c/spring/m/" + c.match)
+		needs := page[strings.Index(page, `data-testid="reproduce-needs"`):]
+		needs = html.UnescapeString(needs[:strings.Index(needs, "</ul>")])
+		for _, w := range c.want {
+			if !strings.Contains(needs, w) {
+				t.Errorf("%s on %s: %d, the needs lack %q:\n%s", c.who.login, c.match, code, w, needs)
+			}
+		}
+		for _, w := range c.unwant {
+			if strings.Contains(needs, w) {
+				t.Errorf("%s on %s: the needs say %q:\n%s", c.who.login, c.match, w, needs)
+			}
+		}
+		if inexact := strings.Contains(page, `data-testid="reproduce-inexact"`); inexact == c.exact {
+			t.Errorf("%s on %s: inexact %v", c.who.login, c.match, inexact)
+		}
+	}
+	org.api("PUT", "/api/v1/contests/spring/settings", strings.NewReader(`{"publish_house": true}`), "application/json")
+	if _, page := ann.get("/c/spring/m/" + house); !strings.Contains(page, "/c/spring/house/easy.tar.gz") || strings.Contains(page, `data-testid="reproduce-inexact"`) {
+		t.Errorf("the house bot published: the page does not link it, or says the match differs")
 	}
 }

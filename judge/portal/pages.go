@@ -519,6 +519,7 @@ func (s *Server) matchPage(w http.ResponseWriter, r *http.Request, c caller) err
 			replay, gone = false, strings.ToUpper(msg[:1])+msg[1:]+"."
 		}
 	}
+	needs, exact := needsOf(c, ct, m)
 	s.render(w, http.StatusOK, "match.html", struct {
 		pageData
 		M          store.Match
@@ -527,23 +528,60 @@ func (s *Server) matchPage(w http.ResponseWriter, r *http.Request, c caller) err
 		ReplayGone string // why there is no replay to watch
 		Reproduce  string
 		Version    string
-		Houses     []string // the house bots of the match the caller may download
-	}{s.base(r, c, "Match "+m.ID, ""), m, res, replay, gone, reproduce(ct, m), s.c.Version, houses(c, ct, m)})
+		Needs      []need // what the command needs, seat by seat, and where to get it
+		Exact      bool   // the caller can get everything the command needs
+	}{s.base(r, c, "Match "+m.ID, ""), m, res, replay, gone, reproduce(ct, m), s.c.Version, needs, exact})
 	return nil
 }
 
-// houses are the house bots of m the caller may download.
-func houses(c caller, ct store.Contest, m store.Match) []string {
-	if !ct.PublishHouse && !c.Organiser {
-		return nil
-	}
-	var out []string
+// need is a directory the reproduce command names, what goes in it, and where the caller
+// gets it: a link, or why it cannot (Missing).
+type need struct {
+	Dir, What, Link string
+	Missing         bool
+}
+
+// needsOf are the directories m's reproduce command needs, once each, and whether the
+// caller can have every one: its own version's files (from its own upload), the house bots
+// when the organiser publishes them, and nobody else's code.
+func needsOf(c caller, ct store.Contest, m store.Match) ([]need, bool) {
+	var out []need
+	exact := true
+	seen := map[string]bool{}
 	for _, seat := range m.Seats {
-		if seat.House != "" && !slices.Contains(out, seat.House) {
-			out = append(out, seat.House)
+		dir := seatDir(seat)
+		if seen[dir] {
+			continue
 		}
+		seen[dir] = true
+		n := need{Dir: dir}
+		switch {
+		case seat.House != "" && (ct.PublishHouse || c.Organiser):
+			n.What, n.Link = "the house bot "+seat.House+"'s files", "/c/"+ct.Name+"/house/"+seat.House+".tar.gz"
+		case seat.House != "":
+			n.What, n.Missing = "the house bot "+seat.House+"'s files, which this contest does not publish: ask its organisers, or put a bot of your own there (the match then differs from this one)", true
+		case seat.Login == c.Login && !c.Organiser:
+			n.What = "your version's files, as you uploaded them"
+			if seat.Submission != "" {
+				n.Link = "/c/" + ct.Name + "/s/" + seat.Submission
+			}
+		case c.Organiser:
+			n.What = seat.Login + "'s version's files (a round's export holds them)"
+		default:
+			n.What, n.Missing = seat.Login+"'s version, which is not yours to have: put a bot of your own there (the match then differs from this one)", true
+		}
+		exact = exact && !n.Missing
+		out = append(out, n)
 	}
-	return out
+	return out, exact
+}
+
+// seatDir is the directory the reproduce command names for a seat.
+func seatDir(seat store.Seat) string {
+	if seat.House != "" {
+		return "house/" + seat.House
+	}
+	return seat.Login + "/"
 }
 
 // reproduce is the judge play command that plays the same match: the same game, seed and
@@ -553,11 +591,7 @@ func reproduce(c store.Contest, m store.Match) string {
 	args := []string{"judge", "play", "--game", c.Game, "--seed", utoa(m.Seed)}
 	args = append(args, optionArgs(c.Options)...)
 	for _, seat := range m.Seats {
-		if seat.House != "" {
-			args = append(args, "house/"+seat.House)
-		} else {
-			args = append(args, seat.Login+"/")
-		}
+		args = append(args, seatDir(seat))
 	}
 	for i, a := range args {
 		if strings.ContainsAny(a, " \t\"'$`\\") {
