@@ -24,26 +24,30 @@ type expiry struct {
 	// replaces.
 	ofMatches bool
 	expire    func(q *queue.Queue, ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error)
+	// bytesKey and maxBytes bound the store's bytes (queue.Trim): its oldest entries of these
+	// go while it is over; 0 for no bound.
+	bytesKey string
+	maxBytes uint64
 }
 
 // expiries are the entries that age out of the stores of a judge configured with n.
 func expiries(n queue.Options) []expiry {
 	return []expiry{
 		{"replays", "replays_max_age", "replays of test and ladder matches", "test and ladder kept %v",
-			n.ReplaysMaxAge, true, (*queue.Queue).ExpireReplays},
+			n.ReplaysMaxAge, true, (*queue.Queue).ExpireReplays, "replays_max_bytes", uint64(n.ReplaysMaxBytes)},
 		{"results", "results_max_age", "results of test and ladder matches", "test and ladder kept %v",
-			n.ResultsMaxAge, true, (*queue.Queue).ExpireResults},
+			n.ResultsMaxAge, true, (*queue.Queue).ExpireResults, "results_max_bytes", uint64(n.ResultsMaxBytes)},
 		// The portal's record of a match holds its result: kept as long as the result.
 		{"kv/portal", "results_max_age", "portal records of test and ladder matches", "test and ladder matches kept %v",
-			n.ResultsMaxAge, true, portalExpiry(store.MatchKeys, store.ExpirableMatch)},
+			n.ResultsMaxAge, true, portalExpiry(store.MatchKeys, store.ExpirableMatch), "portal_max_bytes", uint64(n.PortalMaxBytes)},
 		{"kv/portal", "", "portal test-match counts of past hours", "hourly quotas kept %v",
-			store.QuotaAge, false, portalExpiry(store.QuotaKeys, store.ExpirableByAge)},
+			store.QuotaAge, false, portalExpiry(store.QuotaKeys, store.ExpirableByAge), "", 0},
 		{"kv/portal", "", "portal sessions past their end", "sessions kept %v",
-			store.SessionTTL, false, portalExpiry(store.SessionKeys, store.ExpirableByAge)},
+			store.SessionTTL, false, portalExpiry(store.SessionKeys, store.ExpirableByAge), "", 0},
 		{"kv/portal", "", "portal invites past their end", "invites kept %v",
-			store.InviteTTL, false, portalExpiry(store.InviteKeys, store.ExpirableByAge)},
+			store.InviteTTL, false, portalExpiry(store.InviteKeys, store.ExpirableByAge), "", 0},
 		{"artifacts", "artifacts_max_age", "compiled bots of the shared build cache", "kept %v from last use",
-			n.ArtifactsMaxAge, false, (*queue.Queue).ExpireArtifacts},
+			n.ArtifactsMaxAge, false, (*queue.Queue).ExpireArtifacts, "", 0},
 	}
 }
 
@@ -72,13 +76,18 @@ func (a *app) housekeep(ctx context.Context, q *queue.Queue, every time.Duration
 	return all.Wait
 }
 
-// clean deletes the entries of e older than its age from q, at once and then each time every
-// has passed, until ctx is done; an age of 0 keeps them all.
+// clean deletes the entries of e older than its age from q, and then while its store is over
+// its bytes the oldest of them, at once and then each time every has passed, until ctx is
+// done; an age of 0 keeps them all for their age, a maxBytes of 0 whatever their bytes.
 func clean(ctx context.Context, q *queue.Queue, e expiry, every time.Duration, log *slog.Logger) {
-	if e.age <= 0 {
+	if e.age <= 0 && e.maxBytes == 0 {
 		return
 	}
 	periodically(ctx, every, func() {
+		defer trim(ctx, q, e, every, log)
+		if e.age <= 0 {
+			return
+		}
 		// Bounded, so that a clean-up stuck on a server that does not answer gives way to
 		// the next one.
 		actx, cancel := context.WithTimeout(ctx, every/2)
@@ -94,6 +103,30 @@ func clean(ctx context.Context, q *queue.Queue, e expiry, every time.Duration, l
 			log.Debug("serve: nothing to expire: none of the "+e.what+" is older than its max age", "max_age", e.age)
 		}
 	})
+}
+
+// trim deletes the oldest entries of e while its store is over e.maxBytes (queue.Trim),
+// within half of every.
+func trim(ctx context.Context, q *queue.Queue, e expiry, every time.Duration, log *slog.Logger) {
+	if e.maxBytes == 0 {
+		return
+	}
+	tctx, cancel := context.WithTimeout(ctx, every/2)
+	defer cancel()
+	since := time.Time{}
+	if e.age > 0 {
+		since = time.Now().Add(-e.age)
+	}
+	ex, err := q.Trim(tctx, e.store, e.maxBytes, since, func(ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error) {
+		return e.expire(q, ctx, olderThan, dryRun)
+	})
+	switch {
+	case ctx.Err() != nil:
+	case err != nil:
+		log.Warn("serve: trimming the "+e.what+" to nats."+e.bytesKey+" failed: trying again later", "err", err, "retry_in", every)
+	case ex.Count > 0:
+		log.Warn("serve: the store was over nats."+e.bytesKey+": deleted the oldest "+e.what, "count", ex.Count, "bytes", ex.Bytes, "max_bytes", e.maxBytes)
+	}
 }
 
 // trimBuilds keeps the build cache dir within limit bytes (build.TrimCache), at once and then

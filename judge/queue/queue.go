@@ -82,6 +82,15 @@ type Options struct {
 	// ArtifactsMaxAge is how long the compiled bots of the shared build cache are kept, 0
 	// forever. Like ReplaysMaxAge, judge serve runs ExpireArtifacts with it every hour.
 	ArtifactsMaxAge time.Duration `mapstructure:"artifacts_max_age"`
+	// ReplaysMaxBytes, ResultsMaxBytes and PortalMaxBytes bound the replays, the results and
+	// the portal's key-value bucket, 0 without a bound: beside the ages, judge serve trims
+	// each store over its bound every hour (Trim), the oldest test and ladder matches' entries
+	// first, so that a ladder faster than expected cannot fill the disk within the ages.
+	// What an official round, a tournament, a build or a validation stored is never deleted
+	// for room.
+	ReplaysMaxBytes value.Bytes `mapstructure:"replays_max_bytes"`
+	ResultsMaxBytes value.Bytes `mapstructure:"results_max_bytes"`
+	PortalMaxBytes  value.Bytes `mapstructure:"portal_max_bytes"`
 	// ServerName names the embedded server, default its listen address; every server of a
 	// cluster needs a name of its own.
 	ServerName string `mapstructure:"server_name"`
@@ -131,6 +140,8 @@ func (o Options) Validate() error {
 		errs = append(errs, value.Invalid("results_max_age", "must be 0 (keep them forever) or at least %v, the time in which a job id submitted again is dropped as a duplicate: its result must outlive it (got %v)",
 			defaultDedupWindow, o.ResultsMaxAge))
 	}
+	errs = append(errs, value.NotNegative("replays_max_bytes", o.ReplaysMaxBytes), value.NotNegative("results_max_bytes", o.ResultsMaxBytes),
+		value.NotNegative("portal_max_bytes", o.PortalMaxBytes))
 	if o.ArtifactsMaxAge < 0 {
 		errs = append(errs, value.Invalid("artifacts_max_age", "must be 0 (keep them forever) or a duration such as 720h (got %v)", o.ArtifactsMaxAge))
 	}
@@ -258,6 +269,12 @@ const (
 	// DefaultResultsMaxAge keeps 30 days of test and ladder results: at most 5 GiB for a
 	// judge that publishes a 2 KB result every second (README, "The daemon").
 	DefaultResultsMaxAge = 30 * 24 * time.Hour
+	// DefaultReplaysMaxBytes, DefaultResultsMaxBytes and DefaultPortalMaxBytes are the
+	// stores' bounds: the ages' own at a match a second (above), for a ladder far faster than
+	// that; the portal's bucket holds a copy of each of its matches' results.
+	DefaultReplaysMaxBytes = 26 << 30
+	DefaultResultsMaxBytes = 5 << 30
+	DefaultPortalMaxBytes  = 5 << 30
 )
 
 const (
