@@ -84,7 +84,7 @@ func clean(ctx context.Context, q *queue.Queue, e expiry, every time.Duration, l
 		return
 	}
 	periodically(ctx, every, func() {
-		defer trim(ctx, q, e, every, log)
+		defer trimStore(ctx, q, e, every, log)
 		if e.age <= 0 {
 			return
 		}
@@ -105,21 +105,15 @@ func clean(ctx context.Context, q *queue.Queue, e expiry, every time.Duration, l
 	})
 }
 
-// trim deletes the oldest entries of e while its store is over e.maxBytes (queue.Trim),
-// within half of every.
-func trim(ctx context.Context, q *queue.Queue, e expiry, every time.Duration, log *slog.Logger) {
+// trimStore deletes the oldest entries of e while its store is over e.maxBytes, within half of
+// every, and logs what went.
+func trimStore(ctx context.Context, q *queue.Queue, e expiry, every time.Duration, log *slog.Logger) {
 	if e.maxBytes == 0 {
 		return
 	}
 	tctx, cancel := context.WithTimeout(ctx, every/2)
 	defer cancel()
-	since := time.Time{}
-	if e.age > 0 {
-		since = time.Now().Add(-e.age)
-	}
-	ex, err := q.Trim(tctx, e.store, e.maxBytes, since, func(ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error) {
-		return e.expire(q, ctx, olderThan, dryRun)
-	})
+	ex, err := e.trim(tctx, q)
 	switch {
 	case ctx.Err() != nil:
 	case err != nil:
@@ -127,6 +121,17 @@ func trim(ctx context.Context, q *queue.Queue, e expiry, every time.Duration, lo
 	case ex.Count > 0:
 		log.Warn("serve: the store was over nats."+e.bytesKey+": deleted the oldest "+e.what, "count", ex.Count, "bytes", ex.Bytes, "max_bytes", e.maxBytes)
 	}
+}
+
+// trim deletes e's oldest entries while its store is over e.maxBytes (queue.Trim).
+func (e expiry) trim(ctx context.Context, q *queue.Queue) (queue.Expired, error) {
+	since := time.Time{}
+	if e.age > 0 {
+		since = time.Now().Add(-e.age)
+	}
+	return q.Trim(ctx, e.store, e.maxBytes, since, func(ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error) {
+		return e.expire(q, ctx, olderThan, dryRun)
+	})
 }
 
 // trimBuilds keeps the build cache dir within limit bytes (build.TrimCache), at once and then

@@ -126,6 +126,15 @@ daemon needs it. It works through the running judge (nats.listen) or the server 
 					return err
 				}
 				fmt.Fprintf(w, "%s %d %s older than %v (%s)\n", verb, ex.Count, e.what, e.age, byteSize(int64(ex.Bytes)))
+				if e.maxBytes == 0 || dryRun {
+					continue
+				}
+				if ex, err = e.trim(cmd.Context(), q); err != nil {
+					return err
+				}
+				if ex.Count > 0 {
+					fmt.Fprintf(w, "deleted the oldest %d %s (%s): %s was over nats.%s (%s)\n", ex.Count, e.what, byteSize(int64(ex.Bytes)), e.store, e.bytesKey, byteSize(int64(e.maxBytes)))
+				}
 			}
 			return nil
 		},
