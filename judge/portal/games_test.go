@@ -15,6 +15,8 @@ import (
 	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/portal/ladder"
 	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/result"
 )
 
 // everyGame is each game at its least and its default player count, as a contest sets it:
@@ -230,5 +232,52 @@ func TestReproduceSaysWhatItNeeds(t *testing.T) {
 	org.api("PUT", "/api/v1/contests/spring/settings", strings.NewReader(`{"publish_house": true}`), "application/json")
 	if _, page := ann.get("/c/spring/m/" + house); !strings.Contains(page, "/c/spring/house/easy.tar.gz") || strings.Contains(page, `data-testid="reproduce-inexact"`) {
 		t.Errorf("the house bot published: the page does not link it, or says the match differs")
+	}
+}
+
+// A version a portal of before rejected because the judge could not play its validation (a
+// Lang Wars contest once seated two players in a game of four) is the judge's failure: a
+// portal of now validates it again at its start, and it becomes ready.
+func TestJudgeRejectedOfBeforeIsValidatedAgain(t *testing.T) {
+	e := newEnv(t)
+	e.contest("cup", func(c *store.Contest) { c.Game = "langwars" })
+	ann := e.user("cup", "ann", false)
+	ctx := t.Context()
+	sub, err := e.st.AddSubmission(ctx, store.Submission{Contest: "cup", Login: "ann", Lang: "cpp", Files: []string{"main.cpp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	source := "portal/sources/" + sub.ID + ".json"
+	if err := e.q.PutObject(ctx, queue.BucketSources, source, strings.NewReader(`{"main.cpp":"int main() {}"}`)); err != nil {
+		t.Fatal(err)
+	}
+	failed := result.Failed(sub.ID+"v", "langwars", 1, result.Errorf(result.InvalidJob, "langwars takes 4 players, the job has 2"))
+	own := store.Seat{Login: "ann", Submission: sub.ID}
+	if _, err := e.st.AddMatch(ctx, store.Match{ID: sub.ID + "v", Contest: "cup", Kind: store.KindValidation, Owner: "ann",
+		Seats: []store.Seat{own, {House: "easy"}}, Result: &failed}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.st.UpdateSubmission(ctx, sub.ID, func(x *store.Submission) error {
+		x.Source, x.Status, x.Validation = source, store.Rejected, &store.Validation{Match: sub.ID + "v"}
+		x.Error = "the judge could not play its validation match: langwars takes 4 players, the job has 2"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	e.stopFollow()
+	// This store's portal marked it searched at its start; a store of before has no mark.
+	kv, err := e.q.KeyValue(ctx, "portal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := kv.Purge(ctx, "migrated.judge-rejected"); err != nil {
+		t.Fatal(err)
+	}
+	_, p := newPortal(t, e.q, nil)
+	go p.Follow(t.Context())
+	got := ann.waitStatus(sub.ID, "ready")
+	v := ann.waitMatch(got["validation"].(map[string]any)["match"].(string))
+	if len(players(v)) != 4 {
+		t.Errorf("validated again in a match of %v", players(v))
 	}
 }

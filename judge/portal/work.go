@@ -401,6 +401,11 @@ func revalidateAfter(n int) time.Duration {
 // list. Any number of portals do this at once: the submission's compare-and-set names the
 // next match once, and a match queued twice is played once.
 func (s *Server) revalidate(ctx context.Context, all bool) error {
+	if all {
+		if err := s.unreject(ctx); err != nil {
+			return err
+		}
+	}
 	ids, err := s.c.Store.Revalidations(ctx)
 	if err != nil {
 		return err
@@ -408,6 +413,35 @@ func (s *Server) revalidate(ctx context.Context, all bool) error {
 	var errs []error
 	for _, id := range ids {
 		errs = append(errs, s.revalidateOne(ctx, id, all))
+	}
+	return errors.Join(errs...)
+}
+
+// unreject gives back the versions a portal of before rejected for the judge's own failure
+// to play their validation (a contest of four players once could not validate any): they
+// are validating again, and played again with the others.
+func (s *Server) unreject(ctx context.Context) error {
+	subs, err := s.c.Store.JudgeRejected(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, sub := range subs {
+		_, err := s.c.Store.UpdateSubmission(ctx, sub.ID, func(x *store.Submission) error {
+			if x.Status != store.Rejected || x.Error != sub.Error {
+				return nil
+			}
+			x.Status, x.Retries = store.Validating, 1
+			if x.Validation == nil {
+				x.Validation = &store.Validation{Match: validationMatch(x.ID)}
+			}
+			return nil
+		})
+		if err == nil {
+			s.c.Log.Info("portal: a version rejected for the judge's failure is validated again", "submission", sub.ID, "contest", sub.Contest, "login", sub.Login)
+			err = s.c.Store.MarkRevalidate(ctx, sub.ID)
+		}
+		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }

@@ -454,3 +454,29 @@ func (s *Store) Lines(ctx context.Context) (map[string]Line, error) {
 	}
 	return out, nil
 }
+
+// JudgeRejected are the submissions a portal of before rejected because the judge could not
+// play their validation match (Error set, no fault of theirs), which are played again now;
+// each store is searched once (a marker key says it was), since it reads every submission.
+func (s *Store) JudgeRejected(ctx context.Context) ([]Submission, error) {
+	const done = "migrated.judge-rejected"
+	if _, err := s.kv.Get(ctx, done); err == nil {
+		return nil, nil
+	}
+	keys, err := s.keys(ctx, subKey("*"))
+	if err != nil {
+		return nil, err
+	}
+	var out []Submission
+	for _, k := range keys {
+		var sub Submission
+		if _, err := s.get(ctx, k, &sub); err != nil {
+			continue
+		}
+		if sub.Status == Rejected && strings.HasPrefix(sub.Error, "the judge could not play its validation match") &&
+			(sub.Validation == nil || sub.Validation.Fault == nil) {
+			out = append(out, sub)
+		}
+	}
+	return out, s.create(ctx, done, time.Now().UTC())
+}
