@@ -204,8 +204,9 @@ func TestContestantInChromium(t *testing.T) {
 // version is validated in a match of four (itself, the house bot, itself again), plays a
 // test match against the house bot alone (the other seats filled the same way), the ladder
 // rates both with the house bot in the seats left, and a test competition plays them with
-// two copies of the house bot. The test match's page links its film and its replay, both of
-// the four seats (TestContestantInChromium follows them for a game of two).
+// two copies of the house bot, and its export as a tournament plays again to its standings.
+// The test match's page links its film and its replay, both of the four seats
+// (TestContestantInChromium follows them for a game of two).
 func TestFourPlayerContestWithARealDaemon(t *testing.T) {
 	ctx, q, st, srv := realPortal(t)
 	bot, err := os.ReadFile(filepath.Join("..", "..", "bots", "langwars", "cpp", "bot.cpp"))
@@ -265,6 +266,8 @@ func TestFourPlayerContestWithARealDaemon(t *testing.T) {
 	if got := standingsOf(r); r["status"] != "done" || len(got) != 4 || !slices.Contains(got, "house:easy#2") {
 		t.Errorf("the test competition: %v %v, standings %v", r["status"], r["error"], got)
 	}
+	// Its export, house bots and copies included, played again on this judge.
+	runExport(t, org, srv.URL, "cup", r, q)
 }
 
 // matchLinks follows the links of match id's page in contest, as logged in to b: the film
