@@ -170,17 +170,37 @@ func TestRounds(t *testing.T) {
 func runExport(t *testing.T, org *client, base, contest string, round map[string]any, q tournament.Queue) {
 	t.Helper()
 	id := round["id"].(string)
-	resp, err := org.web.Get(base + "/c/" + contest + "/admin/rounds/" + id + ".tar.gz")
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("the export: %v %v", err, resp.Status)
+	tt := exported(t, org, base+"/c/"+contest+"/admin/rounds/"+id+".tar.gz", id)
+	tt.Spec.Name = "again-" + tt.Spec.Name
+	got, err := tt.Run(t.Context(), q)
+	if err != nil || got.Judged == 0 || got.Judged != got.Matches {
+		t.Fatalf("judge tournament on the export of %s: %d of %d matches judged, %v", id, got.Judged, got.Matches, err)
 	}
-	dir := untar(t, resp.Body)
-	resp.Body.Close()
-	spec, err := tournament.Load(filepath.Join(dir, id))
+	t.Logf("judge tournament on the export of %s: %d matches among %d entrants", id, got.Matches, len(tt.Entrants))
+	want, _ := json.Marshal(round["outcome"].(map[string]any)["standings"])
+	have, _ := json.Marshal(got.Standings)
+	if !jsonEqual(want, have) {
+		t.Errorf("round %s's standings:\n%s\njudge tournament on its export:\n%s", id, want, have)
+	}
+}
+
+// exported is the tournament of the export at url, downloaded as org: the directory dir of
+// its tar.gz, as judge tournament loads it.
+func exported(t *testing.T, org *client, url, dir string) *tournament.Tournament {
+	t.Helper()
+	resp, err := org.web.Get(url)
+	if err != nil {
+		t.Fatalf("the export: %v", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		body, _ := io.ReadAll(resp.Body)
+		t.Fatalf("the export: %s %s", resp.Status, body)
+	}
+	spec, err := tournament.Load(filepath.Join(untar(t, resp.Body), dir))
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec.Name = "again-" + spec.Name
 	g, _ := games.Lookup(spec.Game)
 	tt := &tournament.Tournament{Spec: spec, Game: g}
 	for _, en := range spec.Entrants {
@@ -190,16 +210,7 @@ func runExport(t *testing.T, org *client, base, contest string, round map[string
 		}
 		tt.Entrants = append(tt.Entrants, tournament.Entrant{Name: en.Name, Submission: sub})
 	}
-	got, err := tt.Run(t.Context(), q)
-	if err != nil || got.Judged == 0 || got.Judged != got.Matches {
-		t.Fatalf("judge tournament on the export of %s: %d of %d matches judged, %v", id, got.Judged, got.Matches, err)
-	}
-	t.Logf("judge tournament on the export of %s: %d matches among %d entrants", id, got.Matches, len(spec.Entrants))
-	want, _ := json.Marshal(round["outcome"].(map[string]any)["standings"])
-	have, _ := json.Marshal(got.Standings)
-	if !jsonEqual(want, have) {
-		t.Errorf("round %s's standings:\n%s\njudge tournament on its export:\n%s", id, want, have)
-	}
+	return tt
 }
 
 func regexpAll(re, s string) []string {
