@@ -151,28 +151,46 @@ func order(o Outcome) string {
 	return strings.Join(s, ", ")
 }
 
+// A round robin of two-player matches: Amazes, and SnakeCore, a game of four by default, with
+// its option players=2.
 func TestRoundRobinTwoPlayers(t *testing.T) {
-	q := newMemQueue()
-	tr := tournamentOf(t, "amazes", Spec{}, "a1", "b4", "c2", "d3")
-	o, err := tr.Run(context.Background(), q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.Matches != 12 || o.Judged != 12 || len(o.Failed) != 0 || len(q.jobs) != 12 {
-		t.Fatalf("%d matches, %d judged, failed %v, %d jobs; want 12 of each", o.Matches, o.Judged, o.Failed, len(q.jobs))
-	}
-	// Each plays 6 matches scoring its strength each time.
-	if got := order(o); got != "1 b4 24, 2 d3 18, 3 c2 12, 4 a1 6" {
-		t.Errorf("standings %s", got)
-	}
-	top := o.Standings[0]
-	if top.Wins != 6 || top.Losses != 0 || top.Matches != 6 || top.Rating.BradleyTerry == nil || top.Rating.Elo == nil || *top.Rating.Elo <= 1500 {
-		t.Errorf("the winner's row %+v", top)
-	}
-	ids := append([]string(nil), q.jobs...)
-	sort.Strings(ids)
-	if ids[0] != "t-1-1" || ids[11] != "t-1-9" {
-		t.Errorf("job ids %v", ids)
+	for _, tc := range []struct {
+		game string
+		opts map[string]string
+	}{
+		{"amazes", nil},
+		{"snakecore", map[string]string{"players": "2"}},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			q := newMemQueue()
+			tr := tournamentOf(t, tc.game, Spec{Options: tc.opts}, "a1", "b4", "c2", "d3")
+			o, err := tr.Run(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Matches != 12 || o.Judged != 12 || len(o.Failed) != 0 || len(q.jobs) != 12 {
+				t.Fatalf("%d matches, %d judged, failed %v, %d jobs; want 12 of each", o.Matches, o.Judged, o.Failed, len(q.jobs))
+			}
+			for _, id := range q.jobs {
+				var j job.Job
+				if err := json.Unmarshal(q.data[id], &j); err != nil || len(j.Players) != 2 {
+					t.Fatalf("job %s: %d players, %v; want 2", id, len(j.Players), err)
+				}
+			}
+			// Each plays 6 matches scoring its strength each time.
+			if got := order(o); got != "1 b4 24, 2 d3 18, 3 c2 12, 4 a1 6" {
+				t.Errorf("standings %s", got)
+			}
+			top := o.Standings[0]
+			if top.Wins != 6 || top.Losses != 0 || top.Matches != 6 || top.Rating.BradleyTerry == nil || top.Rating.Elo == nil || *top.Rating.Elo <= 1500 {
+				t.Errorf("the winner's row %+v", top)
+			}
+			ids := append([]string(nil), q.jobs...)
+			sort.Strings(ids)
+			if ids[0] != "t-1-1" || ids[11] != "t-1-9" {
+				t.Errorf("job ids %v", ids)
+			}
+		})
 	}
 }
 
@@ -393,6 +411,13 @@ func TestCheck(t *testing.T) {
 		{"amazes", Spec{Options: map[string]string{"turns": "999"}}, []string{"a", "b"}, "options: option turns: 999 is out of range 1..150"},
 		{"amazes", Spec{Options: map[string]string{"colour": "red"}}, []string{"a", "b"}, `options: unknown option "colour"`},
 		{"amazes", Spec{Format: "knockout"}, []string{"a", "b"}, `format "knockout"`},
+		// SnakeCore takes 2 to 8: its default four, or the count its option players fixes.
+		{"snakecore", Spec{}, []string{"a", "b", "c", "d"}, ""},
+		{"snakecore", Spec{}, []string{"a", "b"}, "2 entrants, and a match of snakecore needs 4"},
+		{"snakecore", Spec{Options: map[string]string{"players": "2"}}, []string{"a", "b"}, ""},
+		{"snakecore", Spec{Options: map[string]string{"players": "2"}, Format: Swiss}, []string{"a", "b"}, ""},
+		{"snakecore", Spec{Options: map[string]string{"players": "6"}}, []string{"a", "b", "c", "d", "e"}, "5 entrants, and a match of snakecore needs 6"},
+		{"snakecore", Spec{Options: map[string]string{"players": "6"}, Seats: 4}, []string{"a", "b", "c", "d", "e", "f"}, "options: option players: 6, but the match has 4 players"},
 	} {
 		tr := tournamentOf(t, tc.game, tc.spec, tc.names...)
 		err := tr.Check()
