@@ -271,13 +271,25 @@ func TestFourPlayerContestWithARealDaemon(t *testing.T) {
 }
 
 // matchLinks follows the links of match id's page in contest, as logged in to b: the film
-// (the viewer's page) and the replay, each of every seat in seats.
+// (the viewer's page) and the replay, each of every seat in seats; the page's reproduce
+// command names every seat too, in its order.
 func matchLinks(t *testing.T, b *browser, contest, id string, seats []string) {
 	t.Helper()
 	base := "/c/" + contest + "/m/" + id
 	code, page := b.get(base)
 	if code != 200 || !strings.Contains(page, `href="`+base+`/view"`) || !strings.Contains(page, `href="`+base+`/replay"`) {
 		t.Fatalf("the match page: %d, no link to its film or its replay\n%s", code, page)
+	}
+	var dirs []string
+	for _, s := range seats {
+		if house, ok := strings.CutPrefix(s, "house:"); ok {
+			dirs = append(dirs, "house/"+house)
+		} else {
+			dirs = append(dirs, s+"/")
+		}
+	}
+	if want := " " + strings.Join(dirs, " ") + "</pre>"; !strings.Contains(page, want) {
+		t.Errorf("the reproduce command does not end with the seats %q:\n%s", want, page)
 	}
 	code, page = b.get(base + "/view")
 	const open = `<script type="application/json" id="film">`
