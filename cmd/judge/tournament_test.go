@@ -77,28 +77,31 @@ func tournamentJSON(t *testing.T, ctx context.Context, args ...string) (tourname
 
 // A round robin of 8 entrants of each game, on the embedded default, gives full standings,
 // and judge view --tournament shows each: its standings, and a match of each seat count with
-// its replay, from the one store that holds every game's tournament.
+// its replay, from the one store that holds every game's tournament. SnakeCore plays at its
+// default four and, with its option players=2, at two, with no --seats.
 func TestTournamentOfEachGame(t *testing.T) {
 	sandboxtest.Engine(t)
 	listen, store := natsHere(t)
 	for _, tc := range []struct {
-		game string
-		opts []string
+		name, game string
+		opts       []string
+		seats      int
 	}{
-		{"amazes", nil},
-		{"ontherun", []string{"--opt", "cities=60"}},
-		{"dropblock", []string{"--opt", "turns=200"}},
-		{"langwars", nil},
-		{"snakecore", []string{"--opt", "moves=100"}},
+		{"amazes", "amazes", nil, 2},
+		{"ontherun", "ontherun", []string{"--opt", "cities=60"}, 2},
+		{"dropblock", "dropblock", []string{"--opt", "turns=200"}, 4},
+		{"langwars", "langwars", nil, 4},
+		{"snakecore", "snakecore", []string{"--opt", "moves=100"}, 4},
+		{"snakecore-2", "snakecore", []string{"--opt", "moves=100", "--opt", "players=2"}, 2},
 	} {
-		t.Run(tc.game, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
-			o, err := tournamentJSON(t, context.Background(), append([]string{"--game", tc.game, "--name", "each-" + tc.game}, append(tc.opts, entrantsDir(t, tc.game))...)...)
+			o, err := tournamentJSON(t, context.Background(), append([]string{"--game", tc.game, "--name", "each-" + tc.name}, append(tc.opts, entrantsDir(t, tc.game))...)...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := 56 // two-player games: every ordered pair of 8
-			if tc.game == "dropblock" || tc.game == "langwars" || tc.game == "snakecore" {
+			want := 56 // two-player matches: every ordered pair of 8
+			if tc.seats == 4 {
 				want = 70 // every group of 4 of 8
 			}
 			if o.Matches != want || o.Judged != want || len(o.Failed) != 0 || len(o.Standings) != 8 {
@@ -111,20 +114,16 @@ func TestTournamentOfEachGame(t *testing.T) {
 					t.Errorf("row %d out of order: %+v", i, r)
 				}
 			}
-			seats := 2
-			if want == 70 {
-				seats = 4
-			}
-			if matches != seats*want {
-				t.Errorf("%d entrant-matches in %d matches of %d players", matches, want, seats)
+			if matches != tc.seats*want {
+				t.Errorf("%d entrant-matches in %d matches of %d players", matches, want, tc.seats)
 			}
 			q, err := queue.Open(context.Background(), queue.Options{Listen: listen, StoreDir: store})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer q.Close()
-			checkTournamentView(t, q, o, want, seats)
-			t.Logf("%s: %d matches in %v", tc.game, want, time.Since(start).Round(time.Second))
+			checkTournamentView(t, q, o, want, tc.seats)
+			t.Logf("%s: %d matches in %v", tc.name, want, time.Since(start).Round(time.Second))
 		})
 	}
 }
