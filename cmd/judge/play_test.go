@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -32,44 +33,69 @@ func judgeTo(t *testing.T, out io.Writer, args ...string) error {
 }
 
 // A replay file appears only for a judged match: a bad option leaves none behind (not even an
-// empty one), and a judged match's replay verifies.
+// empty one), and a judged match's replay verifies; with --stderr, every seat's stderr is
+// printed. A two-player game and a four-player one, whose match needs all four bots.
 func TestPlayWritesAReplayOnlyForAJudgedMatch(t *testing.T) {
 	sandboxtest.Engine(t) // fails, or skips, without an engine
 	root := sandboxtest.Root()
-	bots := []string{filepath.Join(root, "bots/amazes/cpp"), filepath.Join(root, "bots/amazes/go")}
-	dir := t.TempDir()
-	file := filepath.Join(dir, "m.jsonl")
+	for _, tc := range []struct {
+		game  string
+		opts  []string
+		langs []string
+	}{
+		{"amazes", []string{"--opt", "turns=20"}, []string{"cpp", "go"}},
+		{"langwars", []string{"--opt", "turns=4"}, []string{"cpp", "go", "cpp", "go"}},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			var bots []string
+			for _, l := range tc.langs {
+				bots = append(bots, filepath.Join(root, "bots", tc.game, l))
+			}
+			dir := t.TempDir()
+			file := filepath.Join(dir, "m.jsonl")
 
-	err := judge(t, append([]string{"play", "--game", "amazes", "--opt", "bogus=1", "--replay", file, "--json"}, bots...)...)
-	if _, ok := err.(usageError); !ok {
-		t.Fatalf("a bad option: got %v; want a usage error", err)
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-		t.Fatalf("a match that was not judged left %v", entries)
-	}
+			err := judge(t, append([]string{"play", "--game", tc.game, "--opt", "bogus=1", "--replay", file, "--json"}, bots...)...)
+			if _, ok := err.(usageError); !ok {
+				t.Fatalf("a bad option: got %v; want a usage error", err)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+				t.Fatalf("a match that was not judged left %v", entries)
+			}
 
-	if err := judge(t, append([]string{"play", "--game", "amazes", "--seed", "5", "--opt", "turns=20", "--replay", file}, bots...)...); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rp, err := replay.Read(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, _ := games.Lookup("amazes")
-	if diffs, err := rp.Check(g, nil); err != nil || len(diffs) > 0 {
-		t.Errorf("the replay does not re-judge: %v %v", err, diffs)
-	}
-	// The replay and its result name the judge that wrote them, as judge version does.
-	if v := judgeVersion(); rp.Header.Judge != v || rp.Result.Judge.Version != v || v == "" || v == "dev" {
-		t.Errorf("the replay's header names judge %q, its result %q; judge version is %q", rp.Header.Judge, rp.Result.Judge.Version, v)
-	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
-		t.Errorf("the directory holds %d files; want the replay alone", len(entries))
+			var out bytes.Buffer
+			args := append([]string{"play", "--game", tc.game, "--seed", "5", "--replay", file, "--stderr"}, tc.opts...)
+			if err := judgeTo(t, &out, append(args, bots...)...); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.Open(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			rp, err := replay.Read(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, _ := games.Lookup(tc.game)
+			if diffs, err := rp.Check(g, nil); err != nil || len(diffs) > 0 {
+				t.Errorf("the replay does not re-judge: %v %v", err, diffs)
+			}
+			if len(rp.Header.Players) != len(bots) || len(rp.Result.Players) != len(bots) {
+				t.Errorf("the replay seats %d players, its result %d; %d played", len(rp.Header.Players), len(rp.Result.Players), len(bots))
+			}
+			for p := range bots {
+				if want := fmt.Sprintf("== stderr of player %d (%s/%s)\n", p, tc.game, tc.langs[p]); !strings.Contains(out.String(), want) {
+					t.Errorf("--stderr printed no %q:\n%s", want, out.String())
+				}
+			}
+			// The replay and its result name the judge that wrote them, as judge version does.
+			if v := judgeVersion(); rp.Header.Judge != v || rp.Result.Judge.Version != v || v == "" || v == "dev" {
+				t.Errorf("the replay's header names judge %q, its result %q; judge version is %q", rp.Header.Judge, rp.Result.Judge.Version, v)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("the directory holds %d files; want the replay alone", len(entries))
+			}
+		})
 	}
 }
 

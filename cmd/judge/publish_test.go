@@ -83,11 +83,12 @@ func TestADaemonWithoutImagesGetsThemFromTheObjectStore(t *testing.T) {
 			time.Sleep(200 * time.Millisecond)
 		}
 	}
-	root := sandboxtest.Root()
-	out, err := judgeIn(t, publisher, "submit", "--game", "amazes", "--seed", "9", "--opt", "turns=10", "--wait", "--json",
-		filepath.Join(root, "bots/amazes/cpp"), filepath.Join(root, "bots/amazes/cpp"))
+	// judge submit --wait of a four-player game (TestOneNATSServerRestarts submits a
+	// two-player one): four seats of the one C++ bot.
+	bot := filepath.Join(sandboxtest.Root(), "bots/langwars/cpp")
+	out, err := judgeIn(t, publisher, "submit", "--game", "langwars", "--seed", "9", "--opt", "turns=10", "--wait", "--json", bot, bot, bot, bot)
 	var res result.Result
-	if err != nil || json.Unmarshal([]byte(out), &res) != nil || res.Status != result.StatusOK {
+	if err != nil || json.Unmarshal([]byte(out), &res) != nil || res.Status != result.StatusOK || res.Game != "langwars" || len(res.Players) != 4 {
 		t.Fatalf("the match: %v\n%s", err, out)
 	}
 	// The daemon shared its build (with its sources) through the store: a judge that never

@@ -24,27 +24,40 @@ func runOut(t *testing.T, args ...string) (string, error) {
 
 // A replay whose result or moves were edited is refused by verify and by html (exit 1,
 // naming what differs), unless html is given --allow-mismatch; -o - writes the page to
-// standard output.
+// standard output. Replays of a two-player game and of a four-player one, whose last seat
+// is edited.
 func TestReplayThatLies(t *testing.T) {
-	good, err := os.ReadFile(filepath.Join("..", "..", "judge", "view", "testdata", "amazes.jsonl"))
-	if err != nil {
-		t.Fatal(err)
+	read := func(game string) string {
+		b, err := os.ReadFile(filepath.Join("..", "..", "judge", "view", "testdata", game+".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
 	}
+	good, four := read("amazes"), read("langwars")
 	dir := t.TempDir()
-	path := func(name, from, to string) string {
+	write := func(name, replay string) string {
 		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(strings.Replace(string(good), from, to, 1)), 0o644); err != nil {
+		if err := os.WriteFile(p, []byte(replay), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
+	path := func(name, from, to string) string { return write(name, strings.Replace(good, from, to, 1)) }
 	goodFile := path("good.jsonl", "", "")
+	// Player 3's score in the result, the replay's last line (the header names it first).
+	seat3 := strings.LastIndex(four, `"name":"langwars/pascal"`)
+	if seat3 < 0 || !strings.Contains(four[seat3:], `"score":5.666666666666667,`) {
+		t.Fatal("testdata/langwars.jsonl's result has no player langwars/pascal scoring 5.666666666666667")
+	}
+	fourLies := write("four.jsonl", four[:seat3]+strings.Replace(four[seat3:], `"score":5.666666666666667,`, `"score":6,`, 1))
 	cases := []struct {
 		file string
 		want string
 	}{
 		{path("score.jsonl", `"score":170`, `"score":175`), `player 0 ("amazes/cpp") score: recorded 175, re-judged 170`},
 		{path("move.jsonl", `"received":["FFR"]`, `"received":["Q"]`), "recorded the answer accepted, re-judged protocol at turn 3"},
+		{fourLies, `player 3 ("langwars/pascal") score: recorded 6, re-judged 5.6`},
 	}
 	for _, c := range cases {
 		t.Run(filepath.Base(c.file), func(t *testing.T) {
@@ -67,8 +80,10 @@ func TestReplayThatLies(t *testing.T) {
 			}
 		})
 	}
-	if out, err := runOut(t, "replay", "verify", goodFile); err != nil || !strings.Contains(out, "verified") {
-		t.Errorf("verify of the untouched replay: %v %q", err, out)
+	for _, f := range []string{goodFile, write("four-good.jsonl", four)} {
+		if out, err := runOut(t, "replay", "verify", f); err != nil || !strings.Contains(out, "verified") {
+			t.Errorf("verify of the untouched replay %s: %v %q", filepath.Base(f), err, out)
+		}
 	}
 	// A parse error names the file; a missing file is a usage error.
 	bad := path("bad.jsonl", `{"type":"header"`, `{"type":"heade`)

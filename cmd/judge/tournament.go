@@ -43,7 +43,7 @@ func (f *tournamentFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&f.spec.Format, "format", "", "roundrobin (default) or swiss")
 	fl.IntVar(&f.spec.Rounds, "rounds", 0, "round robin: times the schedule is played, with new seeds; swiss: rounds (default 1)")
 	fl.Uint64Var(&f.spec.Seed, "seed", 0, "the tournament seed, from which every match's seed derives (default 1)")
-	fl.IntVar(&f.spec.Seats, "seats", 0, "players per match (default: the game's)")
+	fl.IntVar(&f.spec.Seats, "seats", 0, "players per match (default: the game's, or the count its options fix)")
 	fl.IntVar(&f.spec.Final, "final", 0, "the top K then play a double round robin")
 	fl.IntVar(&f.spec.Retries, "retries", 0, "times a match the judge failed is published again (default 2)")
 	fl.StringVar(&f.spec.Name, "name", "", "the prefix of the match ids (default: the file's or directory's name)")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -74,28 +75,33 @@ func tournamentJSON(t *testing.T, ctx context.Context, args ...string) (tourname
 	return o, err
 }
 
-// A round robin of 8 entrants of each game, on the embedded default, gives full standings.
+// A round robin of 8 entrants of each game, on the embedded default, gives full standings,
+// and judge view --tournament shows each: its standings, and a match of each seat count with
+// its replay, from the one store that holds every game's tournament. SnakeCore plays at its
+// default four and, with its option players=2, at two, with no --seats.
 func TestTournamentOfEachGame(t *testing.T) {
 	sandboxtest.Engine(t)
-	natsHere(t)
+	listen, store := natsHere(t)
 	for _, tc := range []struct {
-		game string
-		opts []string
+		name, game string
+		opts       []string
+		seats      int
 	}{
-		{"amazes", nil},
-		{"ontherun", []string{"--opt", "cities=60"}},
-		{"dropblock", []string{"--opt", "turns=200"}},
-		{"langwars", nil},
-		{"snakecore", []string{"--opt", "moves=100"}},
+		{"amazes", "amazes", nil, 2},
+		{"ontherun", "ontherun", []string{"--opt", "cities=60"}, 2},
+		{"dropblock", "dropblock", []string{"--opt", "turns=200"}, 4},
+		{"langwars", "langwars", nil, 4},
+		{"snakecore", "snakecore", []string{"--opt", "moves=100"}, 4},
+		{"snakecore-2", "snakecore", []string{"--opt", "moves=100", "--opt", "players=2"}, 2},
 	} {
-		t.Run(tc.game, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
-			o, err := tournamentJSON(t, context.Background(), append([]string{"--game", tc.game, "--name", "each-" + tc.game}, append(tc.opts, entrantsDir(t, tc.game))...)...)
+			o, err := tournamentJSON(t, context.Background(), append([]string{"--game", tc.game, "--name", "each-" + tc.name}, append(tc.opts, entrantsDir(t, tc.game))...)...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := 56 // two-player games: every ordered pair of 8
-			if tc.game == "dropblock" || tc.game == "langwars" || tc.game == "snakecore" {
+			want := 56 // two-player matches: every ordered pair of 8
+			if tc.seats == 4 {
 				want = 70 // every group of 4 of 8
 			}
 			if o.Matches != want || o.Judged != want || len(o.Failed) != 0 || len(o.Standings) != 8 {
@@ -108,10 +114,16 @@ func TestTournamentOfEachGame(t *testing.T) {
 					t.Errorf("row %d out of order: %+v", i, r)
 				}
 			}
-			if seats := matches / want; seats*want != matches || (seats != 2 && seats != 4) {
-				t.Errorf("%d entrant-matches in %d matches", matches, want)
+			if matches != tc.seats*want {
+				t.Errorf("%d entrant-matches in %d matches of %d players", matches, want, tc.seats)
 			}
-			t.Logf("%s: %d matches in %v", tc.game, want, time.Since(start).Round(time.Second))
+			q, err := queue.Open(context.Background(), queue.Options{Listen: listen, StoreDir: store})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer q.Close()
+			checkTournamentView(t, q, o, want, tc.seats)
+			t.Logf("%s: %d matches in %v", tc.name, want, time.Since(start).Round(time.Second))
 		})
 	}
 }
@@ -199,11 +211,21 @@ func TestTournamentResumesAndRetries(t *testing.T) {
 		t.Errorf("%d results stored; want 56 for each run and the failed attempt", n)
 	}
 
-	// judge view --tournament: the standings, then the tournament's matches from the results
-	// stream, each with its replay from the object store.
-	outcome := filepath.Join(t.TempDir(), "whole.json")
-	b, _ := json.Marshal(whole)
-	os.WriteFile(outcome, b, 0o644)
+	// The view of "whole", whose store also holds "resumed" and its failed attempt.
+	checkTournamentView(t, q, whole, 56, 2)
+}
+
+// checkTournamentView is judge view --tournament on the outcome o, read from the store of q:
+// its title and standings, then the tournament's matches alone from the results stream, each
+// of seats players and with its replay; the film the first and the last link to are of seats
+// players, and re-judge.
+func checkTournamentView(t *testing.T, q *queue.Queue, o tournament.Outcome, matches, seats int) {
+	t.Helper()
+	outcome := filepath.Join(t.TempDir(), o.Tournament+".json")
+	b, _ := json.Marshal(o)
+	if err := os.WriteFile(outcome, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	s := &view.Server{Source: &view.Stream{Store: q, Bucket: queue.BucketReplays}, Lookup: games.Lookup}
 	if err := readOutcome(outcome, s); err != nil {
 		t.Fatal(err)
@@ -213,16 +235,32 @@ func TestTournamentResumesAndRetries(t *testing.T) {
 	var list struct {
 		Title     string
 		Standings []tournament.Row
-		Matches   []struct{ Key, ID string }
+		Matches   []struct {
+			Key, ID, Game string
+			Replay        bool
+			Players       []struct{ Name string }
+		}
 	}
 	getJSON(t, srv.URL+"/api/list", &list)
-	if list.Title != "Tournament whole (amazes)" || !reflect.DeepEqual(list.Standings, whole.Standings) || len(list.Matches) != 56 {
-		t.Fatalf("the list: %q, %d rows, %d matches; want the tournament's 8 rows and 56 matches", list.Title, len(list.Standings), len(list.Matches))
+	title := fmt.Sprintf("Tournament %s (%s)", o.Tournament, o.Game)
+	if list.Title != title || !reflect.DeepEqual(list.Standings, o.Standings) || len(list.Matches) != matches {
+		t.Fatalf("the list: %q, %d rows, %d matches; want %q, the tournament's %d rows and %d matches",
+			list.Title, len(list.Standings), len(list.Matches), title, len(o.Standings), matches)
 	}
-	var film view.Film
-	getJSON(t, srv.URL+"/api/film/"+list.Matches[0].Key, &film)
-	if film.Problem != "" || film.Result.ID != list.Matches[0].ID || len(film.Frames) < 2 {
-		t.Errorf("the film of %s: problem %q, result %q, %d pictures", list.Matches[0].ID, film.Problem, film.Result.ID, len(film.Frames))
+	for _, m := range list.Matches {
+		if !strings.HasPrefix(m.ID, o.Tournament+"-") || m.Game != o.Game || !m.Replay || len(m.Players) != seats {
+			t.Fatalf("listed %s: game %s, replay %v, %d players; want a match of %s with its replay and %d players",
+				m.ID, m.Game, m.Replay, len(m.Players), o.Game, seats)
+		}
+	}
+	for _, m := range []int{0, len(list.Matches) - 1} {
+		var film view.Film
+		id := list.Matches[m].ID
+		getJSON(t, srv.URL+"/api/film/"+list.Matches[m].Key, &film)
+		if film.Problem != "" || len(film.Mismatch) != 0 || film.Result.ID != id || len(film.Header.Players) != seats || len(film.Frames) < 2 {
+			t.Errorf("the film of %s: problem %q, mismatch %v, result %q, %d players, %d pictures; want %d players",
+				id, film.Problem, film.Mismatch, film.Result.ID, len(film.Header.Players), len(film.Frames), seats)
+		}
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/view"
 )
 
 // judgedStore makes dataDir what a `judge serve` that judged one Amazes match leaves: its
@@ -140,21 +141,56 @@ func listed(t *testing.T, addr, id string) bool {
 }
 
 // After the judge has stopped, `judge view --data-dir DIR` and `judge view DIR` show its
-// matches and replays from the store itself, and leave the store free for the next judge.
+// matches and replays from the store itself, and leave the store free for the next judge: a
+// match of a two-player game and one of a four-player game, each listed with its players and
+// linked to a film of them all.
 func TestViewStoreOfAStoppedJudge(t *testing.T) {
 	t.Parallel()
 	dataDir := t.TempDir()
-	if err := judgedStore(t, dataDir, "demo-amazes").Close(); err != nil {
+	q := judgedStore(t, dataDir, "demo-amazes")
+	langwars, err := os.ReadFile(filepath.Join("..", "..", "judge", "view", "testdata", "langwars.jsonl"))
+	if err != nil {
 		t.Fatal(err)
 	}
+	publishMatch(t, q, "demo-langwars", langwars)
+	if err := q.Close(); err != nil {
+		t.Fatal(err)
+	}
+	matches := []struct {
+		id, game string
+		players  int
+	}{{"demo-amazes", "amazes", 2}, {"demo-langwars", "langwars", 4}}
 	for _, args := range [][]string{{"--data-dir", dataDir}, {dataDir}, {filepath.Join(dataDir, "nats")}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			addr := viewing(t, args...)
-			if !listed(t, addr, "demo-amazes") {
-				t.Errorf("the list lacks the match: %.500s", get(t, addr, "/api/list"))
+			var list struct {
+				Matches []struct {
+					ID, Game string
+					Replay   bool
+					Players  []struct{ Name string }
+				}
 			}
-			if film := get(t, addr, "/api/film/demo-amazes"); !strings.Contains(film, `"game":"amazes"`) {
-				t.Errorf("the replay: %.300s", film)
+			if err := json.Unmarshal([]byte(get(t, addr, "/api/list")), &list); err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range matches {
+				n := -1
+				for _, l := range list.Matches {
+					if l.ID == m.id && l.Game == m.game && l.Replay {
+						n = len(l.Players)
+					}
+				}
+				if n != m.players {
+					t.Errorf("%s: listed with its replay and %d players, want %d: %+v", m.id, n, m.players, list.Matches)
+				}
+				var film view.Film
+				if err := json.Unmarshal([]byte(get(t, addr, "/api/film/"+m.id)), &film); err != nil {
+					t.Fatal(err)
+				}
+				if film.Header.Game != m.game || len(film.Header.Players) != m.players || film.Problem != "" || len(film.Frames) < 2 {
+					t.Errorf("the film of %s: game %q, %d players, problem %q, %d pictures; want %s of %d players",
+						m.id, film.Header.Game, len(film.Header.Players), film.Problem, len(film.Frames), m.game, m.players)
+				}
 			}
 		})
 	}

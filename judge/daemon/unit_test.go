@@ -2,6 +2,8 @@ package daemon
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"testing"
 	"time"
 
@@ -9,21 +11,42 @@ import (
 	"github.com/botjudge/judge/judge/job"
 )
 
+// A job becomes the match it asks for, every seat in its order: a two-player game's and a
+// four-player game's.
 func TestMatchJob(t *testing.T) {
-	seed := uint64(3)
-	j := job.New("m1", "amazes", &seed, map[string]string{"turns": "150"}, []job.Player{
-		job.NewPlayer("a", "cpp", map[string][]byte{"a.cpp": []byte("int main(){}")}),
-		job.NewPlayer("b", "go", map[string][]byte{"b.go": []byte("package main")}),
-	})
-	amazes, _ := games.Lookup("amazes")
-	m, err := matchJob(j, amazes, 99)
-	if err != nil || m.ID != "m1" || m.Game.Name() != "amazes" || m.Seed != 3 || m.Options["turns"] != "150" || len(m.Players) != 2 ||
-		m.Players[1].Name != "b" || m.Players[1].Submission.Lang != "go" || string(m.Players[1].Submission.Files["b.go"]) != "package main" {
-		t.Errorf("match job %+v, %v", m, err)
-	}
-	j.Seed = nil
-	if m, err := matchJob(j, amazes, 99); err != nil || m.Seed != 99 {
-		t.Errorf("without a seed: seed %d, %v; want 99", m.Seed, err)
+	for _, tc := range []struct {
+		game string
+		opts map[string]string
+		n    int
+	}{
+		{"amazes", map[string]string{"turns": "150"}, 2},
+		{"langwars", map[string]string{"turns": "10"}, 4},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			seed := uint64(3)
+			langs := []string{"cpp", "go", "java", "pascal"}
+			var players []job.Player
+			for i := range tc.n {
+				name := fmt.Sprintf("p%d", i)
+				players = append(players, job.NewPlayer(name, langs[i], map[string][]byte{name + ".src": []byte(name)}))
+			}
+			j := job.New("m1", tc.game, &seed, tc.opts, players)
+			g, _ := games.Lookup(tc.game)
+			m, err := matchJob(j, g, 99)
+			if err != nil || m.ID != "m1" || m.Game.Name() != tc.game || m.Seed != 3 || !maps.Equal(m.Options, tc.opts) || len(m.Players) != tc.n {
+				t.Fatalf("match job %+v, %v", m, err)
+			}
+			for i, p := range m.Players {
+				name := fmt.Sprintf("p%d", i)
+				if p.Name != name || p.Submission.Lang != langs[i] || string(p.Submission.Files[name+".src"]) != name {
+					t.Errorf("seat %d: %s in %s with %v; want %s in %s", i, p.Name, p.Submission.Lang, p.Submission.Files, name, langs[i])
+				}
+			}
+			j.Seed = nil
+			if m, err := matchJob(j, g, 99); err != nil || m.Seed != 99 {
+				t.Errorf("without a seed: seed %d, %v; want 99", m.Seed, err)
+			}
+		})
 	}
 }
 

@@ -14,6 +14,11 @@ import (
 const good = `{"version":1,"id":"m1","game":"amazes","seed":3,"options":{"turns":150,"maze":""},
  "players":[{"name":"a","lang":"cpp","files":{"a.cpp":"int main(){}"}},{"name":"b","lang":"go","files":{"b.go":"package main"}}]}`
 
+// four is a job of a four-player game, good's counterpart.
+const four = `{"version":1,"id":"m4","game":"langwars","seed":3,"options":{"turns":10},
+ "players":[{"name":"a","lang":"cpp","files":{"a.cpp":"int main(){}"}},{"name":"b","lang":"go","files":{"b.go":"package main"}},
+ {"name":"c","lang":"cpp","files":{"a.cpp":"int main(){}"}},{"name":"d","lang":"go","files":{"b.go":"package main"}}]}`
+
 var rules = Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: 1 << 20}
 
 // A build job may have any number of players but none; a match job the game's number.
@@ -36,6 +41,9 @@ func TestParse(t *testing.T) {
 	if err != nil || opts["turns"] != "150" || opts["maze"] != "" || *j.Seed != 3 || string(j.Players[1].Sources()["b.go"]) != "package main" {
 		t.Errorf("job %+v, options %v, %v", j, opts, err)
 	}
+	if j, _, err := Parse([]byte(four), rules); err != nil || len(j.Players) != 4 || j.Players[3].Name != "d" {
+		t.Errorf("a four-player job: %+v, %v", j, err)
+	}
 	for _, tc := range []struct {
 		name, from, to string
 		code           result.Code
@@ -47,6 +55,8 @@ func TestParse(t *testing.T) {
 		{"bad id", `"id":"m1"`, `"id":"a b"`, result.InvalidJob, "id"},
 		{"unknown game", `"game":"amazes"`, `"game":"chess"`, result.UnknownGame, "chess"},
 		{"player count", `,{"name":"b","lang":"go","files":{"b.go":"package main"}}`, ``, result.InvalidJob, "amazes takes 2 players, the job has 1"},
+		{"player count of a four-player game", good, strings.Replace(four, `,{"name":"d","lang":"go","files":{"b.go":"package main"}}`, ``, 1),
+			result.InvalidJob, "langwars takes 4 players, the job has 3"},
 		{"unknown language", `"lang":"go"`, `"lang":"cobol"`, result.InvalidJob, "cobol"},
 		{"no files", `"files":{"b.go":"package main"}`, `"files":{}`, result.InvalidJob, "no source"},
 		{"path escape", `"b.go"`, `"../b.go"`, result.InvalidJob, ".."},

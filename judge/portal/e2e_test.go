@@ -26,6 +26,7 @@ import (
 	"github.com/botjudge/judge/judge/portal/ladder"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/view"
 	"github.com/botjudge/judge/judge/view/browsertest"
 )
 
@@ -203,7 +204,9 @@ func TestContestantInChromium(t *testing.T) {
 // version is validated in a match of four (itself, the house bot, itself again), plays a
 // test match against the house bot alone (the other seats filled the same way), the ladder
 // rates both with the house bot in the seats left, and a test competition plays them with
-// two copies of the house bot.
+// two copies of the house bot, and its export as a tournament plays again to its standings.
+// The test match's page links its film and its replay, both of the four seats
+// (TestContestantInChromium follows them for a game of two).
 func TestFourPlayerContestWithARealDaemon(t *testing.T) {
 	ctx, q, st, srv := realPortal(t)
 	bot, err := os.ReadFile(filepath.Join("..", "..", "bots", "langwars", "cpp", "bot.cpp"))
@@ -245,6 +248,7 @@ func TestFourPlayerContestWithARealDaemon(t *testing.T) {
 	if res := m["result"].(map[string]any); res["status"] != "ok" || len(players(m)) != 4 {
 		t.Errorf("the test match: %v %v", res["status"], res["error"])
 	}
+	matchLinks(t, e.login(t, "cup", "ann", "password of ann"), "cup", out["id"].(string), players(m))
 	eventually(t, 3*time.Minute, func() error {
 		rows := ann.leaderboard("cup")
 		if len(rows) != 2 || rows[0]["matches"].(float64) < 1 || rows[1]["matches"].(float64) < 1 {
@@ -261,5 +265,60 @@ func TestFourPlayerContestWithARealDaemon(t *testing.T) {
 	r := ann.waitRoundFor(out["id"].(string), 3*time.Minute)
 	if got := standingsOf(r); r["status"] != "done" || len(got) != 4 || !slices.Contains(got, "house:easy#2") {
 		t.Errorf("the test competition: %v %v, standings %v", r["status"], r["error"], got)
+	}
+	// Its export, house bots and copies included, played again on this judge.
+	runExport(t, org, srv.URL, "cup", r, q)
+}
+
+// matchLinks follows the links of match id's page in contest, as logged in to b: the film
+// (the viewer's page) and the replay, each of every seat in seats; the page's reproduce
+// command names every seat too, in its order.
+func matchLinks(t *testing.T, b *browser, contest, id string, seats []string) {
+	t.Helper()
+	base := "/c/" + contest + "/m/" + id
+	code, page := b.get(base)
+	if code != 200 || !strings.Contains(page, `href="`+base+`/view"`) || !strings.Contains(page, `href="`+base+`/replay"`) {
+		t.Fatalf("the match page: %d, no link to its film or its replay\n%s", code, page)
+	}
+	var dirs []string
+	for _, s := range seats {
+		if house, ok := strings.CutPrefix(s, "house:"); ok {
+			dirs = append(dirs, "house/"+house)
+		} else {
+			dirs = append(dirs, s+"/")
+		}
+	}
+	if want := " " + strings.Join(dirs, " ") + "</pre>"; !strings.Contains(page, want) {
+		t.Errorf("the reproduce command does not end with the seats %q:\n%s", want, page)
+	}
+	code, page = b.get(base + "/view")
+	const open = `<script type="application/json" id="film">`
+	start := strings.Index(page, open)
+	end := strings.Index(page[max(start, 0):], "</script>")
+	var film view.Film
+	if code != 200 || start < 0 || end < 0 || json.Unmarshal([]byte(page[start+len(open):start+end]), &film) != nil {
+		t.Fatalf("the film's page: %d, no film in it\n%.500s", code, page)
+	}
+	var names []string
+	for _, p := range film.Header.Players {
+		names = append(names, p.Name)
+	}
+	if film.Header.Game == "" || !slices.Equal(names, seats) || film.Problem != "" || len(film.Mismatch) != 0 || len(film.Frames) < 2 {
+		t.Errorf("the film of %s: game %q, seats %v (want %v), problem %q, mismatch %v, %d pictures",
+			id, film.Header.Game, names, seats, film.Problem, film.Mismatch, len(film.Frames))
+	}
+	code, raw := b.get(base + "/replay")
+	var header struct {
+		Players []struct{ Name string }
+	}
+	first, _, _ := strings.Cut(raw, "\n")
+	var got []string
+	if json.Unmarshal([]byte(first), &header) == nil {
+		for _, p := range header.Players {
+			got = append(got, p.Name)
+		}
+	}
+	if code != 200 || !slices.Equal(got, seats) {
+		t.Errorf("the replay's download: %d, seats %v; want %v\n%.300s", code, got, seats, raw)
 	}
 }

@@ -104,6 +104,21 @@ func TestEveryGame(t *testing.T) {
 			if got := standingsOf(r); got[0] != "ann" || !slices.Contains(got, "bob") {
 				t.Errorf("the test competition's standings: %v", got)
 			}
+
+			// The active versions as a tournament file (the organisers' page) is one that
+			// judge tournament runs: its house bots fill the seats the versions leave.
+			tt := exported(t, org, e.srv.URL+"/c/cup/admin/tournament.tar.gz", "cup")
+			if err := tt.Check(); err != nil {
+				t.Fatalf("judge tournament refuses the contest's export: %v", err)
+			}
+			o, err := tt.Run(t.Context(), e.q)
+			var names []string
+			for _, row := range o.Standings {
+				names = append(names, row.Name)
+			}
+			if err != nil || o.Matches == 0 || o.Judged != o.Matches || !slices.Contains(names, "ann") || !slices.Contains(names, "bob") {
+				t.Errorf("judge tournament on the contest's export: %d of %d judged, standings %v, %v", o.Judged, o.Matches, names, err)
+			}
 		})
 	}
 }

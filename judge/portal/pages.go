@@ -670,8 +670,10 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, f
 }
 
 // exportTournament writes the contestants' active versions as a tar.gz of one directory
-// that `judge tournament DIR` runs as it is: DIR/tournament.yaml (the contest's game and
-// options, an entrant per contestant) and DIR/LOGIN/, each version's files.
+// that `judge tournament DIR` runs as it is: DIR/tournament.yaml (the contest's game,
+// options and seats, an entrant per contestant) and DIR/LOGIN/, each version's files. With
+// fewer versions than a match seats, the house bots fill the seats as in a round: else a
+// four-player contest of two contestants would export a file judge tournament refuses.
 func (s *Server) exportTournament(w http.ResponseWriter, r *http.Request, c caller) error {
 	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
 	if err != nil {
@@ -681,8 +683,7 @@ func (s *Server) exportTournament(w http.ResponseWriter, r *http.Request, c call
 	if err != nil {
 		return err
 	}
-	spec := tournament.Spec{Name: ct.Name, Game: ct.Game, Options: ct.Options}
-	sources := map[string]string{}
+	var set store.Round
 	for _, u := range users {
 		if u.Active == "" || u.Organiser {
 			continue
@@ -691,11 +692,19 @@ func (s *Server) exportTournament(w http.ResponseWriter, r *http.Request, c call
 		if err != nil {
 			return err
 		}
-		sources[u.Login] = sub.Source
-		spec.Entrants = append(spec.Entrants, tournament.EntrantSpec{Name: u.Login, Path: u.Login})
+		set.Entrants = append(set.Entrants, store.Entrant{Login: u.Login, Lang: sub.Lang, Source: sub.Source})
 	}
-	if len(spec.Entrants) == 0 {
+	if len(set.Entrants) == 0 {
 		return errorf(http.StatusConflict, "no_entrants", "no contestant has an active version yet")
+	}
+	if err := fillRound(r.Context(), s.c.Queue, s.c.Games, ct, &set); err != nil {
+		return err
+	}
+	spec := tournament.Spec{Name: ct.Name, Game: ct.Game, Options: ct.Options, Seats: set.Seats}
+	sources := map[string]string{}
+	for _, e := range set.Entrants {
+		sources[e.Login] = e.Source
+		spec.Entrants = append(spec.Entrants, tournament.EntrantSpec{Name: e.Login, Path: e.Login})
 	}
 	return s.writeTournament(w, r, ct.Name, spec, sources)
 }

@@ -160,13 +160,44 @@ func TestRounds(t *testing.T) {
 	}
 
 	// The export, run by the tournament engine on another judge, gives the same standings.
-	resp, err := org.web.Get(e.srv.URL + "/c/spring/admin/rounds/" + official["id"].(string) + ".tar.gz")
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("the export: %v %v", err, resp.Status)
+	runExport(t, org, e.srv.URL, "spring", official, newEnv(t).q)
+}
+
+// runExport downloads round's export as org, on the portal at base, runs it with the
+// tournament engine on q, and checks that it gives the round's standings. The tournament is
+// renamed, so that on the round's own queue its matches are judged again, not taken from the
+// round's results.
+func runExport(t *testing.T, org *client, base, contest string, round map[string]any, q tournament.Queue) {
+	t.Helper()
+	id := round["id"].(string)
+	tt := exported(t, org, base+"/c/"+contest+"/admin/rounds/"+id+".tar.gz", id)
+	tt.Spec.Name = "again-" + tt.Spec.Name
+	got, err := tt.Run(t.Context(), q)
+	if err != nil || got.Judged == 0 || got.Judged != got.Matches {
+		t.Fatalf("judge tournament on the export of %s: %d of %d matches judged, %v", id, got.Judged, got.Matches, err)
 	}
-	dir := untar(t, resp.Body)
-	resp.Body.Close()
-	spec, err := tournament.Load(filepath.Join(dir, official["id"].(string)))
+	t.Logf("judge tournament on the export of %s: %d matches among %d entrants", id, got.Matches, len(tt.Entrants))
+	want, _ := json.Marshal(round["outcome"].(map[string]any)["standings"])
+	have, _ := json.Marshal(got.Standings)
+	if !jsonEqual(want, have) {
+		t.Errorf("round %s's standings:\n%s\njudge tournament on its export:\n%s", id, want, have)
+	}
+}
+
+// exported is the tournament of the export at url, downloaded as org: the directory dir of
+// its tar.gz, as judge tournament loads it.
+func exported(t *testing.T, org *client, url, dir string) *tournament.Tournament {
+	t.Helper()
+	resp, err := org.web.Get(url)
+	if err != nil {
+		t.Fatalf("the export: %v", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		body, _ := io.ReadAll(resp.Body)
+		t.Fatalf("the export: %s %s", resp.Status, body)
+	}
+	spec, err := tournament.Load(filepath.Join(untar(t, resp.Body), dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,16 +210,7 @@ func TestRounds(t *testing.T) {
 		}
 		tt.Entrants = append(tt.Entrants, tournament.Entrant{Name: en.Name, Submission: sub})
 	}
-	elsewhere := newEnv(t)
-	got, err := tt.Run(t.Context(), elsewhere.q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := json.Marshal(official["outcome"].(map[string]any)["standings"])
-	have, _ := json.Marshal(got.Standings)
-	if !jsonEqual(want, have) {
-		t.Errorf("the official round's standings:\n%s\njudge tournament on the export:\n%s", want, have)
-	}
+	return tt
 }
 
 func regexpAll(re, s string) []string {

@@ -110,13 +110,30 @@ func (t *Tournament) playing() []int {
 	return idx
 }
 
-// seats is the number of players of each match.
+// seats is the number of players of each match: Spec.Seats, else the game's default unless
+// the options refuse it, else the least count they take. An option may fix the count
+// (SnakeCore's players=2), and a tournament of it must not need the default's four.
 func (t *Tournament) seats() int {
 	if t.Spec.Seats > 0 {
 		return t.Spec.Seats
 	}
-	_, _, def := t.Game.Players()
-	return def
+	lo, hi, def := t.Game.Players()
+	if lo == hi {
+		return def
+	}
+	takes := func(n int) bool {
+		_, err := game.Start(t.Game, game.Config{Seed: t.Spec.Seed, Players: n, Options: t.Spec.Options})
+		return err == nil
+	}
+	if takes(def) {
+		return def
+	}
+	for n := lo; n <= hi; n++ {
+		if takes(n) {
+			return n
+		}
+	}
+	return def // Check says why the options take no count
 }
 
 // Check reports what would stop the tournament, before anything is compiled or published: the

@@ -151,89 +151,144 @@ func order(o Outcome) string {
 	return strings.Join(s, ", ")
 }
 
+// A round robin of two-player matches: Amazes, and SnakeCore, a game of four by default, with
+// its option players=2.
 func TestRoundRobinTwoPlayers(t *testing.T) {
-	q := newMemQueue()
-	tr := tournamentOf(t, "amazes", Spec{}, "a1", "b4", "c2", "d3")
-	o, err := tr.Run(context.Background(), q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if o.Matches != 12 || o.Judged != 12 || len(o.Failed) != 0 || len(q.jobs) != 12 {
-		t.Fatalf("%d matches, %d judged, failed %v, %d jobs; want 12 of each", o.Matches, o.Judged, o.Failed, len(q.jobs))
-	}
-	// Each plays 6 matches scoring its strength each time.
-	if got := order(o); got != "1 b4 24, 2 d3 18, 3 c2 12, 4 a1 6" {
-		t.Errorf("standings %s", got)
-	}
-	top := o.Standings[0]
-	if top.Wins != 6 || top.Losses != 0 || top.Matches != 6 || top.Rating.BradleyTerry == nil || top.Rating.Elo == nil || *top.Rating.Elo <= 1500 {
-		t.Errorf("the winner's row %+v", top)
-	}
-	ids := append([]string(nil), q.jobs...)
-	sort.Strings(ids)
-	if ids[0] != "t-1-1" || ids[11] != "t-1-9" {
-		t.Errorf("job ids %v", ids)
+	for _, tc := range []struct {
+		game string
+		opts map[string]string
+	}{
+		{"amazes", nil},
+		{"snakecore", map[string]string{"players": "2"}},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			q := newMemQueue()
+			tr := tournamentOf(t, tc.game, Spec{Options: tc.opts}, "a1", "b4", "c2", "d3")
+			o, err := tr.Run(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.Matches != 12 || o.Judged != 12 || len(o.Failed) != 0 || len(q.jobs) != 12 {
+				t.Fatalf("%d matches, %d judged, failed %v, %d jobs; want 12 of each", o.Matches, o.Judged, o.Failed, len(q.jobs))
+			}
+			for _, id := range q.jobs {
+				var j job.Job
+				if err := json.Unmarshal(q.data[id], &j); err != nil || len(j.Players) != 2 {
+					t.Fatalf("job %s: %d players, %v; want 2", id, len(j.Players), err)
+				}
+			}
+			// Each plays 6 matches scoring its strength each time.
+			if got := order(o); got != "1 b4 24, 2 d3 18, 3 c2 12, 4 a1 6" {
+				t.Errorf("standings %s", got)
+			}
+			top := o.Standings[0]
+			if top.Wins != 6 || top.Losses != 0 || top.Matches != 6 || top.Rating.BradleyTerry == nil || top.Rating.Elo == nil || *top.Rating.Elo <= 1500 {
+				t.Errorf("the winner's row %+v", top)
+			}
+			ids := append([]string(nil), q.jobs...)
+			sort.Strings(ids)
+			if ids[0] != "t-1-1" || ids[11] != "t-1-9" {
+				t.Errorf("job ids %v", ids)
+			}
+		})
 	}
 }
 
 // Stopped midway and run again, a tournament publishes only what has no result, judges no
-// match twice and ends with the standings of a run that was never stopped.
+// match twice and ends with the standings of a run that was never stopped; in a two-player
+// game and in a four-player one, whose results carry four seats each.
 func TestRestartResumes(t *testing.T) {
-	whole, err := tournamentOf(t, "ontherun", Spec{Rounds: 2}, "a1", "b4", "c2", "d3", "e5").Run(context.Background(), newMemQueue())
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := newMemQueue()
-	q.stopAfter = 17 // the daemons stop after 17 of the 40 matches
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	if _, err := tournamentOf(t, "ontherun", Spec{Rounds: 2}, "a1", "b4", "c2", "d3", "e5").Run(ctx, q); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("the stopped run: %v", err)
-	}
-	q.mu.Lock()
-	q.stopAfter = 0
-	// The daemons come back and judge what is waiting.
-	for _, id := range q.jobs {
-		if _, ok := q.stored[id]; !ok {
-			q.judge(id, q.data[id])
-		}
-	}
-	q.mu.Unlock()
-	again, err := tournamentOf(t, "ontherun", Spec{Rounds: 2}, "a1", "b4", "c2", "d3", "e5").Run(context.Background(), q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(again.Standings, whole.Standings) || again.Judged != 40 {
-		t.Errorf("resumed: %d judged, %s; uninterrupted: %s", again.Judged, order(again), order(whole))
-	}
-	for id, n := range q.judged {
-		if n > 1 {
-			t.Errorf("match %s judged %d times", id, n)
-		}
+	for _, tc := range []struct {
+		game      string
+		names     []string
+		matches   int // in two rounds
+		stopAfter int // results before the daemons stop
+	}{
+		{"ontherun", []string{"a1", "b4", "c2", "d3", "e5"}, 40, 17},        // 2 × 20 ordered pairs
+		{"dropblock", []string{"a1", "b4", "c2", "d3", "e5", "f0"}, 30, 11}, // 2 × C(6,4) groups
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			of := func() *Tournament { return tournamentOf(t, tc.game, Spec{Rounds: 2}, tc.names...) }
+			whole, err := of().Run(context.Background(), newMemQueue())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if whole.Judged != tc.matches {
+				t.Fatalf("the uninterrupted run judged %d matches, want %d", whole.Judged, tc.matches)
+			}
+			q := newMemQueue()
+			q.stopAfter = tc.stopAfter
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			if _, err := of().Run(ctx, q); !errors.Is(err, context.DeadlineExceeded) {
+				t.Fatalf("the stopped run: %v", err)
+			}
+			q.mu.Lock()
+			q.stopAfter = 0
+			// The daemons come back and judge what is waiting.
+			for _, id := range q.jobs {
+				if _, ok := q.stored[id]; !ok {
+					q.judge(id, q.data[id])
+				}
+			}
+			q.mu.Unlock()
+			again, err := of().Run(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(again.Standings, whole.Standings) || again.Judged != tc.matches {
+				t.Errorf("resumed: %d judged, %s; uninterrupted: %s", again.Judged, order(again), order(whole))
+			}
+			for id, n := range q.judged {
+				if n > 1 {
+					t.Errorf("match %s judged %d times", id, n)
+				}
+			}
+		})
 	}
 }
 
 // A match the judge fails is published again (and counts once it is judged); one it fails
-// every time is listed as failed, counts for no one, and `retry --failed` plays it.
+// every time is listed as failed, counts for no one, and `retry --failed` plays it; in a
+// two-player game and in a four-player one.
 func TestInfrastructureFailuresAreRetried(t *testing.T) {
-	q := newMemQueue()
-	q.fail["t-1-3"] = true
-	q.fail["t-1-5"], q.fail["t-1-5-r2"], q.fail["t-1-5-r3"] = true, true, true
-	tr := tournamentOf(t, "amazes", Spec{}, "a1", "b4", "c2")
-	o, err := tr.Run(context.Background(), q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if q.judged["t-1-3-r2"] != 1 || !reflect.DeepEqual(o.Failed, []string{"t-1-5"}) || o.Judged != 5 || o.Matches != 6 {
-		t.Fatalf("judged %v; failed %v, %d of %d judged", q.judged, o.Failed, o.Judged, o.Matches)
-	}
-	tr.Retry = true
-	o, err = tr.Run(context.Background(), q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if q.judged["t-1-5-r4"] != 1 || len(o.Failed) != 0 || o.Judged != 6 {
-		t.Errorf("after retry --failed: judged %v; failed %v, %d judged", q.judged, o.Failed, o.Judged)
+	for _, tc := range []struct {
+		game    string
+		names   []string
+		matches int
+	}{
+		{"amazes", []string{"a1", "b4", "c2"}, 6},                // ordered pairs of 3
+		{"dropblock", []string{"a1", "b4", "c2", "d3", "e5"}, 5}, // groups of 4 of 5
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			q := newMemQueue()
+			q.fail["t-1-3"] = true
+			q.fail["t-1-5"], q.fail["t-1-5-r2"], q.fail["t-1-5-r3"] = true, true, true
+			tr := tournamentOf(t, tc.game, Spec{}, tc.names...)
+			o, err := tr.Run(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.judged["t-1-3-r2"] != 1 || !reflect.DeepEqual(o.Failed, []string{"t-1-5"}) || o.Judged != tc.matches-1 || o.Matches != tc.matches {
+				t.Fatalf("judged %v; failed %v, %d of %d judged", q.judged, o.Failed, o.Judged, o.Matches)
+			}
+			// The failed match counts for no one: its entrants' matches add up to the judged ones'.
+			seats := 0
+			for _, r := range o.Standings {
+				seats += r.Matches
+			}
+			if want := o.Judged * tr.seats(); seats != want {
+				t.Errorf("the standings count %d entrant-matches, the %d judged matches have %d", seats, o.Judged, want)
+			}
+			tr.Retry = true
+			o, err = tr.Run(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if q.judged["t-1-5-r4"] != 1 || len(o.Failed) != 0 || o.Judged != tc.matches {
+				t.Errorf("after retry --failed: judged %v; failed %v, %d judged", q.judged, o.Failed, o.Judged)
+			}
+		})
 	}
 }
 
@@ -356,6 +411,13 @@ func TestCheck(t *testing.T) {
 		{"amazes", Spec{Options: map[string]string{"turns": "999"}}, []string{"a", "b"}, "options: option turns: 999 is out of range 1..150"},
 		{"amazes", Spec{Options: map[string]string{"colour": "red"}}, []string{"a", "b"}, `options: unknown option "colour"`},
 		{"amazes", Spec{Format: "knockout"}, []string{"a", "b"}, `format "knockout"`},
+		// SnakeCore takes 2 to 8: its default four, or the count its option players fixes.
+		{"snakecore", Spec{}, []string{"a", "b", "c", "d"}, ""},
+		{"snakecore", Spec{}, []string{"a", "b"}, "2 entrants, and a match of snakecore needs 4"},
+		{"snakecore", Spec{Options: map[string]string{"players": "2"}}, []string{"a", "b"}, ""},
+		{"snakecore", Spec{Options: map[string]string{"players": "2"}, Format: Swiss}, []string{"a", "b"}, ""},
+		{"snakecore", Spec{Options: map[string]string{"players": "6"}}, []string{"a", "b", "c", "d", "e"}, "5 entrants, and a match of snakecore needs 6"},
+		{"snakecore", Spec{Options: map[string]string{"players": "6"}, Seats: 4}, []string{"a", "b", "c", "d", "e", "f"}, "options: option players: 6, but the match has 4 players"},
 	} {
 		tr := tournamentOf(t, tc.game, tc.spec, tc.names...)
 		err := tr.Check()

@@ -36,7 +36,8 @@ type Spec struct {
 	Rounds int `json:"rounds" yaml:"rounds"`
 	// Seed derives every match's seed.
 	Seed uint64 `json:"seed" yaml:"seed"`
-	// Seats is the number of players of each match: the game's default when 0.
+	// Seats is the number of players of each match: when 0, the game's default, or the count
+	// the options fix (SnakeCore's players).
 	Seats int `json:"seats" yaml:"seats"`
 	// Final, when above 1, has the top Final entrants play a double round robin after the
 	// main stage (as CodeCup did).
