@@ -27,7 +27,13 @@ import (
 //go:embed web
 var web embed.FS
 
-var pages = template.Must(template.ParseFS(web, "web/*.html"))
+var pages = template.Must(template.New("").Funcs(template.FuncMap{"rows": rows}).ParseFS(web, "web/*.html"))
+
+// rows hands a list's table (match-rows, version-rows) its items, its data-testid and
+// whether it is everyone's (with whose each item is).
+func rows(id string, all bool, items any) map[string]any {
+	return map[string]any{"ID": id, "All": all, "Matches": items, "Subs": items}
+}
 
 // pageCSP is the portal pages' policy: nothing but the portal's own stylesheet; no script
 // at all (the pages need none), no frames, forms only to the portal.
@@ -217,16 +223,14 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, c caller) error {
 	if err != nil {
 		return err
 	}
-	subs, err := s.c.Store.Submissions(r.Context(), ct.Name, c.Login)
+	// One page of each: the rest is on the versions' and matches' own pages. Only test
+	// matches here, which the contestant asked for; the others are a kind link away.
+	subs, err := s.c.Store.SubmissionPage(r.Context(), ct.Name, c.Login, store.List{Limit: homeLimit})
 	if err != nil {
 		return err
 	}
-	for i := range subs {
-		if subs[i].ID == c.Active {
-			subs[i].Status = store.Active
-		}
-	}
-	ms, err := s.c.Store.Matches(r.Context(), ct.Name, c.Login)
+	markActive(subs.Items, c)
+	tests, err := s.c.Store.MatchPage(r.Context(), ct.Name, c.Login, store.List{Kind: store.KindTest, Limit: homeLimit})
 	if err != nil {
 		return err
 	}
@@ -248,13 +252,18 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, c caller) error {
 	}
 	s.render(w, http.StatusOK, "home.html", struct {
 		pageData
-		C       store.Contest
-		Subs    []store.Submission
-		Matches []store.Match
-		Peers   []string
-		Langs   []string
-		Closed  bool
-	}{s.base(r, c, ct.Name, ""), ct, subs, ms, peers, langs, ct.Closed(time.Now())})
+		C        store.Contest
+		Subs     []store.Submission
+		Matches  []store.Match
+		Versions listing
+		Tests    listing
+		Peers    []string
+		Langs    []string
+		Closed   bool
+	}{s.base(r, c, ct.Name, ""), ct, subs.Items, tests.Items,
+		newListing("/c/"+ct.Name+"/versions", store.List{}, subs.Older, store.Cursor{}, false),
+		newListing("/c/"+ct.Name+"/matches", store.List{Kind: store.KindTest}, tests.Older, store.Cursor{}, true),
+		peers, langs, ct.Closed(time.Now())})
 	return nil
 }
 
@@ -502,21 +511,26 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, n
 	if err != nil {
 		return err
 	}
-	subs, err := s.c.Store.Submissions(r.Context(), ct.Name, "*")
+	// The newest of each list; the rest on their own pages.
+	subs, err := s.c.Store.SubmissionPage(r.Context(), ct.Name, "*", store.List{Limit: homeLimit})
 	if err != nil {
 		return err
 	}
-	ms, err := s.c.Store.Matches(r.Context(), ct.Name, "*")
+	ms, err := s.c.Store.MatchPage(r.Context(), ct.Name, "*", store.List{Limit: homeLimit})
 	if err != nil {
 		return err
 	}
 	s.render(w, http.StatusOK, "admin.html", struct {
 		pageData
-		C       store.Contest
-		Users   []store.User
-		Subs    []store.Submission
-		Matches []store.Match
-	}{s.base(r, c, ct.Name+" · organiser", note), ct, users, subs, ms})
+		C        store.Contest
+		Users    []store.User
+		Subs     []store.Submission
+		Matches  []store.Match
+		Versions listing
+		All      listing
+	}{s.base(r, c, ct.Name+" · organiser", note), ct, users, subs.Items, ms.Items,
+		newListing("/c/"+ct.Name+"/admin/versions", store.List{}, subs.Older, store.Cursor{}, false),
+		newListing("/c/"+ct.Name+"/admin/matches", store.List{}, ms.Older, store.Cursor{}, true)})
 	return nil
 }
 

@@ -2,7 +2,9 @@ package portal_test
 
 import (
 	"fmt"
+	"html"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -202,5 +204,89 @@ func TestSubmissionListPages(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("alice's versions:\n got %v\nwant %v", got, want)
+	}
+}
+
+var (
+	matchLinkRE = regexp.MustCompile(`href="/c/spring/m/([^"/]+)"`)
+	pagerRE     = regexp.MustCompile(`<a href="([^"]+)" data-testid="(older|newer|older-tests)">`)
+)
+
+// pageList reads a list's page: the matches it links, and its pager's links.
+func pageList(t *testing.T, c *client, path string) (ids []string, links map[string]string) {
+	t.Helper()
+	code, page := c.get(path)
+	if code != 200 {
+		t.Fatalf("%s: %d\n%s", path, code, page)
+	}
+	for _, m := range matchLinkRE.FindAllStringSubmatch(page, -1) {
+		ids = append(ids, m[1])
+	}
+	links = map[string]string{}
+	for _, m := range pagerRE.FindAllStringSubmatch(page, -1) {
+		links[m[2]] = html.UnescapeString(m[1])
+	}
+	return ids, links
+}
+
+// The pages' lists: the home page's test matches are one page of test matches only; the
+// lists' pages go through every match once by their Older links, newest first, and back by
+// Newer; the organiser's lists are everyone's and the organiser's alone.
+func TestListPages(t *testing.T) {
+	ps := newPagedSeason(t)
+	for len(ps.added) < 100 { // 25 test matches of alice's, more than the home page shows
+		ps.add()
+	}
+	ids, links := pageList(t, ps.alice, "/c/spring/")
+	tests := ps.want("alice", store.KindTest)
+	if fmt.Sprint(ids) != fmt.Sprint(tests[:20]) || links["older-tests"] == "" {
+		t.Errorf("alice's home page lists %v, older %q; want %v", ids, links["older-tests"], tests[:20])
+	}
+	for _, tc := range []struct {
+		c          *client
+		path, list string
+		kind       string
+	}{
+		{ps.alice, "/c/spring/matches?limit=7", "alice", ""},
+		{ps.alice, "/c/spring/matches?kind=ladder&limit=6", "alice", store.KindLadder},
+		{ps.alice, links["older-tests"], "alice", store.KindTest},
+		{ps.bob, "/c/spring/matches?kind=validation", "bob", store.KindValidation},
+		{ps.olga, "/c/spring/admin/matches?limit=30", "*", ""},
+		{ps.olga, "/c/spring/admin/matches?kind=test&limit=9", "*", store.KindTest},
+	} {
+		want := ps.want(tc.list, tc.kind)
+		if tc.path == links["older-tests"] {
+			want = tests[20:] // those older than the home page's
+		}
+		var got []string
+		var pages [][]string
+		var newer string // the last page's Newer link
+		path := tc.path
+		for range 50 {
+			ids, l := pageList(t, tc.c, path)
+			got, pages, newer = append(got, ids...), append(pages, ids), l["newer"]
+			ps.add() // between pages: on none of the older ones
+			if path = l["older"]; path == "" {
+				break
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s by its Older links:\n got %v\nwant %v", tc.path, got, want)
+		}
+		if len(pages) > 2 {
+			if ids, _ := pageList(t, tc.c, newer); fmt.Sprint(ids) != fmt.Sprint(pages[len(pages)-2]) {
+				t.Errorf("%s: back from the last page: %v, want %v", tc.path, ids, pages[len(pages)-2])
+			}
+		}
+	}
+	for _, path := range []string{"/c/spring/admin/matches", "/c/spring/admin/versions"} {
+		if code, _ := ps.alice.get(path); code != 403 {
+			t.Errorf("alice opens %s: %d, want 403", path, code)
+		}
+	}
+	for _, path := range []string{"/c/spring/matches?cursor=nope", "/c/spring/matches?kind=friendly", "/c/spring/versions?limit=0"} {
+		if code, page := ps.alice.get(path); code != 400 || !strings.Contains(page, strings.SplitN(strings.SplitN(path, "?", 2)[1], "=", 2)[0]) {
+			t.Errorf("%s: %d, want 400 naming its parameter", path, code)
+		}
 	}
 }
