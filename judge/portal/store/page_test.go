@@ -8,9 +8,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/result"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -284,5 +286,80 @@ func TestSubmissionPages(t *testing.T) {
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("everyone's versions:\n got %v\nwant %v", got, want)
+	}
+}
+
+// Lists are held in each portal's memory: another portal's matches and people come into
+// them as they are stored, and expired matches go from them, leaving full pages.
+func TestListsAcrossPortalsAndExpiry(t *testing.T) {
+	q, err := queue.Open(t.Context(), queue.Options{StoreDir: t.TempDir(), InProcess: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	kv, err := q.KeyValue(t.Context(), "portal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, one, other := t.Context(), store.New(kv), store.New(kv)
+	one.CreateContest(ctx, store.Contest{Name: "c", Game: "amazes"})
+	if _, err := one.AddUser(ctx, "c", "alice", false); err != nil {
+		t.Fatal(err)
+	}
+	se := &season{t: t, s: one}
+	for range 6 {
+		se.add(store.KindTest)
+	}
+	if p, err := one.MatchPage(ctx, "c", "alice", store.List{Limit: 10}); err != nil || len(p.Items) != 6 {
+		t.Fatalf("alice's matches: %d, %v", len(p.Items), err)
+	}
+	// Another portal stores a match and adds a person: the first sees them soon.
+	m, err := other.AddMatch(ctx, store.Match{Contest: "c", Kind: store.KindTest, Owner: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.AddUser(ctx, "c", "bob", false); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		p, _ := one.MatchPage(ctx, "c", "alice", store.List{Limit: 1})
+		us, _ := one.Users(ctx, "c")
+		if len(p.Items) == 1 && p.Items[0].ID == m.ID && len(us) == 2 && us[1].Login == "bob" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("another portal's match and person are not seen: %v, %d people", ids(p.Items), len(us))
+		}
+	}
+	se.added = append(se.added, m)
+	// The oldest three played and expired with their keys: gone, and the pages full.
+	for _, old := range se.added[:3] {
+		if _, err := one.UpdateMatch(ctx, old.ID, func(m *store.Match) error { m.Result = &result.Result{ID: m.ID}; return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ex, err := q.ExpireKeys(ctx, "portal", store.MatchKeys, time.Now().Add(time.Hour), false, store.ExpirableMatch); err != nil || ex.Count != 3 {
+		t.Fatalf("expiring: %+v %v", ex, err)
+	}
+	want := se.want("alice", "")[:4]
+	for _, list := range []string{"alice", "*"} {
+		var got []string
+		var cur store.Cursor
+		for {
+			p, err := one.MatchPage(ctx, "c", list, store.List{Cursor: cur, Limit: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Items) != 2 && p.Older != (store.Cursor{}) {
+				t.Errorf("%s: a page of %d before the last", list, len(p.Items))
+			}
+			got = append(got, ids(p.Items)...)
+			if cur = p.Older; cur == (store.Cursor{}) {
+				break
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s after the expiry: %v, want %v", list, got, want)
+		}
 	}
 }

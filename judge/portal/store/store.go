@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -46,6 +47,7 @@ func ValidName(what, s string) error {
 type Store struct {
 	kv  jetstream.KeyValue
 	now func() time.Time
+	indexState
 }
 
 // New keeps its state in kv (queue.KeyValue).
@@ -78,10 +80,14 @@ func (s *Store) create(ctx context.Context, key string, v any) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.kv.Create(ctx, key, data); errors.Is(err, jetstream.ErrKeyExists) {
+	rev, err := s.kv.Create(ctx, key, data)
+	if errors.Is(err, jetstream.ErrKeyExists) {
 		return ErrExists
 	} else if err != nil {
 		return fmt.Errorf("store: %s: %w", key, err)
+	}
+	if strings.HasPrefix(key, "user.") { // a new person in the contest's list (index.go)
+		s.wroteIndex(rev)
 	}
 	return nil
 }

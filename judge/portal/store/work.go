@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
@@ -148,7 +147,7 @@ func (s *Store) AddSubmission(ctx context.Context, sub Submission) (Submission, 
 	if err := s.create(ctx, subKey(sub.ID), sub); err != nil {
 		return sub, err
 	}
-	if err := s.create(ctx, subIndex(sub.Contest, sub.Login, sub.Version), sub.ID); err != nil {
+	if err := s.createIndex(ctx, subIndex(sub.Contest, sub.Login, sub.Version), sub.ID); err != nil {
 		return sub, err
 	}
 	return sub, nil
@@ -184,13 +183,9 @@ func (s *Store) SubmissionPage(ctx context.Context, contest, login string, l Lis
 	if err := validList(contest, login); err != nil {
 		return Page[Submission]{}, err
 	}
-	return page(ctx, s, []string{fmt.Sprintf("own.%s.%s.s.*", contest, login)}, l, func() resolver[Submission] {
-		return func(ctx context.Context, e entry) (Submission, bool, error) {
-			var id string
-			if json.Unmarshal(e.value, &id) != nil {
-				return Submission{}, false, nil
-			}
-			sub, err := s.Submission(ctx, id)
+	return page(ctx, s, listName("s", contest, login), l, func() resolver[Submission] {
+		return func(ctx context.Context, _ *memIndex, e indexed) (Submission, bool, error) {
+			sub, err := s.Submission(ctx, e.id)
 			if errors.Is(err, ErrNotFound) {
 				return sub, false, nil
 			}
@@ -258,7 +253,7 @@ func (s *Store) AddMatch(ctx context.Context, m Match) (Match, error) {
 		keys = append(keys, matchIndex(m.Contest, login, m.Kind, m.ID))
 	}
 	for _, k := range keys {
-		if err := s.create(ctx, k, m.ID); err != nil && !errors.Is(err, ErrExists) {
+		if err := s.createIndex(ctx, k, m.ID); err != nil && !errors.Is(err, ErrExists) {
 			return m, err
 		}
 	}
@@ -324,41 +319,29 @@ func (s *Store) matchPage(ctx context.Context, contest, login string, l List, ke
 	if err := validList(contest, login); err != nil {
 		return Page[Match]{}, err
 	}
-	kind := "*"
-	if l.Kind != "" {
-		if !slices.Contains(Kinds, l.Kind) {
-			return Page[Match]{}, fmt.Errorf("%w: kind %q: want one of %v", ErrInvalid, l.Kind, Kinds)
-		}
-		kind = l.Kind
+	if l.Kind != "" && !slices.Contains(Kinds, l.Kind) {
+		return Page[Match]{}, fmt.Errorf("%w: kind %q: want one of %v", ErrInvalid, l.Kind, Kinds)
 	}
-	// The legacy keys (one part fewer) share no key with the new ones: a consumer takes
-	// both filters only when they do not overlap.
-	filters := []string{fmt.Sprintf("own.%s.%s.m.%s.*", contest, login, kind), fmt.Sprintf("own.%s.%s.m.*", contest, login)}
-	if login == "*" {
-		filters[0] = fmt.Sprintf("all.%s.m.%s.*", contest, kind)
-	}
-	return page(ctx, s, filters, l, func() resolver[Match] {
+	return page(ctx, s, listName("m", contest, login), l, func() resolver[Match] {
 		seen := map[string]bool{}
-		return func(ctx context.Context, e entry) (Match, bool, error) {
-			parts := strings.Split(e.key, ".")
-			id := parts[len(parts)-1]
-			legacy := parts[0] == "own" && len(parts) == 5
-			if seen[id] || (keep != nil && !keep(id)) {
+		return func(ctx context.Context, idx *memIndex, e indexed) (Match, bool, error) {
+			if seen[e.id] || (keep != nil && !keep(e.id)) {
 				return Match{}, false, nil
 			}
-			m, err := s.Match(ctx, id)
-			if errors.Is(err, ErrNotFound) || (err == nil && m.Contest != contest) {
+			m, err := s.Match(ctx, e.id)
+			if errors.Is(err, ErrNotFound) {
+				idx.drop(e.seq) // expired: its keys went first
 				return m, false, nil
 			}
-			if err != nil {
+			if err != nil || m.Contest != contest {
 				return m, false, err
 			}
-			if legacy {
-				if ok, err := s.legacyListed(ctx, m, l.Kind, login, parts[2]); !ok || err != nil {
+			if e.kind == "" { // a legacy key
+				if ok, err := s.legacyListed(ctx, m, l.Kind, login, e.login); !ok || err != nil {
 					return m, false, err
 				}
 			}
-			seen[id] = true
+			seen[e.id] = true
 			return m, true, nil
 		}
 	})
@@ -427,6 +410,20 @@ func validID(id string) bool {
 		}
 	}
 	return true
+}
+
+// createIndex creates an index key, whose lists then wait for it (index.go).
+func (s *Store) createIndex(ctx context.Context, key, id string) error {
+	data, _ := json.Marshal(id)
+	rev, err := s.kv.Create(ctx, key, data)
+	if errors.Is(err, jetstream.ErrKeyExists) {
+		return ErrExists
+	}
+	if err != nil {
+		return fmt.Errorf("store: %s: %w", key, err)
+	}
+	s.wroteIndex(rev)
+	return nil
 }
 
 // indexed reads the ids an index filter lists.
