@@ -45,11 +45,11 @@ type memIndex struct {
 	mu    sync.Mutex
 	lists map[string][]indexed
 	users map[string]map[string]bool // each contest's logins
-	gone  map[uint64]bool // entries whose record was found gone
-	seen  uint64          // the last revision delivered
-	tick  chan struct{}   // closed, and made anew, at each delivery
-	ready chan struct{}   // closed once everything there was at the start is in
-	dead  bool            // the watcher stopped: the next list starts another
+	gone  map[uint64]bool            // entries whose record was found gone
+	seen  uint64                     // the last revision delivered
+	tick  chan struct{}              // closed, and made anew, at each delivery
+	ready chan struct{}              // closed once everything there was at the start is in
+	dead  bool                       // the watcher stopped: the next list starts another
 	err   error
 }
 

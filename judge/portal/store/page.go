@@ -120,4 +120,3 @@ func page[T any](ctx context.Context, s *Store, list string, l List, newResolver
 	}
 	return p, nil
 }
-
