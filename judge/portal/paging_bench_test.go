@@ -19,7 +19,9 @@ import (
 // BenchmarkListPages is a page of each list (issue #37) in a contest of 1,000 matches and
 // then of 100,000, over the real HTTP server, the embedded NATS server and the store: the
 // API's first page of a contestant's matches (mine=1) and of everyone's (an organiser's),
-// a contestant's 10th page (the last, with 1,000), the home page, the organiser's page. Beside them, "before": the
+// a contestant's 10th page (the last, with 1,000), the home page, the organiser's page; and
+// cold-store, a contestant's first page from a store that has not listed anything yet (its
+// watcher loads every index key first, as a portal's first list does). Beside them, "before": the
 // same contestant's whole list as the portal read it before it was paged (every index key
 // listed, then every record read, one KV get each, and sorted). The matches are stored
 // straight through the store, as the portal stores them (store.AddMatch, 16 at once): 70%
@@ -154,6 +156,16 @@ func BenchmarkListPages(b *testing.B) {
 				}
 			})
 		}
+		// A portal's first list: its watcher loads every index key (index.go).
+		b.Run(fmt.Sprintf("matches=%d/cold-store", size), func(b *testing.B) {
+			for b.Loop() {
+				cold := store.New(kv)
+				if _, err := cold.MatchPage(b.Context(), "bench", c0.login, store.List{Limit: 50}); err != nil {
+					b.Fatal(err)
+				}
+				cold.Close()
+			}
+		})
 		b.Run(fmt.Sprintf("matches=%d/before", size), func(b *testing.B) {
 			n := 0
 			for b.Loop() {

@@ -362,4 +362,9 @@ func TestListsAcrossPortalsAndExpiry(t *testing.T) {
 			t.Errorf("%s after the expiry: %v, want %v", list, got, want)
 		}
 	}
+	// Closed, a store lists again with a watcher of its own, from the start.
+	one.Close()
+	if p, err := one.MatchPage(ctx, "c", "alice", store.List{Limit: 10}); err != nil || fmt.Sprint(ids(p.Items)) != fmt.Sprint(want) {
+		t.Errorf("after Close: %v, %v; want %v", ids(p.Items), err, want)
+	}
 }
