@@ -1,6 +1,7 @@
 // Package store keeps the portal's state - contests, people, their credentials, submissions
 // and matches - in a NATS key-value bucket, so that any number of portals share it and none
-// holds state of its own. Every change that two portals could make at once is a
+// holds state of its own (the lists' index each holds in memory is a copy of the bucket's
+// index keys, loaded at its start: index.go). Every change that two portals could make at once is a
 // compare-and-set on the key's revision.
 //
 // Secrets are never stored: passwords as bcrypt hashes, tokens, sessions and invites by the
