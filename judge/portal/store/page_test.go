@@ -101,6 +101,9 @@ func TestMatchPages(t *testing.T) {
 		var got []string
 		var cur store.Cursor
 		for pages := 0; ; pages++ {
+			if pages > 200 {
+				t.Fatalf("%s %q: no last page in 200", tc.login, tc.kind)
+			}
 			p, err := s.MatchPage(t.Context(), "c", tc.login, store.List{Kind: tc.kind, Cursor: cur, Limit: tc.limit})
 			if err != nil {
 				t.Fatal(err)
@@ -234,7 +237,10 @@ func TestLegacyIndexKeys(t *testing.T) {
 	for _, tc := range []struct{ login, kind string }{{"alice", ""}, {"bob", ""}, {"*", ""}, {"alice", store.KindTest}, {"*", store.KindLadder}, {"bob", store.KindTest}} {
 		var got []string
 		var cur store.Cursor
-		for {
+		for pages := 0; ; pages++ {
+			if pages > 200 {
+				t.Fatalf("%s %q: no last page in 200", tc.login, tc.kind)
+			}
 			p, err := s.MatchPage(ctx, "c", tc.login, store.List{Kind: tc.kind, Cursor: cur, Limit: 4})
 			if err != nil {
 				t.Fatal(err)
@@ -272,7 +278,10 @@ func TestSubmissionPages(t *testing.T) {
 	}
 	var got []string
 	var cur store.Cursor
-	for {
+	for pages := 0; ; pages++ {
+		if pages > 200 {
+			t.Fatal("no last page in 200")
+		}
 		p, err := s.SubmissionPage(ctx, "c", "*", store.List{Cursor: cur, Limit: 2})
 		if err != nil {
 			t.Fatal(err)
@@ -345,7 +354,10 @@ func TestListsAcrossPortalsAndExpiry(t *testing.T) {
 	for _, list := range []string{"alice", "*"} {
 		var got []string
 		var cur store.Cursor
-		for {
+		for pages := 0; ; pages++ {
+			if pages > 200 {
+				t.Fatalf("%s: no last page in 200", list)
+			}
 			p, err := one.MatchPage(ctx, "c", list, store.List{Cursor: cur, Limit: 2})
 			if err != nil {
 				t.Fatal(err)
