@@ -59,6 +59,10 @@ func replayStore(t *testing.T) *queue.Queue {
 			t.Fatal(err)
 		}
 	}
+	// t1 listed the way a portal before the keys named the kind did it too: it goes as well.
+	if _, err := kv.Create(ctx, "own.spring.alice.m.t1", []byte(`"t1"`)); err != nil {
+		t.Fatal(err)
+	}
 	if err := st.TakeQuota(ctx, "spring", "alice", 10); err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +140,10 @@ func portalBytes(t *testing.T, q *queue.Queue, ids ...string) int64 {
 // All the portal holds, and what it keeps of it after a clean-up of the test and ladder
 // matches.
 const (
-	portalAll  = "[invite match.l1 match.l2 match.sv match.t1 own.spring.alice.m.l1 own.spring.alice.m.l2 own.spring.alice.m.sv own.spring.alice.m.t1 own.spring.bob.m.l1 own.spring.bob.m.l2 quota session]"
-	portalKept = "[invite match.l2 match.sv own.spring.alice.m.l2 own.spring.alice.m.sv own.spring.bob.m.l2 quota session]"
+	portalAll = "[all.spring.m.ladder.l1 all.spring.m.ladder.l2 all.spring.m.test.t1 all.spring.m.validation.sv invite match.l1 match.l2 match.sv match.t1 " +
+		"own.spring.alice.m.ladder.l1 own.spring.alice.m.ladder.l2 own.spring.alice.m.t1 own.spring.alice.m.test.t1 own.spring.alice.m.validation.sv " +
+		"own.spring.bob.m.ladder.l1 own.spring.bob.m.ladder.l2 quota session]"
+	portalKept = "[all.spring.m.ladder.l2 all.spring.m.validation.sv invite match.l2 match.sv own.spring.alice.m.ladder.l2 own.spring.alice.m.validation.sv own.spring.bob.m.ladder.l2 quota session]"
 )
 
 // hasResult reports whether q holds the result of job id.
@@ -248,7 +254,8 @@ func TestServeCleansReplays(t *testing.T) {
 	stop := serveCleanUp(t, q, time.Hour, &log)
 	deadline := time.Now().Add(10 * time.Second)
 	for has(t, q, "t1.jsonl") || has(t, q, "l1.jsonl") || hasResult(t, q, "t1") || hasResult(t, q, "l1") ||
-		fmt.Sprint(portalKeys(t, q)) != "[match.l2 match.sv own.spring.alice.m.l2 own.spring.alice.m.sv own.spring.bob.m.l2]" || portalHeld(t, q) != 5 {
+		fmt.Sprint(portalKeys(t, q)) != "[all.spring.m.ladder.l2 all.spring.m.validation.sv match.l2 match.sv own.spring.alice.m.ladder.l2 own.spring.alice.m.validation.sv own.spring.bob.m.ladder.l2]" ||
+		portalHeld(t, q) != 7 {
 		if time.Now().After(deadline) {
 			t.Fatalf("the old test and ladder replays, results or records are still there, or the quota count, a session, an invite or a marker: the portal holds %v, %d messages", portalKeys(t, q), portalHeld(t, q))
 		}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -149,7 +151,11 @@ func (s *Server) apiSubmissions(w http.ResponseWriter, r *http.Request, c caller
 	if _, err := s.inContest(r.Context(), c, contest); err != nil {
 		return err
 	}
-	subs, err := s.c.Store.Submissions(r.Context(), contest, c.Login)
+	l, err := listParams(r, false)
+	if err != nil {
+		return err
+	}
+	p, err := s.c.Store.SubmissionPage(r.Context(), contest, c.Login, l)
 	if err != nil {
 		return err
 	}
@@ -158,14 +164,58 @@ func (s *Server) apiSubmissions(w http.ResponseWriter, r *http.Request, c caller
 		return err
 	}
 	out := []submissionJSON{}
-	for _, sub := range subs {
+	for _, sub := range p.Items {
 		if sub.ID == c.Active {
 			sub.Status = store.Active
 		}
 		out = append(out, toJSON(sub, st, set))
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"submissions": out})
+	writeJSON(w, http.StatusOK, listJSON("submissions", out, p.Older))
 	return nil
+}
+
+// Lists are paged: limit items a page (defaultLimit unless asked, at most maxLimit).
+const (
+	defaultLimit = 50
+	maxLimit     = 200
+)
+
+// listParams reads the page of a list a request asks for: ?limit=N&cursor=C, and for a list
+// of matches &kind=K. A bad value is a 400 whose code names the parameter.
+func listParams(r *http.Request, kinds bool) (store.List, error) {
+	q := r.URL.Query()
+	l := store.List{Limit: defaultLimit}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxLimit {
+			return l, errorf(http.StatusBadRequest, "bad_limit", "limit %q: want a whole number from 1 to %d", v, maxLimit)
+		}
+		l.Limit = n
+	}
+	cur, err := store.ParseCursor(q.Get("cursor"))
+	if err != nil {
+		return l, errorf(http.StatusBadRequest, "bad_cursor", "cursor %q: not a cursor the portal gave; start again without it", q.Get("cursor"))
+	}
+	l.Cursor = cur
+	if kinds {
+		if k := q.Get("kind"); k != "" {
+			if !slices.Contains(store.Kinds, k) {
+				return l, errorf(http.StatusBadRequest, "bad_kind", "kind %q: want one of %s", k, strings.Join(store.Kinds, ", "))
+			}
+			l.Kind = k
+		}
+	}
+	return l, nil
+}
+
+// listJSON is a page of a list as the API answers it: the items under name, and next, the
+// cursor of the following (older) page, absent on the last.
+func listJSON[T any](name string, items []T, older store.Cursor) map[string]any {
+	out := map[string]any{name: items}
+	if next := older.String(); next != "" {
+		out["next"] = next
+	}
+	return out
 }
 
 func (s *Server) apiActivate(w http.ResponseWriter, r *http.Request, c caller) error {
@@ -235,15 +285,19 @@ func (s *Server) apiMatches(w http.ResponseWriter, r *http.Request, c caller) er
 	if c.Organiser && r.URL.Query().Get("mine") != "1" {
 		login = "*"
 	}
-	ms, err := s.c.Store.Matches(r.Context(), contest, login)
+	l, err := listParams(r, true)
+	if err != nil {
+		return err
+	}
+	p, err := s.c.Store.MatchPage(r.Context(), contest, login, l)
 	if err != nil {
 		return err
 	}
 	out := []matchJSON{}
-	for _, m := range ms {
+	for _, m := range p.Items {
 		out = append(out, s.matchJSON(c, m))
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"matches": out})
+	writeJSON(w, http.StatusOK, listJSON("matches", out, p.Older))
 	return nil
 }
 

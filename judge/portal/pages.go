@@ -31,7 +31,13 @@ import (
 //go:embed web
 var web embed.FS
 
-var pages = template.Must(template.ParseFS(web, "web/*.html"))
+var pages = template.Must(template.New("").Funcs(template.FuncMap{"rows": rows}).ParseFS(web, "web/*.html"))
+
+// rows hands a list's table (match-rows, version-rows) its items, its data-testid and
+// whether it is everyone's (with whose each item is).
+func rows(id string, all bool, items any) map[string]any {
+	return map[string]any{"ID": id, "All": all, "Matches": items, "Subs": items}
+}
 
 // pageCSP is the portal pages' policy: nothing but the portal's own stylesheet; no script
 // at all (the pages need none), no frames, forms only to the portal.
@@ -347,16 +353,14 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, c caller, fa
 	if err != nil {
 		return err
 	}
-	subs, err := s.c.Store.Submissions(r.Context(), ct.Name, c.Login)
+	// One page of each: the rest is on the versions' and matches' own pages. Only test
+	// matches here, which the contestant asked for; the others are a kind link away.
+	subs, err := s.c.Store.SubmissionPage(r.Context(), ct.Name, c.Login, store.List{Limit: homeLimit})
 	if err != nil {
 		return err
 	}
-	for i := range subs {
-		if subs[i].ID == c.Active {
-			subs[i].Status = store.Active
-		}
-	}
-	ms, err := s.c.Store.Matches(r.Context(), ct.Name, c.Login)
+	markActive(subs.Items, c)
+	tests, err := s.c.Store.MatchPage(r.Context(), ct.Name, c.Login, store.List{Kind: store.KindTest, Limit: homeLimit})
 	if err != nil {
 		return err
 	}
@@ -378,14 +382,19 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, c caller, fa
 	}
 	d := struct {
 		pageData
-		C       store.Contest
-		Subs    []store.Submission
-		Matches []store.Match
-		Peers   []string
-		Langs   []string
-		Closed  bool
-		Active  bool
-	}{s.base(r, c, ct.Name, ""), ct, subs, ms, peers, langs, ct.Closed(time.Now()), c.Active != ""}
+		C        store.Contest
+		Subs     []store.Submission
+		Matches  []store.Match
+		Versions listing
+		Tests    listing
+		Peers    []string
+		Langs    []string
+		Closed   bool
+		Active   bool
+	}{s.base(r, c, ct.Name, ""), ct, subs.Items, tests.Items,
+		newListing("/c/"+ct.Name+"/versions", store.List{}, subs.Older, store.Cursor{}, false),
+		newListing("/c/"+ct.Name+"/matches", store.List{Kind: store.KindTest}, tests.Older, store.Cursor{}, true),
+		peers, langs, ct.Closed(time.Now()), c.Active != ""}
 	status := http.StatusOK
 	if failed != nil {
 		status, d.Message = failed.Status, failed.Message
@@ -635,11 +644,12 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, f
 	if err != nil {
 		return err
 	}
-	subs, err := s.c.Store.Submissions(r.Context(), ct.Name, "*")
+	// The newest of each list; the rest on their own pages.
+	subs, err := s.c.Store.SubmissionPage(r.Context(), ct.Name, "*", store.List{Limit: homeLimit})
 	if err != nil {
 		return err
 	}
-	ms, err := s.c.Store.Matches(r.Context(), ct.Name, "*")
+	ms, err := s.c.Store.MatchPage(r.Context(), ct.Name, "*", store.List{Limit: homeLimit})
 	if err != nil {
 		return err
 	}
@@ -647,12 +657,22 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, f
 	for _, u := range users {
 		active[u.Active] = true
 	}
-	versions := map[string]store.Submission{} // by id, for the people's versions
-	for i := range subs {
-		if active[subs[i].ID] {
-			subs[i].Status = store.Active
+	for i := range subs.Items {
+		if active[subs.Items[i].ID] {
+			subs.Items[i].Status = store.Active
 		}
-		versions[subs[i].ID] = subs[i]
+	}
+	// The people's active and staged versions, which may be older than the page's.
+	own := map[string]store.Submission{}
+	for _, u := range users {
+		for _, id := range []string{u.Active, u.Staged} {
+			if id == "" {
+				continue
+			}
+			if sub, err := s.c.Store.Submission(r.Context(), id); err == nil {
+				own[id] = sub
+			}
+		}
 	}
 	status, msg := http.StatusOK, ""
 	if failed != nil {
@@ -663,9 +683,13 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, f
 		C        store.Contest
 		Users    []store.User
 		Subs     []store.Submission
-		Versions map[string]store.Submission
 		Matches  []store.Match
-	}{s.base(r, c, ct.Name+" · organiser", msg), ct, users, subs, versions, ms})
+		Versions listing
+		All      listing
+		Own      map[string]store.Submission // the people's active and staged versions, by id
+	}{s.base(r, c, ct.Name+" · organiser", msg), ct, users, subs.Items, ms.Items,
+		newListing("/c/"+ct.Name+"/admin/versions", store.List{}, subs.Older, store.Cursor{}, false),
+		newListing("/c/"+ct.Name+"/admin/matches", store.List{}, ms.Older, store.Cursor{}, true), own})
 	return nil
 }
 

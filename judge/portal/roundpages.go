@@ -134,11 +134,11 @@ func (s *Server) roundPage(w http.ResponseWriter, r *http.Request, c caller) err
 	if err != nil || round.Contest != r.PathValue("contest") {
 		return cmpErr(err, errNotFound)
 	}
-	ms, err := s.c.Store.Matches(r.Context(), round.Contest, "*")
+	// Only the round's records are read: the contest's other matches are many more.
+	ms, err := s.c.Store.MatchesWhere(r.Context(), round.Contest, "*", store.KindRound, func(id string) bool { return roundOf(id) == round.ID })
 	if err != nil {
 		return err
 	}
-	ms = slices.DeleteFunc(ms, func(m store.Match) bool { return !isRoundMatch(m, round.ID) })
 	slices.SortFunc(ms, func(a, b store.Match) int { return slices.Compare(matchOrder(a.ID), matchOrder(b.ID)) })
 	s.render(w, http.StatusOK, "round.html", struct {
 		pageData

@@ -100,7 +100,8 @@ func TestContestantsSeeOnlyTheirOwn(t *testing.T) {
 			leaks(c.login, route, string(raw))
 		}
 		for _, route := range []string{"/c/spring/s/" + subB, "/c/spring/m/" + valB, "/c/spring/m/" + testB, "/c/spring/m/" + testB + "/view",
-			"/c/spring/m/" + testB + "/replay", "/c/autumn/s/" + subB, "/c/spring/admin", "/c/spring/admin/tournament.tar.gz"} {
+			"/c/spring/m/" + testB + "/replay", "/c/autumn/s/" + subB, "/c/spring/admin", "/c/spring/admin/tournament.tar.gz",
+			"/c/spring/admin/matches", "/c/spring/admin/versions"} {
 			code, page := c.get(route)
 			if code == 200 {
 				t.Errorf("%s GET %s: 200", c.login, route)
@@ -114,12 +115,17 @@ func TestContestantsSeeOnlyTheirOwn(t *testing.T) {
 	if code != 200 || strings.Contains(string(raw), testB) || strings.Contains(string(raw), valB) {
 		t.Errorf("alice's matches: %d %s", code, raw)
 	}
+	for _, route := range []string{"/c/spring/", "/c/spring/matches", "/c/spring/matches?kind=validation", "/c/spring/versions"} {
+		if code, page := a.get(route); code != 200 || strings.Contains(page, testB) || strings.Contains(page, valB) || strings.Contains(page, subB) {
+			t.Errorf("alice's %s: %d, or bob's matches or versions on it", route, code)
+		}
+	}
 	for _, route := range []string{"/api/v1/contests/spring/matches", "/api/v1/contests/spring/leaderboard", "/api/v1/contests/spring"} {
 		if code, _, _ := z.api("GET", route, nil, ""); code != 404 {
 			t.Errorf("zed, of another contest, reads %s: %d", route, code)
 		}
 	}
-	for _, route := range []string{"/c/spring/ladder", "/c/spring/ladder/bob"} {
+	for _, route := range []string{"/c/spring/ladder", "/c/spring/ladder/bob", "/c/spring/matches", "/c/spring/versions"} {
 		if code, _ := z.get(route); code != 404 {
 			t.Errorf("zed, of another contest, opens %s: %d", route, code)
 		}

@@ -214,6 +214,11 @@ func (s *Server) startMatch(ctx context.Context, c store.Contest, m store.Match)
 // does no harm when it does. Beside it runs the contests' ladders. It returns when ctx is
 // done.
 func (s *Server) Follow(ctx context.Context) error {
+	go func() {
+		if err := s.c.Store.Warm(ctx); err != nil && ctx.Err() == nil {
+			s.c.Log.Warn("portal: loading the lists: the first page will try again", "err", err)
+		}
+	}()
 	go s.ladders.run(ctx)
 	go s.c.Queue.Starts(ctx, func(id string) {
 		if subID, ok := strings.CutSuffix(id, "-build"); ok {

@@ -38,10 +38,14 @@ func ExpirableMatch(key string, value []byte) (bool, []string) {
 		strings.TrimPrefix(key, "match.") != m.ID || !validID(m.ID) {
 		return false, nil
 	}
-	var index []string
+	if ValidName("contest", m.Contest) != nil {
+		return true, nil
+	}
+	index := []string{allMatchIndex(m.Contest, m.Kind, m.ID)}
 	for _, login := range m.Readers() {
-		if ValidName("contest", m.Contest) == nil && ValidName("login", login) == nil {
-			index = append(index, matchIndex(m.Contest, login, m.ID))
+		if ValidName("login", login) == nil {
+			// The legacy key too: a match listed before the keys named its kind has it.
+			index = append(index, matchIndex(m.Contest, login, m.Kind, m.ID), legacyMatchIndex(m.Contest, login, m.ID))
 		}
 	}
 	return true, index

@@ -229,15 +229,17 @@ func (s *Store) User(ctx context.Context, contest, login string) (User, error) {
 
 // Users lists a contest's users, by login.
 func (s *Store) Users(ctx context.Context, contest string) ([]User, error) {
-	keys, err := s.keys(ctx, userKey(contest, "*"))
+	if err := ValidName("contest", contest); err != nil {
+		return nil, err
+	}
+	idx, err := s.index(ctx)
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(keys)
 	var out []User
-	for _, k := range keys {
+	for _, login := range idx.logins(contest) {
 		var u User
-		if _, err := s.get(ctx, k, &u); err == nil {
+		if _, err := s.get(ctx, userKey(contest, login), &u); err == nil {
 			out = append(out, u)
 		}
 	}

@@ -1,6 +1,7 @@
 // Package store keeps the portal's state - contests, people, their credentials, submissions
 // and matches - in a NATS key-value bucket, so that any number of portals share it and none
-// holds state of its own. Every change that two portals could make at once is a
+// holds state of its own (the lists' index each holds in memory is a copy of the bucket's
+// index keys, loaded at its start: index.go). Every change that two portals could make at once is a
 // compare-and-set on the key's revision.
 //
 // Secrets are never stored: passwords as bcrypt hashes, tokens, sessions and invites by the
@@ -18,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -46,6 +48,7 @@ func ValidName(what, s string) error {
 type Store struct {
 	kv  jetstream.KeyValue
 	now func() time.Time
+	indexState
 }
 
 // New keeps its state in kv (queue.KeyValue).
@@ -78,10 +81,14 @@ func (s *Store) create(ctx context.Context, key string, v any) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.kv.Create(ctx, key, data); errors.Is(err, jetstream.ErrKeyExists) {
+	rev, err := s.kv.Create(ctx, key, data)
+	if errors.Is(err, jetstream.ErrKeyExists) {
 		return ErrExists
 	} else if err != nil {
 		return fmt.Errorf("store: %s: %w", key, err)
+	}
+	if strings.HasPrefix(key, "user.") { // a new person in the contest's list (index.go)
+		s.wroteIndex(rev)
 	}
 	return nil
 }

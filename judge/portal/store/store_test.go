@@ -236,9 +236,9 @@ func TestExpirableMatch(t *testing.T) {
 		want string
 	}{
 		{"a test match played", "match.m1", store.Match{ID: "m1", Contest: "spring", Kind: store.KindTest, Owner: "alice", Seats: two, Result: res},
-			"true [own.spring.alice.m.m1]"},
+			"true [all.spring.m.test.m1 own.spring.alice.m.test.m1 own.spring.alice.m.m1]"},
 		{"a ladder match played", "match.l1", store.Match{ID: "l1", Contest: "spring", Kind: store.KindLadder, Seats: two, Result: res},
-			"true [own.spring.alice.m.l1 own.spring.bob.m.l1]"},
+			"true [all.spring.m.ladder.l1 own.spring.alice.m.ladder.l1 own.spring.alice.m.l1 own.spring.bob.m.ladder.l1 own.spring.bob.m.l1]"},
 		{"a test match not played yet", "match.m1", store.Match{ID: "m1", Contest: "spring", Kind: store.KindTest, Owner: "alice"}, "false []"},
 		{"a ladder match not played yet", "match.l1", store.Match{ID: "l1", Contest: "spring", Kind: store.KindLadder, Seats: two}, "false []"},
 		{"a validation match", "match.sv", store.Match{ID: "sv", Contest: "spring", Kind: store.KindValidation, Owner: "alice", Result: res}, "false []"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // Status is where a submission is on its way to being playable.
@@ -104,13 +106,38 @@ func NewID(prefix string) string {
 func subKey(id string) string   { return "sub." + id }
 func matchKey(id string) string { return "match." + id }
 
-// index keys list a contestant's submissions and matches.
+// index keys list a contestant's submissions and matches, and a contest's matches for its
+// organisers. A match's name its kind, so that a list of one kind reads only its own keys.
+// Each is created once and never written again: lists are paged by their keys' revisions
+// (page.go).
 func subIndex(contest, login string, version int) string {
 	return fmt.Sprintf("own.%s.%s.s.%06d", contest, login, version)
 }
-func matchIndex(contest, login, id string) string {
+func matchIndex(contest, login, kind, id string) string {
+	return fmt.Sprintf("own.%s.%s.m.%s.%s", contest, login, kindToken(kind), id)
+}
+func allMatchIndex(contest, kind, id string) string {
+	return fmt.Sprintf("all.%s.m.%s.%s", contest, kindToken(kind), id)
+}
+
+// legacyMatchIndex is how a contestant's match was listed before the keys named its kind (and
+// the organisers' list had keys of its own); a season in progress has these, and they are
+// read beside the new ones until they expire with their matches.
+func legacyMatchIndex(contest, login, id string) string {
 	return fmt.Sprintf("own.%s.%s.m.%s", contest, login, id)
 }
+
+// kindToken is a match's kind as a key's part; a kind the portal does not make (none does)
+// still makes a key.
+func kindToken(kind string) string {
+	if ValidName("kind", kind) != nil {
+		return "other"
+	}
+	return kind
+}
+
+// Kinds are the kinds of match a list may be filtered by.
+var Kinds = []string{KindTest, KindLadder, KindValidation, KindRound}
 
 // AddSubmission numbers s as the user's next version and stores it (status queued).
 func (s *Store) AddSubmission(ctx context.Context, sub Submission) (Submission, error) {
@@ -125,7 +152,7 @@ func (s *Store) AddSubmission(ctx context.Context, sub Submission) (Submission, 
 	if err := s.create(ctx, subKey(sub.ID), sub); err != nil {
 		return sub, err
 	}
-	if err := s.create(ctx, subIndex(sub.Contest, sub.Login, sub.Version), sub.ID); err != nil {
+	if err := s.createIndex(ctx, subIndex(sub.Contest, sub.Login, sub.Version), sub.ID); err != nil {
 		return sub, err
 	}
 	return sub, nil
@@ -151,34 +178,37 @@ func (s *Store) UpdateSubmission(ctx context.Context, id string, change func(*Su
 
 // Submissions lists a contestant's submissions, newest first; login "*" lists everyone's.
 func (s *Store) Submissions(ctx context.Context, contest, login string) ([]Submission, error) {
-	ids, err := s.indexed(ctx, fmt.Sprintf("own.%s.%s.s.*", contest, login))
-	if err != nil {
-		return nil, err
-	}
-	var out []Submission
-	for _, id := range ids {
-		if sub, err := s.Submission(ctx, id); err == nil {
-			out = append(out, sub)
-		}
-	}
-	slices.SortFunc(out, func(a, b Submission) int { return b.Created.Compare(a.Created) })
-	return out, nil
+	p, err := s.SubmissionPage(ctx, contest, login, List{})
+	return p.Items, err
 }
 
-// indexed reads the ids an index filter lists.
-func (s *Store) indexed(ctx context.Context, filter string) ([]string, error) {
-	keys, err := s.keys(ctx, filter)
-	if err != nil {
-		return nil, err
+// SubmissionPage is a page of a contestant's submissions, newest first; login "*" pages
+// everyone's.
+func (s *Store) SubmissionPage(ctx context.Context, contest, login string, l List) (Page[Submission], error) {
+	if err := validList(contest, login); err != nil {
+		return Page[Submission]{}, err
 	}
-	var ids []string
-	for _, k := range keys {
-		var id string
-		if _, err := s.get(ctx, k, &id); err == nil {
-			ids = append(ids, id)
+	return page(ctx, s, listName("s", contest, login), l, func() resolver[Submission] {
+		return func(ctx context.Context, _ *memIndex, e indexed) (Submission, bool, error) {
+			sub, err := s.Submission(ctx, e.id)
+			if errors.Is(err, ErrNotFound) {
+				return sub, false, nil
+			}
+			return sub, err == nil && sub.Contest == contest, err
 		}
+	})
+}
+
+// validList checks a list's contest and login ("*" for everyone's) before they go into a
+// key filter, where a wildcard or a dot would list what is not theirs.
+func validList(contest, login string) error {
+	if err := ValidName("contest", contest); err != nil {
+		return err
 	}
-	return ids, nil
+	if login == "*" {
+		return nil
+	}
+	return ValidName("login", login)
 }
 
 // Activate makes a ready submission the user's active version.
@@ -223,8 +253,12 @@ func (s *Store) AddMatch(ctx context.Context, m Match) (Match, error) {
 		return m, made
 	}
 	// Listed even when it existed: whoever stored it may have stopped before listing it.
+	keys := []string{allMatchIndex(m.Contest, m.Kind, m.ID)}
 	for _, login := range m.Readers() {
-		if err := s.create(ctx, matchIndex(m.Contest, login, m.ID), m.ID); err != nil && !errors.Is(err, ErrExists) {
+		keys = append(keys, matchIndex(m.Contest, login, m.Kind, m.ID))
+	}
+	for _, k := range keys {
+		if err := s.createIndex(ctx, k, m.ID); err != nil && !errors.Is(err, ErrExists) {
 			return m, err
 		}
 	}
@@ -267,21 +301,80 @@ func (s *Store) UpdateMatch(ctx context.Context, id string, change func(*Match) 
 	return update(ctx, s, matchKey(id), change)
 }
 
-// Matches lists the matches a contestant asked for, newest first; login "*" lists everyone's.
+// Matches lists the matches a contestant may read, newest first; login "*" lists everyone's.
 func (s *Store) Matches(ctx context.Context, contest, login string) ([]Match, error) {
-	ids, err := s.indexed(ctx, fmt.Sprintf("own.%s.%s.m.*", contest, login))
-	if err != nil {
-		return nil, err
+	return s.MatchesWhere(ctx, contest, login, "", nil)
+}
+
+// MatchesWhere lists the matches of kind ("" every kind) a contestant may read, newest first
+// (login "*": everyone's), of those whose id keep keeps (nil keeps all): only those records
+// are read.
+func (s *Store) MatchesWhere(ctx context.Context, contest, login, kind string, keep func(id string) bool) ([]Match, error) {
+	p, err := s.matchPage(ctx, contest, login, List{Kind: kind}, keep)
+	return p.Items, err
+}
+
+// MatchPage is a page of the matches a contestant may read, newest first; login "*" pages
+// everyone's.
+func (s *Store) MatchPage(ctx context.Context, contest, login string, l List) (Page[Match], error) {
+	return s.matchPage(ctx, contest, login, l, nil)
+}
+
+func (s *Store) matchPage(ctx context.Context, contest, login string, l List, keep func(string) bool) (Page[Match], error) {
+	if err := validList(contest, login); err != nil {
+		return Page[Match]{}, err
 	}
-	var out []Match
-	slices.Sort(ids)
-	for _, id := range slices.Compact(ids) { // a ladder match is listed for each of its players
-		if m, err := s.Match(ctx, id); err == nil {
-			out = append(out, m)
+	if l.Kind != "" && !slices.Contains(Kinds, l.Kind) {
+		return Page[Match]{}, fmt.Errorf("%w: kind %q: want one of %v", ErrInvalid, l.Kind, Kinds)
+	}
+	return page(ctx, s, listName("m", contest, login), l, func() resolver[Match] {
+		seen := map[string]bool{}
+		return func(ctx context.Context, idx *memIndex, e indexed) (Match, bool, error) {
+			if seen[e.id] || (keep != nil && !keep(e.id)) {
+				return Match{}, false, nil
+			}
+			m, err := s.Match(ctx, e.id)
+			if errors.Is(err, ErrNotFound) {
+				idx.drop(e.seq) // expired: its keys went first
+				return m, false, nil
+			}
+			if err != nil || m.Contest != contest {
+				return m, false, err
+			}
+			if e.kind == "" { // a legacy key
+				if ok, err := s.legacyListed(ctx, m, l.Kind, login, e.login); !ok || err != nil {
+					return m, false, err
+				}
+			}
+			seen[e.id] = true
+			return m, true, nil
 		}
+	})
+}
+
+// legacyListed says whether a match found under a legacy key (that of login's list) belongs
+// in the list of kind of list ("*": everyone's), which the key alone does not say: it must
+// be of the kind, listed once (everyone's list finds it under each of its readers' keys,
+// and keeps the first reader's), and not listed anew too (a portal that stored it again
+// since), or it would be on two pages.
+func (s *Store) legacyListed(ctx context.Context, m Match, kind, list, login string) (bool, error) {
+	if kind != "" && m.Kind != kind {
+		return false, nil
 	}
-	slices.SortFunc(out, func(a, b Match) int { return b.Created.Compare(a.Created) })
-	return out, nil
+	again := allMatchIndex(m.Contest, m.Kind, m.ID)
+	if list != "*" {
+		again = matchIndex(m.Contest, list, m.Kind, m.ID)
+	} else if rs := m.Readers(); len(rs) == 0 || rs[0] != login {
+		return false, nil
+	}
+	_, err := s.kv.Get(ctx, again)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("store: %s: %w", again, err)
+	}
+	return false, nil
 }
 
 // ErrQuota is a test match or an upload past the hour's quota; Retry says when the next hour
@@ -479,4 +572,34 @@ func (s *Store) JudgeRejected(ctx context.Context) ([]Submission, error) {
 		}
 	}
 	return out, s.create(ctx, done, time.Now().UTC())
+}
+
+// createIndex creates an index key, whose lists then wait for it (index.go).
+func (s *Store) createIndex(ctx context.Context, key, id string) error {
+	data, _ := json.Marshal(id)
+	rev, err := s.kv.Create(ctx, key, data)
+	if errors.Is(err, jetstream.ErrKeyExists) {
+		return ErrExists
+	}
+	if err != nil {
+		return fmt.Errorf("store: %s: %w", key, err)
+	}
+	s.wroteIndex(rev)
+	return nil
+}
+
+// indexed reads the ids an index filter lists.
+func (s *Store) indexed(ctx context.Context, filter string) ([]string, error) {
+	keys, err := s.keys(ctx, filter)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, k := range keys {
+		var id string
+		if _, err := s.get(ctx, k, &id); err == nil {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
 }
