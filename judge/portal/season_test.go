@@ -23,6 +23,7 @@ import (
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/portal"
+	"github.com/botjudge/judge/judge/portal/ladder"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/tournament"
@@ -120,8 +121,12 @@ func TestSeason(t *testing.T) {
 
 	house, text := seasonBot(t, "cpp", 150)
 	ctx := t.Context()
+	// The ladder as fast as the daemon plays it: the season measures the ladder's rate and
+	// fairness, which a ceiling of an hour's matches would hold down to a few a minute.
+	set := ladder.Defaults
+	set.MaxRate = 3600
 	if _, err := portal.NewContest(ctx, j.e.st, q, games.Lookup, images.LangNames(),
-		store.Contest{Name: "season", Game: "amazes", TestQuota: 10, Ladder: true},
+		store.Contest{Name: "season", Game: "amazes", TestQuota: 10, Ladder: true, LadderSettings: set},
 		[]portal.HouseBot{{Name: "sample", Lang: "cpp", Files: map[string][]byte{house: []byte(text)}}}); err != nil {
 		t.Fatal(err)
 	}
