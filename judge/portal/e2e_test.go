@@ -180,6 +180,15 @@ func TestContestantInChromium(t *testing.T) {
 	if cmd := text(`[data-testid=reproduce]`); !strings.Contains(cmd, "judge play --game amazes --seed ") || !strings.Contains(cmd, "--opt turns=30") {
 		t.Errorf("reproduce: %q", cmd)
 	}
+	// What the command needs, as the page shows it: alice's own files, and the house bot's,
+	// which this contest does not publish, so that the command plays a match like this one.
+	if needs := text(`[data-testid=reproduce-needs]`); !strings.Contains(needs, "alice/: your version's files") ||
+		!strings.Contains(needs, "house/easy: the house bot easy's files, which this contest does not publish") {
+		t.Errorf("what the reproduce command needs: %q", needs)
+	}
+	if !browsertest.Get(t, b, chromedp.Evaluate[bool](`!!document.querySelector("[data-testid=reproduce-inexact]")`)) {
+		t.Error("the page does not say that the command plays a match like this one, not the same one")
+	}
 	b.Screenshot(t, "portal-match.png")
 	matchPage := browsertest.Get(t, b, chromedp.Location())
 	b.Do(t, chromedp.Navigate(srv.URL+"/c/spring/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=versions]`)))
