@@ -196,7 +196,7 @@ func Defaults() Config {
 			ArtifactsMaxAge: queue.DefaultArtifactsMaxAge,
 			ReplaysMaxBytes: queue.DefaultReplaysMaxBytes, ResultsMaxBytes: queue.DefaultResultsMaxBytes,
 			PortalMaxBytes: queue.DefaultPortalMaxBytes,
-			Cluster:         queue.Cluster{Name: queue.DefaultCluster, Routes: []string{}, Replaces: []string{}}},
+			Cluster:        queue.Cluster{Name: queue.DefaultCluster, Routes: []string{}, Replaces: []string{}}},
 		Serve:  Serve{Grace: 2 * time.Minute, CoreLease: cores.DefaultLeaseDir, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
 		Portal: portal.DefaultOptions(),
 	}
