@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: judge images gvisor browser netns demo test bench bench-tournament bench-round bench-latency bench-portal load-portal season soak vet daemon-image
+.PHONY: judge images gvisor browser netns demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal load-portal season soak vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -59,9 +59,29 @@ netns:
 # -p 1: packages run one after another, so timing tests do not share the two cores. The
 # viewer's browser test leaves a screenshot of each game in judge-data/screenshots. The gVisor
 # pass has its own data directory: a cache hit from the first pass would skip its compilers.
+# Each pass keeps its go test -json events in judge-data/ci (runc.json, runsc.json) and prints
+# what go test would without -json; make test-times says where their time went.
+TESTTIME := bin/testtime
+TESTRUNS := $(JUDGE_DATA_DIR)/ci
 test: images gvisor browser netns vet
-	JUDGE_REQUIRE_DOCKER=1 JUDGE_REQUIRE_BROWSER=1 JUDGE_SCREENSHOTS=$(JUDGE_DATA_DIR)/screenshots JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -count=1 -p 1 -timeout 40m ./...
-	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR)/runsc JUDGE_TEST_RUNTIME=runsc $(GO) test -count=1 -p 1 -timeout 40m ./sandbox/... ./judge/build/... ./judge/match/... ./judge/games/...
+	$(GO) build -o $(TESTTIME) ./tools/testtime
+	mkdir -p $(TESTRUNS) && rm -f $(TESTRUNS)/runc.json $(TESTRUNS)/runsc.json
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_REQUIRE_BROWSER=1 JUDGE_SCREENSHOTS=$(JUDGE_DATA_DIR)/screenshots JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(TESTTIME) run $(TESTRUNS)/runc.json -- $(GO) test -json -count=1 -p 1 -timeout 40m ./...
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR)/runsc JUDGE_TEST_RUNTIME=runsc $(TESTTIME) run $(TESTRUNS)/runsc.json -- $(GO) test -json -count=1 -p 1 -timeout 40m ./sandbox/... ./judge/build/... ./judge/match/... ./judge/games/...
+
+# Each package's time in the last make test (both passes), its ten slowest tests and its
+# failures, ending with go test's own lines; it fails if a pass failed or never ran.
+test-times:
+	@$(GO) build -o $(TESTTIME) ./tools/testtime
+	@$(TESTTIME) summary runc=$(TESTRUNS)/runc.json runsc=$(TESTRUNS)/runsc.json
+
+# What needs neither Docker nor a browser nor a NATS cluster, with the engine out of reach on
+# purpose: a test that needs Docker and does not ask sandboxtest fails or hangs here, not only
+# on a machine without an engine. Under a minute on two cores (BENCHMARKS.md).
+# -timeout 2m: a test that waits for an engine that is not there panics with its stack, naming
+# itself, in two minutes rather than ten.
+test-short:
+	DOCKER_HOST=unix:///nonexistent JUDGE_DOCKER_HOST=unix:///nonexistent JUDGE_REQUIRE_DOCKER= JUDGE_REQUIRE_BROWSER= $(GO) test -short -count=1 -timeout 2m ./...
 
 # The figures of BENCHMARKS.md.
 bench: images

@@ -389,9 +389,12 @@ func TestServerRestart(t *testing.T) {
 	}
 }
 
-// buildJudge builds the judge's binary, for a daemon in a process of its own.
+// buildJudge builds the judge's binary, for a daemon in a process of its own. Such a daemon
+// judges matches, so it needs the engine: without one it would take the test's jobs and wait
+// for ever, where the test should skip (or fail at once under JUDGE_REQUIRE_DOCKER=1).
 func buildJudge(t *testing.T) string {
 	t.Helper()
+	sandboxtest.MustHaveDocker(t)
 	bin := filepath.Join(t.TempDir(), "judge")
 	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(sandboxtest.Root(), "cmd/judge")).CombinedOutput(); err != nil {
 		t.Fatalf("building the judge: %v\n%s", err, out)

@@ -17,6 +17,7 @@ import (
 	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/queue/queuetest"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
 // The disk under data_dir fills while judge serve runs: a job that needs to write there (a
@@ -24,6 +25,7 @@ import (
 // metrics and hands it back - and once room is freed the judge goes on by itself and judges
 // it, once.
 func TestDiskFills(t *testing.T) {
+	sandboxtest.MustHaveDocker(t) // before the tmpfs: without an engine this skips, root or not
 	dataDir := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=384m", "tmpfs", dataDir).CombinedOutput(); err != nil {
 		t.Fatalf("this test mounts a small tmpfs as data_dir (it needs root): %v: %s", err, out)

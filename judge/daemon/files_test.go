@@ -6,12 +6,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
 // judge serve with few open files allowed (its hard limit 128, where a match of four bots
 // takes about fifty): it runs fewer matches at once, says so, and judges every job, none
 // failed and no bot blamed.
 func TestFewOpenFiles(t *testing.T) {
+	sandboxtest.MustHaveDocker(t)
 	srv := server(t, "127.0.0.1:-1", t.TempDir())
 	defer srv.Close()
 	serve := startServe(t, buildJudge(t), srv.URL(), t.TempDir(), []string{"prlimit", "--nofile=128:128"},

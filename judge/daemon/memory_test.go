@@ -9,12 +9,14 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/daemon"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
 // judge serve on a machine short of memory (another process holds all but ~380 MiB of it,
 // less than a match may need): it runs one match at a time and says why, judges every job,
 // none failed and no bot blamed; once the memory is back, every worker plays again.
 func TestMemoryPressure(t *testing.T) {
+	sandboxtest.MustHaveDocker(t)
 	srv := server(t, "127.0.0.1:-1", t.TempDir())
 	defer srv.Close()
 	serve := startServe(t, buildJudge(t), srv.URL(), t.TempDir(), nil,

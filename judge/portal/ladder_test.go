@@ -63,6 +63,9 @@ func eventually(t testing.TB, d time.Duration, f func() error) {
 // leads, a version crashing in its ladder matches is taken off with its reason and matches,
 // its owner (and only the players) can read them, and the organiser turns the ladder off.
 func TestLadder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 10 s of the ladder's ticks and of waiting for none; skipped under -short")
+	}
 	e := newEnv(t)
 	e.contest("spring", func(c *store.Contest) {
 		c.Ladder = true
@@ -208,6 +211,9 @@ func TestLadderPages(t *testing.T) {
 // ladder up where it was, rates the results that came meanwhile, once each, and the queue
 // holds the matches the first one picked.
 func TestLadderSurvivesAPortal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 7 s of ladder ticks, through two portals; skipped under -short")
+	}
 	e := newEnv(t)
 	e.contest("spring", func(c *store.Contest) { c.Ladder = true })
 	for i, login := range []string{"ann", "bob", "cat"} {

@@ -15,6 +15,9 @@ import (
 // meanwhile waits, and once room is freed the server restarts on its store by itself: the
 // waiting publish goes through, and nothing stored before is lost.
 func TestStoreOnAFullDisk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("mounts a tmpfs (root) and waits about 8 s for the server to mend; skipped under -short")
+	}
 	dir := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=96m", "tmpfs", dir).CombinedOutput(); err != nil {
 		t.Fatalf("this test mounts a small tmpfs (it needs root): %v: %s", err, out)

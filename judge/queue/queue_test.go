@@ -3,6 +3,7 @@ package queue
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -18,8 +19,10 @@ import (
 // Every test runs its own embedded server on a random port in its own directory, so tests
 // run in parallel and the package's time is that of its slowest test (the AckWait ones).
 
+// The server's debug log is for go test -v's reader; -json (make test's) also sets test.v, to
+// "test2json", and would carry it into CI's log with every failure.
 func testLogger() *slog.Logger {
-	if testing.Verbose() {
+	if v := flag.Lookup("test.v"); v != nil && v.Value.String() == "true" {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	return slog.New(slog.DiscardHandler)
