@@ -127,7 +127,15 @@ func (s *Server) renderVersions(w http.ResponseWriter, r *http.Request, c caller
 	if err != nil {
 		return err
 	}
-	markActive(p.Items, c)
+	if all {
+		users, err := s.c.Store.Users(r.Context(), ct.Name)
+		if err != nil {
+			return err
+		}
+		markActiveOf(p.Items, users)
+	} else {
+		markActive(p.Items, c)
+	}
 	s.render(w, http.StatusOK, "versions.html", struct {
 		pageData
 		All  bool
@@ -135,6 +143,19 @@ func (s *Server) renderVersions(w http.ResponseWriter, r *http.Request, c caller
 		List listing
 	}{s.base(r, c, title, ""), all, p.Items, newListing(path, l, p.Older, p.Newer, false)})
 	return nil
+}
+
+// markActiveOf shows each of users' active versions as such: its record says ready.
+func markActiveOf(subs []store.Submission, users []store.User) {
+	active := map[string]bool{}
+	for _, u := range users {
+		active[u.Active] = true
+	}
+	for i := range subs {
+		if active[subs[i].ID] {
+			subs[i].Status = store.Active
+		}
+	}
 }
 
 // markActive shows the caller's active version as such: its record says ready.

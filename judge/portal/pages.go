@@ -653,15 +653,7 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, f
 	if err != nil {
 		return err
 	}
-	active := map[string]bool{}
-	for _, u := range users {
-		active[u.Active] = true
-	}
-	for i := range subs.Items {
-		if active[subs.Items[i].ID] {
-			subs.Items[i].Status = store.Active
-		}
-	}
+	markActiveOf(subs.Items, users)
 	// The people's active and staged versions, which may be older than the page's.
 	own := map[string]store.Submission{}
 	for _, u := range users {

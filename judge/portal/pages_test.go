@@ -64,6 +64,11 @@ func TestAdminTables(t *testing.T) {
 	if v := section(page, "all-versions"); !strings.Contains(v, ">active<") || strings.Contains(v, ">ready<") {
 		t.Errorf("the versions table:\n%s", v)
 	}
+	// The same on the page of every version.
+	if code, all := o.get("/c/spring/admin/versions"); code != 200 || !strings.Contains(section(all, "versions"), ">active<") ||
+		strings.Contains(section(all, "versions"), ">ready<") {
+		t.Errorf("the page of every version: %d\n%s", code, section(all, "versions"))
+	}
 	people := section(page, "people")
 	if !strings.Contains(people, `<a href="/c/spring/s/`+id+`" data-testid="active-version">v1</a>`) ||
 		regexp.MustCompile(`>\s*`+id+`\s*<`).MatchString(people) {
