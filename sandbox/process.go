@@ -177,7 +177,9 @@ func (e *Engine) prepare(ctx context.Context, spec RunSpec) (*Process, error) {
 		}
 		stdcopy.StdCopy(out, boxErr{p.box}, p.a.hj.Reader)
 	}()
-	if err := p.connect(ctx); err != nil {
+	err = p.connect(ctx)
+	p.errPipe.release() // the launcher opened its end of "err" before "out", or never will
+	if err != nil {
 		p.Close()
 		return nil, err
 	}

@@ -295,7 +295,7 @@ func (p *Process) rearm(ctx context.Context) (*Process, error) {
 	if q.in, err = os.OpenFile(filepath.Join(p.ioDir, "in"), os.O_RDWR, 0); err != nil {
 		return nil, err
 	}
-	if q.errPipe, err = openHeldErrPipe(filepath.Join(p.ioDir, "err"), &q.errBuf); err != nil {
+	if q.errPipe, err = openErrPipe(filepath.Join(p.ioDir, "err"), &q.errBuf); err != nil {
 		q.in.Close()
 		return nil, err
 	}

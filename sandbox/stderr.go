@@ -21,50 +21,39 @@ type errPipe struct {
 	buf  *capped
 	eof  bool
 	done chan struct{} // closed when the goroutine has stopped: the bot's end is closed, or close
-	// held is a write end of the judge's own (openHeldErrPipe), -1 when none.
+	// held is a write end of the judge's own (see openErrPipe), -1 once released.
 	held int
 }
 
 // openErrPipe opens the read end of the named pipe at path, which lets the launcher's open of
-// its write end return at once, and starts draining it into buf.
-func openErrPipe(path string, buf *capped) (*errPipe, error) {
-	return openPipe(path, buf, false)
-}
-
-// openHeldErrPipe is openErrPipe for the pipe of a container used again, which the last bot
-// wrote to: what that bot left in it is dropped, not the next one's; and the judge holds a
-// write end of its own until release, so that the pipe reads as ended only once the next bot
-// has opened its end and closed it. Without that, the last bot's leftovers woke the drain
-// while no bot held the pipe, its read found no writer, took that for the end and stopped, and
+// its write end return at once, and starts draining it into buf. The judge holds a write end
+// of its own until release, once the launcher has opened its end (it opens "err" before
+// "out"): until then an end of stderr read would be taken for the bot's, and the drain would
+// stop for good. A writer that comes and goes before the launcher's (a runtime that opens the
+// pipe to look at it) would do that; and for a container used again, what the last bot left
+// in the pipe woke the drain while no bot held it, its read found no writer and stopped, and
 // the next bot blocked for good on a full pipe (a stderr flood timed out at the wall clock).
-func openHeldErrPipe(path string, buf *capped) (*errPipe, error) {
-	return openPipe(path, buf, true)
-}
-
-func openPipe(path string, buf *capped, hold bool) (*errPipe, error) {
+// What a container used again holds in the pipe is the last bot's: it is dropped.
+func openErrPipe(path string, buf *capped) (*errPipe, error) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
 	}
-	held := -1
-	if hold {
-		if held, err = unix.Open(path, unix.O_WRONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0); err != nil {
-			unix.Close(fd)
-			return nil, err
-		}
-		var b [32 << 10]byte
-		for {
-			if n, err := unix.Read(fd, b[:]); n <= 0 && !errors.Is(err, unix.EINTR) {
-				break // EAGAIN: empty (a writer is held, so never the end)
-			}
+	held, err := unix.Open(path, unix.O_WRONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	var b [32 << 10]byte
+	for {
+		if n, err := unix.Read(fd, b[:]); n <= 0 && !errors.Is(err, unix.EINTR) {
+			break // EAGAIN: empty (a writer is held, so never the end)
 		}
 	}
 	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
 	if err != nil {
 		unix.Close(fd)
-		if held >= 0 {
-			unix.Close(held)
-		}
+		unix.Close(held)
 		return nil, err
 	}
 	e := &errPipe{fd: fd, wake: wake, buf: buf, done: make(chan struct{}), held: held}
@@ -72,7 +61,7 @@ func openPipe(path string, buf *capped, hold bool) (*errPipe, error) {
 	return e, nil
 }
 
-// release closes the judge's own write end (openHeldErrPipe): the bot holds its own by now.
+// release closes the judge's own write end (see openErrPipe): the bot holds its own by now.
 func (e *errPipe) release() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -139,12 +128,15 @@ func (e *errPipe) close() {
 	<-e.done
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if e.fd < 0 {
+		return // closed already: the numbers may be others' by now
+	}
 	unix.Close(e.fd)
 	unix.Close(e.wake)
 	if e.held >= 0 {
 		unix.Close(e.held)
 	}
-	e.fd, e.eof, e.held = -1, true, -1
+	e.fd, e.wake, e.eof, e.held = -1, -1, true, -1
 }
 
 // capped keeps the first limit bytes written to it and counts the rest. It is written on the

@@ -15,12 +15,12 @@ import (
 // the pipe reads as ended once the next bot's end is closed.
 func TestHeldErrPipe(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		open  func(string, *capped) (*errPipe, error)
-		drain bool // the next bot's flood is drained
+		name    string
+		release bool // at once, as a container used again had before
+		drain   bool // the next bot's flood is drained
 	}{
-		{"held", openHeldErrPipe, true},
-		{"not held", openErrPipe, false}, // what a container used again had before
+		{"held", false, true},
+		{"not held", true, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "err")
@@ -39,10 +39,13 @@ func TestHeldErrPipe(t *testing.T) {
 			last.Write([]byte("the last bot's\n"))
 			last.Close()
 			buf := &capped{limit: 1 << 20}
-			e, err := tc.open(path, buf)
+			e, err := openErrPipe(path, buf)
 			r.Close()
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.release {
+				e.release()
 			}
 			defer e.close()
 			time.Sleep(50 * time.Millisecond) // the drain wakes for the leftovers
@@ -51,7 +54,7 @@ func TestHeldErrPipe(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e.release() // no-op when not held
+			e.release() // no-op when released already
 			flooded := make(chan error, 1)
 			go func() {
 				_, err := next.Write(bytes.Repeat([]byte("x"), 4<<20))
@@ -83,6 +86,57 @@ func TestHeldErrPipe(t *testing.T) {
 			// The buffer's first MiB, then its note of the bytes dropped.
 			if got := e.take(); bytes.Contains(got, []byte("last bot")) || !bytes.HasPrefix(got, bytes.Repeat([]byte("x"), 1<<20)) {
 				t.Errorf("took %d bytes, the last bot's among them: %v", len(got), bytes.Contains(got, []byte("last bot")))
+			}
+		})
+	}
+}
+
+// A fresh pipe that a writer opens and closes before the launcher opens its end (a runtime
+// looking at the file) does not read as ended: what the bot writes after is kept. Without the
+// judge's own write end held until then, the drain took that close for the bot's end and
+// stopped, and a match's stderr was lost whole (seen under gVisor in CI).
+func TestErrPipeOutlivesAWriterBeforeTheBot(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		release bool // at once: nothing held
+		kept    bool
+	}{
+		{"held", false, true},
+		{"not held", true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "err")
+			if err := unix.Mkfifo(path, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			e, err := openErrPipe(path, &capped{limit: 1 << 20})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.close()
+			if tc.release {
+				e.release()
+			}
+			look, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			look.Close()
+			// The drain sees the look's close at once, or never: give it the time to.
+			select {
+			case <-e.done:
+			case <-time.After(200 * time.Millisecond):
+			}
+			bot, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.release() // the launcher has opened its end
+			bot.Write([]byte("starting\n"))
+			got := string(e.take())
+			bot.Close()
+			if kept := got == "starting\n"; kept != tc.kept {
+				t.Errorf("took %q; want it kept: %v", got, tc.kept)
 			}
 		})
 	}

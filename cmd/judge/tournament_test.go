@@ -44,15 +44,15 @@ func natsHere(t *testing.T) (listen, store string) {
 }
 
 // entrantsDir is a directory of 8 entrants of game: its sample bot in each language, twice.
-func entrantsDir(t *testing.T, game string) string {
+func entrantsDir(t *testing.T, game string, n int) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, lang := range []string{"cpp", "go", "java", "pascal"} {
+	langs := []string{"cpp", "go", "java", "pascal"}
+	for i := range n {
+		lang := langs[i%len(langs)]
 		src := filepath.Join(sandboxtest.Root(), "bots", game, lang)
-		for _, n := range []string{"1", "2"} {
-			if err := os.CopyFS(filepath.Join(dir, lang+n), os.DirFS(src)); err != nil {
-				t.Fatal(err)
-			}
+		if err := os.CopyFS(filepath.Join(dir, fmt.Sprint(lang, i/len(langs)+1)), os.DirFS(src)); err != nil {
+			t.Fatal(err)
 		}
 	}
 	return dir
@@ -75,9 +75,10 @@ func tournamentJSON(t *testing.T, ctx context.Context, args ...string) (tourname
 	return o, err
 }
 
-// A round robin of 8 entrants of each game, on the embedded default, gives full standings,
-// and judge view --tournament shows each: its standings, and a match of each seat count with
-// its replay, from the one store that holds every game's tournament. SnakeCore plays at its
+// A round robin of 5 entrants of each game (C++ twice: two entrants may share a bot), on the
+// embedded default, gives full standings, and judge view --tournament shows each: its
+// standings, and a match of each seat count with its replay, from the one store that holds
+// every game's tournament. SnakeCore plays at its
 // default four and, with its option players=2, at two, with no --seats.
 func TestTournamentOfEachGame(t *testing.T) {
 	sandboxtest.Engine(t)
@@ -96,16 +97,16 @@ func TestTournamentOfEachGame(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
-			o, err := tournamentJSON(t, context.Background(), append([]string{"--game", tc.game, "--name", "each-" + tc.name}, append(tc.opts, entrantsDir(t, tc.game))...)...)
+			o, err := tournamentJSON(t, context.Background(), append([]string{"--game", tc.game, "--name", "each-" + tc.name}, append(tc.opts, entrantsDir(t, tc.game, 5))...)...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := 56 // two-player matches: every ordered pair of 8
+			want := 20 // two-player matches: every ordered pair of 5
 			if tc.seats == 4 {
-				want = 70 // every group of 4 of 8
+				want = 5 // every group of 4 of 5
 			}
-			if o.Matches != want || o.Judged != want || len(o.Failed) != 0 || len(o.Standings) != 8 {
-				t.Fatalf("%d matches, %d judged, failed %v, %d rows; want %d judged of %d and 8 rows", o.Matches, o.Judged, o.Failed, len(o.Standings), want, want)
+			if o.Matches != want || o.Judged != want || len(o.Failed) != 0 || len(o.Standings) != 5 {
+				t.Fatalf("%d matches, %d judged, failed %v, %d rows; want %d judged of %d and 5 rows", o.Matches, o.Judged, o.Failed, len(o.Standings), want, want)
 			}
 			matches := 0
 			for i, r := range o.Standings {
@@ -134,7 +135,7 @@ func TestTournamentOfEachGame(t *testing.T) {
 func TestTournamentResumesAndRetries(t *testing.T) {
 	sandboxtest.Engine(t)
 	listen, store := natsHere(t)
-	dir := entrantsDir(t, "amazes")
+	dir := entrantsDir(t, "amazes", 8)
 	args := func(name string) []string {
 		return []string{"--game", "amazes", "--seed", "9", "--name", name, "--opt", "turns=60", dir}
 	}

@@ -35,7 +35,7 @@ func streamState(t *testing.T, urls, stream string) jetstream.StreamState {
 }
 
 // On a 3-node JetStream cluster with every stream on 3 replicas, three daemons, each on a
-// node of its own, judge 60 jobs while a node is killed with SIGKILL mid-run and started
+// node of its own, judge 30 jobs while a node is killed with SIGKILL mid-run and started
 // again: first a node that does not lead the jobs stream, then the one that does. Every job
 // gets one result, none is lost, and none gets a second result.
 func TestClusterSurvivesANodeLoss(t *testing.T) {
@@ -58,7 +58,7 @@ func TestClusterSurvivesANodeLoss(t *testing.T) {
 				ms = append(ms, m)
 			}
 			q := clientAck(t, c.URLs(0), ack)
-			const n = 60
+			const n = 30
 			var ids []string
 			for i := range n {
 				id := fmt.Sprintf("%s-%d", tc.name, i)
@@ -66,7 +66,7 @@ func TestClusterSurvivesANodeLoss(t *testing.T) {
 				submit(t, q, id, jobJSON(t, id, "amazes", map[string]string{"turns": "20"}, "bots/amazes/cpp", "bots/amazes/cpp"))
 			}
 			// Kill a node once the daemons are well into the jobs.
-			for done := 0; done < 15; time.Sleep(100 * time.Millisecond) {
+			for done := 0; done < n/4; time.Sleep(100 * time.Millisecond) {
 				done = 0
 				for _, m := range ms {
 					done += int(counter(m, "ok"))

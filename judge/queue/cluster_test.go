@@ -59,6 +59,7 @@ func cluster(t *testing.T, n int, o Options) ([]*Queue, []string) {
 // On a 3-node cluster with 3 replicas, every stream and object store is kept by all three
 // nodes, and a client given every node's URL works through any of them.
 func TestClusterReplicas(t *testing.T) {
+	t.Parallel()
 	qs, urls := cluster(t, 3, Options{Replicas: 3})
 	c := client(t, strings.Join(urls, ","), Options{Replicas: 3})
 	ctx := testContext(t, 30*time.Second)
@@ -85,6 +86,7 @@ func TestClusterReplicas(t *testing.T) {
 // Replicas a single server cannot give are an error saying what to do; a stream that has
 // fewer replicas than asked is updated, not silently used as it is.
 func TestReplicasOnTheWrongServer(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits out a replica placement that cannot happen; skipped under -short")
 	}

@@ -42,6 +42,7 @@ func within(t *testing.T, what string, f func(ctx context.Context) error) error 
 // each answer within a bound, and every result stored before the loss is still there, on a
 // client opened before the loss (a daemon, the portal) as on a new one (`judge results`).
 func TestClusterNodeLostForGood(t *testing.T) {
+	t.Parallel()
 	// A client opened before the loss reads through a consumer of its own, whose server may be
 	// the lost one: it answers too.
 	c, q, lost := loseResultsLeader(t)
@@ -78,6 +79,7 @@ func TestClusterNodeLostForGood(t *testing.T) {
 // The listing is longer than what the client fetches at once, so it must ask the lost node
 // for more.
 func TestResultsWhenTheirNodeIsLost(t *testing.T) {
+	t.Parallel()
 	c := queuetest.StartCluster(t, queuetest.Options{})
 	q := client(t, c.URLs(0), Options{Replicas: 3})
 	ctx := testContext(t, 60*time.Second)
@@ -220,6 +222,7 @@ func answers(t *testing.T, q *Queue, who string) (errs []error) {
 // Without the replacement the second loss leaves the streams, and the cluster's meta group,
 // without a majority.
 func TestReplaceALostNode(t *testing.T) {
+	t.Parallel()
 	c, q, lost := loseResultsLeader(t)
 	ctx := testContext(t, 3*time.Minute)
 	lostName := c.Nodes()[lost].Name

@@ -60,6 +60,8 @@ func Start(t testing.TB, target string) *Proxy {
 func (p *Proxy) Host() string { return "unix://" + p.path }
 
 // Requests counts the HTTP requests clients sent through the proxy (a stalled one included).
+// They are counted from a copy, beside their way to the engine: a request may be answered a
+// moment before it is counted.
 func (p *Proxy) Requests() int64 { return p.requests.Load() }
 
 // Stall holds all data, on open connections and new ones, until Resume: the engine, as the
