@@ -57,8 +57,8 @@ netns:
 	@command -v nsenter >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq util-linux)
 
 # -p 1: packages run one after another, so that timing tests do not share the two cores (two
-# lanes side by side were tried: on two cores they took longer than one, and timing tests
-# failed beside the other lane; BENCHMARKS.md). The viewer's browser test leaves a screenshot
+# lanes side by side took 27% less here, but tests that time the machine failed beside the
+# other lane; BENCHMARKS.md). The viewer's browser test leaves a screenshot
 # of each game in judge-data/screenshots. Then the packages whose tests start bots (BOTPKGS:
 # they import sandboxtest or matchtest) run again under gVisor, with a data directory of their
 # own: a cache hit from the first pass would skip their compilers. Each pass keeps its go test
