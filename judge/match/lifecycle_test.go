@@ -40,41 +40,39 @@ func signalled(lang string, sig int) string {
 func TestEveryWayABotEndsIsItsCrash(t *testing.T) {
 	r := matchtest.Runner(t)
 	// The race of a bot that exits while its container starts needs many tries to show. It
-	// is the sandbox's, whatever the language: the C++ bot, which exits soonest, tries it and
-	// the other races many times; every other language tries each way once, for its own
-	// crash detail (each language once tried each race 3 to 30 times: 400 matches a runtime).
-	many := func(n int) func(lang string) int {
-		return func(lang string) int {
-			switch {
-			case lang != "cpp":
-				return 1
-			case sandboxtest.GVisor():
-				return max(n/3, 1)
-			}
-			return n
+	// is the sandbox's, whatever the language: the C++ bot, which exits soonest, tries each
+	// way its runs (a third of them under gVisor); every other language tries each way once,
+	// for its own crash detail (each language once tried each race 3 to 30 times: 400
+	// matches a runtime).
+	runs := func(lang string, n int) int {
+		switch {
+		case lang != "cpp":
+			return 1
+		case sandboxtest.GVisor():
+			return max(n/3, 1)
 		}
+		return n
 	}
 	type way struct {
 		name, start, cmds string
 		turn              int
 		detail            func(lang string) string
-		runs              func(lang string) int
+		runs              int
 	}
 	fixed := func(d string) func(string) string { return func(string) string { return d } }
-	times := func(n int) func(string) int { return func(string) int { return n } }
 	ways := []way{
-		{name: "exits at once", start: "exit 3", cmds: "echo a,echo b,echo c", turn: 1, detail: fixed("exited: exit status 3"), runs: many(30)},
-		{name: "exits after 50 ms", start: "sleep 50;exit 4", cmds: "echo a,echo b,echo c", turn: 1, detail: fixed("exited: exit status 4"), runs: many(3)},
+		{name: "exits at once", start: "exit 3", cmds: "echo a,echo b,echo c", turn: 1, detail: fixed("exited: exit status 3"), runs: 30},
+		{name: "exits after 50 ms", start: "sleep 50;exit 4", cmds: "echo a,echo b,echo c", turn: 1, detail: fixed("exited: exit status 4"), runs: 3},
 		// What it prints before its first request is its first answer.
-		{name: "exits after answering early", start: "echo a;exit 9", cmds: "echo a,echo b,echo c", turn: 2, detail: fixed("exited: exit status 9"), runs: many(3)},
-		{name: "exits after READY", cmds: "ready:echo x,exit 5,echo c", turn: 2, detail: fixed("exited: exit status 5"), runs: many(3)},
-		{name: "exits during a move", cmds: "echo a,exit 6,echo c", turn: 2, detail: fixed("exited: exit status 6"), runs: many(3)},
-		{name: "exits with status 0", cmds: "echo a,exit 0,echo c", turn: 2, detail: fixed("exited: exit status 0"), runs: times(1)},
-		{name: "closes its output and spins", cmds: "echo a,close,echo c", turn: 2, detail: fixed("closed its output and kept running"), runs: times(1)},
+		{name: "exits after answering early", start: "echo a;exit 9", cmds: "echo a,echo b,echo c", turn: 2, detail: fixed("exited: exit status 9"), runs: 3},
+		{name: "exits after READY", cmds: "ready:echo x,exit 5,echo c", turn: 2, detail: fixed("exited: exit status 5"), runs: 3},
+		{name: "exits during a move", cmds: "echo a,exit 6,echo c", turn: 2, detail: fixed("exited: exit status 6"), runs: 3},
+		{name: "exits with status 0", cmds: "echo a,exit 0,echo c", turn: 2, detail: fixed("exited: exit status 0"), runs: 1},
+		{name: "closes its output and spins", cmds: "echo a,close,echo c", turn: 2, detail: fixed("closed its output and kept running"), runs: 1},
 	}
 	for _, sig := range []int{2, 6, 8, 9, 11, 15} {
 		ways = append(ways, way{name: fmt.Sprintf("signal %d", sig), cmds: fmt.Sprintf("echo a,signal %d,echo c", sig), turn: 2,
-			detail: func(lang string) string { return signalled(lang, sig) }, runs: times(1)})
+			detail: func(lang string) string { return signalled(lang, sig) }, runs: 1})
 	}
 	for _, lang := range lifecycleLangs {
 		for _, w := range ways {
@@ -83,7 +81,7 @@ func TestEveryWayABotEndsIsItsCrash(t *testing.T) {
 				if w.start != "" {
 					opts["s1"] = w.start
 				}
-				for run := 0; run < w.runs(lang); run++ {
+				for run := 0; run < runs(lang, w.runs); run++ {
 					res, _ := matchtest.Play(t, r, script{}, uint64(run), opts, probeDir, lifecycleBot(lang))
 					good, bad := res.Players[0], res.Players[1]
 					if good.Fault != nil || good.Score != 3 {
