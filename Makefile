@@ -56,28 +56,42 @@ netns:
 	@command -v ip >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2)
 	@command -v nsenter >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq util-linux)
 
-# -p 1: packages run one after another, so that timing tests do not share the two cores (two
-# lanes side by side took 27% less here, but tests that time the machine failed beside the
-# other lane; BENCHMARKS.md). The viewer's browser test leaves a screenshot
-# of each game in judge-data/screenshots. Then the packages whose tests start bots (BOTPKGS:
-# they import sandboxtest or matchtest) run again under gVisor, with a data directory of their
-# own: a cache hit from the first pass would skip their compilers. Each pass keeps its go test
-# -json events in judge-data/ci (runc.json, runsc.json) and prints what go test would without
-# -json; make test ends, pass or fail, with make test-times's summary.
+# Two lanes side by side, then the tests that must be alone. The packages whose tests start
+# bots (BOTPKGS: they import sandboxtest or matchtest) run in one lane, under runc and then
+# under gVisor with a data directory of its own (a cache hit from the first pass would skip its
+# compilers); every other package (SYSPKGS: the daemon, the queue, the portal...) runs in the
+# other, with its own data directory and TMPDIR, so that neither lane counts or sweeps the
+# other's containers. In the lanes JUDGE_TEST_PHASE=shared: a test that times bots against the
+# wall clock, starves them or removes images calls sandboxtest.Alone and skips; testtime alone
+# then runs those tests one package at a time, nothing beside them, under each runtime, and
+# the summary fails if one skipped in a lane did not pass alone. Each pass keeps its go test
+# -json events in judge-data/ci and prints what go test would without -json; make test ends,
+# pass or fail, with the summary (BENCHMARKS.md: the lanes against one package at a time).
+# The viewer's browser test leaves a screenshot of each game in judge-data/screenshots.
 TESTTIME := bin/testtime
 TESTRUNS := $(JUDGE_DATA_DIR)/ci
 BOTPKGS   = $(shell $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | grep -E ' .*(sandbox/sandboxtest|match/matchtest)' | cut -d' ' -f1 | grep -E '/(sandbox|judge/build|judge/match|judge/games)(/|$$)')
-TESTSUMMARY := runc=$(TESTRUNS)/runc.json runsc=$(TESTRUNS)/runsc.json
+SYSPKGS = $(filter-out $(BOTPKGS),$(shell $(GO) list ./...))
+TESTENV  := JUDGE_REQUIRE_DOCKER=1 JUDGE_REQUIRE_BROWSER=1 JUDGE_SCREENSHOTS=$(JUDGE_DATA_DIR)/screenshots
+GOTEST   := $(GO) test -json -count=1 -timeout 40m
+RUNSC    := JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR)/runsc JUDGE_TEST_RUNTIME=runsc
+TESTSUMMARY := runc=$(TESTRUNS)/runc.json runc-sys=$(TESTRUNS)/runc-sys.json runsc=$(TESTRUNS)/runsc.json runc-alone=$(TESTRUNS)/runc-alone.json runsc-alone=$(TESTRUNS)/runsc-alone.json
 test: images gvisor browser netns vet
 	$(GO) build -o $(TESTTIME) ./tools/testtime
 	mkdir -p $(TESTRUNS) && rm -f $(TESTRUNS)/*.json
-	@status=0; \
-	JUDGE_REQUIRE_DOCKER=1 JUDGE_REQUIRE_BROWSER=1 JUDGE_SCREENSHOTS=$(JUDGE_DATA_DIR)/screenshots JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(TESTTIME) run $(TESTRUNS)/runc.json -- $(GO) test -json -count=1 -p 1 -timeout 40m ./... || status=1; \
-	[ $$status -ne 0 ] || JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR)/runsc JUDGE_TEST_RUNTIME=runsc $(TESTTIME) run $(TESTRUNS)/runsc.json -- $(GO) test -json -count=1 -p 1 -timeout 40m $(BOTPKGS) || status=1; \
+	@status=0; bots="$(BOTPKGS)"; \
+	tb=$$(mktemp -d /tmp/judge-bots.XXXXXX) && ts=$$(mktemp -d /tmp/judge-sys.XXXXXX) || exit 1; \
+	trap 'rm -rf "$$tb" "$$ts"' EXIT; \
+	$(TESTENV) JUDGE_TEST_PHASE=shared TMPDIR=$$ts JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR)/sys $(TESTTIME) run $(TESTRUNS)/runc-sys.json -- $(GOTEST) -p 1 $(SYSPKGS) & sys=$$!; \
+	$(TESTENV) JUDGE_TEST_PHASE=shared TMPDIR=$$tb JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(TESTTIME) run $(TESTRUNS)/runc.json -- $(GOTEST) -p 1 $$bots || status=1; \
+	$(TESTENV) JUDGE_TEST_PHASE=shared TMPDIR=$$tb $(RUNSC) $(TESTTIME) run $(TESTRUNS)/runsc.json -- $(GOTEST) -p 1 $$bots || status=1; \
+	wait $$sys || status=1; \
+	$(TESTENV) JUDGE_TEST_PHASE=alone TMPDIR=$$tb JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(TESTTIME) alone $(TESTRUNS)/runc-alone.json ./... -- $(GOTEST) || status=1; \
+	$(TESTENV) JUDGE_TEST_PHASE=alone TMPDIR=$$tb $(RUNSC) $(TESTTIME) alone $(TESTRUNS)/runsc-alone.json $$bots -- $(GOTEST) || status=1; \
 	$(TESTTIME) summary $(TESTSUMMARY) || status=1; \
 	exit $$status
 
-# Each package's time in the last make test (both passes), its ten slowest tests and its
+# Each package's time in the last make test (every pass), its ten slowest tests and its
 # failures, ending with go test's own lines; it fails if a pass failed or never ran.
 test-times:
 	@$(GO) build -o $(TESTTIME) ./tools/testtime

@@ -15,6 +15,7 @@ import (
 // when an image changes, whoever changed it: another judge's import reaches it only through
 // the engine's events. A build must never take a toolchain the engine no longer names.
 func TestImageIDFollowsTheEngine(t *testing.T) {
+	sandboxtest.Alone(t, "it retags images every judge on the engine uses")
 	e, other := sandboxtest.Engine(t), sandboxtest.Engine(t)
 	ctx := context.Background()
 	ref := fmt.Sprintf("judge-test/imageids:%d", time.Now().UnixNano())

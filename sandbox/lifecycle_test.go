@@ -59,6 +59,7 @@ func TestExitAtOnceIsNeverTheSandboxsError(t *testing.T) {
 // bot that burns from its first instruction is charged all of it, and the container's start
 // none of it.
 func TestStartCPUIsNotTheBots(t *testing.T) {
+	sandboxtest.Alone(t, "it measures start-up CPU against the wall clock")
 	e := sandboxtest.Engine(t)
 	spec := sandboxtest.Spec(sandboxtest.Build(t, sandboxtest.Builder(t, e), "sandbox/testdata/lifecycle/cpp"))
 	p, err := lifecycle(t, e, spec, "burn 300")

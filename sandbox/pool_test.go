@@ -20,6 +20,7 @@ import (
 // The pool keeps its size, grows a kind to what a match took of it at once, refuses a prepared
 // container that has ended, and Close removes everything it holds.
 func TestWarmPool(t *testing.T) {
+	sandboxtest.Alone(t, "it times a warm start against the wall clock")
 	sandboxtest.MustHaveDocker(t)
 	ctx := context.Background()
 	e, err := sandbox.New(ctx, sandbox.Options{Host: os.Getenv("JUDGE_DOCKER_HOST"), StateDir: sandboxtest.DataDir()})

@@ -188,6 +188,7 @@ func TestThreadAndFileExhaustion(t *testing.T) {
 }
 
 func TestMultiThreadedBurnIsChargedAndCapped(t *testing.T) {
+	sandboxtest.Alone(t, "it times a burn on every core")
 	p := probe(t, nil)
 	start := time.Now()
 	_, turn, err := ask(t, p, "burnmt 4 600", sandbox.TurnLimits{CPU: 5 * time.Second, Wall: 10 * time.Second})
@@ -256,6 +257,7 @@ func TestStackBombCrashes(t *testing.T) {
 // Compile-time attacks: the compiler runs in its own sandbox, so what it can reach is its
 // own image; what it can do is bounded by the build limits.
 func TestCompileTimeAttacks(t *testing.T) {
+	sandboxtest.Alone(t, "it times compilations against their limits")
 	e := sandboxtest.Engine(t)
 	b := sandboxtest.Builder(t, e)
 	b.Limits.Timeout = 10 * time.Second
@@ -404,6 +406,7 @@ func TestEachLanguagesSpawnIsForbidden(t *testing.T) {
 }
 
 func TestPinnedToItsCore(t *testing.T) {
+	sandboxtest.Alone(t, "it checks which core a bot burns on")
 	p := probe(t, func(s *sandbox.RunSpec) { s.Limits.CPUSet = "1" })
 	want := "cpus 1"
 	if sandboxtest.GVisor() {

@@ -155,6 +155,7 @@ func burned(t *testing.T, p *sandbox.Process, cmd string) (time.Duration, sandbo
 }
 
 func TestCPUTimeMatchesTheBotsOwnClock(t *testing.T) {
+	sandboxtest.Alone(t, "it compares CPU time with the wall clock")
 	ref, turn := burned(t, probe(t, nil), "burn 800")
 	if sandboxtest.GVisor() {
 		// The cgroup also holds gVisor's kernel, which serves the bot's system calls (the
@@ -174,6 +175,7 @@ func TestCPUTimeMatchesTheBotsOwnClock(t *testing.T) {
 }
 
 func TestCPULimit(t *testing.T) {
+	sandboxtest.Alone(t, "it times a CPU limit against the wall clock")
 	p := probe(t, nil)
 	start := time.Now()
 	_, turn, err := ask(t, p, "burn 3000", sandbox.TurnLimits{CPU: 500 * time.Millisecond, Wall: 5 * time.Second})
@@ -186,6 +188,7 @@ func TestCPULimit(t *testing.T) {
 }
 
 func TestSleeperHitsWallCap(t *testing.T) {
+	sandboxtest.Alone(t, "it times a wall-clock cap")
 	p := probe(t, nil)
 	start := time.Now()
 	_, turn, err := ask(t, p, "sleep 10000", sandbox.TurnLimits{CPU: time.Second, Wall: 2 * time.Second})
@@ -205,6 +208,7 @@ func TestSleeperHitsWallCap(t *testing.T) {
 }
 
 func TestFrozenBotUsesNoCPU(t *testing.T) {
+	sandboxtest.Alone(t, "it measures a frozen bot's CPU against the wall clock")
 	for _, mode := range []sandbox.Freeze{sandbox.FreezeSignal, sandbox.FreezeCgroup} {
 		t.Run(string(mode), func(t *testing.T) {
 			p := probe(t, func(s *sandbox.RunSpec) { s.Freeze = mode })
@@ -301,6 +305,7 @@ func TestCrashAndExitAreReported(t *testing.T) {
 // calls). The bound under gVisor is that second machine's worst with a margin: a bot that
 // budgets by its own clock there needs a margin too.
 func TestChargedAgainstTheBotsOwnClock(t *testing.T) {
+	sandboxtest.Alone(t, "it compares CPU time with the wall clock")
 	core := fmt.Sprint(sandboxtest.LastCore())
 	for _, tc := range []struct{ name, cmd string }{
 		{"one thread", "burn 150"},

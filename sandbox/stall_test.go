@@ -20,6 +20,7 @@ import (
 // fails the start within the bound of an engine call rather than hang the match, and once
 // it answers again no container is left.
 func TestStalledEngineFailsTheStart(t *testing.T) {
+	sandboxtest.Alone(t, "it times the engine's start against its deadline")
 	sandboxtest.MustHaveDocker(t)
 	spec := sandboxtest.Spec(sandboxtest.Build(t, sandboxtest.Builder(t, sandboxtest.Engine(t)), "sandbox/testdata/lifecycle/cpp"))
 	const bound = 2 * time.Second

@@ -15,6 +15,7 @@ import (
 // second of CPU takes longer than its 1 s wall cap, and still answers, because the time it
 // waited for a CPU extends the cap.
 func TestStarvedBotIsNotTimedOut(t *testing.T) {
+	sandboxtest.Alone(t, "it starves a bot on purpose")
 	core := sandboxtest.LastCore()
 	p := probe(t, func(s *sandbox.RunSpec) { s.Limits.CPUSet = fmt.Sprint(core) })
 	mustAsk(t, p, "echo warm")
@@ -37,6 +38,7 @@ func TestStarvedBotIsNotTimedOut(t *testing.T) {
 // A bot that sleeps through the same load is still timed out by the wall clock: sleeping is
 // not waiting for a CPU.
 func TestSleepingBotUnderLoadIsTimedOut(t *testing.T) {
+	sandboxtest.Alone(t, "it loads the cores on purpose")
 	core := sandboxtest.LastCore()
 	p := probe(t, func(s *sandbox.RunSpec) { s.Limits.CPUSet = fmt.Sprint(core) })
 	mustAsk(t, p, "echo warm")
@@ -57,6 +59,7 @@ func TestSleepingBotUnderLoadIsTimedOut(t *testing.T) {
 // The wait that counts is the longest of one thread, not their sum, so this is never the
 // judge's error (ErrStarved).
 func TestOwnThreadsQueuingIsNotStarvation(t *testing.T) {
+	sandboxtest.Alone(t, "it measures queuing against the wall clock")
 	core := sandboxtest.LastCore()
 	p := probe(t, func(s *sandbox.RunSpec) { s.Limits.CPUSet = fmt.Sprint(core) })
 	mustAsk(t, p, "echo warm")

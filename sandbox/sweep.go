@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/docker/docker/api/types/container"
@@ -77,17 +79,26 @@ func ownerAlive(path string) bool {
 }
 
 // Containers lists the IDs of the judge containers on the engine that belong to this host,
-// whoever owns them.
-func (e *Engine) Containers(ctx context.Context) ([]string, error) {
+// whoever owns them; given directories, only those of judges whose state directory is in one
+// of them (tests side by side on one engine count their own judges' only).
+func (e *Engine) Containers(ctx context.Context, under ...string) ([]string, error) {
 	list, err := e.list(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(list))
-	for i, c := range list {
-		ids[i] = c.ID
+	var ids []string
+	for _, c := range list {
+		if len(under) == 0 || slices.ContainsFunc(under, func(dir string) bool { return inDir(c.Labels[labelLock], dir) }) {
+			ids = append(ids, c.ID)
+		}
 	}
 	return ids, nil
+}
+
+// inDir reports whether path is inside dir (both absolute, or both relative to one place).
+func inDir(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }
 
 // OwnContainers lists the IDs of this judge's own containers (this Engine's instance) that

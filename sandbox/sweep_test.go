@@ -75,11 +75,15 @@ func TestOrphansAreSwept(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ids, _ := e.Containers(ctx)
+	ids, _ := e.Containers(ctx, sandboxtest.DataDir())
 	for _, orphan := range orphans {
 		if !slices.Contains(ids, orphan) {
 			t.Fatalf("the orphan %s is not there before the sweep", orphan[:12])
 		}
+	}
+	// Counted by state directory: the judges of this one, none of another's.
+	if other, _ := e.Containers(ctx, t.TempDir()); len(other) != 0 {
+		t.Errorf("%d containers counted in an empty state directory", len(other))
 	}
 	if _, err := e.Sweep(ctx); err != nil {
 		t.Fatal(err)

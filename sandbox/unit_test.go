@@ -474,3 +474,21 @@ func TestFilesLeft(t *testing.T) {
 		t.Errorf("FilesLeft(20) with %d open of %d: true", open, lim.Cur)
 	}
 }
+
+func TestInDir(t *testing.T) {
+	for _, tc := range []struct {
+		path, dir string
+		in        bool
+	}{
+		{"/d/instances/a.lock", "/d", true},
+		{"/d/instances/a.lock", "/d/", true},
+		{"/data/instances/a.lock", "/d", false},
+		{"/d", "/d/x", false},
+		{"/other/a.lock", "/d", false},
+		{"", "/d", false},
+	} {
+		if got := inDir(tc.path, tc.dir); got != tc.in {
+			t.Errorf("inDir(%q, %q) = %v, want %v", tc.path, tc.dir, got, tc.in)
+		}
+	}
+}

@@ -150,6 +150,7 @@ func TestAPinTheMirrorNoLongerServes(t *testing.T) {
 // The exact images travel: export -> remove them from the engine -> import gives the very same
 // IDs, and a match plays. A damaged archive is refused before anything is loaded.
 func TestExportImportGivesTheSameImages(t *testing.T) {
+	sandboxtest.Alone(t, "it removes images every judge on the engine uses")
 	sandboxtest.Engine(t)
 	dataDir := sandboxtest.DataDir()
 	dir := t.TempDir()

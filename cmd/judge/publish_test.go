@@ -19,6 +19,7 @@ import (
 // whose engine lacks them (images.source: nats) loads them at start, with the publisher's
 // IDs, and judges a match.
 func TestADaemonWithoutImagesGetsThemFromTheObjectStore(t *testing.T) {
+	sandboxtest.Alone(t, "it removes images every judge on the engine uses")
 	sandboxtest.Engine(t)
 	srv, err := queue.Open(context.Background(), queue.Options{Listen: "127.0.0.1:-1", StoreDir: t.TempDir()})
 	if err != nil {

@@ -218,15 +218,17 @@ func noContainersLeft(t *testing.T, before []string) {
 	}
 }
 
-// containers lists the judge containers on this host, once those of dead judges are swept: a
-// judge killed earlier (by a test of this package or another) leaves its bots' and its warm
-// pool's, and a judge serve that a test starts sweeps them, which would move the count.
+// containers lists the judge containers of this test binary's judges (their state
+// directories are in the tests' data directory or in TMPDIR: make test runs other packages
+// beside this one, with their own), once those of dead judges are swept: a judge killed
+// earlier (by a test of this package or another) leaves its bots' and its warm pool's, and a
+// judge serve that a test starts sweeps them, which would move the count.
 func containers(t *testing.T) []string {
 	e := sandboxtest.Engine(t)
 	if _, err := e.Sweep(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	ids, err := e.Containers(context.Background())
+	ids, err := e.Containers(context.Background(), sandboxtest.DataDir(), os.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -211,7 +211,7 @@ func measure(t *testing.T, bin, natsURL, metricsAddr, dataDir string) soakFigure
 		}
 	}
 	resp.Body.Close()
-	ids, err := sandboxtest.Engine(t).Containers(context.Background())
+	ids, err := sandboxtest.Engine(t).Containers(context.Background(), sandboxtest.DataDir(), os.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,12 +34,9 @@ func playAndVerify(t *testing.T, r *match.Runner, name string, seed uint64, bots
 // pair adds nothing the ring does not check (each bot has its own sandbox and its own clock),
 // and it cost 72 matches a runtime.
 func TestEveryLanguageInEachSeat(t *testing.T) {
+	sandboxtest.RuncOnly(t, "the seats are the game's rules; snakecore.TestEveryLanguage plays every language under gVisor")
 	r := matchtest.Runner(t)
-	games := []string{"amazes", "ontherun"}
-	if sandboxtest.GVisor() {
-		games = games[:1] // the languages' runtimes in their sandboxes; the games' rules are runc's
-	}
-	for _, name := range games {
+	for _, name := range []string{"amazes", "ontherun"} {
 		for i, first := range langs {
 			second := langs[(i+1)%len(langs)]
 			t.Run(fmt.Sprintf("%s/%s-%s", name, first, second), func(t *testing.T) {
@@ -59,6 +56,7 @@ func TestEveryLanguageInEachSeat(t *testing.T) {
 
 // TestBrokenBotIsFaulted: the broken bot's fault is reported while the other bot finishes.
 func TestBrokenBotIsFaulted(t *testing.T) {
+	sandboxtest.RuncOnly(t, "a broken bot's faults are the game's rules")
 	r := matchtest.Runner(t)
 	for _, tc := range []struct {
 		game, broken string

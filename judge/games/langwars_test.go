@@ -42,17 +42,13 @@ func answers(rp *replay.Replay) map[[2]int]string {
 }
 
 // TestLangWarsEveryLanguage plays the sample bots (one per language), four at a time, each
-// language in every seat (each once under gVisor). They play the same deterministic strategy on symmetric
+// language in every seat. They play the same deterministic strategy on symmetric
 // information, so each turn all four must answer the same picks (a check that the
 // implementations agree), nobody faults, and the game is an all-zero draw.
 func TestLangWarsEveryLanguage(t *testing.T) {
+	sandboxtest.RuncOnly(t, "the seats are the game's rules; snakecore.TestEveryLanguage plays every language under gVisor")
 	r := matchtest.Runner(t)
 	for rot := range langs {
-		// Under gVisor, each language once (every fourth rotation): what it adds is the
-		// language's runtime in its sandbox, and the seats are the rules', checked under runc.
-		if sandboxtest.GVisor() && rot%4 != 0 {
-			continue
-		}
 		var bots []string
 		for k := 0; k < 4; k++ {
 			bots = append(bots, "bots/langwars/"+langs[(rot+k)%len(langs)])
@@ -104,6 +100,7 @@ func TestLangWarsEveryLanguage(t *testing.T) {
 // is accepted, its sloppy picks count as language 0 without a fault, and it is stopped for
 // spinning on turn 4; from then on it picks language 0 while the others play on.
 func TestLangWarsBrokenBot(t *testing.T) {
+	sandboxtest.RuncOnly(t, "a broken bot's faults are the game's rules")
 	r := matchtest.Runner(t)
 	for _, seat := range []int{0, 3} {
 		t.Run(fmt.Sprintf("seat-%d", seat), func(t *testing.T) {

@@ -28,6 +28,7 @@ import (
 // library runs the bot's constructor before it reads anything, and burns 1,500 ms there: a
 // burn that long was once charged as answer time at turn 0, not start-up, under runc.
 func TestStartUpBurnerTimesOutAtItsFirstRequest(t *testing.T) {
+	sandboxtest.Alone(t, "it times start-up burns against their allowance")
 	r := matchtest.Runner(t)
 	type startCase struct {
 		game   string

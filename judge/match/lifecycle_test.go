@@ -115,6 +115,7 @@ func allowance(t *testing.T, lang string) time.Duration {
 // An empty bot's start-up is within its language's allowance: an honest bot pays nothing
 // for its runtime's start, in every language.
 func TestAnEmptyBotsStartIsFree(t *testing.T) {
+	sandboxtest.Alone(t, "it measures start-up CPU against the wall clock")
 	r := matchtest.Runner(t)
 	for _, lang := range lifecycleLangs {
 		for run := 0; run < 3; run++ {
@@ -132,6 +133,7 @@ func TestAnEmptyBotsStartIsFree(t *testing.T) {
 // a timeout at that request, below it the result reports it and the replay's first exchange
 // includes it.
 func TestStartUpCPUIsCharged(t *testing.T) {
+	sandboxtest.Alone(t, "it measures start-up CPU against its allowance")
 	r := matchtest.Runner(t)
 	for _, lang := range lifecycleLangs {
 		t.Run(lang, func(t *testing.T) {
@@ -202,6 +204,7 @@ func pinnedRunner(t *testing.T) (*match.Runner, int) {
 // its whole start-up is charged to its first request. Hogs leave its core about a thirteenth,
 // less than the tenth of a core that counts as idle.
 func TestStarvedStartUpIsCharged(t *testing.T) {
+	sandboxtest.Alone(t, "it starves a bot's start-up on purpose")
 	r, core := pinnedRunner(t)
 	stop := sandboxtest.Hog(t, core, 2, 12*1024)
 	// The hogs stop once the match asks its first question (player 0, the honest one, at turn 1).
@@ -274,6 +277,7 @@ func (m *hookedMatch) Reply(r game.Reply) *game.Fault {
 // the machine starves it past five times the cap, the match is not judged: the judge's
 // error, which the daemon retries). Either way the bot gets no fault.
 func TestStarvedBotIsNotBlamed(t *testing.T) {
+	sandboxtest.Alone(t, "it starves a bot on purpose")
 	r, core := pinnedRunner(t)
 	var stop func()
 	once := false

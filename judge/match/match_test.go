@@ -231,6 +231,7 @@ func TestReadyAndNotices(t *testing.T) {
 }
 
 func TestFiguresAreReported(t *testing.T) {
+	sandboxtest.Alone(t, "it compares reported CPU with the wall clock")
 	r := runner(t)
 	opts := map[string]string{"p0": "burn 300,echo b", "p1": "echo a,alloc 40"}
 	res := play(t, r, opts, probe(t), probe(t))

@@ -180,6 +180,7 @@ func TestEveryHostileBotPlaysARealMatch(t *testing.T) {
 // abstract socket, a shared memory segment and a spinning thread behind (and to outlive its
 // match); in the second a probe looks for them and checks its speed.
 func TestNothingPersistsToTheNextMatch(t *testing.T) {
+	sandboxtest.Alone(t, "it compares a bot's CPU with the wall clock")
 	// Used once, each bot's container is removed after its match; used again (the daemon's
 	// default under runc), the attacker's own container serves it in the next match, reset.
 	for _, reuse := range []bool{false, true} {

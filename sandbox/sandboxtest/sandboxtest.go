@@ -134,6 +134,22 @@ func Build(t testing.TB, b *build.Builder, path string) build.Result {
 	return res
 }
 
+// AloneMark starts the message of a test that Alone skipped: tools/testtime finds by it the
+// tests a run left to the phase alone, and fails make test if one of them never ran there.
+const AloneMark = "[alone]"
+
+// Alone marks a test that must not share the machine: it times bots against the wall clock,
+// starves them on purpose, or changes what every judge on the engine sees (its images).
+// make test runs the packages side by side with JUDGE_TEST_PHASE=shared, where such a test
+// skips, then runs each of them by itself with JUDGE_TEST_PHASE=alone (tools/testtime alone
+// lists them by this call). Without JUDGE_TEST_PHASE, as a plain go test, it runs.
+func Alone(t testing.TB, why string) {
+	t.Helper()
+	if os.Getenv("JUDGE_TEST_PHASE") == "shared" {
+		t.Skipf("%s %s: runs in make test's phase alone", AloneMark, why)
+	}
+}
+
 // Runtime is the engine runtime bots run under in tests: JUDGE_TEST_RUNTIME (e.g. runsc for
 // gVisor), else runc.
 func Runtime() string {
@@ -145,6 +161,17 @@ func Runtime() string {
 
 // GVisor reports whether the tests run under gVisor, where some refusals read differently.
 func GVisor() bool { return Runtime() == sandbox.RuntimeGVisor }
+
+// RuncOnly skips, under gVisor, a test of the judge's own logic that real bots happen to
+// drive (a game's seats and rules, a broken bot's faults, the names a compiler is given): it
+// runs under runc. Under gVisor what the runtime changes is checked: every test of the
+// sandbox's boundary, the compilers, and each language's runtime in its sandbox.
+func RuncOnly(t testing.TB, why string) {
+	t.Helper()
+	if GVisor() {
+		t.Skipf("%s: checked under runc; gVisor changes nothing of it", why)
+	}
+}
 
 // ReadOnly is how writing to a read-only mount fails under the test runtime: gVisor checks
 // permissions first, so it says "Permission denied" where Linux says "Read-only file system".

@@ -13,20 +13,39 @@
 // elapsed time, the ten slowest tests and every test that failed; it ends with the packages'
 // lines of go test itself, the lines CI reads, so that a failure is never hidden above a table.
 // It exits 1 if any run failed or a file is missing (its run never happened: an earlier pass
-// failed).
+// failed). A test that sandboxtest.Alone skipped in run R (named RUNTIME or RUNTIME-LANE) must
+// have run in the run named RUNTIME-alone (passed, or skipped for a reason of its own), or the
+// summary fails: nothing skipped for the
+// phase alone is passed off as run.
+//
+//	testtime alone FILE PKG... -- go test -json ARGS...
+//
+// runs, one package at a time, the tests of PKG... that call sandboxtest.Alone (found in their
+// source), appending -run and the package to the command, and keeps the events in FILE as run
+// does.
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
+
+// aloneMark is sandboxtest.AloneMark: the start of the message of a test skipped for the phase
+// alone (not imported: this tool builds without the judge).
+const aloneMark = "[alone]"
 
 // event is a line of go test -json (cmd/test2json).
 type event struct {
@@ -48,6 +67,18 @@ func main() {
 			usage()
 		}
 		os.Exit(run(os.Args[2], os.Args[4:], os.Stdout, os.Stderr))
+	case "alone":
+		dash := -1
+		for i, a := range os.Args {
+			if a == "--" {
+				dash = i
+				break
+			}
+		}
+		if len(os.Args) < 4 || dash < 3 || dash == len(os.Args)-1 {
+			usage()
+		}
+		os.Exit(alone(os.Args[2], os.Args[3:dash], os.Args[dash+1:], os.Stdout, os.Stderr))
 	case "summary":
 		if len(os.Args) < 3 {
 			usage()
@@ -69,12 +100,13 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: testtime run FILE -- go test -json ARGS...\n       testtime summary NAME=FILE...")
+	fmt.Fprintln(os.Stderr, "usage: testtime run FILE -- go test -json ARGS...\n       testtime alone FILE PKG... -- go test -json ARGS...\n       testtime summary NAME=FILE...")
 	os.Exit(2)
 }
 
+// run appends to file: the phase alone runs a command per package into one file.
 func run(file string, argv []string, stdout, stderr io.Writer) int {
-	out, err := os.Create(file)
+	out, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		fmt.Fprintln(stderr, "testtime:", err)
 		return 1
@@ -181,6 +213,107 @@ func sortedKeys(m map[string][]string) []string {
 	return keys
 }
 
+// alone runs the tests of pkgs that call sandboxtest.Alone, a go test per package, and
+// returns the first failing status (after running them all).
+func alone(file string, pkgs, argv []string, stdout, stderr io.Writer) int {
+	// The file exists even when no test is alone: the summary reads an empty run as one that
+	// happened.
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		fmt.Fprintln(stderr, "testtime:", err)
+		return 1
+	}
+	f.Close()
+	list, err := aloneTests(pkgs)
+	if err != nil {
+		fmt.Fprintln(stderr, "testtime:", err)
+		return 1
+	}
+	status := 0
+	for _, p := range list {
+		cmd := append(append(append([]string{}, argv...), "-run", "^("+strings.Join(p.tests, "|")+")$"), p.path)
+		if s := run(file, cmd, stdout, stderr); s != 0 && status == 0 {
+			status = s
+		}
+	}
+	return status
+}
+
+type pkgTests struct {
+	path  string
+	tests []string
+}
+
+// aloneTests lists, for each package of patterns, its top-level tests that call
+// sandboxtest.Alone (in their body or in a function literal in it), as go list finds the
+// packages.
+func aloneTests(patterns []string) ([]pkgTests, error) {
+	var stderr bytes.Buffer
+	cmd := exec.Command("go", append([]string{"list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .TestGoFiles \" \"}} {{join .XTestGoFiles \" \"}}"}, patterns...)...)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %v: %s", err, stderr.Bytes())
+	}
+	var list []pkgTests
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.SplitN(line, "\t", 3)
+		if len(f) != 3 {
+			continue
+		}
+		var files []string
+		for _, name := range strings.Fields(f[2]) {
+			files = append(files, filepath.Join(f[1], name))
+		}
+		tests, err := aloneIn(files)
+		if err != nil {
+			return nil, err
+		}
+		if len(tests) > 0 {
+			list = append(list, pkgTests{f[0], tests})
+		}
+	}
+	return list, nil
+}
+
+var testName = regexp.MustCompile(`^Test([^a-z].*)?$`)
+
+// aloneIn lists the tests of files that call sandboxtest.Alone.
+func aloneIn(files []string) ([]string, error) {
+	var tests []string
+	fset := token.NewFileSet()
+	for _, name := range files {
+		file, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range file.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv != nil || fn.Body == nil || !testName.MatchString(fn.Name.Name) {
+				continue
+			}
+			found := false
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return !found
+				}
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Alone" {
+					if x, ok := sel.X.(*ast.Ident); ok && x.Name == "sandboxtest" {
+						found = true
+					}
+				}
+				return !found
+			})
+			if found {
+				tests = append(tests, fn.Name.Name)
+			}
+		}
+	}
+	sort.Strings(tests)
+	return tests, nil
+}
+
 type namedRun struct{ name, file string }
 
 // runEvents is what summary keeps of one run.
@@ -191,6 +324,11 @@ type runEvents struct {
 	tests    []testResult
 	lines    []string // the packages' own lines, as go test printed them
 	failed   bool
+	// leftAlone are the tests (package NUL test) that sandboxtest.Alone skipped; ended, the
+	// tests that passed or skipped (for a reason of their own: under gVisor a test of
+	// starvation skips alone too).
+	leftAlone []string
+	ended     map[string]bool
 }
 
 type pkgResult struct {
@@ -204,7 +342,7 @@ type testResult struct {
 }
 
 func read(nr namedRun) runEvents {
-	re := runEvents{name: nr.name, packages: map[string]pkgResult{}}
+	re := runEvents{name: nr.name, packages: map[string]pkgResult{}, ended: map[string]bool{}}
 	f, err := os.Open(nr.file)
 	if err != nil {
 		re.missing, re.failed = err, true
@@ -213,14 +351,23 @@ func read(nr namedRun) runEvents {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	started, running := map[string]bool{}, map[string]bool{}
+	started, running, marked := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for sc.Scan() {
 		var e event
 		if json.Unmarshal(sc.Bytes(), &e) != nil {
 			continue
 		}
+		key := e.Package + "\x00" + e.Test
 		if e.Test != "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip") {
-			delete(running, e.Package+"\x00"+e.Test)
+			delete(running, key)
+		}
+		switch {
+		case e.Test != "" && e.Action == "output" && strings.Contains(e.Output, aloneMark):
+			marked[key] = true
+		case e.Test != "" && e.Action == "skip" && marked[key]:
+			re.leftAlone = append(re.leftAlone, key)
+		case e.Test != "" && (e.Action == "pass" || e.Action == "skip"):
+			re.ended[key] = true
 		}
 		switch {
 		case e.Action == "start":
@@ -265,6 +412,30 @@ func read(nr namedRun) runEvents {
 	return re
 }
 
+// leftAloneRan reports whether every test that a run left to the phase alone ran in the run
+// alone of the same runtime (and passed, or skipped for a reason of its own), and names those
+// that did not.
+func leftAloneRan(w io.Writer, runs []runEvents) bool {
+	byName := map[string]runEvents{}
+	for _, r := range runs {
+		byName[r.name] = r
+	}
+	ok := true
+	for _, r := range runs {
+		runtime, _, _ := strings.Cut(r.name, "-")
+		aloneRun, found := byName[runtime+"-alone"]
+		for _, k := range r.leftAlone {
+			if found && aloneRun.ended[k] {
+				continue
+			}
+			ok = false
+			pkg, test, _ := strings.Cut(k, "\x00")
+			fmt.Fprintf(w, "%s: %s %s was skipped for the phase alone and did not run in %s-alone\n", r.name, pkg, test, runtime)
+		}
+	}
+	return ok
+}
+
 // summary prints the runs' times and failures, then their packages' lines, and reports
 // whether every run passed.
 func summary(w io.Writer, nrs []namedRun) bool {
@@ -293,7 +464,7 @@ func summary(w io.Writer, nrs []namedRun) bool {
 	})
 	fmt.Fprintf(w, "\n== testtime: each package's time (s), slowest first\n")
 	for _, r := range runs {
-		fmt.Fprintf(w, "%10s", r.name)
+		fmt.Fprintf(w, "%12s", r.name)
 	}
 	fmt.Fprintln(w, "  package")
 	for _, p := range pkgs {
@@ -301,11 +472,11 @@ func summary(w io.Writer, nrs []namedRun) bool {
 			res, ok := r.packages[p]
 			switch {
 			case !ok || res.action == "skip":
-				fmt.Fprintf(w, "%10s", "-")
+				fmt.Fprintf(w, "%12s", "-")
 			case res.action == "pass":
-				fmt.Fprintf(w, "%10.1f", res.elapsed)
+				fmt.Fprintf(w, "%12.1f", res.elapsed)
 			default:
-				fmt.Fprintf(w, "%10s", fmt.Sprintf("%s %.1f", strings.ToUpper(res.action), res.elapsed))
+				fmt.Fprintf(w, "%12s", fmt.Sprintf("%s %.1f", strings.ToUpper(res.action), res.elapsed))
 			}
 		}
 		fmt.Fprintf(w, "  %s\n", p)
@@ -325,7 +496,7 @@ func summary(w io.Writer, nrs []namedRun) bool {
 	sort.SliceStable(tests, func(i, j int) bool { return tests[i].elapsed > tests[j].elapsed })
 	fmt.Fprintf(w, "\n== testtime: the ten slowest tests\n")
 	for _, t := range tests[:min(10, len(tests))] {
-		fmt.Fprintf(w, "%9.1fs  %-6s %s %s\n", t.elapsed, t.run, t.pkg, t.test)
+		fmt.Fprintf(w, "%9.1fs  %-11s %s %s\n", t.elapsed, t.run, t.pkg, t.test)
 	}
 
 	fmt.Fprintf(w, "\n== testtime: go test's verdict\n")
@@ -349,6 +520,9 @@ func summary(w io.Writer, nrs []namedRun) bool {
 				fmt.Fprintf(w, "%s: %s never finished\n", r.name, p)
 			}
 		}
+	}
+	if !leftAloneRan(w, runs) {
+		ok = false
 	}
 	// Last, the lines go test printed, so that CI's closing lines are go test's own.
 	for _, r := range runs {

@@ -11,11 +11,13 @@ import (
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games/dropblock"
 	"github.com/botjudge/judge/judge/match/matchtest"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
 // TestEveryLanguage: the sample bots of every language, four at a table (the languages in
 // their order). None faults, all answer, and every answer is the sample strategy's.
 func TestEveryLanguage(t *testing.T) {
+	sandboxtest.RuncOnly(t, "the seats are the game's rules; snakecore.TestEveryLanguage plays every language under gVisor")
 	r := matchtest.Runner(t)
 	langs := images.LangNames()
 	for table := 0; table < len(langs); table += 4 {
@@ -60,6 +62,7 @@ func playEveryLanguage(t *testing.T, r *match.Runner, bots []string) {
 // TestBrokenBot: the broken bot times out at its third turn (global turn 8 + its seat); it is
 // never asked again while its player stays on the board, and the others finish cleanly.
 func TestBrokenBot(t *testing.T) {
+	sandboxtest.RuncOnly(t, "a broken bot's faults are the game's rules")
 	r := matchtest.Runner(t)
 	const seat = 1
 	bots := []string{"bots/dropblock/cpp", "bots/dropblock/broken", "bots/dropblock/go", "bots/dropblock/pascal"}
