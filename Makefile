@@ -64,7 +64,7 @@ netns:
 # other's containers. In the lanes JUDGE_TEST_PHASE=shared: a test that times bots against the
 # wall clock, starves them or removes images calls sandboxtest.Alone and skips; testtime alone
 # then runs those tests one package at a time, nothing beside them, under each runtime, and
-# the summary fails if one skipped in a lane did not pass alone. Each pass keeps its go test
+# the summary fails if one skipped in a lane did not run alone. Each pass keeps its go test
 # -json events in judge-data/ci and prints what go test would without -json; make test ends,
 # pass or fail, with the summary (BENCHMARKS.md: the lanes against one package at a time).
 # The viewer's browser test leaves a screenshot of each game in judge-data/screenshots.
