@@ -1,6 +1,8 @@
 package queue
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -127,5 +129,23 @@ func TestClusterOptionsAreChecked(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "cluster") {
 			t.Errorf("%+v: %v", c, fmt.Sprint(err))
 		}
+	}
+}
+
+// A node that replaces a lost one waits for a route to the cluster, and that wait ends with
+// Open's context: a judge serve stopped meanwhile does not wait out the 10 s.
+func TestReplacingEndsWithTheContext(t *testing.T) {
+	addrs := freeAddrs(t, 3) // the client port, the route port, a cluster nobody runs
+	o := Options{Listen: addrs[0], StoreDir: t.TempDir(), Logger: testLogger(),
+		Cluster: Cluster{Name: "test", Listen: addrs[1], Routes: []string{addrs[2]}, Replaces: []string{"gone"}}}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	q, err := Open(ctx, o)
+	if err == nil {
+		q.Close()
+	}
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 3*time.Second {
+		t.Errorf("Open with nobody to route to: %v after %s; want the context's deadline, at once", err, time.Since(start).Round(time.Millisecond))
 	}
 }

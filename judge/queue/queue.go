@@ -169,7 +169,7 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 	}
 	if q.url == "" {
 		if len(o.Cluster.Replaces) > 0 {
-			if err := lostForGood(o, q.log); err != nil {
+			if err := lostForGood(ctx, o, q.log); err != nil {
 				return nil, err
 			}
 		}

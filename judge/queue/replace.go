@@ -65,8 +65,8 @@ func (q *Queue) replace(ctx context.Context, names []string) error {
 // lostForGood checks that no server of o.Cluster.Replaces is up, before this node joins the
 // cluster's JetStream (a node that joins stays a peer): removing a server up would stop its
 // JetStream. A server of this node's name and routes, without JetStream, asks the cluster's
-// servers which are up.
-func lostForGood(o Options, log *slog.Logger) error {
+// servers which are up. Its waits end with ctx (Open's).
+func lostForGood(ctx context.Context, o Options, log *slog.Logger) error {
 	opts, err := serverOptions(o)
 	if err != nil {
 		return err
@@ -91,12 +91,18 @@ func lostForGood(o Options, log *slog.Logger) error {
 		return fmt.Errorf("queue: nats.cluster.replaces: connecting to the system account: %w", err)
 	}
 	defer nc.Close()
-	for deadline := time.Now().Add(routesWait); srv.NumRoutes() == 0; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(routesWait); srv.NumRoutes() == 0; {
 		if time.Now().After(deadline) {
 			return fmt.Errorf("queue: nats.cluster.replaces: no other node of the cluster answered in %s: a node that replaces a lost one joins a cluster whose majority is up (routes %q)", routesWait, o.Cluster.Routes)
 		}
+		if err := sleep(ctx, 100*time.Millisecond); err != nil {
+			return fmt.Errorf("queue: nats.cluster.replaces: waiting for a route to the cluster: %w", err)
+		}
 	}
-	time.Sleep(routesWait / 10) // the routes to the rest of the cluster, which the first tells of
+	// The routes to the rest of the cluster, which the first tells of.
+	if err := sleep(ctx, routesWait/10); err != nil {
+		return fmt.Errorf("queue: nats.cluster.replaces: waiting for the cluster's routes: %w", err)
+	}
 	for _, name := range o.Cluster.Replaces {
 		switch isUp, err := up(nc, name); {
 		case err != nil:
