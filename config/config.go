@@ -20,12 +20,12 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 
-	"github.com/botjudge/judge/config/value"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/setting"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/cores"
 )
@@ -144,7 +144,7 @@ type Sandbox struct {
 	sandbox.Output `mapstructure:",squash"`
 	// StderrMatch bounds the bots' stderr one match's replay keeps, all bots together
 	// (match.Runner.StderrMatch).
-	StderrMatch value.Bytes `mapstructure:"stderr_match_limit"`
+	StderrMatch setting.Bytes `mapstructure:"stderr_match_limit"`
 	// Freeze is how bots are held while others move.
 	Freeze sandbox.Freeze `mapstructure:"freeze"`
 	// Pin gives each worker's bots a core of their own (core 0 stays for the judge) when the
@@ -165,9 +165,9 @@ type Sandbox struct {
 
 // Validate checks the section: the limits and output limits, and the fields of its own.
 func (s Sandbox) Validate() error {
-	return errors.Join(s.Limits.Validate(), s.Output.Validate(), value.Named("freeze", s.Freeze.Validate()),
-		value.Positive("stderr_match_limit", s.StderrMatch), value.NotNegative("warm", s.Warm),
-		value.NotNegative("warm_limit", s.WarmLimit), value.NotNegative("reuse", s.Reuse))
+	return errors.Join(s.Limits.Validate(), s.Output.Validate(), setting.Named("freeze", s.Freeze.Validate()),
+		setting.Positive("stderr_match_limit", s.StderrMatch), setting.NotNegative("warm", s.Warm),
+		setting.NotNegative("warm_limit", s.WarmLimit), setting.NotNegative("reuse", s.Reuse))
 }
 
 // Defaults returns the configuration used when nothing is set. Each component's section
@@ -364,24 +364,24 @@ func textHook(from, to reflect.Type, data any) (any, error) {
 func (c Config) Validate() error {
 	var errs []error
 	if c.DataDir == "" {
-		errs = append(errs, value.Invalid("data_dir", "must not be empty"))
+		errs = append(errs, setting.Invalid("data_dir", "must not be empty"))
 	}
-	errs = append(errs, value.Named("log.format", c.Log.Format.Validate()), value.Named("images.source", c.Images.Source.Validate()))
+	errs = append(errs, setting.Named("log.format", c.Log.Format.Validate()), setting.Named("images.source", c.Images.Source.Validate()))
 	if c.Images.Prefix == "" || strings.ContainsAny(c.Images.Prefix, ": @") {
-		errs = append(errs, value.Invalid("images.prefix", "must be a repository name like \"judge\" (got %q)", c.Images.Prefix))
+		errs = append(errs, setting.Invalid("images.prefix", "must be a repository name like \"judge\" (got %q)", c.Images.Prefix))
 	}
 	if c.Serve.AckWait < time.Second {
-		errs = append(errs, value.Invalid("serve.ack_wait", "must be at least 1s (got %v)", c.Serve.AckWait))
+		errs = append(errs, setting.Invalid("serve.ack_wait", "must be at least 1s (got %v)", c.Serve.AckWait))
 	}
 	errs = append(errs,
-		value.In("build", c.Build.Validate()),
-		value.In("sandbox", c.Sandbox.Validate()),
-		value.In("nats", c.NATS.Validate()),
-		value.In("portal", c.Portal.Validate()),
-		value.Positive("nats.replicas", c.NATS.Replicas),
-		value.NotNegative("serve.workers", c.Serve.Workers),
-		value.Positive("serve.grace", c.Serve.Grace),
-		value.Positive("serve.max_deliver", c.Serve.MaxDeliver),
+		setting.In("build", c.Build.Validate()),
+		setting.In("sandbox", c.Sandbox.Validate()),
+		setting.In("nats", c.NATS.Validate()),
+		setting.In("portal", c.Portal.Validate()),
+		setting.Positive("nats.replicas", c.NATS.Replicas),
+		setting.NotNegative("serve.workers", c.Serve.Workers),
+		setting.Positive("serve.grace", c.Serve.Grace),
+		setting.Positive("serve.max_deliver", c.Serve.MaxDeliver),
 	)
 	return prefixed(errors.Join(errs...))
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/botjudge/judge/config/value"
+	"github.com/botjudge/judge/judge/setting"
 )
 
 // Limits bounds one container. Each restriction is one field, and the zero value of every
@@ -16,7 +16,7 @@ type Limits struct {
 	// Runtime is the engine runtime: "runc" (""), or RuntimeGVisor.
 	Runtime string `mapstructure:"runtime"`
 	// Memory is the memory limit. Swap is never allowed.
-	Memory value.Bytes `mapstructure:"memory"`
+	Memory setting.Bytes `mapstructure:"memory"`
 	// CPUs is the CPU quota in cores (1.5 = one and a half cores).
 	CPUs float64 `mapstructure:"cpus"`
 	// CPUSet pins the container to these cores ("0", "1-2"); "" means any core. The judge
@@ -27,9 +27,9 @@ type Limits struct {
 	// NoFile bounds open file descriptors (RLIMIT_NOFILE).
 	NoFile int64 `mapstructure:"nofile"`
 	// FileSize bounds the size of any file written (RLIMIT_FSIZE).
-	FileSize value.Bytes `mapstructure:"fsize"`
+	FileSize setting.Bytes `mapstructure:"fsize"`
 	// Tmpfs is the size of a writable, noexec /tmp; 0 means no writable /tmp at all.
-	Tmpfs value.Bytes `mapstructure:"tmpfs"`
+	Tmpfs setting.Bytes `mapstructure:"tmpfs"`
 	// Network, when false (the default), leaves the container with no network interface
 	// but loopback.
 	Network bool `mapstructure:"network"`
@@ -114,20 +114,20 @@ func (l Limits) orDefaults() Limits {
 
 // Validate checks l as configured, where every value is written out: a zero that would
 // mean the default is refused, so that "0" never silently means 256 MiB. Errors name the
-// field by its key (value.KeyError).
+// field by its key (setting.KeyError).
 func (l Limits) Validate() error {
 	var errs []error
 	if l.Runtime == "" {
-		errs = append(errs, value.Invalid("runtime", "must name an engine runtime such as runc or %s", RuntimeGVisor))
+		errs = append(errs, setting.Invalid("runtime", "must name an engine runtime such as runc or %s", RuntimeGVisor))
 	}
 	return errors.Join(append(errs,
-		value.Named("seccomp", l.Seccomp.Validate()),
-		value.Positive("memory", l.Memory),
-		value.Positive("cpus", l.CPUs),
-		value.Positive("pids", l.Pids),
-		value.Positive("nofile", l.NoFile),
-		value.NotNegative("fsize", l.FileSize),
-		value.NotNegative("tmpfs", l.Tmpfs),
+		setting.Named("seccomp", l.Seccomp.Validate()),
+		setting.Positive("memory", l.Memory),
+		setting.Positive("cpus", l.CPUs),
+		setting.Positive("pids", l.Pids),
+		setting.Positive("nofile", l.NoFile),
+		setting.NotNegative("fsize", l.FileSize),
+		setting.NotNegative("tmpfs", l.Tmpfs),
 	)...)
 }
 
@@ -136,12 +136,12 @@ func (l Limits) Validate() error {
 type Output struct {
 	// Stdout bounds everything the bot may write to stdout; past it, reads fail with
 	// ErrOutputLimit.
-	Stdout value.Bytes `mapstructure:"stdout_limit"`
+	Stdout setting.Bytes `mapstructure:"stdout_limit"`
 	// Stderr bounds what is kept of stderr over the bot's life (the rest is discarded, and
 	// TakeStderr marks where).
-	Stderr value.Bytes `mapstructure:"stderr_limit"`
+	Stderr setting.Bytes `mapstructure:"stderr_limit"`
 	// Line bounds one line of stdout; a longer one is ErrLineTooLong.
-	Line value.Bytes `mapstructure:"line_limit"`
+	Line setting.Bytes `mapstructure:"line_limit"`
 }
 
 // DefaultOutput is 16 MiB of output, 64 KiB of stderr kept, lines of up to 1 MiB.
@@ -156,9 +156,9 @@ func (o Output) OrDefaults() Output {
 // Validate checks o as configured: every limit written out and positive.
 func (o Output) Validate() error {
 	return errors.Join(
-		value.Positive("stdout_limit", o.Stdout),
-		value.Positive("stderr_limit", o.Stderr),
-		value.Positive("line_limit", o.Line),
+		setting.Positive("stdout_limit", o.Stdout),
+		setting.Positive("stderr_limit", o.Stderr),
+		setting.Positive("line_limit", o.Line),
 	)
 }
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/config/value"
+	"github.com/botjudge/judge/judge/setting"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
@@ -20,7 +20,7 @@ func leftover(t *testing.T, e *sandbox.Engine, bot string, files map[string]stri
 	t.Helper()
 	res := sandboxtest.Build(t, sandboxtest.Builder(t, e), "sandbox/testdata/leftover")
 	spec := sandboxtest.Spec(res)
-	spec.Limits.Tmpfs = value.Bytes(1 << 20)
+	spec.Limits.Tmpfs = setting.Bytes(1 << 20)
 	spec.Reuse = bot
 	spec.Files = files
 	return sandboxtest.Start(t, e, spec)

@@ -21,6 +21,7 @@ import (
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/tournament"
+	"github.com/botjudge/judge/judge/tournament/standings"
 )
 
 // tournamentFlags are the flags of `judge tournament` and `judge tournament retry`; each set
@@ -248,7 +249,7 @@ func (a *app) tournamentQueue(ctx context.Context, errOut io.Writer, f *tourname
 }
 
 // standingsColumns are the columns of the table and the CSV.
-func standingsColumns(out tournament.Outcome) []string {
+func standingsColumns(out standings.Outcome) []string {
 	cols := []string{"rank", "name", "lang", "points", "score", "matches"}
 	if places(out) == 0 {
 		cols = append(cols, "wins", "draws", "losses")
@@ -260,7 +261,7 @@ func standingsColumns(out tournament.Outcome) []string {
 	return append(cols, "faults", "rating")
 }
 
-func places(out tournament.Outcome) int {
+func places(out standings.Outcome) int {
 	n := 0
 	for _, r := range out.Standings {
 		n = max(n, len(r.Places))
@@ -280,7 +281,7 @@ func ordinal(n int) string {
 	return strconv.Itoa(n) + "th"
 }
 
-func standingsCells(out tournament.Outcome, r tournament.Row) []string {
+func standingsCells(out standings.Outcome, r standings.Rated) []string {
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	cells := []string{strconv.Itoa(r.Rank), r.Name, r.Lang, num(r.Points), num(r.Score), strconv.Itoa(r.Matches)}
 	if n := places(out); n == 0 {
@@ -313,7 +314,7 @@ func standingsCells(out tournament.Outcome, r tournament.Row) []string {
 }
 
 // writeStandings prints the outcome for a person.
-func writeStandings(w io.Writer, out tournament.Outcome) error {
+func writeStandings(w io.Writer, out standings.Outcome) error {
 	fmt.Fprintf(w, "%s  %s  %s: %d of %d matches judged\n", out.Tournament, out.Game, out.Format, out.Judged, out.Matches)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.ToUpper(strings.Join(standingsColumns(out), "\t")))
@@ -334,7 +335,7 @@ func writeStandings(w io.Writer, out tournament.Outcome) error {
 	return nil
 }
 
-func writeStandingsCSV(w io.Writer, out tournament.Outcome) error {
+func writeStandingsCSV(w io.Writer, out standings.Outcome) error {
 	cw := csv.NewWriter(w)
 	cw.Write(standingsColumns(out))
 	for _, r := range out.Standings {

@@ -18,7 +18,7 @@ import (
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
-	"github.com/botjudge/judge/judge/tournament"
+	"github.com/botjudge/judge/judge/tournament/standings"
 	"github.com/botjudge/judge/judge/view"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
@@ -59,14 +59,14 @@ func entrantsDir(t *testing.T, game string, n int) string {
 }
 
 // tournamentJSON runs `judge tournament ... --json` until ctx is done and returns its outcome.
-func tournamentJSON(t *testing.T, ctx context.Context, args ...string) (tournament.Outcome, error) {
+func tournamentJSON(t *testing.T, ctx context.Context, args ...string) (standings.Outcome, error) {
 	t.Helper()
 	var out bytes.Buffer
 	root := newRoot()
 	root.SetOut(&out)
 	root.SetArgs(append([]string{"--data-dir", sandboxtest.DataDir(), "tournament", "--json"}, args...))
 	err := root.ExecuteContext(ctx)
-	var o tournament.Outcome
+	var o standings.Outcome
 	if err == nil {
 		if jerr := json.Unmarshal(out.Bytes(), &o); jerr != nil {
 			t.Fatalf("the outcome is not JSON: %v\n%s", jerr, out.String())
@@ -220,7 +220,7 @@ func TestTournamentResumesAndRetries(t *testing.T) {
 // its title and standings, then the tournament's matches alone from the results stream, each
 // of seats players and with its replay; the film the first and the last link to are of seats
 // players, and re-judge.
-func checkTournamentView(t *testing.T, q *queue.Queue, o tournament.Outcome, matches, seats int) {
+func checkTournamentView(t *testing.T, q *queue.Queue, o standings.Outcome, matches, seats int) {
 	t.Helper()
 	outcome := filepath.Join(t.TempDir(), o.Tournament+".json")
 	b, _ := json.Marshal(o)
@@ -235,7 +235,7 @@ func checkTournamentView(t *testing.T, q *queue.Queue, o tournament.Outcome, mat
 	defer srv.Close()
 	var list struct {
 		Title     string
-		Standings []tournament.Row
+		Standings []standings.Rated
 		Matches   []struct {
 			Key, ID, Game string
 			Replay        bool

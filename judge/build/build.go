@@ -24,10 +24,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/botjudge/judge/config/value"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/files"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/setting"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -55,16 +55,16 @@ func (r Result) Report() result.Build { return r.Build }
 // keys of the configuration's build section, which is this struct.
 type Limits struct {
 	Timeout       time.Duration `mapstructure:"timeout"`
-	Memory        value.Bytes   `mapstructure:"memory"`
+	Memory        setting.Bytes `mapstructure:"memory"`
 	CPUs          float64       `mapstructure:"cpus"`
 	Pids          int64         `mapstructure:"pids"`
-	Scratch       value.Bytes   `mapstructure:"tmpfs"`
-	LogLimit      value.Bytes   `mapstructure:"log_limit"`
-	ArtifactLimit value.Bytes   `mapstructure:"artifact_limit"`
-	SourceLimit   value.Bytes   `mapstructure:"source_limit"`
+	Scratch       setting.Bytes `mapstructure:"tmpfs"`
+	LogLimit      setting.Bytes `mapstructure:"log_limit"`
+	ArtifactLimit setting.Bytes `mapstructure:"artifact_limit"`
+	SourceLimit   setting.Bytes `mapstructure:"source_limit"`
 	// CacheLimit bounds the build cache of the data directory (TrimCache): the least recently
 	// used builds go first, compiled again (or fetched from the shared cache) when needed.
-	CacheLimit value.Bytes `mapstructure:"cache_limit"`
+	CacheLimit setting.Bytes `mapstructure:"cache_limit"`
 	// Runtime is the engine runtime compilers run under ("" is runc): a compiler is as
 	// untrusted as the code it reads, so it follows the bots' runtime (sandbox.runtime),
 	// and has no key of its own.
@@ -94,18 +94,18 @@ func (l Limits) orDefaults() Limits {
 }
 
 // Validate checks l as configured, where every limit is written out and positive. Errors
-// name the field by its key (value.KeyError).
+// name the field by its key (setting.KeyError).
 func (l Limits) Validate() error {
 	return errors.Join(
-		value.Positive("timeout", l.Timeout),
-		value.Positive("memory", l.Memory),
-		value.Positive("cpus", l.CPUs),
-		value.Positive("pids", l.Pids),
-		value.Positive("tmpfs", l.Scratch),
-		value.Positive("log_limit", l.LogLimit),
-		value.Positive("artifact_limit", l.ArtifactLimit),
-		value.Positive("source_limit", l.SourceLimit),
-		value.Positive("cache_limit", l.CacheLimit),
+		setting.Positive("timeout", l.Timeout),
+		setting.Positive("memory", l.Memory),
+		setting.Positive("cpus", l.CPUs),
+		setting.Positive("pids", l.Pids),
+		setting.Positive("tmpfs", l.Scratch),
+		setting.Positive("log_limit", l.LogLimit),
+		setting.Positive("artifact_limit", l.ArtifactLimit),
+		setting.Positive("source_limit", l.SourceLimit),
+		setting.Positive("cache_limit", l.CacheLimit),
 	)
 }
 

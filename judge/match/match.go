@@ -12,11 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/botjudge/judge/config/value"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/setting"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -41,7 +41,7 @@ type Referee[P Bot] struct {
 	Output sandbox.Output
 	// StderrMatch bounds the bots' stderr a match's replay keeps, all bots together; 0 is
 	// DefaultStderrMatch. Past it the text is cut with a line saying so.
-	StderrMatch value.Bytes
+	StderrMatch setting.Bytes
 	// WorkDir holds each match's input files while it runs.
 	WorkDir string
 	Version string

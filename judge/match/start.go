@@ -10,9 +10,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/botjudge/judge/config/value"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/setting"
 	"github.com/botjudge/judge/sandbox"
 	"golang.org/x/sys/unix"
 )
@@ -54,7 +54,7 @@ func (r *Referee[P]) start(ctx context.Context, setup game.Setup, bots []*bot) e
 		}
 		limits := r.Limits
 		if setup.Memory > 0 {
-			limits.Memory = value.Bytes(setup.Memory)
+			limits.Memory = setting.Bytes(setup.Memory)
 		}
 		b.memory = int64(cmp.Or(limits.Memory, sandbox.DefaultLimits().Memory))
 		specs[i] = &sandbox.RunSpec{Image: b.build.RunImage, Cmd: b.build.Run, Artifact: b.build.Artifact,

@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/botjudge/judge/config/value"
+	"github.com/botjudge/judge/judge/setting"
 )
 
 // Options are the portal's: the configuration's portal section.
@@ -37,18 +37,18 @@ func DefaultOptions() Options {
 func (o Options) Validate() error {
 	var errs []error
 	if _, _, err := net.SplitHostPort(o.Listen); err != nil {
-		errs = append(errs, value.Invalid("listen", "want host:port (got %q)", o.Listen))
+		errs = append(errs, setting.Invalid("listen", "want host:port (got %q)", o.Listen))
 	}
 	if o.URL != "" {
 		if u, err := url.Parse(o.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			errs = append(errs, value.Invalid("url", "want an http or https URL (got %q)", o.URL))
+			errs = append(errs, setting.Invalid("url", "want an http or https URL (got %q)", o.URL))
 		}
 	}
 	if (o.TLSCert == "") != (o.TLSKey == "") {
-		errs = append(errs, value.Invalid("tls_cert", "tls_cert and tls_key go together"))
+		errs = append(errs, setting.Invalid("tls_cert", "tls_cert and tls_key go together"))
 	}
 	_, err := parseProxies(o.TrustedProxies)
-	errs = append(errs, value.Named("trusted_proxies", err), value.Positive("login_rate", o.LoginRate))
+	errs = append(errs, setting.Named("trusted_proxies", err), setting.Positive("login_rate", o.LoginRate))
 	return errors.Join(errs...)
 }
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/botjudge/judge/config/value"
+	"github.com/botjudge/judge/judge/setting"
 )
 
 // Options configure the queue. Zero values get the defaults noted. The tagged fields are
@@ -65,9 +65,9 @@ type Options struct {
 	// first, so that a ladder faster than expected cannot fill the disk within the ages.
 	// What an official round, a tournament, a build or a validation stored is never deleted
 	// for room.
-	ReplaysMaxBytes value.Bytes `mapstructure:"replays_max_bytes"`
-	ResultsMaxBytes value.Bytes `mapstructure:"results_max_bytes"`
-	PortalMaxBytes  value.Bytes `mapstructure:"portal_max_bytes"`
+	ReplaysMaxBytes setting.Bytes `mapstructure:"replays_max_bytes"`
+	ResultsMaxBytes setting.Bytes `mapstructure:"results_max_bytes"`
+	PortalMaxBytes  setting.Bytes `mapstructure:"portal_max_bytes"`
 	// ServerName names the embedded server, default its listen address; every server of a
 	// cluster needs a name of its own.
 	ServerName string `mapstructure:"server_name"`
@@ -104,26 +104,26 @@ type Cluster struct {
 }
 
 // Validate checks the options that are configuration (the tagged ones); a zero value is
-// its default. Errors name the field by its key (value.KeyError).
+// its default. Errors name the field by its key (setting.KeyError).
 func (o Options) Validate() error {
 	var errs []error
 	if o.Listen != "" {
 		errs = append(errs, hostPort("listen", o.Listen))
 	}
 	if o.ReplaysMaxAge < 0 {
-		errs = append(errs, value.Invalid("replays_max_age", "must be 0 (keep them forever) or a duration such as 168h (got %v)", o.ReplaysMaxAge))
+		errs = append(errs, setting.Invalid("replays_max_age", "must be 0 (keep them forever) or a duration such as 168h (got %v)", o.ReplaysMaxAge))
 	}
 	if o.ResultsMaxAge != 0 && o.ResultsMaxAge < defaultDedupWindow {
-		errs = append(errs, value.Invalid("results_max_age", "must be 0 (keep them forever) or at least %v, the time in which a job id submitted again is dropped as a duplicate: its result must outlive it (got %v)",
+		errs = append(errs, setting.Invalid("results_max_age", "must be 0 (keep them forever) or at least %v, the time in which a job id submitted again is dropped as a duplicate: its result must outlive it (got %v)",
 			defaultDedupWindow, o.ResultsMaxAge))
 	}
-	errs = append(errs, value.NotNegative("replays_max_bytes", o.ReplaysMaxBytes), value.NotNegative("results_max_bytes", o.ResultsMaxBytes),
-		value.NotNegative("portal_max_bytes", o.PortalMaxBytes))
+	errs = append(errs, setting.NotNegative("replays_max_bytes", o.ReplaysMaxBytes), setting.NotNegative("results_max_bytes", o.ResultsMaxBytes),
+		setting.NotNegative("portal_max_bytes", o.PortalMaxBytes))
 	if o.ArtifactsMaxAge < 0 {
-		errs = append(errs, value.Invalid("artifacts_max_age", "must be 0 (keep them forever) or a duration such as 720h (got %v)", o.ArtifactsMaxAge))
+		errs = append(errs, setting.Invalid("artifacts_max_age", "must be 0 (keep them forever) or a duration such as 720h (got %v)", o.ArtifactsMaxAge))
 	}
 	if o.Replicas < 0 || o.Replicas > 5 {
-		errs = append(errs, value.Invalid("replicas", "must be 1 to 5: JetStream keeps at most 5 (got %d)", o.Replicas))
+		errs = append(errs, setting.Invalid("replicas", "must be 1 to 5: JetStream keeps at most 5 (got %d)", o.Replicas))
 	}
 	c := o.Cluster
 	switch {
@@ -135,17 +135,17 @@ func (o Options) Validate() error {
 			}
 		}
 	case len(c.Routes) > 0:
-		errs = append(errs, value.Invalid("cluster.routes", "need cluster.listen, this node's own cluster address"))
+		errs = append(errs, setting.Invalid("cluster.routes", "need cluster.listen, this node's own cluster address"))
 	}
 	if len(c.Replaces) > 0 && c.Listen == "" {
-		errs = append(errs, value.Invalid("cluster.replaces", "need cluster.listen: only a node of a cluster takes a lost node's place"))
+		errs = append(errs, setting.Invalid("cluster.replaces", "need cluster.listen: only a node of a cluster takes a lost node's place"))
 	}
 	for _, name := range c.Replaces {
 		switch {
 		case strings.TrimSpace(name) == "":
-			errs = append(errs, value.Invalid("cluster.replaces", "a server name is empty"))
+			errs = append(errs, setting.Invalid("cluster.replaces", "a server name is empty"))
 		case name == o.ServerName:
-			errs = append(errs, value.Invalid("cluster.replaces", "%q is this node's own name: a node that replaces a lost one has a new name", name))
+			errs = append(errs, setting.Invalid("cluster.replaces", "%q is this node's own name: a node that replaces a lost one has a new name", name))
 		}
 	}
 	return errors.Join(errs...)
@@ -161,7 +161,7 @@ func hostPort(key, addr string) error {
 		}
 	}
 	if err != nil {
-		return value.Invalid(key, "want host:port (got %q)", addr)
+		return setting.Invalid(key, "want host:port (got %q)", addr)
 	}
 	return nil
 }

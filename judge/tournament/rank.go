@@ -10,26 +10,8 @@ import (
 	"github.com/botjudge/judge/judge/tournament/standings"
 )
 
-// Row is an entrant's standing and rating.
-type Row struct {
-	standings.Row
-	Rating Rating `json:"rating"`
-}
-
-// Rating is an entrant's rating: for two-player games a Bradley-Terry fit of all the matches
-// (which does not depend on their order) and Elo (played in match order, as a live ladder
-// would), both on the Elo scale; for games of more players OpenSkill's mu and sigma, and the
-// conservative mu - 3 sigma.
-type Rating struct {
-	BradleyTerry *float64 `json:"bradley_terry,omitempty"`
-	Elo          *float64 `json:"elo,omitempty"`
-	Mu           *float64 `json:"mu,omitempty"`
-	Sigma        *float64 `json:"sigma,omitempty"`
-	Ordinal      *float64 `json:"ordinal,omitempty"`
-}
-
 // standings ranks the entrants after the judged matches and rates them.
-func (t *Tournament) standings(ms []standings.Match) ([]Row, error) {
+func (t *Tournament) standings(ms []standings.Match) ([]standings.Rated, error) {
 	entrants := make([]standings.Entrant, len(t.Entrants))
 	for i, e := range t.Entrants {
 		entrants[i] = standings.Entrant{Name: e.Name, Lang: e.Submission.Lang}
@@ -48,22 +30,22 @@ func (t *Tournament) standings(ms []standings.Match) ([]Row, error) {
 	slices.SortFunc(ms, func(a, b standings.Match) int {
 		return cmp.Or(cmp.Compare(a.Round, b.Round), cmp.Compare(a.Index, b.Index))
 	})
-	ratings := make([]Rating, len(t.Entrants))
+	ratings := make([]standings.Rating, len(t.Entrants))
 	if t.seats() == 2 {
 		t.rateTwo(ms, ratings)
 	} else {
 		t.rateMany(ms, ratings)
 	}
-	out := make([]Row, len(rows))
+	out := make([]standings.Rated, len(rows))
 	for i, r := range rows {
-		out[i] = Row{Row: r, Rating: ratings[t.index(r.Name)]}
+		out[i] = standings.Rated{Row: r, Rating: ratings[t.index(r.Name)]}
 	}
 	return out, nil
 }
 
 func ptr(v float64) *float64 { return &v }
 
-func (t *Tournament) rateTwo(ms []standings.Match, ratings []Rating) {
+func (t *Tournament) rateTwo(ms []standings.Match, ratings []standings.Rating) {
 	elo, e := make([]float64, len(t.Entrants)), rating.DefaultElo()
 	for i := range elo {
 		elo[i] = e.Start
@@ -94,7 +76,7 @@ func (t *Tournament) rateTwo(ms []standings.Match, ratings []Rating) {
 	}
 }
 
-func (t *Tournament) rateMany(ms []standings.Match, ratings []Rating) {
+func (t *Tournament) rateMany(ms []standings.Match, ratings []standings.Rating) {
 	rs := make([]openskill.Rating, len(t.Entrants))
 	for i := range rs {
 		rs[i] = openskill.New()
@@ -111,6 +93,6 @@ func (t *Tournament) rateMany(ms []standings.Match, ratings []Rating) {
 		}
 	}
 	for i, r := range rs {
-		ratings[i] = Rating{Mu: ptr(r.Mu), Sigma: ptr(r.Sigma), Ordinal: ptr(r.Ordinal())}
+		ratings[i] = standings.Rating{Mu: ptr(r.Mu), Sigma: ptr(r.Sigma), Ordinal: ptr(r.Ordinal())}
 	}
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/job"
-	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/tournament/schedule"
 	"github.com/botjudge/judge/judge/tournament/standings"
@@ -28,6 +27,11 @@ type Queue interface {
 	// Results calls fn with the stored results, oldest first, and with follow the ones
 	// published later, until ctx is done.
 	Results(ctx context.Context, id string, follow bool, fn func(id string, result []byte) error) error
+}
+
+// Builder is what Compile needs: a build of one submission, through the judge's cache.
+type Builder interface {
+	Build(ctx context.Context, s build.Submission) (build.Result, error)
 }
 
 // Entrant is a competitor and its submission.
@@ -58,32 +62,9 @@ type Progress struct {
 	Elapsed                     time.Duration
 }
 
-// Outcome is what a tournament came to.
-type Outcome struct {
-	Tournament string `json:"tournament"`
-	Game       string `json:"game"`
-	Format     string `json:"format"`
-	// Matches counts the matches scheduled, Judged those with a result that counts.
-	Matches int `json:"matches"`
-	Judged  int `json:"judged"`
-	// Failed are the matches the judge failed on every attempt: they count for no one.
-	Failed []string `json:"failed"`
-	// Broken are the entrants that did not compile.
-	Broken []Broken `json:"broken"`
-	// Standings rank every entrant, best first.
-	Standings []Row `json:"standings"`
-}
-
-// Broken is an entrant that did not compile, with its compiler's log.
-type Broken struct {
-	Name     string `json:"name"`
-	Log      string `json:"log"`
-	Excluded bool   `json:"excluded"`
-}
-
 // Compile builds every entrant (through b's cache): a build that fails is kept on the entrant
 // and reported; an error is the judge's own.
-func (t *Tournament) Compile(ctx context.Context, b match.Builder) error {
+func (t *Tournament) Compile(ctx context.Context, b Builder) error {
 	for i := range t.Entrants {
 		e := &t.Entrants[i]
 		sub := e.Submission
@@ -164,14 +145,14 @@ func (t *Tournament) Check() error {
 // Run plays the tournament through q: it publishes every match that has no result yet,
 // follows the results until each match is settled, and returns the standings. It can be
 // stopped at any moment and run again: what was judged stays judged.
-func (t *Tournament) Run(ctx context.Context, q Queue) (Outcome, error) {
+func (t *Tournament) Run(ctx context.Context, q Queue) (standings.Outcome, error) {
 	if err := t.Check(); err != nil {
-		return Outcome{}, err
+		return standings.Outcome{}, err
 	}
 	t.Spec = t.Spec.WithDefaults()
 	players := t.playing()
 	if len(players) < t.seats() {
-		return Outcome{}, fmt.Errorf("tournament: %d entrants can play, a match of %s needs %d", len(players), t.Game.Name(), t.seats())
+		return standings.Outcome{}, fmt.Errorf("tournament: %d entrants can play, a match of %s needs %d", len(players), t.Game.Name(), t.seats())
 	}
 	f := &follower{t: t, q: q, slots: map[string]*slot{}, start: time.Now()}
 	var all []*slot
@@ -180,22 +161,22 @@ func (t *Tournament) Run(ctx context.Context, q Queue) (Outcome, error) {
 	case RoundRobin:
 		ms, err := schedule.RoundRobin(len(players), opts)
 		if err != nil {
-			return Outcome{}, fmt.Errorf("tournament: %w", err)
+			return standings.Outcome{}, fmt.Errorf("tournament: %w", err)
 		}
 		stage := f.add(ms, players)
 		if err := f.play(ctx, stage); err != nil {
-			return Outcome{}, err
+			return standings.Outcome{}, err
 		}
 		all = append(all, stage...)
 	case Swiss:
 		for round := 1; round <= t.Spec.Rounds; round++ {
 			ms, err := t.swissRound(all, players, round)
 			if err != nil {
-				return Outcome{}, err
+				return standings.Outcome{}, err
 			}
 			stage := f.add(ms, nil) // paired by the tournament's own indices
 			if err := f.play(ctx, stage); err != nil {
-				return Outcome{}, err
+				return standings.Outcome{}, err
 			}
 			all = append(all, stage...)
 		}
@@ -216,11 +197,11 @@ func (t *Tournament) Run(ctx context.Context, q Queue) (Outcome, error) {
 	}
 	ms, err := schedule.Final(top, fo)
 	if err != nil {
-		return Outcome{}, fmt.Errorf("tournament: the final: %w", err)
+		return standings.Outcome{}, fmt.Errorf("tournament: the final: %w", err)
 	}
 	final := f.add(ms, nil)
 	if err := f.play(ctx, final); err != nil {
-		return Outcome{}, err
+		return standings.Outcome{}, err
 	}
 	return t.withFinal(main, all, final, top)
 }
@@ -523,11 +504,11 @@ func (t *Tournament) job(s *slot, id string) job.Job {
 }
 
 // outcome adds up the settled matches into standings.
-func (t *Tournament) outcome(slots []*slot) (Outcome, error) {
-	o := Outcome{Tournament: t.Spec.Name, Game: t.Game.Name(), Format: t.Spec.Format, Failed: []string{}, Broken: []Broken{}}
+func (t *Tournament) outcome(slots []*slot) (standings.Outcome, error) {
+	o := standings.Outcome{Tournament: t.Spec.Name, Game: t.Game.Name(), Format: t.Spec.Format, Failed: []string{}, Broken: []standings.Broken{}}
 	for _, e := range t.Entrants {
 		if e.Build != nil && !e.Build.OK {
-			o.Broken = append(o.Broken, Broken{Name: e.Name, Log: e.Build.Log, Excluded: t.Spec.Broken == "exclude"})
+			o.Broken = append(o.Broken, standings.Broken{Name: e.Name, Log: e.Build.Log, Excluded: t.Spec.Broken == "exclude"})
 		}
 	}
 	var ms []standings.Match
@@ -556,7 +537,7 @@ func (t *Tournament) outcome(slots []*slot) (Outcome, error) {
 
 // withFinal ranks the top entrants by the final, and the others after them as the main stage
 // ranked them; the ratings are of every match.
-func (t *Tournament) withFinal(main Outcome, mainSlots, final []*slot, top []int) (Outcome, error) {
+func (t *Tournament) withFinal(main standings.Outcome, mainSlots, final []*slot, top []int) (standings.Outcome, error) {
 	f, err := t.outcome(final)
 	if err != nil {
 		return main, err
@@ -565,7 +546,7 @@ func (t *Tournament) withFinal(main Outcome, mainSlots, final []*slot, top []int
 	if err != nil {
 		return main, err
 	}
-	rated := map[string]Rating{}
+	rated := map[string]standings.Rating{}
 	for _, r := range every.Standings {
 		rated[r.Name] = r.Rating
 	}
@@ -574,7 +555,7 @@ func (t *Tournament) withFinal(main Outcome, mainSlots, final []*slot, top []int
 	for _, e := range top {
 		inTop[t.Entrants[e].Name] = true
 	}
-	var rows []Row
+	var rows []standings.Rated
 	for _, r := range f.Standings {
 		if inTop[r.Name] {
 			if n := len(rows); n == 0 {

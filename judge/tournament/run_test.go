@@ -16,6 +16,7 @@ import (
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/tournament/standings"
 )
 
 // The tournament's logic against an in-memory queue and a fake daemon that judges each job
@@ -143,7 +144,7 @@ func tournamentOf(t *testing.T, game string, spec Spec, names ...string) *Tourna
 	return &Tournament{Spec: spec, Game: g, Entrants: entrants(names...)}
 }
 
-func order(o Outcome) string {
+func order(o standings.Outcome) string {
 	var s []string
 	for _, r := range o.Standings {
 		s = append(s, fmt.Sprintf("%d %s %g", r.Rank, r.Name, r.Points))

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/botjudge/judge/judge/tournament"
+	"github.com/botjudge/judge/judge/tournament/standings"
 )
 
 // Round is a full round of a contest's active versions through the tournament engine: a
@@ -30,8 +30,8 @@ type Round struct {
 	Created  time.Time `json:"created"`
 	Finished time.Time `json:"finished,omitzero"`
 	// Outcome is the standings, once it is done; Error why it failed.
-	Outcome *tournament.Outcome `json:"outcome,omitempty"`
-	Error   string              `json:"error,omitempty"`
+	Outcome *standings.Outcome `json:"outcome,omitempty"`
+	Error   string             `json:"error,omitempty"`
 }
 
 // Entrant is a contestant's version frozen for a round: its sources' object and their

@@ -1,11 +1,11 @@
-// Package value holds the types the judge's configuration values are written in, and the
+// Package setting holds the types the judge's settings are written in (sizes in bytes), and the
 // error that names a value's key. The components' option structs (sandbox.Limits,
 // build.Limits, queue.Options) are written in them, so that those structs are the
 // configuration's sections as they are: one representation of each value, each checked by
 // its own type or by its section's Validate.
 //
 // It imports nothing of the judge, so that every component can.
-package value
+package setting
 
 import (
 	"cmp"
