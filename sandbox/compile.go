@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/docker/docker/pkg/stdcopy"
@@ -217,19 +216,6 @@ func ExtractArtifact(data []byte, dir string) error {
 		return errors.New("artifact: the compiler produced no file")
 	}
 	return nil
-}
-
-// hostFault reports whether err is the judge's machine failing a write - no room, no quota,
-// an I/O error, no file descriptor or memory left - rather than anything a submission did:
-// such a build is the judge's failure, never the bot's.
-func hostFault(err error) bool {
-	for _, errno := range []syscall.Errno{syscall.ENOSPC, syscall.EDQUOT, syscall.EIO, syscall.EROFS,
-		syscall.ENOMEM, syscall.EMFILE, syscall.ENFILE} {
-		if errors.Is(err, errno) {
-			return true
-		}
-	}
-	return false
 }
 
 // limitedBuffer keeps up to limit bytes and notes whether more came.

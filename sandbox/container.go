@@ -78,7 +78,7 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 		if errdefs.IsNotFound(err) {
 			return nil, fmt.Errorf("sandbox: image %s is missing (run `judge images build`): %w", s.image, err)
 		}
-		return nil, fmt.Errorf("sandbox: creating container: %w", err)
+		return nil, fmt.Errorf("sandbox: creating container: %w", engineErr(err))
 	}
 	a := &attached{id: created.ID}
 	// A failed container is removed in the background: the engine that failed the call may
@@ -86,7 +86,7 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 	a.hj, err = e.attach(ctx, a.id, container.AttachOptions{Stream: true, Stdin: !s.noStdin, Stdout: true, Stderr: true})
 	if err != nil {
 		e.background(func() { e.remove(a.id) })
-		return nil, fmt.Errorf("sandbox: attaching to container: %w", err)
+		return nil, fmt.Errorf("sandbox: attaching to container: %w", engineErr(err))
 	}
 	sctx, cancel := context.WithTimeout(ctx, engineTimeout)
 	err = e.api().ContainerStart(sctx, a.id, container.StartOptions{})
@@ -94,7 +94,7 @@ func (e *Engine) create(ctx context.Context, s containerSpec) (*attached, error)
 	if err != nil {
 		a.hj.Close()
 		e.background(func() { e.remove(a.id) })
-		return nil, fmt.Errorf("sandbox: starting container: %w", err)
+		return nil, fmt.Errorf("sandbox: starting container: %w", engineErr(err))
 	}
 	return a, nil
 }

@@ -55,11 +55,11 @@ func (e *Engine) ImportImage(ctx context.Context, rootfs io.Reader, ref string, 
 	}
 	rc, err := e.api().ImageImport(ctx, image.ImportSource{Source: rootfs, SourceName: "-"}, ref, image.ImportOptions{Changes: changes})
 	if err != nil {
-		return "", fmt.Errorf("sandbox: importing %s: %w", ref, err)
+		return "", fmt.Errorf("sandbox: importing %s: %w", ref, engineErr(err))
 	}
 	defer rc.Close()
 	if err := readMessages(rc, io.Discard); err != nil {
-		return "", fmt.Errorf("sandbox: importing %s: %w", ref, err)
+		return "", fmt.Errorf("sandbox: importing %s: %w", ref, engineErr(err))
 	}
 	return e.mustImageID(ctx, ref)
 }
@@ -209,11 +209,11 @@ func (e *Engine) LoadImages(ctx context.Context, r io.Reader) error {
 	defer e.ids.forget()
 	resp, err := e.api().ImageLoad(ctx, r, client.ImageLoadWithQuiet(true))
 	if err != nil {
-		return fmt.Errorf("sandbox: loading images: %w", err)
+		return fmt.Errorf("sandbox: loading images: %w", engineErr(err))
 	}
 	defer resp.Body.Close()
 	if err := readMessages(resp.Body, io.Discard); err != nil {
-		return fmt.Errorf("sandbox: loading images: %w", err)
+		return fmt.Errorf("sandbox: loading images: %w", engineErr(err))
 	}
 	return nil
 }

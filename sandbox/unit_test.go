@@ -492,3 +492,33 @@ func TestInDir(t *testing.T) {
 		}
 	}
 }
+
+// The engine names the machine's faults in text; the sandbox gives them their errno, so that
+// the daemon pauses for a full disk (errors.Is) rather than fail the job, and a bot's own
+// error text is left as it is.
+func TestEngineErr(t *testing.T) {
+	for _, tc := range []struct {
+		msg  string
+		want error
+	}{
+		{"Error response from daemon: mkdir /var/lib/docker/overlay2/x: no space left on device", syscall.ENOSPC},
+		{"Error response from daemon: write /var/lib/docker/x: disk quota exceeded", syscall.EDQUOT},
+		{"Error response from daemon: open /proc/self/fd: Too many open files", syscall.EMFILE},
+		{"Error response from daemon: fork/exec runc: cannot allocate memory", syscall.ENOMEM},
+		{"Error response from daemon: No such image: judge/cpp-run:x", nil},
+	} {
+		err := engineErr(errors.New(tc.msg))
+		if tc.want != nil && !errors.Is(err, tc.want) {
+			t.Errorf("%q: %v is not %v", tc.msg, err, tc.want)
+		}
+		if tc.want == nil && hostFault(err) {
+			t.Errorf("%q: %v is a fault of the machine", tc.msg, err)
+		}
+		if !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("%q: the engine's words are lost: %v", tc.msg, err)
+		}
+	}
+	if engineErr(nil) != nil {
+		t.Error("engineErr(nil) is not nil")
+	}
+}

@@ -53,13 +53,7 @@ func lacking(err error) string {
 	case errors.Is(err, syscall.ENOMEM):
 		return lackMemory
 	}
-	// The engine's errors come as text.
-	switch msg := err.Error(); {
-	case strings.Contains(msg, "no space left on device"):
-		return lackDisk
-	case strings.Contains(msg, "too many open files"):
-		return lackFiles
-	}
+	// The engine's errors, which come as text, carry their errno from the sandbox.
 	return ""
 }
 

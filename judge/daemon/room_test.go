@@ -72,7 +72,6 @@ func TestStorageFullWithFakes(t *testing.T) {
 	}{
 		{"disk full", noSpace, "disk", 1, "nak 5s", 1},
 		{"disk full again", noSpace, "disk", 2, "nak 30s", 1},
-		{"the engine's disk full", errors.New("sandbox: creating container: Error response from daemon: mkdir /var/lib/docker/x: no space left on device"), "disk", 1, "nak 5s", 1},
 		{"NATS store full", storeFull, "nats", 1, "nak 5s", 1},
 		{"disk full on the last attempt", noSpace, "disk", maxDeliver, "ack", 2},
 		{"NATS store full on the last attempt", storeFull, "nats", maxDeliver, "ack", 2},
