@@ -40,4 +40,3 @@ type Rating struct {
 	Sigma        *float64 `json:"sigma,omitempty"`
 	Ordinal      *float64 `json:"ordinal,omitempty"`
 }
-
