@@ -69,6 +69,14 @@ type Serve struct {
 	MaxDeliver int `mapstructure:"max_deliver"`
 }
 
+// Queue is the queue's options as configured: the nats section, with serve's ack_wait and
+// max_deliver (settings of the daemons' shared consumer, kept under serve for the operator).
+func (c Config) Queue() queue.Options {
+	o := c.NATS
+	o.AckWait, o.MaxDeliver = c.Serve.AckWait, c.Serve.MaxDeliver
+	return o
+}
+
 // Log configures the judge's own log lines (on stderr).
 type Log struct {
 	Level  slog.Level `mapstructure:"level"`  // debug, info, warn, error
@@ -378,7 +386,6 @@ func (c Config) Validate() error {
 		setting.In("sandbox", c.Sandbox.Validate()),
 		setting.In("nats", c.NATS.Validate()),
 		setting.In("portal", c.Portal.Validate()),
-		setting.Positive("nats.replicas", c.NATS.Replicas),
 		setting.NotNegative("serve.workers", c.Serve.Workers),
 		setting.Positive("serve.grace", c.Serve.Grace),
 		setting.Positive("serve.max_deliver", c.Serve.MaxDeliver),

@@ -305,8 +305,8 @@ func (a *app) runner(b *build.Builder) (*match.Runner, error) {
 // queue connects to nats.url; with none, serve embeds a server and the clients look for the
 // embedded one on nats.listen.
 func (a *app) queue(ctx context.Context, serve bool) (*queue.Queue, error) {
-	o := a.cfg.NATS
-	o.Logger, o.AckWait, o.MaxDeliver = a.log, a.cfg.Serve.AckWait, a.cfg.Serve.MaxDeliver
+	o := a.cfg.Queue()
+	o.Logger = a.log
 	switch {
 	case o.URL == "" && serve:
 		o.StoreDir = a.natsStore()

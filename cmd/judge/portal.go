@@ -53,9 +53,8 @@ func (a *app) portalCmd() *cobra.Command {
 func (a *app) portalStore(ctx context.Context) (*store.Store, *queue.Queue, error) {
 	q, err := a.queue(ctx, false)
 	if err != nil && a.cfg.NATS.URL == "" {
-		o := a.cfg.NATS
+		o := a.cfg.Queue()
 		o.URL, o.StoreDir, o.InProcess, o.Logger = "", a.natsStore(), true, a.log
-		o.AckWait, o.MaxDeliver = a.cfg.Serve.AckWait, a.cfg.Serve.MaxDeliver
 		q, err = queue.Open(ctx, o)
 	}
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 
 // Options configure the queue. Zero values get the defaults noted. The tagged fields are
 // the configuration's nats section; the others are set by the command (AckWait and
-// MaxDeliver from serve.ack_wait and serve.max_deliver).
+// MaxDeliver from serve.ack_wait and serve.max_deliver, in config.Config.Queue).
 type Options struct {
 	// URL is the NATS server to connect to; "" starts an embedded server.
 	URL string `mapstructure:"url"`
@@ -103,8 +103,10 @@ type Cluster struct {
 	Replaces []string `mapstructure:"replaces"`
 }
 
-// Validate checks the options that are configuration (the tagged ones); a zero value is
-// its default. Errors name the field by its key (setting.KeyError).
+// Validate checks the options that are configuration (the tagged ones), with their
+// defaults filled in (as Open does, and the configuration's defaults are): a zero value that
+// is a choice of its own (0 keeps forever, 0 bytes has no bound) is valid, one that means the
+// default is not. Errors name the field by its key (setting.KeyError).
 func (o Options) Validate() error {
 	var errs []error
 	if o.Listen != "" {
@@ -122,7 +124,7 @@ func (o Options) Validate() error {
 	if o.ArtifactsMaxAge < 0 {
 		errs = append(errs, setting.Invalid("artifacts_max_age", "must be 0 (keep them forever) or a duration such as 720h (got %v)", o.ArtifactsMaxAge))
 	}
-	if o.Replicas < 0 || o.Replicas > 5 {
+	if o.Replicas < 1 || o.Replicas > 5 {
 		errs = append(errs, setting.Invalid("replicas", "must be 1 to 5: JetStream keeps at most 5 (got %d)", o.Replicas))
 	}
 	c := o.Cluster

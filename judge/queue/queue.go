@@ -128,11 +128,11 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 	if o.DedupWindow <= 0 {
 		o.DedupWindow = defaultDedupWindow
 	}
-	if err := o.Validate(); err != nil {
-		return nil, fmt.Errorf("queue: %w", err)
-	}
 	if o.Replicas == 0 {
 		o.Replicas = DefaultReplicas
+	}
+	if err := o.Validate(); err != nil {
+		return nil, fmt.Errorf("queue: %w", err)
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
