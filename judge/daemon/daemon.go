@@ -308,12 +308,8 @@ func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, g game.
 		key = fmt.Sprintf("%s@%d.jsonl", j.ID, dl.NumDelivered)
 	}
 	// The lane decides how long the replay is kept: the main lane's for good, the test and
-	// ladder lanes' for nats.replays_max_age (queue.ExpireReplays). A job of no lane's subject
-	// records none, and is kept.
-	var meta map[string]string
-	if lane, ok := queue.LaneOf(dl.Subject); ok {
-		meta = map[string]string{queue.MetaLane: lane.String()}
-	}
+	// ladder lanes' for nats.replays_max_age (queue.ExpireReplays).
+	meta := map[string]string{queue.MetaLane: dl.Lane.String()}
 	if err := d.store(ctx, log, key, meta, io.NewSectionReader(f, 0, size)); err != nil {
 		return res, fmt.Errorf("storing the replay: %w", err)
 	}
@@ -368,11 +364,10 @@ func (d *Daemon) answer(ctx context.Context, log *slog.Logger, dl *queue.Deliver
 		d.settle(log, func() error { return dl.Nak(time.Second) })
 		return
 	}
-	lane, _ := queue.LaneOf(dl.Subject) // no lane's subject: the main lane's, kept for good
 	publish := func() error {
 		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), publishTimeout)
 		defer cancel()
-		return d.o.Queue.PublishResult(pctx, lane, res.ID, data)
+		return d.o.Queue.PublishResult(pctx, dl.Lane, res.ID, data)
 	}
 	if err := publish(); err != nil {
 		stop := d.heartbeat(ctx, dl, log)

@@ -266,18 +266,17 @@ func TestNothingLostNothingTwiceWithFakes(t *testing.T) {
 }
 
 // The replay and the result record the lane their job came on, which decides how long they
-// are kept; of a job of no lane's subject, the replay records none and the result the main
-// lane (both kept for good).
+// are kept; of a job of no lane's subject, both record the main lane (kept for good).
 func TestReplayRecordsItsLaneWithFakes(t *testing.T) {
 	for _, tc := range []struct {
 		subject string
-		lane    string // "" for no metadata
+		lane    string
 		result  queue.Lane
 	}{
 		{"judge.jobs", "main", queue.LaneMain},
 		{"judge.jobs.low", "test", queue.LaneTest},
 		{"contest-7.jobs.ladder", "ladder", queue.LaneLadder},
-		{"jobs.fake", "", queue.LaneMain},
+		{"jobs.fake", "main", queue.LaneMain},
 	} {
 		t.Run(tc.subject, func(t *testing.T) {
 			q := newFakeQueue()
@@ -288,7 +287,7 @@ func TestReplayRecordsItsLaneWithFakes(t *testing.T) {
 			if !ok {
 				t.Fatalf("no replay stored as replays/m1@2.jsonl: %v", q.objects)
 			}
-			if got := meta[queue.MetaLane]; got != tc.lane || tc.lane == "" && meta != nil {
+			if got := meta[queue.MetaLane]; got != tc.lane {
 				t.Errorf("the replay's metadata %v; want lane %q", meta, tc.lane)
 			}
 			if got, ok := q.lanes["m1"]; !ok || got != tc.result {

@@ -204,8 +204,7 @@ func (e *env) daemon(ctx context.Context) {
 		if j.Kind != job.KindBuild {
 			footer, _ := json.Marshal(map[string]any{"type": "result", "result": res})
 			replay.Write(append(footer, '\n'))
-			lane, _ := queue.LaneOf(d.Subject) // as the daemon records it
-			e.q.PutObjectMeta(ctx, queue.BucketReplays, j.ID+".jsonl", map[string]string{queue.MetaLane: lane.String()}, &replay)
+			e.q.PutObjectMeta(ctx, queue.BucketReplays, j.ID+".jsonl", map[string]string{queue.MetaLane: d.Lane.String()}, &replay) // as the daemon records it
 			res.Replay = queue.BucketReplays + "/" + j.ID + ".jsonl"
 		}
 		data, _ := json.Marshal(res)

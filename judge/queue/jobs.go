@@ -79,8 +79,10 @@ type Delivery struct {
 	ID string
 	// Data is the job as submitted.
 	Data []byte
-	// Subject is the subject it was published to.
+	// Subject is the subject it was published to, and Lane that subject's lane (LaneOf;
+	// LaneMain, whose work is kept for good, for a subject that is no lane's).
 	Subject string
+	Lane    Lane
 	// Seq is its sequence number in the jobs stream.
 	Seq uint64
 	// NumDelivered counts deliveries of this job, this one included: above 1, an earlier
@@ -234,10 +236,12 @@ func NewDelivery(m jetstream.Msg, maxDeliver int) (*Delivery, error) {
 		// Not a JetStream message: nothing to ack, and nothing sensible to hand out.
 		return nil, fmt.Errorf("queue: next: %w", err)
 	}
+	lane, _ := LaneOf(m.Subject())
 	return &Delivery{
 		ID:           m.Headers().Get(jetstream.MsgIDHeader),
 		Data:         m.Data(),
 		Subject:      m.Subject(),
+		Lane:         lane,
 		Seq:          meta.Sequence.Stream,
 		NumDelivered: meta.NumDelivered,
 		Pending:      meta.NumPending,
