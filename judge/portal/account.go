@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 )
 
@@ -33,7 +34,7 @@ func tokensJSON(ts []store.Token) []tokenJSON {
 func tokenName(name string) (string, error) {
 	name = strings.TrimSpace(name)
 	if len(name) > 40 {
-		return "", errorf(http.StatusBadRequest, "bad_request", "a token's name has at most 40 bytes")
+		return "", apierror.New(http.StatusBadRequest, "bad_request", "a token's name has at most 40 bytes")
 	}
 	return name, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/portal/upload"
 )
@@ -38,14 +39,14 @@ func (s *Server) submit(ctx context.Context, c caller, contest string, up upload
 		return store.Submission{}, err
 	}
 	if ct.Closed(time.Now()) {
-		return store.Submission{}, errorf(http.StatusForbidden, "closed", "submissions closed at %s", ct.Deadline.Format("2006-01-02 15:04 MST"))
+		return store.Submission{}, apierror.New(http.StatusForbidden, "closed", "submissions closed at %s", ct.Deadline.Format("2006-01-02 15:04 MST"))
 	}
 	lang, err := s.langOf(up)
 	if err != nil {
 		return store.Submission{}, err
 	}
 	if !ct.AllowsLang(lang) {
-		return store.Submission{}, errorf(http.StatusBadRequest, "bad_upload", "this contest takes %s, not %s", strings.Join(ct.Langs, ", "), lang)
+		return store.Submission{}, apierror.New(http.StatusBadRequest, "bad_upload", "this contest takes %s, not %s", strings.Join(ct.Langs, ", "), lang)
 	}
 	g, ok := s.c.Games(ct.Game)
 	if !ok {
@@ -84,11 +85,11 @@ func (s *Server) langOf(up upload.Upload) (string, error) {
 	if lang == "" {
 		var err error
 		if lang, err = build.DetectLang(up.Files); err != nil {
-			return "", errorf(http.StatusBadRequest, "bad_upload", "%s; name the language", trimSentinel(err, build.ErrInvalid))
+			return "", apierror.New(http.StatusBadRequest, "bad_upload", "%s; name the language", trimSentinel(err, build.ErrInvalid))
 		}
 	}
 	if !slices.Contains(s.c.Langs, lang) {
-		return "", errorf(http.StatusBadRequest, "bad_upload", "unknown language %q (known: %s)", lang, strings.Join(s.c.Langs, ", "))
+		return "", apierror.New(http.StatusBadRequest, "bad_upload", "unknown language %q (known: %s)", lang, strings.Join(s.c.Langs, ", "))
 	}
 	return lang, nil
 }
@@ -123,7 +124,7 @@ func (s *Server) ownVersion(ctx context.Context, c caller, id, what string) (sto
 		return sub, store.Contest{}, err
 	}
 	if sub.Login != c.Login {
-		return sub, store.Contest{}, errorf(http.StatusForbidden, "forbidden", "only its contestant %s", what)
+		return sub, store.Contest{}, apierror.New(http.StatusForbidden, "forbidden", "only its contestant %s", what)
 	}
 	ct, err := s.c.Store.Contest(ctx, sub.Contest)
 	return sub, ct, err
@@ -136,7 +137,7 @@ func (s *Server) activate(ctx context.Context, c caller, id string) (store.Submi
 		return sub, err
 	}
 	if ct.Closed(time.Now()) { // the active versions are frozen for the official round
-		return sub, errorf(http.StatusForbidden, "closed", "submissions closed at %s: the active versions are frozen", ct.Deadline.Format("2006-01-02 15:04 MST"))
+		return sub, apierror.New(http.StatusForbidden, "closed", "submissions closed at %s: the active versions are frozen", ct.Deadline.Format("2006-01-02 15:04 MST"))
 	}
 	if _, err := s.c.Store.Activate(ctx, sub); err != nil {
 		return sub, err
@@ -153,9 +154,9 @@ func (s *Server) stage(ctx context.Context, c caller, id string) (store.Submissi
 	}
 	switch {
 	case !ct.Ladder || ct.Closed(time.Now()):
-		return sub, errorf(http.StatusConflict, "no_ladder", "the contest's ladder is not running: there is nothing to try a version on")
+		return sub, apierror.New(http.StatusConflict, "no_ladder", "the contest's ladder is not running: there is nothing to try a version on")
 	case c.Active == "":
-		return sub, errorf(http.StatusConflict, "no_active_version", "a trial plays against your active version and the ladder: make a version active first")
+		return sub, apierror.New(http.StatusConflict, "no_active_version", "a trial plays against your active version and the ladder: make a version active first")
 	}
 	if _, err := s.c.Store.Stage(ctx, sub); err != nil {
 		return sub, err
@@ -181,7 +182,7 @@ func (s *Server) askMatch(ctx context.Context, c caller, contest string, opponen
 		if sz.least != sz.most {
 			takes = fmt.Sprintf("%d to %d", sz.least, sz.most)
 		}
-		return store.Match{}, errorf(http.StatusBadRequest, "bad_request", "a match of %s in this contest has %s players: you and at most %d opponents, not %d",
+		return store.Match{}, apierror.New(http.StatusBadRequest, "bad_request", "a match of %s in this contest has %s players: you and at most %d opponents, not %d",
 			g.Name(), takes, sz.most-1, len(opponents))
 	}
 	me, err := s.c.Store.User(ctx, contest, c.Login)
@@ -189,24 +190,24 @@ func (s *Server) askMatch(ctx context.Context, c caller, contest string, opponen
 		return store.Match{}, err
 	}
 	if me.Active == "" {
-		return store.Match{}, errorf(http.StatusConflict, "no_active_version", "you have no active version: make a version that passed validation active first")
+		return store.Match{}, apierror.New(http.StatusConflict, "no_active_version", "you have no active version: make a version that passed validation active first")
 	}
 	m := store.Match{ID: store.NewID("m"), Contest: contest, Kind: store.KindTest, Owner: c.Login,
 		Seats: []store.Seat{{Login: c.Login, Submission: me.Active}}}
 	for _, o := range opponents {
 		if name, ok := strings.CutPrefix(o, "house:"); ok {
 			if _, ok := ct.HouseBot(name); !ok {
-				return store.Match{}, errorf(http.StatusBadRequest, "bad_request", "no house bot %q", name)
+				return store.Match{}, apierror.New(http.StatusBadRequest, "bad_request", "no house bot %q", name)
 			}
 			m.Seats = append(m.Seats, store.Seat{House: name})
 			continue
 		}
 		if !ct.PeerMatches && o != c.Login {
-			return store.Match{}, errorf(http.StatusForbidden, "forbidden", "this contest has test matches against house bots only (house:NAME)")
+			return store.Match{}, apierror.New(http.StatusForbidden, "forbidden", "this contest has test matches against house bots only (house:NAME)")
 		}
 		u, err := s.c.Store.User(ctx, contest, o)
 		if err != nil || u.Active == "" || u.Organiser {
-			return store.Match{}, errorf(http.StatusBadRequest, "bad_request", "no contestant %q with an active version", o)
+			return store.Match{}, apierror.New(http.StatusBadRequest, "bad_request", "no contestant %q with an active version", o)
 		}
 		m.Seats = append(m.Seats, store.Seat{Login: o, Submission: u.Active})
 	}

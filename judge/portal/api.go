@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/ladder"
 
 	"github.com/botjudge/judge/judge/portal/store"
@@ -188,19 +189,19 @@ func listParams(r *http.Request, kinds bool) (store.List, error) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxLimit {
-			return l, errorf(http.StatusBadRequest, "bad_limit", "limit %q: want a whole number from 1 to %d", v, maxLimit)
+			return l, apierror.New(http.StatusBadRequest, "bad_limit", "limit %q: want a whole number from 1 to %d", v, maxLimit)
 		}
 		l.Limit = n
 	}
 	cur, err := store.ParseCursor(q.Get("cursor"))
 	if err != nil {
-		return l, errorf(http.StatusBadRequest, "bad_cursor", "cursor %q: not a cursor the portal gave; start again without it", q.Get("cursor"))
+		return l, apierror.New(http.StatusBadRequest, "bad_cursor", "cursor %q: not a cursor the portal gave; start again without it", q.Get("cursor"))
 	}
 	l.Cursor = cur
 	if kinds {
 		if k := q.Get("kind"); k != "" {
 			if !slices.Contains(store.Kinds, k) {
-				return l, errorf(http.StatusBadRequest, "bad_kind", "kind %q: want one of %s", k, strings.Join(store.Kinds, ", "))
+				return l, apierror.New(http.StatusBadRequest, "bad_kind", "kind %q: want one of %s", k, strings.Join(store.Kinds, ", "))
 			}
 			l.Kind = k
 		}
@@ -234,7 +235,7 @@ func (s *Server) apiAskMatch(w http.ResponseWriter, r *http.Request, c caller) e
 	dec := json.NewDecoder(io.LimitReader(r.Body, 64<<10))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&body); err != nil {
-		return errorf(http.StatusBadRequest, "bad_request", "want {\"opponents\": [\"house:NAME\" or a login, ...]}: %v", err)
+		return apierror.New(http.StatusBadRequest, "bad_request", "want {\"opponents\": [\"house:NAME\" or a login, ...]}: %v", err)
 	}
 	m, err := s.askMatch(r.Context(), c, r.PathValue("contest"), body.Opponents)
 	if err != nil {
@@ -309,7 +310,7 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, c caller) (store
 	}
 	key, ok := strings.CutPrefix(m.Replay, queue.BucketReplays+"/")
 	if !ok {
-		return m, nil, errorf(http.StatusNotFound, "not_found", "the match has no replay yet")
+		return m, nil, apierror.New(http.StatusNotFound, "not_found", "the match has no replay yet")
 	}
 	var raw, out bytes.Buffer
 	found, err := s.c.Queue.GetObject(r.Context(), queue.BucketReplays, key, &raw)
@@ -327,7 +328,7 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, c caller) (store
 
 // replayGone is the answer for a match whose replay is not in the store: the judge deletes
 // those of test and ladder matches after nats.replays_max_age, and keeps the others.
-func (s *Server) replayGone(ctx context.Context, m store.Match) *apiError {
+func (s *Server) replayGone(ctx context.Context, m store.Match) *apierror.Error {
 	// What goes to the test and ladder lanes: laneOf, and the rounds' (roundRunner.run).
 	what := ""
 	switch m.Kind {
@@ -339,9 +340,9 @@ func (s *Server) replayGone(ctx context.Context, m store.Match) *apiError {
 		}
 	}
 	if what == "" {
-		return errorf(http.StatusNotFound, "not_found", "the match's replay is gone from the store")
+		return apierror.New(http.StatusNotFound, "not_found", "the match's replay is gone from the store")
 	}
-	return errorf(http.StatusNotFound, "replay_expired",
+	return apierror.New(http.StatusNotFound, "replay_expired",
 		"the replay of this %s has expired: the judge keeps the replays of test and ladder matches for a while (nats.replays_max_age), their results for good", what)
 }
 

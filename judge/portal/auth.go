@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 )
 
@@ -82,7 +83,7 @@ func checkCSRFValue(c caller, tok string) error {
 		return nil
 	}
 	if subtle.ConstantTimeCompare([]byte(tok), []byte(c.Session.CSRF)) != 1 {
-		return errorf(http.StatusForbidden, "csrf", "the form is stale or came from elsewhere; reload the page and try again")
+		return apierror.New(http.StatusForbidden, "csrf", "the form is stale or came from elsewhere; reload the page and try again")
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/job"
+	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/portal/upload"
 )
@@ -83,17 +84,17 @@ func (s *Server) changeSettings(ctx context.Context, c caller, contest string, s
 		for _, v := range *set.TestRounds {
 			t, err := parseDeadline(v)
 			if err != nil || t.IsZero() {
-				return store.Contest{}, errorf(http.StatusBadRequest, "bad_request", "test_rounds: %q: want RFC 3339 times, like 2026-12-24T18:00:00Z", v)
+				return store.Contest{}, apierror.New(http.StatusBadRequest, "bad_request", "test_rounds: %q: want RFC 3339 times, like 2026-12-24T18:00:00Z", v)
 			}
 			rounds = append(rounds, t)
 		}
 		slices.SortFunc(rounds, time.Time.Compare)
 	}
 	if set.TestQuota != nil && *set.TestQuota < 0 {
-		return store.Contest{}, errorf(http.StatusBadRequest, "bad_request", "test_quota %d: want 0 or more", *set.TestQuota)
+		return store.Contest{}, apierror.New(http.StatusBadRequest, "bad_request", "test_quota %d: want 0 or more", *set.TestQuota)
 	}
 	if set.UploadQuota != nil && *set.UploadQuota < 1 {
-		return store.Contest{}, errorf(http.StatusBadRequest, "bad_request", "upload_quota %d: want 1 or more uploads an hour", *set.UploadQuota)
+		return store.Contest{}, apierror.New(http.StatusBadRequest, "bad_request", "upload_quota %d: want 1 or more uploads an hour", *set.UploadQuota)
 	}
 	return s.c.Store.UpdateContest(ctx, contest, func(ct *store.Contest) error {
 		if set.Deadline != nil {
@@ -124,7 +125,7 @@ func (s *Server) changeSettings(ctx context.Context, c caller, contest string, s
 			}
 		}
 		if err := l.Validate(); err != nil {
-			return errorf(http.StatusBadRequest, "bad_request", "%v", err)
+			return apierror.New(http.StatusBadRequest, "bad_request", "%v", err)
 		}
 		return nil
 	})
@@ -138,7 +139,7 @@ func parseDeadline(s string) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return t, errorf(http.StatusBadRequest, "bad_request", "deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", s)
+		return t, apierror.New(http.StatusBadRequest, "bad_request", "deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", s)
 	}
 	return t, nil
 }
@@ -173,7 +174,7 @@ func decodeBody(r *http.Request, v any, want string) error {
 	dec := json.NewDecoder(io.LimitReader(r.Body, 64<<10))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return errorf(http.StatusBadRequest, "bad_request", "want %s: %v", want, err)
+		return apierror.New(http.StatusBadRequest, "bad_request", "want %s: %v", want, err)
 	}
 	return nil
 }
@@ -236,7 +237,7 @@ func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c cal
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return errorf(http.StatusBadRequest, "bad_request", "%s: want a whole number, not %q", f.what, v)
+			return apierror.New(http.StatusBadRequest, "bad_request", "%s: want a whole number, not %q", f.what, v)
 		}
 		*f.to = &n
 	}
@@ -257,7 +258,7 @@ func (s *Server) addHouse(ctx context.Context, c caller, contest string, up uplo
 		return ct, err
 	}
 	if _, dup := ct.HouseBot(up.Name); dup {
-		return ct, errorf(http.StatusConflict, "exists", "the contest has a house bot %q already", up.Name)
+		return ct, apierror.New(http.StatusConflict, "exists", "the contest has a house bot %q already", up.Name)
 	}
 	lang, err := s.langOf(up)
 	if err != nil {
@@ -273,7 +274,7 @@ func (s *Server) addHouse(ctx context.Context, c caller, contest string, up uplo
 	}
 	return s.c.Store.UpdateContest(ctx, contest, func(x *store.Contest) error {
 		if _, dup := x.HouseBot(up.Name); dup {
-			return errorf(http.StatusConflict, "exists", "the contest has a house bot %q already", up.Name)
+			return apierror.New(http.StatusConflict, "exists", "the contest has a house bot %q already", up.Name)
 		}
 		x.House = append(x.House, store.House{Name: up.Name, Lang: lang, Source: key})
 		return nil
@@ -313,7 +314,7 @@ func (s *Server) houseDownload(w http.ResponseWriter, r *http.Request, c caller)
 		return err
 	}
 	if !ct.PublishHouse && !c.Organiser {
-		return errorf(http.StatusForbidden, "forbidden", "the organisers have not published the house bots")
+		return apierror.New(http.StatusForbidden, "forbidden", "the organisers have not published the house bots")
 	}
 	name, _ := strings.CutSuffix(r.PathValue("name"), ".tar.gz")
 	h, ok := ct.HouseBot(name)
@@ -390,7 +391,7 @@ func (s *Server) adminContestPage(w http.ResponseWriter, r *http.Request, c call
 	for _, kv := range strings.Fields(r.PostFormValue("options")) {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return errorf(http.StatusBadRequest, "bad_request", "option %q: want key=value", kv)
+			return apierror.New(http.StatusBadRequest, "bad_request", "option %q: want key=value", kv)
 		}
 		f.Options[k] = v
 	}
@@ -400,7 +401,7 @@ func (s *Server) adminContestPage(w http.ResponseWriter, r *http.Request, c call
 	if q := strings.TrimSpace(r.PostFormValue("test_quota")); q != "" {
 		n, err := strconv.Atoi(q)
 		if err != nil {
-			return errorf(http.StatusBadRequest, "bad_request", "test matches an hour: want a whole number")
+			return apierror.New(http.StatusBadRequest, "bad_request", "test matches an hour: want a whole number")
 		}
 		f.TestQuota = &n
 	}

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/ladder"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
@@ -309,7 +310,7 @@ func (s *Server) invitePage(w http.ResponseWriter, r *http.Request) {
 	code := r.PathValue("code")
 	inv, err := s.c.Store.Invitation(r.Context(), code)
 	if err != nil {
-		s.errorPage(w, r, caller{}, errorf(http.StatusNotFound, "not_found", "this invite is unknown, used or expired; ask the organiser for another"))
+		s.errorPage(w, r, caller{}, apierror.New(http.StatusNotFound, "not_found", "this invite is unknown, used or expired; ask the organiser for another"))
 		return
 	}
 	d := struct {
@@ -348,7 +349,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, c caller) error {
 }
 
 // renderHome renders the contestant's home, with failed the error of its form just posted.
-func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, c caller, failed *apiError) error {
+func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, c caller, failed *apierror.Error) error {
 	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -496,7 +497,7 @@ func (s *Server) stagePage(w http.ResponseWriter, r *http.Request, c caller) err
 
 func (s *Server) askMatchPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	if err := r.ParseForm(); err != nil {
-		return errorf(http.StatusBadRequest, "bad_request", "%v", err)
+		return apierror.New(http.StatusBadRequest, "bad_request", "%v", err)
 	}
 	m, err := s.askMatch(r.Context(), c, r.PathValue("contest"), r.PostForm["opponent"])
 	if err != nil {
@@ -635,7 +636,7 @@ func (s *Server) adminPage(w http.ResponseWriter, r *http.Request, c caller) err
 }
 
 // renderAdmin renders the organiser page, with failed the error of its form just posted.
-func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, failed *apiError) error {
+func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, failed *apierror.Error) error {
 	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -711,7 +712,7 @@ func (s *Server) exportTournament(w http.ResponseWriter, r *http.Request, c call
 		set.Entrants = append(set.Entrants, store.Entrant{Login: u.Login, Lang: sub.Lang, Source: sub.Source})
 	}
 	if len(set.Entrants) == 0 {
-		return errorf(http.StatusConflict, "no_entrants", "no contestant has an active version yet")
+		return apierror.New(http.StatusConflict, "no_entrants", "no contestant has an active version yet")
 	}
 	if err := fillRound(r.Context(), s.c.Queue, s.c.Games, ct, &set); err != nil {
 		return err

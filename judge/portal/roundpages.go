@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 )
 
@@ -116,7 +117,7 @@ func (s *Server) startRoundPage(w http.ResponseWriter, r *http.Request, c caller
 		if v := strings.TrimSpace(r.PostFormValue(f.name)); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return errorf(http.StatusBadRequest, "bad_request", "%s: want a whole number, not %q", f.name, v)
+				return apierror.New(http.StatusBadRequest, "bad_request", "%s: want a whole number, not %q", f.name, v)
 			}
 			*f.to = n
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
@@ -59,17 +60,17 @@ func (s *Server) startRound(ctx context.Context, ct store.Contest, spec RoundSpe
 
 // StartRound freezes the contest's active versions and records a round of them, which the
 // portals then run (`judge portal round start`, the organisers' page and API). The official
-// round starts only after the deadline. An error a request could cause is an *apiError.
+// round starts only after the deadline. An error a request could cause is an *apierror.Error.
 func StartRound(ctx context.Context, st *store.Store, q Queue, games func(string) (game.Game, bool), ct store.Contest,
 	spec RoundSpec, at time.Time, scheduled bool) (store.Round, error) {
 	switch spec.Kind {
 	case store.RoundTest:
 	case store.RoundOfficial:
 		if !ct.Closed(at) {
-			return store.Round{}, errorf(http.StatusConflict, "not_closed", "the official round starts after the deadline, when the active versions are frozen; set a deadline first")
+			return store.Round{}, apierror.New(http.StatusConflict, "not_closed", "the official round starts after the deadline, when the active versions are frozen; set a deadline first")
 		}
 	default:
-		return store.Round{}, errorf(http.StatusBadRequest, "bad_request", "kind %q: want %q or %q", spec.Kind, store.RoundTest, store.RoundOfficial)
+		return store.Round{}, apierror.New(http.StatusBadRequest, "bad_request", "kind %q: want %q or %q", spec.Kind, store.RoundTest, store.RoundOfficial)
 	}
 	r := store.Round{ID: roundID(ct.Name, spec.Kind, at, scheduled), Contest: ct.Name, Kind: spec.Kind, Format: spec.Format,
 		Rounds: spec.Rounds, Final: spec.Final}
@@ -106,11 +107,11 @@ func StartRound(ctx context.Context, st *store.Store, q Queue, games func(string
 		return r, err
 	}
 	if err := t.Check(); err != nil {
-		return r, errorf(http.StatusBadRequest, "bad_request", "%v", err)
+		return r, apierror.New(http.StatusBadRequest, "bad_request", "%v", err)
 	}
 	r, err = st.AddRound(ctx, r)
 	if errors.Is(err, store.ErrExists) {
-		return r, errorf(http.StatusConflict, "exists", "round %s exists already", r.ID)
+		return r, apierror.New(http.StatusConflict, "exists", "round %s exists already", r.ID)
 	}
 	return r, err
 }
@@ -124,14 +125,14 @@ func StartRound(ctx context.Context, st *store.Store, q Queue, games func(string
 func fillRound(ctx context.Context, q Queue, games func(string) (game.Game, bool), ct store.Contest, r *store.Round) error {
 	g, ok := games(ct.Game)
 	if !ok {
-		return errorf(http.StatusBadRequest, "bad_request", "unknown game %q", ct.Game)
+		return apierror.New(http.StatusBadRequest, "bad_request", "unknown game %q", ct.Game)
 	}
 	sz, err := matchSizes(g, ct.Options)
 	if err != nil {
-		return errorf(http.StatusBadRequest, "bad_request", "the contest's options: %v", err)
+		return apierror.New(http.StatusBadRequest, "bad_request", "the contest's options: %v", err)
 	}
 	if len(r.Entrants) < 2 { // house bots fill seats, they do not make a round
-		return errorf(http.StatusConflict, "too_few", "%d entrants: a round needs 2 or more active versions", len(r.Entrants))
+		return apierror.New(http.StatusConflict, "too_few", "%d entrants: a round needs 2 or more active versions", len(r.Entrants))
 	}
 	for i := 0; len(r.Entrants) < sz.want && len(ct.House) > 0; i++ {
 		h := ct.House[i%len(ct.House)]
@@ -152,7 +153,7 @@ func fillRound(ctx context.Context, q Queue, games func(string) (game.Game, bool
 		r.Seats = n
 	}
 	if len(r.Entrants) < r.Seats {
-		return errorf(http.StatusConflict, "too_few", "a match of this contest seats at least %d players, and only %d versions can enter: add a house bot, or wait for more active versions",
+		return apierror.New(http.StatusConflict, "too_few", "a match of this contest seats at least %d players, and only %d versions can enter: add a house bot, or wait for more active versions",
 			sz.least, len(r.Entrants))
 	}
 	return nil
@@ -163,7 +164,7 @@ func tournamentOf(ctx context.Context, q Queue, games func(string) (game.Game, b
 	sources bool) (*tournament.Tournament, error) {
 	g, ok := games(ct.Game)
 	if !ok {
-		return nil, errorf(http.StatusBadRequest, "bad_request", "unknown game %q", ct.Game)
+		return nil, apierror.New(http.StatusBadRequest, "bad_request", "unknown game %q", ct.Game)
 	}
 	spec := roundTournament(ct, r)
 	t := &tournament.Tournament{Spec: spec, Game: g}
@@ -287,7 +288,7 @@ func (rr *roundRunner) resume(ctx context.Context, ct store.Contest) error {
 			continue
 		}
 		_, err := rr.s.startRound(ctx, ct, RoundSpec{Kind: store.RoundTest}, at, true)
-		var e *apiError
+		var e *apierror.Error
 		if errors.As(err, &e) && e.Status == http.StatusConflict {
 			continue // another portal started it
 		}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/botjudge/judge/judge/portal/apierror"
 )
 
 // routes are the portal's pages and API (docs/portal.md). Every request passes
@@ -82,7 +84,7 @@ func (s *Server) routes() http.Handler {
 			http.Redirect(w, r, "/c/"+c.Contest+"/", http.StatusSeeOther)
 			return
 		}
-		s.errorPage(w, r, caller{}, errorf(http.StatusNotFound, "not_found", "open your contest's page (/c/CONTEST/) or your invite link"))
+		s.errorPage(w, r, caller{}, apierror.New(http.StatusNotFound, "not_found", "open your contest's page (/c/CONTEST/) or your invite link"))
 	})
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(s.crossOrigin))
@@ -92,7 +94,7 @@ func (s *Server) routes() http.Handler {
 // crossOrigin answers a request CrossOriginProtection refused as any other refusal: the
 // contract's JSON error under /api/, a page elsewhere (its own would be a line of plain text).
 func (s *Server) crossOrigin(w http.ResponseWriter, r *http.Request) {
-	err := errorf(http.StatusForbidden, "cross_origin", "the request came from another site: the portal takes changes only from its own pages and from scripts")
+	err := apierror.New(http.StatusForbidden, "cross_origin", "the request came from another site: the portal takes changes only from its own pages and from scripts")
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		s.writeError(w, err)
 		return

@@ -12,7 +12,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -22,6 +21,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/portal/upload"
 	"github.com/botjudge/judge/judge/queue"
@@ -115,60 +115,42 @@ func (s *Server) Serve(ctx context.Context, ready func(addr string)) error {
 	return srv.Shutdown(sctx)
 }
 
-// apiError is an error the API answers as {"error": {"code", "message"}} with status.
-type apiError struct {
-	Status  int    `json:"-"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	// Retry is a 429's Retry-After.
-	Retry time.Duration `json:"-"`
-}
-
-func (e *apiError) Error() string { return e.Message }
-
 // IsRequestError reports whether err is the request's fault (a 4xx): a command line tells
 // its user so, as a usage error.
 func IsRequestError(err error) bool {
-	var e *apiError
+	var e *apierror.Error
 	return errors.As(err, &e) && e.Status < 500
 }
 
-func errorf(status int, code, format string, args ...any) *apiError {
-	return &apiError{Status: status, Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
 var (
-	errNotFound     = errorf(http.StatusNotFound, "not_found", "no such thing here")
-	errUnauthorized = errorf(http.StatusUnauthorized, "unauthorized", "log in, or send Authorization: Bearer TOKEN")
-	errForbidden    = errorf(http.StatusForbidden, "forbidden", "only the contest's organisers may do that")
+	errNotFound     = apierror.New(http.StatusNotFound, "not_found", "no such thing here")
+	errUnauthorized = apierror.New(http.StatusUnauthorized, "unauthorized", "log in, or send Authorization: Bearer TOKEN")
+	errForbidden    = apierror.New(http.StatusForbidden, "forbidden", "only the contest's organisers may do that")
 )
 
-// asAPIError gives every error its status: the store's and the upload's by kind; anything
+// asAPIError gives every error its status: its own (apierror), the store's by kind; anything
 // else is the portal's own fault (500), logged and not shown in detail.
-func (s *Server) asAPIError(err error) *apiError {
-	var ae *apiError
-	var ue *upload.Error
+func (s *Server) asAPIError(err error) *apierror.Error {
+	var ae *apierror.Error
 	var qe *store.ErrQuota
 	switch {
 	case errors.As(err, &ae):
 		return ae
-	case errors.As(err, &ue):
-		return errorf(ue.Status, ue.Code, "%s", ue.Msg)
 	case errors.As(err, &qe):
-		return &apiError{Status: http.StatusTooManyRequests, Code: "quota", Message: qe.Error(), Retry: qe.Retry}
+		return &apierror.Error{Status: http.StatusTooManyRequests, Code: "quota", Message: qe.Error(), Retry: qe.Retry}
 	case errors.Is(err, store.ErrNotFound):
 		return errNotFound
 	case errors.Is(err, store.ErrExists):
-		return errorf(http.StatusConflict, "exists", "%v", err)
+		return apierror.New(http.StatusConflict, "exists", "%v", err)
 	case errors.Is(err, store.ErrConflict):
-		return errorf(http.StatusConflict, "conflict", "%s", trimSentinel(err, store.ErrConflict))
+		return apierror.New(http.StatusConflict, "conflict", "%s", trimSentinel(err, store.ErrConflict))
 	case errors.Is(err, store.ErrInvalid):
-		return errorf(http.StatusBadRequest, "bad_request", "%s", trimSentinel(err, store.ErrInvalid))
+		return apierror.New(http.StatusBadRequest, "bad_request", "%s", trimSentinel(err, store.ErrInvalid))
 	case errors.Is(err, store.ErrBadLogin):
-		return errorf(http.StatusUnauthorized, "bad_login", "wrong login or password")
+		return apierror.New(http.StatusUnauthorized, "bad_login", "wrong login or password")
 	}
 	s.c.Log.Error("portal: internal error", "err", err)
-	return errorf(http.StatusInternalServerError, "internal", "the portal failed; try again")
+	return apierror.New(http.StatusInternalServerError, "internal", "the portal failed; try again")
 }
 
 // trimSentinel drops "sentinel: " from err's text.

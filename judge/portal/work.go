@@ -14,6 +14,7 @@ import (
 
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/job"
+	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
@@ -182,7 +183,7 @@ func (s *Server) startMatch(ctx context.Context, c store.Contest, m store.Match)
 		if seat.House != "" {
 			h, ok := c.HouseBot(seat.House)
 			if !ok {
-				return m, errorf(400, "bad_request", "the contest has no house bot %q", seat.House)
+				return m, apierror.New(400, "bad_request", "the contest has no house bot %q", seat.House)
 			}
 			p.Lang, key = h.Lang, h.Source
 		} else {

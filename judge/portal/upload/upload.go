@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/botjudge/judge/judge/files"
+	"github.com/botjudge/judge/judge/portal/apierror"
 )
 
 // Limits bound one upload.
@@ -34,21 +35,12 @@ type Limits struct {
 // DefaultFiles is the default of Limits.Files.
 const DefaultFiles = 64
 
-// Error is an upload refused: Code is the API's error code, Status the HTTP status.
-type Error struct {
-	Status int
-	Code   string
-	Msg    string
-}
-
-func (e *Error) Error() string { return e.Msg }
-
 func bad(format string, args ...any) error {
-	return &Error{Status: http.StatusBadRequest, Code: "bad_upload", Msg: fmt.Sprintf(format, args...)}
+	return apierror.New(http.StatusBadRequest, "bad_upload", format, args...)
 }
 
 func tooLarge(format string, args ...any) error {
-	return &Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Msg: fmt.Sprintf(format, args...)}
+	return apierror.New(http.StatusRequestEntityTooLarge, "too_large", format, args...)
 }
 
 // Upload is what was uploaded: the files, the language if one was named, and the form's
@@ -238,7 +230,7 @@ func readErr(err error) error {
 	if errors.As(err, &mbe) {
 		return tooLarge("the upload is larger than %d bytes", mbe.Limit)
 	}
-	var ue *Error
+	var ue *apierror.Error
 	if errors.As(err, &ue) {
 		return err
 	}
