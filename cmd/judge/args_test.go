@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -45,6 +47,37 @@ func runCLI(t *testing.T, args ...string) (string, error) {
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	return out.String(), err
+}
+
+// startCLI runs judge with args until ctx is done, its output discarded: the channel gets
+// what it returned.
+func startCLI(ctx context.Context, args ...string) <-chan error {
+	ended := make(chan error, 1)
+	go func() {
+		root := newRoot()
+		root.SetOut(io.Discard)
+		root.SetErr(io.Discard)
+		root.SetArgs(args)
+		ended <- root.ExecuteContext(ctx)
+	}()
+	return ended
+}
+
+// stopped waits for each command started by startCLI to end (its context cancelled), for
+// at most wait each: one that ends with an error other than the cancellation, or does not
+// end, fails the test.
+func stopped(t *testing.T, wait time.Duration, ended ...<-chan error) {
+	t.Helper()
+	for _, e := range ended {
+		select {
+		case err := <-e:
+			if err != nil && !errors.Is(err, context.Canceled) {
+				t.Errorf("a command ended with %v", err)
+			}
+		case <-time.After(wait):
+			t.Fatal("a command did not stop")
+		}
+	}
 }
 
 // goInternals are what a message for a person must not show: Go's values, parsers and types.

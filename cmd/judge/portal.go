@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/portal/store"
@@ -24,13 +25,17 @@ import (
 
 func (a *app) portalCmd() *cobra.Command {
 	var listen string
+	engine := true
 	cmd := &cobra.Command{
 		Use:   "portal [--listen ADDR]",
 		Short: "Serve the contestants' front door: submissions, builds, validation, test matches, replays",
 		Long: "Serve the portal (docs/portal.md). Its state is in NATS: with nats.url it serves beside\n" +
 			"the daemons of that queue and needs no Docker; without, it runs the NATS server and a\n" +
 			"daemon in its own process, so that one command on one machine is a working contest.\n" +
-			"Make a contest and its people with `judge portal contest create` and `judge portal user add`.",
+			"Make a contest and its people with `judge portal contest create` and `judge portal user add`.\n" +
+			"It runs the contest engine too (builds, validation, the ladder, rounds: docs/portal.md);\n" +
+			"with --engine=false it serves pages and the API only, for an engine that runs elsewhere\n" +
+			"(`judge portal engine`, or another portal) on the same NATS.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if listen != "" {
@@ -39,12 +44,27 @@ func (a *app) portalCmd() *cobra.Command {
 					return usageError{fmt.Errorf("--listen: %w", err)}
 				}
 			}
-			return a.servePortal(cmd)
+			return a.servePortal(cmd, true, engine)
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "", "the address to serve on (portal.listen)")
-	cmd.AddCommand(a.portalContestCmd(), a.portalUserCmd(), a.portalRoundCmd())
+	cmd.Flags().BoolVar(&engine, "engine", true, "run the contest engine here too (false: pages and the API only)")
+	cmd.AddCommand(a.portalEngineCmd(), a.portalContestCmd(), a.portalUserCmd(), a.portalRoundCmd())
 	return cmd
+}
+
+func (a *app) portalEngineCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "engine",
+		Short: "Run the contest engine alone: builds, validation, the ladder and rounds, with no web server",
+		Long: "Run the contest engine (docs/portal.md) with no web server: it follows the daemons'\n" +
+			"results and moves the contests on - builds to validation, the ladder, rounds - for the\n" +
+			"portals that serve the pages (`judge portal --engine=false`) on the same NATS. Any number\n" +
+			"may run; each step is safe to take twice. Without nats.url it runs the NATS server and a\n" +
+			"daemon in its own process, as `judge portal` does.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.servePortal(cmd, false, true) },
+	}
 }
 
 // portalStore opens the portal's store: on nats.url's server; else on the judge serving on
@@ -68,7 +88,9 @@ func (a *app) portalStore(ctx context.Context) (*store.Store, *queue.Queue, erro
 	return store.New(kv), q, nil
 }
 
-func (a *app) servePortal(cmd *cobra.Command) error {
+// servePortal serves the portal's pages and API (web), runs the contest engine (engine), or
+// both, until SIGINT or SIGTERM.
+func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	q, err := a.queue(ctx, a.cfg.NATS.URL == "")
@@ -98,15 +120,28 @@ func (a *app) servePortal(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	wg.Go(func() { p.Follow(ctx) })
+	if engine {
+		wg.Go(func() { p.Engine().Run(ctx) })
+		a.log.Info("the contest engine runs here")
+	}
+	if !web {
+		fmt.Fprintf(cmd.ErrOrStderr(), "contest engine running on %s\n", q.URL())
+		<-ctx.Done()
+		return nil
+	}
 	return p.Serve(ctx, func(addr string) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "portal on %s\n", a.cfg.Portal.BaseURL())
 		a.log.Info("portal serving", "addr", addr)
 	})
 }
 
+// contestEngine is the contest engine of st and q, for a command that acts once.
+func contestEngine(st *store.Store, q *queue.Queue) *contest.Engine {
+	return contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup})
+}
+
 func (a *app) portalContestCmd() *cobra.Command {
-	contest := &cobra.Command{Use: "contest", Short: "Make and change contests"}
+	group := &cobra.Command{Use: "contest", Short: "Make and change contests"}
 	var gameName, deadline string
 	var opts, langs, house []string
 	var quota, uploads int
@@ -141,7 +176,7 @@ func (a *app) portalContestCmd() *cobra.Command {
 					return usageError{fmt.Errorf("--deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", deadline)}
 				}
 			}
-			var bots []portal.HouseBot
+			var bots []contest.HouseBot
 			for _, h := range house {
 				name, path, ok := strings.Cut(h, "=")
 				if !ok || name == "" || path == "" {
@@ -151,14 +186,14 @@ func (a *app) portalContestCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				bots = append(bots, portal.HouseBot{Name: name, Lang: sub.Lang, Files: sub.Files})
+				bots = append(bots, contest.HouseBot{Name: name, Lang: sub.Lang, Files: sub.Files})
 			}
 			st, q, err := a.portalStore(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer q.Close()
-			c, err = portal.NewContest(cmd.Context(), st, q, games.Lookup, images.LangNames(), c, bots)
+			c, err = contestEngine(st, q).NewContest(cmd.Context(), images.LangNames(), c, bots)
 			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrExists) {
 				return usageError{errors.New(strings.TrimPrefix(err.Error(), "invalid: "))}
 			}
@@ -182,8 +217,8 @@ func (a *app) portalContestCmd() *cobra.Command {
 	f.BoolVar(&peers, "peer-matches", false, "let contestants ask for test matches against each other's active versions")
 	f.BoolVar(&ladder, "ladder", false, "keep rated matches flowing among the active versions until the deadline (docs/portal.md)")
 	f.BoolVar(&asJSON, "json", false, "print the contest as JSON")
-	contest.AddCommand(create)
-	return contest
+	group.AddCommand(create)
+	return group
 }
 
 func (a *app) portalUserCmd() *cobra.Command {
@@ -228,15 +263,15 @@ func (a *app) portalUserCmd() *cobra.Command {
 
 func (a *app) portalRoundCmd() *cobra.Command {
 	round := &cobra.Command{Use: "round", Short: "Start test competitions and the official round; show their standings"}
-	var contest string
-	var spec portal.RoundSpec
+	var contestName string
+	var spec contest.RoundSpec
 	var official, asJSON bool
 	start := &cobra.Command{
 		Use:   "start --contest NAME [--official] [--format roundrobin|swiss] [--rounds N] [--final K] [--json]",
 		Short: "Freeze the contest's active versions and start a round of them, which the portals run",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if contest == "" {
+			if contestName == "" {
 				return usageError{errors.New("--contest: the contest whose round it is")}
 			}
 			st, q, err := a.portalStore(cmd.Context())
@@ -244,9 +279,9 @@ func (a *app) portalRoundCmd() *cobra.Command {
 				return err
 			}
 			defer q.Close()
-			ct, err := st.Contest(cmd.Context(), contest)
+			ct, err := st.Contest(cmd.Context(), contestName)
 			if errors.Is(err, store.ErrNotFound) {
-				return usageError{fmt.Errorf("--contest %s: no such contest", contest)}
+				return usageError{fmt.Errorf("--contest %s: no such contest", contestName)}
 			}
 			if err != nil {
 				return err
@@ -255,8 +290,8 @@ func (a *app) portalRoundCmd() *cobra.Command {
 			if official {
 				spec.Kind = store.RoundOfficial
 			}
-			r, err := portal.StartRound(cmd.Context(), st, q, games.Lookup, ct, spec, time.Now(), false)
-			if portal.IsRequestError(err) {
+			r, err := contestEngine(st, q).StartRound(cmd.Context(), ct, spec, time.Now(), false)
+			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrExists) {
 				return usageError{err}
 			}
 			if err != nil {
@@ -264,12 +299,12 @@ func (a *app) portalRoundCmd() *cobra.Command {
 			}
 			return printOut(cmd.OutOrStdout(), asJSON, r, func(w io.Writer) {
 				fmt.Fprintf(w, "round %s: %d entrants frozen; a running portal plays it (%s/c/%s/rounds/%s)\n",
-					r.ID, len(r.Entrants), a.cfg.Portal.BaseURL(), contest, r.ID)
+					r.ID, len(r.Entrants), a.cfg.Portal.BaseURL(), contestName, r.ID)
 			})
 		},
 	}
 	f := start.Flags()
-	f.StringVar(&contest, "contest", "", "the contest")
+	f.StringVar(&contestName, "contest", "", "the contest")
 	f.BoolVar(&official, "official", false, "the official round (after the deadline), not a test competition")
 	f.StringVar(&spec.Format, "format", "", "roundrobin (the default) or swiss")
 	f.IntVar(&spec.Rounds, "rounds", 0, "rounds of the round robin, or of the Swiss tournament (default 1)")

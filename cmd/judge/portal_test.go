@@ -1,32 +1,27 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/queue/queuetest"
+	"github.com/botjudge/judge/judge/result"
 )
 
 // The organiser's commands and `judge portal` beside a NATS server of its own (nats.url): no
 // Docker on the portal's side. The contest and the user made by the commands are served: the
 // invite link printed opens, and the token printed reads the contest.
 func TestPortalBesideAQueue(t *testing.T) {
-	srv, err := queue.Open(context.Background(), queue.Options{Listen: "127.0.0.1:-1", StoreDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	t.Setenv("JUDGE_NATS_URL", srv.URL())
-	t.Setenv("JUDGE_DATA_DIR", t.TempDir())
-	t.Setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock") // the portal must not need it
-	addr := queuetest.FreeAddr(t)
-	t.Setenv("JUDGE_PORTAL_LISTEN", addr)
+	_, addr := besideAQueue(t)
 
 	out, err := runCLI(t, "portal", "contest", "create", "spring", "--game", "amazes", "--house", "easy=../../bots/amazes/cpp", "--json")
 	if err != nil {
@@ -62,14 +57,7 @@ func TestPortalBesideAQueue(t *testing.T) {
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		root := newRoot()
-		root.SetOut(io.Discard)
-		root.SetErr(io.Discard)
-		root.SetArgs([]string{"portal"})
-		done <- root.ExecuteContext(ctx)
-	}()
+	done := startCLI(ctx, "portal")
 	var resp *http.Response
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if resp, err = http.Get(u["invite"]); err == nil || time.Now().After(deadline) {
@@ -96,12 +84,109 @@ func TestPortalBesideAQueue(t *testing.T) {
 		t.Errorf("the contest by alice's token: %d %s", resp.StatusCode, body)
 	}
 	cancel()
-	select {
-	case err := <-done:
-		if err != nil && err != context.Canceled {
-			t.Errorf("judge portal ended with %v", err)
-		}
-	case <-time.After(15 * time.Second):
-		t.Error("judge portal did not stop")
+	stopped(t, 15*time.Second, done)
+}
+
+// besideAQueue is a NATS server of the test's own for the commands (nats.url), with a data
+// directory and an address for the portal (returned) of their own, and no Docker engine: the
+// portal must not need one.
+func besideAQueue(t *testing.T) (*queue.Queue, string) {
+	srv, err := queue.Open(context.Background(), queue.Options{Listen: "127.0.0.1:-1", StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(func() { srv.Close() })
+	t.Setenv("JUDGE_NATS_URL", srv.URL())
+	t.Setenv("JUDGE_DATA_DIR", t.TempDir())
+	t.Setenv("DOCKER_HOST", "unix:///nonexistent/docker.sock")
+	addr := queuetest.FreeAddr(t)
+	t.Setenv("JUDGE_PORTAL_LISTEN", addr)
+	return srv, addr
+}
+
+// The contest engine apart from the pages: `judge portal --engine=false` serves the API and
+// takes an upload, and `judge portal engine`, another process on the same NATS with no web
+// server, moves the version on when the judge's build result comes (here from the test, as
+// a daemon would publish it): from compiling to its validation, whose match it queues.
+func TestPortalEngineApart(t *testing.T) {
+	srv, addr := besideAQueue(t)
+	if out, err := runCLI(t, "portal", "contest", "create", "spring", "--game", "langwars", "--house", "easy=../../bots/langwars/cpp"); err != nil {
+		t.Fatalf("contest create: %v\n%s", err, out)
+	}
+	out, err := runCLI(t, "portal", "user", "add", "--contest", "spring", "alice", "--json")
+	var u map[string]string
+	if err != nil || json.Unmarshal([]byte(out), &u) != nil {
+		t.Fatalf("user add: %v\n%s", err, out)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	web, engine := startCLI(ctx, "portal", "--engine=false"), startCLI(ctx, "portal", "engine")
+	var code int
+	var sub map[string]any
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if code, sub = uploadVersion(addr, u["token"], "spring", "main.cpp", []byte("int main() {}")); code != 0 {
+			break
+		}
+	}
+	if code != 202 {
+		t.Fatalf("the upload: %d %v", code, sub)
+	}
+	id := sub["id"].(string)
+
+	// The daemon's part: the build job, judged as compiled.
+	jctx, jcancel := context.WithTimeout(ctx, 20*time.Second)
+	defer jcancel()
+	d, err := srv.Next(jctx)
+	if err != nil || d.ID != id+"-build" {
+		t.Fatalf("the next job: %v, %v; want %s-build", d, err, id)
+	}
+	res, _ := json.Marshal(result.Result{Version: result.Version, ID: d.ID, Game: "langwars", Status: result.StatusOK,
+		Players: []result.Player{{Name: "alice", Lang: "cpp", Build: result.Build{OK: true}}}})
+	if err := srv.PublishResult(jctx, d.Lane, d.ID, res); err != nil {
+		t.Fatal(err)
+	}
+	d.Ack(jctx)
+	// The engine queues the validation: a match of the contest's four seats.
+	v, err := srv.Next(jctx)
+	if err != nil {
+		t.Fatalf("no validation match queued by judge portal engine: %v", err)
+	}
+	var j job.Job
+	if json.Unmarshal(v.Data, &j); len(j.Players) != 4 || j.Players[0].Name != "alice" {
+		t.Errorf("the validation job %s seats %d players, want alice and three more", v.ID, len(j.Players))
+	}
+	if code, s := apiCall(addr, u["token"], "GET", "/api/v1/submissions/"+id, nil, ""); code != 200 || s["status"] != "validating" {
+		t.Errorf("the version after its build: %d %v, want validating", code, s)
+	}
+	cancel()
+	stopped(t, 15*time.Second, web, engine)
+}
+
+// apiCall asks the portal at addr with token: the status (0 when unreachable) and the JSON
+// answer.
+func apiCall(addr, token, method, path string, body io.Reader, contentType string) (int, map[string]any) {
+	req, _ := http.NewRequest(method, "http://"+addr+path, body)
+	req.Header.Set("Authorization", "Bearer "+token)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, map[string]any{"error": err.Error()}
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	json.NewDecoder(resp.Body).Decode(&out)
+	return resp.StatusCode, out
+}
+
+// uploadVersion sends one file as a new version of token's owner in contest.
+func uploadVersion(addr, token, contest, name string, data []byte) (int, map[string]any) {
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	fw, _ := mw.CreateFormFile("files", name)
+	fw.Write(data)
+	mw.Close()
+	return apiCall(addr, token, "POST", "/api/v1/contests/"+contest+"/submissions", &body, mw.FormDataContentType())
 }

@@ -19,9 +19,11 @@ import (
 )
 
 // A single NATS server, killed (SIGKILL) and started again mid-run, with everything on it:
-// judge serve, `judge submit --wait`, a tournament and the portal. Each reconnects by itself:
-// the submission gets its result, the tournament judges every match once, the portal serves
-// again, and every job has exactly one result.
+// judge serve (running the contest engine too: --contests), `judge submit --wait`, a
+// tournament and the portal (pages only: --engine=false). Each reconnects by itself: the
+// submission gets its result, the tournament judges every match once, the portal serves
+// again, a version uploaded after it is built and validated by the engine in judge serve, and
+// every job has exactly one result.
 func TestOneNATSServerRestarts(t *testing.T) {
 	sandboxtest.Engine(t)
 	const ackWait = 3 * time.Second
@@ -59,16 +61,7 @@ func TestOneNATSServerRestarts(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ended := make(chan error, 2)
-	for _, cmd := range []string{"serve", "portal"} {
-		go func() {
-			root := newRoot()
-			root.SetOut(io.Discard)
-			root.SetErr(io.Discard)
-			root.SetArgs([]string{cmd})
-			ended <- root.ExecuteContext(ctx)
-		}()
-	}
+	serve, portal := startCLI(ctx, "serve", "--contests"), startCLI(ctx, "portal", "--engine=false")
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		if code, err := contest(); err == nil && code == 200 {
 			break
@@ -137,6 +130,9 @@ func TestOneNATSServerRestarts(t *testing.T) {
 	if code, err := contest(); err != nil || code != 200 {
 		t.Errorf("the portal after the restart: %d, %v", code, err)
 	}
+	if status := uploadAndWait(t, addr, alice["token"], "spring", filepath.Join(sandboxtest.Root(), "bots", "amazes", "cpp", "bot.cpp")); status != "ready" {
+		t.Errorf("a version uploaded after the restart: %s, want ready (built and validated by judge serve --contests)", status)
+	}
 	statuses := map[string]string{}
 	q.Results(context.Background(), "", false, func(id string, data []byte) error {
 		var r struct{ Status string }
@@ -156,14 +152,29 @@ func TestOneNATSServerRestarts(t *testing.T) {
 		t.Errorf("no tournament results among %v", statuses)
 	}
 	cancel()
-	for range 2 {
-		select {
-		case err := <-ended:
-			if err != nil && err != context.Canceled {
-				t.Errorf("a command ended with %v", err)
-			}
-		case <-time.After(time.Minute):
-			t.Fatal("judge serve or judge portal did not stop")
+	stopped(t, time.Minute, serve, portal)
+}
+
+// uploadAndWait uploads the file as a new version of token's owner in contest and waits, up
+// to two minutes, for its build and validation: the status it came to.
+func uploadAndWait(t *testing.T, addr, token, contest, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, sub := uploadVersion(addr, token, contest, filepath.Base(file), data)
+	id, _ := sub["id"].(string)
+	if code != 202 || id == "" {
+		t.Fatalf("the upload: %d %v", code, sub)
+	}
+	status := ""
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		_, s := apiCall(addr, token, "GET", "/api/v1/submissions/"+id, nil, "")
+		status, _ = s["status"].(string)
+		if status != "queued" && status != "compiling" && status != "validating" {
+			break
 		}
 	}
+	return status
 }

@@ -10,21 +10,27 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botjudge/judge/config"
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/daemon"
+	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/cores"
 )
 
 func (a *app) serveCmd() *cobra.Command {
-	return &cobra.Command{
+	var contests bool
+	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "The daemon: pull match jobs from NATS JetStream, judge them, publish the results",
 		Long: "The daemon. With nats.url unset it embeds a NATS server with JetStream (storage in\n" +
 			"data_dir/nats, listening on nats.listen), so a single machine needs nothing else.\n" +
 			"SIGTERM or SIGINT stops it: no new jobs, running matches get serve.grace to finish,\n" +
-			"then are handed back to the queue.",
+			"then are handed back to the queue. With --contests it runs the portal's contest engine\n" +
+			"beside the daemon (builds, validation, the ladder, rounds: docs/portal.md), for portals\n" +
+			"that serve pages only (`judge portal --engine=false`).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
@@ -63,9 +69,22 @@ func (a *app) serveCmd() *cobra.Command {
 			cctx, stopCleaning := context.WithCancel(ctx)
 			cleaning := a.housekeep(cctx, q, houseEvery)
 			defer func() { stopCleaning(); cleaning() }() // before q.Close
+			if contests {
+				kv, err := q.KeyValue(ctx, "portal")
+				if err != nil {
+					return err
+				}
+				e := contest.New(contest.Config{Store: store.New(kv), Queue: q, Games: games.Lookup, Log: a.log})
+				ran := make(chan struct{})
+				go func() { e.Run(cctx); close(ran) }()
+				defer func() { stopCleaning(); <-ran }()
+				a.log.Info("serve: the contest engine runs here")
+			}
 			return d.Run(ctx)
 		},
 	}
+	cmd.Flags().BoolVar(&contests, "contests", false, "run the contest engine beside the daemon")
+	return cmd
 }
 
 // daemon makes the daemon of `judge serve` on q, with workers workers (0: one per core its

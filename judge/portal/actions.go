@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/build"
-	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/portal/upload"
@@ -33,8 +33,8 @@ func mayRead(c caller, contest, login string) bool {
 }
 
 // submit takes an upload as the caller's next version and queues its build.
-func (s *Server) submit(ctx context.Context, c caller, contest string, up upload.Upload) (store.Submission, error) {
-	ct, err := s.inContest(ctx, c, contest)
+func (s *Server) submit(ctx context.Context, c caller, cname string, up upload.Upload) (store.Submission, error) {
+	ct, err := s.inContest(ctx, c, cname)
 	if err != nil {
 		return store.Submission{}, err
 	}
@@ -48,34 +48,16 @@ func (s *Server) submit(ctx context.Context, c caller, contest string, up upload
 	if !ct.AllowsLang(lang) {
 		return store.Submission{}, apierror.New(http.StatusBadRequest, "bad_upload", "this contest takes %s, not %s", strings.Join(ct.Langs, ", "), lang)
 	}
-	g, ok := s.c.Games(ct.Game)
-	if !ok {
-		return store.Submission{}, fmt.Errorf("portal: contest %s: unknown game %q", ct.Name, ct.Game)
-	}
 	if !c.Organiser {
-		if err := s.c.Store.Take(ctx, store.Uploads, contest, c.Login, ct.UploadsAllowed()); err != nil {
+		if err := s.c.Store.Take(ctx, store.Uploads, cname, c.Login, ct.UploadsAllowed()); err != nil {
 			return store.Submission{}, err
 		}
 	}
-	files := game.WithLibrary(g, lang, up.Files)
-	sub := store.Submission{Contest: contest, Login: c.Login, Lang: lang}
-	for n := range up.Files {
-		sub.Files = append(sub.Files, n)
+	sub, err := s.engine.Submit(ctx, ct, c.Login, lang, up.Files)
+	if err == nil {
+		s.c.Log.Info("portal: upload", "contest", cname, "login", c.Login, "version", sub.Version, "id", sub.ID, "lang", lang, "files", len(up.Files))
 	}
-	slices.Sort(sub.Files)
-	sub, err = s.c.Store.AddSubmission(ctx, sub)
-	if err != nil {
-		return sub, err
-	}
-	sub, err = s.c.Store.UpdateSubmission(ctx, sub.ID, func(x *store.Submission) error {
-		x.Source = sourceKey(x.ID)
-		return nil
-	})
-	if err != nil {
-		return sub, err
-	}
-	s.c.Log.Info("portal: upload", "contest", contest, "login", c.Login, "version", sub.Version, "id", sub.ID, "lang", lang, "files", len(up.Files))
-	return sub, s.startBuild(ctx, ct, sub, files)
+	return sub, err
 }
 
 // langOf is an upload's language: the one it names, else its files' (by their extensions),
@@ -161,38 +143,38 @@ func (s *Server) stage(ctx context.Context, c caller, id string) (store.Submissi
 	if _, err := s.c.Store.Stage(ctx, sub); err != nil {
 		return sub, err
 	}
-	s.ladders.poke()
+	s.engine.Poke()
 	return sub, nil
 }
 
 // askMatch queues a test match of the caller's active version against opponents: house bots
 // ("house:NAME") and, where the contest allows, other contestants' active versions (by
 // login), within the hour's quota.
-func (s *Server) askMatch(ctx context.Context, c caller, contest string, opponents []string) (store.Match, error) {
-	ct, err := s.inContest(ctx, c, contest)
+func (s *Server) askMatch(ctx context.Context, c caller, cname string, opponents []string) (store.Match, error) {
+	ct, err := s.inContest(ctx, c, cname)
 	if err != nil {
 		return store.Match{}, err
 	}
-	g, sz, err := s.contestSizes(ct)
+	g, sz, err := s.engine.Sizes(ct)
 	if err != nil {
 		return store.Match{}, err
 	}
-	if n := 1 + len(opponents); n > sz.most {
-		takes := fmt.Sprint(sz.most)
-		if sz.least != sz.most {
-			takes = fmt.Sprintf("%d to %d", sz.least, sz.most)
+	if n := 1 + len(opponents); n > sz.Most {
+		takes := fmt.Sprint(sz.Most)
+		if sz.Least != sz.Most {
+			takes = fmt.Sprintf("%d to %d", sz.Least, sz.Most)
 		}
 		return store.Match{}, apierror.New(http.StatusBadRequest, "bad_request", "a match of %s in this contest has %s players: you and at most %d opponents, not %d",
-			g.Name(), takes, sz.most-1, len(opponents))
+			g.Name(), takes, sz.Most-1, len(opponents))
 	}
-	me, err := s.c.Store.User(ctx, contest, c.Login)
+	me, err := s.c.Store.User(ctx, cname, c.Login)
 	if err != nil {
 		return store.Match{}, err
 	}
 	if me.Active == "" {
 		return store.Match{}, apierror.New(http.StatusConflict, "no_active_version", "you have no active version: make a version that passed validation active first")
 	}
-	m := store.Match{ID: store.NewID("m"), Contest: contest, Kind: store.KindTest, Owner: c.Login,
+	m := store.Match{ID: store.NewID("m"), Contest: cname, Kind: store.KindTest, Owner: c.Login,
 		Seats: []store.Seat{{Login: c.Login, Submission: me.Active}}}
 	for _, o := range opponents {
 		if name, ok := strings.CutPrefix(o, "house:"); ok {
@@ -205,21 +187,21 @@ func (s *Server) askMatch(ctx context.Context, c caller, contest string, opponen
 		if !ct.PeerMatches && o != c.Login {
 			return store.Match{}, apierror.New(http.StatusForbidden, "forbidden", "this contest has test matches against house bots only (house:NAME)")
 		}
-		u, err := s.c.Store.User(ctx, contest, o)
+		u, err := s.c.Store.User(ctx, cname, o)
 		if err != nil || u.Active == "" || u.Organiser {
 			return store.Match{}, apierror.New(http.StatusBadRequest, "bad_request", "no contestant %q with an active version", o)
 		}
 		m.Seats = append(m.Seats, store.Seat{Login: o, Submission: u.Active})
 	}
 	// Seats the caller left empty take house bots, then its own version.
-	m.Seats = fillSeats(m.Seats, sz.least, ct.House, m.Seats[0])
+	m.Seats = contest.FillSeats(m.Seats, sz.Least, ct.House, m.Seats[0])
 	if !c.Organiser {
-		if err := s.c.Store.TakeQuota(ctx, contest, c.Login, ct.TestQuota); err != nil {
+		if err := s.c.Store.TakeQuota(ctx, cname, c.Login, ct.TestQuota); err != nil {
 			return store.Match{}, err
 		}
 	}
-	m.Seed = seedOf(m.ID)
-	return s.startMatch(ctx, ct, m)
+	m.Seed = contest.SeedOf(m.ID)
+	return s.engine.StartMatch(ctx, ct, m)
 }
 
 // match is a match the caller may read: its own (it asked for it, or played it on the

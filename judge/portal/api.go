@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/ladder"
 
@@ -224,7 +225,7 @@ func (s *Server) apiActivate(w http.ResponseWriter, r *http.Request, c caller) e
 	if err != nil {
 		return err
 	}
-	s.ladders.poke()
+	s.engine.Poke()
 	return s.writeSubmission(w, r, sub)
 }
 
@@ -335,7 +336,7 @@ func (s *Server) replayGone(ctx context.Context, m store.Match) *apierror.Error 
 	case store.KindTest, store.KindLadder:
 		what = m.Kind + " match"
 	case store.KindRound:
-		if r, err := s.c.Store.Round(ctx, roundOf(m.ID)); err == nil && r.Kind == store.RoundTest {
+		if r, err := s.c.Store.Round(ctx, contest.RoundOf(m.ID)); err == nil && r.Kind == store.RoundTest {
 			what = "match of a test round"
 		}
 	}

@@ -15,10 +15,10 @@ import (
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/match/matchtest"
-	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/portal/store"
 )
 
@@ -36,8 +36,8 @@ func BenchmarkUploadToVerdict(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	house := []portal.HouseBot{{Name: "easy", Lang: "cpp", Files: map[string][]byte{"bot.cpp": bot}}}
-	if _, err := portal.NewContest(ctx, st, q, games.Lookup, images.LangNames(),
+	house := []contest.HouseBot{{Name: "easy", Lang: "cpp", Files: map[string][]byte{"bot.cpp": bot}}}
+	if _, err := contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup}).NewContest(ctx, images.LangNames(),
 		store.Contest{Name: "bench", Game: "amazes", TestQuota: 1}, house); err != nil {
 		b.Fatal(err)
 	}

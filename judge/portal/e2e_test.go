@@ -18,11 +18,11 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/match/matchtest"
-	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/portal/ladder"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
@@ -54,7 +54,7 @@ func realPortal(t testing.TB) (context.Context, *queue.Queue, *store.Store, *htt
 	done := make(chan struct{}, 2)
 	go func() { d.Run(ctx); done <- struct{}{} }()
 	st, p := newPortal(t, q, quiet)
-	go func() { p.Follow(ctx); done <- struct{}{} }()
+	go func() { p.Engine().Run(ctx); done <- struct{}{} }()
 	srv := httptest.NewServer(p)
 	t.Cleanup(func() { srv.Close(); cancel(); <-done; <-done; q.Close() })
 	return ctx, q, st, srv
@@ -86,8 +86,8 @@ func TestContestantInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	house := []portal.HouseBot{{Name: "easy", Lang: "cpp", Files: map[string][]byte{"bot.cpp": []byte(withStderr(bot, "stderr of the house bot"))}}}
-	if _, err := portal.NewContest(ctx, st, q, games.Lookup, images.LangNames(),
+	house := []contest.HouseBot{{Name: "easy", Lang: "cpp", Files: map[string][]byte{"bot.cpp": []byte(withStderr(bot, "stderr of the house bot"))}}}
+	if _, err := contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup}).NewContest(ctx, images.LangNames(),
 		store.Contest{Name: "spring", Game: "amazes", Options: map[string]string{"turns": "30"}, TestQuota: 5}, house); err != nil {
 		t.Fatal(err)
 	}
@@ -222,8 +222,8 @@ func TestFourPlayerContestWithARealDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	house := []portal.HouseBot{{Name: "easy", Lang: "cpp", Files: map[string][]byte{"bot.cpp": bot}}}
-	if _, err := portal.NewContest(ctx, st, q, games.Lookup, images.LangNames(),
+	house := []contest.HouseBot{{Name: "easy", Lang: "cpp", Files: map[string][]byte{"bot.cpp": bot}}}
+	if _, err := contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup}).NewContest(ctx, images.LangNames(),
 		store.Contest{Name: "cup", Game: "langwars", Options: map[string]string{"turns": "2"}, TestQuota: 5, Ladder: true,
 			LadderSettings: ladder.Settings{InFlight: 1, DisableFaults: 2, DisableWindow: 4}}, house); err != nil {
 		t.Fatal(err)

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/games"
-	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/portal/ladder"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
@@ -166,7 +166,7 @@ func TestJudgeFailedValidationIsPlayedAgain(t *testing.T) {
 	e.failing.Store(false)
 	e.stopFollow()
 	_, p := newPortal(t, e.q, nil)
-	go p.Follow(t.Context())
+	go p.Engine().Run(t.Context())
 	sub = ann.waitStatus(id, "ready")
 	if sub["validation"].(map[string]any)["match"] == first || sub["error"] != nil {
 		t.Errorf("ready after %v: %v", first, sub)
@@ -188,7 +188,7 @@ func TestContestPlayerCounts(t *testing.T) {
 		{"nine", map[string]string{"players": "9"}, "players"},
 		{"tiny", map[string]string{"size": "1"}, "size"},
 	} {
-		_, err := portal.NewContest(t.Context(), e.st, e.q, games.Lookup, images.LangNames(),
+		_, err := contest.New(contest.Config{Store: e.st, Queue: e.q, Games: games.Lookup}).NewContest(t.Context(), images.LangNames(),
 			store.Contest{Name: c.name, Game: "snakecore", Options: c.opts}, nil)
 		if (err != nil) != (c.bad != "") || (err != nil && !strings.Contains(err.Error(), c.bad)) {
 			t.Errorf("%v: %v, want an error naming %q", c.opts, err, c.bad)
@@ -289,7 +289,7 @@ func TestJudgeRejectedOfBeforeIsValidatedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, p := newPortal(t, e.q, nil)
-	go p.Follow(t.Context())
+	go p.Engine().Run(t.Context())
 	got := ann.waitStatus(sub.ID, "ready")
 	v := ann.waitMatch(got["validation"].(map[string]any)["match"].(string))
 	if len(players(v)) != 4 {

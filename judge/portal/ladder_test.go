@@ -235,7 +235,7 @@ func TestLadderSurvivesAPortal(t *testing.T) {
 	_, p2 := newPortal(t, e.q, slog.New(slog.DiscardHandler))
 	ctx, cancel := context.WithCancel(context.Background())
 	followed := make(chan struct{})
-	go func() { p2.Follow(ctx); close(followed) }()
+	go func() { p2.Engine().Run(ctx); close(followed) }()
 	defer func() { cancel(); <-followed }()
 	eventually(t, 30*time.Second, func() error {
 		if st, _ := e.st.Ladder(t.Context(), "spring"); st.Rated < before.Rated+len(before.Pending)+10 {

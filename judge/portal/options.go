@@ -79,3 +79,6 @@ func (o Options) BaseURL() string {
 	}
 	return "http://" + o.Listen
 }
+
+// InviteURL is the link a user opens to set a password.
+func (o Options) InviteURL(code string) string { return o.BaseURL() + "/invite/" + code }

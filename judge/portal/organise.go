@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/portal/apierror"
@@ -249,8 +250,8 @@ func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c cal
 }
 
 // addHouse adds a house bot to the contest from an upload (its name field names it).
-func (s *Server) addHouse(ctx context.Context, c caller, contest string, up upload.Upload) (store.Contest, error) {
-	ct, err := s.organiser(ctx, c, contest)
+func (s *Server) addHouse(ctx context.Context, c caller, cname string, up upload.Upload) (store.Contest, error) {
+	ct, err := s.organiser(ctx, c, cname)
 	if err != nil {
 		return ct, err
 	}
@@ -268,11 +269,11 @@ func (s *Server) addHouse(ctx context.Context, c caller, contest string, up uplo
 	if !ok {
 		return ct, errNotFound
 	}
-	key := houseKey(ct.Name, up.Name)
-	if err := putSources(ctx, s.c.Queue, key, job.NewPlayer(up.Name, lang, game.WithLibrary(g, lang, up.Files)).Files); err != nil {
+	key := contest.HouseKey(ct.Name, up.Name)
+	if err := s.engine.PutSources(ctx, key, job.NewPlayer(up.Name, lang, game.WithLibrary(g, lang, up.Files)).Files); err != nil {
 		return ct, err
 	}
-	return s.c.Store.UpdateContest(ctx, contest, func(x *store.Contest) error {
+	return s.c.Store.UpdateContest(ctx, cname, func(x *store.Contest) error {
 		if _, dup := x.HouseBot(up.Name); dup {
 			return apierror.New(http.StatusConflict, "exists", "the contest has a house bot %q already", up.Name)
 		}
@@ -321,7 +322,7 @@ func (s *Server) houseDownload(w http.ResponseWriter, r *http.Request, c caller)
 	if !ok {
 		return errNotFound
 	}
-	files, err := s.getSources(r.Context(), h.Source)
+	files, err := s.engine.Sources(r.Context(), h.Source)
 	if err != nil {
 		return err
 	}
@@ -361,7 +362,7 @@ func (s *Server) newContest(ctx context.Context, c caller, from string, f contes
 		return ct, err
 	}
 	ct.Deadline = d
-	ct, err = NewContest(ctx, s.c.Store, s.c.Queue, s.c.Games, s.c.Langs, ct, nil)
+	ct, err = s.engine.NewContest(ctx, s.c.Langs, ct, nil)
 	if err != nil {
 		return ct, err
 	}

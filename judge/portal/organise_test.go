@@ -137,7 +137,7 @@ func TestTwoPortals(t *testing.T) {
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)
 	_, second := newPortal(t, e.q, slog.New(slog.DiscardHandler))
-	go second.Follow(t.Context())
+	go second.Engine().Run(t.Context())
 	other := httptest.NewServer(second)
 	defer other.Close()
 	code, out := a.upload("spring", map[string]string{"main.cpp": "int main() {}"})

@@ -481,7 +481,7 @@ func (s *Server) activatePage(w http.ResponseWriter, r *http.Request, c caller) 
 	if err != nil {
 		return err
 	}
-	s.ladders.poke()
+	s.engine.Poke()
 	s.back(w, r, c.Session.CSRF, "/c/"+sub.Contest+"/s/"+sub.ID, "Version "+itoa(sub.Version)+" is your active version.")
 	return nil
 }
@@ -714,7 +714,7 @@ func (s *Server) exportTournament(w http.ResponseWriter, r *http.Request, c call
 	if len(set.Entrants) == 0 {
 		return apierror.New(http.StatusConflict, "no_entrants", "no contestant has an active version yet")
 	}
-	if err := fillRound(r.Context(), s.c.Queue, s.c.Games, ct, &set); err != nil {
+	if err := s.engine.FillRound(r.Context(), ct, &set); err != nil {
 		return err
 	}
 	spec := tournament.Spec{Name: ct.Name, Game: ct.Game, Options: ct.Options, Seats: set.Seats}
@@ -758,4 +758,13 @@ func (s *Server) static() http.Handler {
 		w.Header().Set("Cache-Control", "max-age=3600")
 		fsrv.ServeHTTP(w, r)
 	})
+}
+
+// optionArgs are a contest's options as judge play's --opt flags, in order.
+func optionArgs(opts map[string]string) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
+		out = append(out, "--opt", k+"="+opts[k])
+	}
+	return out
 }

@@ -98,7 +98,7 @@ func newEnv(t testing.TB, opts ...func(*portal.Options)) *env {
 	ctx, cancel := context.WithCancel(context.Background())
 	pctx, pcancel := context.WithCancel(ctx)
 	followed, judged := make(chan struct{}), make(chan struct{})
-	go func() { p.Follow(pctx); close(followed) }()
+	go func() { p.Engine().Run(pctx); close(followed) }()
 	e := &env{t: t, q: q, st: st, srv: httptest.NewServer(p), jobs: make(chan job.Job, 100), release: make(chan struct{}), log: log}
 	e.stopFollow = func() { pcancel(); <-followed }
 	go func() { e.daemon(ctx); close(judged) }()

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 )
@@ -16,7 +17,7 @@ import (
 // player's stderr stays its own); starting a round and exporting it are the organisers'.
 
 func (s *Server) apiStartRound(w http.ResponseWriter, r *http.Request, c caller) error {
-	var spec RoundSpec
+	var spec contest.RoundSpec
 	if err := decodeBody(r, &spec, `{"kind": "test"|"official", "format": "roundrobin"|"swiss", "rounds": N, "final": K}`); err != nil {
 		return err
 	}
@@ -24,7 +25,7 @@ func (s *Server) apiStartRound(w http.ResponseWriter, r *http.Request, c caller)
 	if err != nil {
 		return err
 	}
-	round, err := s.startRound(r.Context(), ct, spec, time.Now(), false)
+	round, err := s.engine.StartRound(r.Context(), ct, spec, time.Now(), false)
 	if err != nil {
 		return err
 	}
@@ -109,7 +110,7 @@ func (s *Server) startRoundPage(w http.ResponseWriter, r *http.Request, c caller
 	if err != nil {
 		return err
 	}
-	spec := RoundSpec{Kind: r.PostFormValue("kind"), Format: r.PostFormValue("format")}
+	spec := contest.RoundSpec{Kind: r.PostFormValue("kind"), Format: r.PostFormValue("format")}
 	for _, f := range []struct {
 		name string
 		to   *int
@@ -122,7 +123,7 @@ func (s *Server) startRoundPage(w http.ResponseWriter, r *http.Request, c caller
 			*f.to = n
 		}
 	}
-	round, err := s.startRound(r.Context(), ct, spec, time.Now(), false)
+	round, err := s.engine.StartRound(r.Context(), ct, spec, time.Now(), false)
 	if err != nil {
 		return err
 	}
@@ -136,7 +137,7 @@ func (s *Server) roundPage(w http.ResponseWriter, r *http.Request, c caller) err
 		return cmpErr(err, errNotFound)
 	}
 	// Only the round's records are read: the contest's other matches are many more.
-	ms, err := s.c.Store.MatchesWhere(r.Context(), round.Contest, "*", store.KindRound, func(id string) bool { return roundOf(id) == round.ID })
+	ms, err := s.c.Store.MatchesWhere(r.Context(), round.Contest, "*", store.KindRound, func(id string) bool { return contest.RoundOf(id) == round.ID })
 	if err != nil {
 		return err
 	}
@@ -165,7 +166,7 @@ func (s *Server) exportRound(w http.ResponseWriter, r *http.Request, c caller) e
 	for _, e := range round.Entrants {
 		sources[e.Login] = e.Source
 	}
-	return s.writeTournament(w, r, round.ID, roundTournament(ct, round), sources)
+	return s.writeTournament(w, r, round.ID, contest.RoundTournament(ct, round), sources)
 }
 
 // writeTournament answers a tournament directory as a tar.gz: DIR/tournament.yaml (spec),
@@ -177,7 +178,7 @@ func (s *Server) writeTournament(w http.ResponseWriter, r *http.Request, dir str
 	}
 	all := map[string]string{"tournament.yaml": string(yaml)}
 	for login, key := range sources {
-		files, err := s.getSources(r.Context(), key)
+		files, err := s.engine.Sources(r.Context(), key)
 		if err != nil {
 			return err
 		}
@@ -199,7 +200,7 @@ func (s *Server) writeTournament(w http.ResponseWriter, r *http.Request, dir str
 // in the order they were scheduled.
 func matchOrder(id string) []int {
 	var out []int
-	for _, part := range strings.Split(strings.TrimPrefix(id, roundOf(id)+"-"), "-") {
+	for _, part := range strings.Split(strings.TrimPrefix(id, contest.RoundOf(id)+"-"), "-") {
 		n, _ := strconv.Atoi(strings.TrimPrefix(part, "r"))
 		out = append(out, n)
 	}

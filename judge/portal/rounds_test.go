@@ -278,7 +278,7 @@ func TestRoundOutlivesItsPortal(t *testing.T) {
 	_, p2 := newPortal(t, e.q, slog.New(slog.DiscardHandler))
 	ctx, cancel := context.WithCancel(context.Background())
 	followed := make(chan struct{})
-	go func() { p2.Follow(ctx); close(followed) }()
+	go func() { p2.Engine().Run(ctx); close(followed) }()
 	defer func() { cancel(); <-followed }()
 	round := org.waitRound(out["id"].(string))
 	if got := strings.Join(standingsOf(round), " "); got != "cat bob ann" {

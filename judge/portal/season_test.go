@@ -17,12 +17,12 @@ import (
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/match/matchtest"
-	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/portal/ladder"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
@@ -90,7 +90,7 @@ func (j *seasonJudge) startPortal() {
 	st, p := newPortal(j.t, j.e.q, slog.New(slog.DiscardHandler))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { p.Follow(ctx); close(done) }()
+	go func() { p.Engine().Run(ctx); close(done) }()
 	j.e.st, j.e.srv = st, httptest.NewServer(p)
 	srv := j.e.srv
 	j.stopP = func() { srv.Close(); cancel(); <-done }
@@ -125,9 +125,9 @@ func TestSeason(t *testing.T) {
 	// fairness, which a ceiling of an hour's matches would hold down to a few a minute.
 	set := ladder.Defaults
 	set.MaxRate = 3600
-	if _, err := portal.NewContest(ctx, j.e.st, q, games.Lookup, images.LangNames(),
+	if _, err := contest.New(contest.Config{Store: j.e.st, Queue: q, Games: games.Lookup}).NewContest(ctx, images.LangNames(),
 		store.Contest{Name: "season", Game: "amazes", TestQuota: 10, Ladder: true, LadderSettings: set},
-		[]portal.HouseBot{{Name: "sample", Lang: "cpp", Files: map[string][]byte{house: []byte(text)}}}); err != nil {
+		[]contest.HouseBot{{Name: "sample", Lang: "cpp", Files: map[string][]byte{house: []byte(text)}}}); err != nil {
 		t.Fatal(err)
 	}
 	org := j.e.user("season", "org", true)

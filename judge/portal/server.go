@@ -20,6 +20,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
@@ -61,12 +62,12 @@ type Server struct {
 	c       Config
 	limiter *limiter
 	handler http.Handler
-	ladders *ladders
-	rounds  roundRunner
-	sizes   sizeCache
+	engine  *contest.Engine
 }
 
-// New makes a server; Follow must run beside it for submissions and matches to progress.
+// New makes a server. Its contest engine (Engine) acts on what requests ask at once; for
+// submissions and matches to progress, an engine must run (Engine().Run) in this process or
+// another one on the same NATS.
 func New(c Config) (*Server, error) {
 	if err := c.Options.Validate(); err != nil {
 		return nil, err
@@ -77,10 +78,12 @@ func New(c Config) (*Server, error) {
 	proxies, _ := parseProxies(c.TrustedProxies)
 	s := &Server{c: c, limiter: newLimiter(c.LoginRate, proxies)}
 	s.handler = s.routes()
-	s.ladders = newLadders(s)
-	s.rounds.s = s
+	s.engine = contest.New(contest.Config{Store: c.Store, Queue: c.Queue, Games: c.Games, Log: c.Log})
 	return s, nil
 }
+
+// Engine is the contest engine the server asks for builds, matches and rounds.
+func (s *Server) Engine() *contest.Engine { return s.engine }
 
 // ServeHTTP serves a request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
@@ -94,6 +97,11 @@ func (s *Server) Serve(ctx context.Context, ready func(addr string)) error {
 	if err != nil {
 		return err
 	}
+	go func() {
+		if err := s.c.Store.Warm(ctx); err != nil && ctx.Err() == nil {
+			s.c.Log.Warn("portal: loading the lists: the first page will try again", "err", err)
+		}
+	}()
 	if ready != nil {
 		ready(ln.Addr().String())
 	}
@@ -113,13 +121,6 @@ func (s *Server) Serve(ctx context.Context, ready func(addr string)) error {
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	return srv.Shutdown(sctx)
-}
-
-// IsRequestError reports whether err is the request's fault (a 4xx): a command line tells
-// its user so, as a usage error.
-func IsRequestError(err error) bool {
-	var e *apierror.Error
-	return errors.As(err, &e) && e.Status < 500
 }
 
 var (
@@ -142,6 +143,10 @@ func (s *Server) asAPIError(err error) *apierror.Error {
 		return errNotFound
 	case errors.Is(err, store.ErrExists):
 		return apierror.New(http.StatusConflict, "exists", "%v", err)
+	case errors.Is(err, contest.ErrTooFew):
+		return apierror.New(http.StatusConflict, "too_few", "%s", trimSentinel(err, contest.ErrTooFew))
+	case errors.Is(err, contest.ErrNotClosed):
+		return apierror.New(http.StatusConflict, "not_closed", "%s", trimSentinel(err, contest.ErrNotClosed))
 	case errors.Is(err, store.ErrConflict):
 		return apierror.New(http.StatusConflict, "conflict", "%s", trimSentinel(err, store.ErrConflict))
 	case errors.Is(err, store.ErrInvalid):

@@ -1,4 +1,4 @@
-package portal
+package contest
 
 import (
 	"bytes"
@@ -7,14 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"maps"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/job"
-	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
@@ -22,50 +20,46 @@ import (
 
 // The object keys of sources: a submission's, and a house bot's.
 func sourceKey(subID string) string        { return "portal/sources/" + subID + ".json" }
-func houseKey(contest, name string) string { return "portal/house/" + contest + "/" + name + ".json" }
+func HouseKey(contest, name string) string { return "portal/house/" + contest + "/" + name + ".json" }
 
 // buildJob is the id of a submission's build job.
 func buildJob(subID string) string { return subID + "-build" }
 
 // validationMatch is the id of a submission's validation match: one per submission, so
-// that every portal that sees its build finish asks for the same match.
+// that every engine that sees its build finish asks for the same match.
 func validationMatch(subID string) string { return subID + "v" }
 
-// putSources stores a player's files, as a job carries them, under key.
-func putSources(ctx context.Context, q Queue, key string, files map[string]string) error {
+// PutSources stores a player's files, as a job carries them, under key.
+func (e *Engine) PutSources(ctx context.Context, key string, files map[string]string) error {
 	data, err := json.Marshal(files)
 	if err != nil {
 		return err
 	}
-	return q.PutObject(ctx, queue.BucketSources, key, bytes.NewReader(data))
+	return e.c.Queue.PutObject(ctx, queue.BucketSources, key, bytes.NewReader(data))
 }
 
-// getSources reads the files stored under key.
-func (s *Server) getSources(ctx context.Context, key string) (map[string]string, error) {
-	return getSources(ctx, s.c.Queue, key)
-}
-
-func getSources(ctx context.Context, q Queue, key string) (map[string]string, error) {
+// Sources reads the files stored under key.
+func (e *Engine) Sources(ctx context.Context, key string) (map[string]string, error) {
 	var buf bytes.Buffer
-	found, err := q.GetObject(ctx, queue.BucketSources, key, &buf)
+	found, err := e.c.Queue.GetObject(ctx, queue.BucketSources, key, &buf)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
-		return nil, fmt.Errorf("portal: the sources %s are missing from the object store", key)
+		return nil, fmt.Errorf("contest: the sources %s are missing from the object store", key)
 	}
 	var files map[string]string
 	return files, json.Unmarshal(buf.Bytes(), &files)
 }
 
-// submitJob puts a job on the queue; a job already there (another portal's, or this one's
+// submitJob puts a job on the queue; a job already there (another engine's, or this one's
 // before a restart) is not queued twice.
-func (s *Server) submitJob(ctx context.Context, j job.Job, lane queue.Lane) error {
+func (e *Engine) submitJob(ctx context.Context, j job.Job, lane queue.Lane) error {
 	data, err := json.Marshal(j)
 	if err != nil {
 		return err
 	}
-	_, err = s.c.Queue.SubmitTo(ctx, lane, j.ID, data)
+	_, err = e.c.Queue.SubmitTo(ctx, lane, j.ID, data)
 	return err
 }
 
@@ -81,51 +75,78 @@ func laneOf(kind string) queue.Lane {
 	return queue.LaneMain
 }
 
+// Submit records a contestant's new version of the contest - files as uploaded, in lang -
+// and sends it to the judge: its sources (with the game's library) stored, its build queued
+// or its place taken in the contestant's line.
+func (e *Engine) Submit(ctx context.Context, ct store.Contest, login, lang string, files map[string][]byte) (store.Submission, error) {
+	g, ok := e.c.Games(ct.Game)
+	if !ok {
+		return store.Submission{}, fmt.Errorf("contest %s: unknown game %q", ct.Name, ct.Game)
+	}
+	sub := store.Submission{Contest: ct.Name, Login: login, Lang: lang}
+	for n := range files {
+		sub.Files = append(sub.Files, n)
+	}
+	slices.Sort(sub.Files)
+	sub, err := e.c.Store.AddSubmission(ctx, sub)
+	if err != nil {
+		return sub, err
+	}
+	sub, err = e.c.Store.UpdateSubmission(ctx, sub.ID, func(x *store.Submission) error {
+		x.Source = sourceKey(x.ID)
+		return nil
+	})
+	if err != nil {
+		return sub, err
+	}
+	return sub, e.startBuild(ctx, ct, sub, game.WithLibrary(g, lang, files))
+}
+
 // startBuild stores a new submission's sources and queues its build, or puts it in its
 // contestant's line behind the version the judge has (store.Line).
-func (s *Server) startBuild(ctx context.Context, c store.Contest, sub store.Submission, files map[string][]byte) error {
+func (e *Engine) startBuild(ctx context.Context, c store.Contest, sub store.Submission, files map[string][]byte) error {
 	p := job.NewPlayer(sub.Login, sub.Lang, files)
-	if err := putSources(ctx, s.c.Queue, sub.Source, p.Files); err != nil {
+	if err := e.PutSources(ctx, sub.Source, p.Files); err != nil {
 		return err
 	}
-	now, err := s.c.Store.Enter(ctx, sub.Contest, sub.Login, sub.ID)
+	now, err := e.c.Store.Enter(ctx, sub.Contest, sub.Login, sub.ID)
 	if err != nil || !now {
 		return err
 	}
-	return s.submitBuild(ctx, c.Game, sub, p.Files)
+	return e.submitBuild(ctx, c.Game, sub, p.Files)
 }
 
-func (s *Server) submitBuild(ctx context.Context, gameName string, sub store.Submission, files map[string]string) error {
-	return s.submitJob(ctx, job.Job{Version: job.Version, ID: buildJob(sub.ID), Game: gameName, Kind: job.KindBuild,
+func (e *Engine) submitBuild(ctx context.Context, gameName string, sub store.Submission, files map[string]string) error {
+	return e.submitJob(ctx, job.Job{Version: job.Version, ID: buildJob(sub.ID), Game: gameName, Kind: job.KindBuild,
 		Players: []job.Player{{Name: sub.Login, Lang: sub.Lang, Files: files}}}, queue.LaneMain)
 }
 
 // leave takes a version the judge is done with (built, validated, or failed by the judge)
 // out of its contestant's line, and queues the build of the next one.
-func (s *Server) leave(ctx context.Context, sub store.Submission) error {
-	next, err := s.c.Store.Leave(ctx, sub.Contest, sub.Login, sub.ID)
+func (e *Engine) leave(ctx context.Context, sub store.Submission) error {
+	next, err := e.c.Store.Leave(ctx, sub.Contest, sub.Login, sub.ID)
 	if err != nil || next == "" {
 		return err
 	}
-	return s.sendBuild(ctx, next)
+	return e.sendBuild(ctx, next)
 }
 
 // sendBuild queues the build of a stored submission (a job queued already is not queued
 // twice).
-func (s *Server) sendBuild(ctx context.Context, id string) error {
-	sub, err := s.c.Store.Submission(ctx, id)
+func (e *Engine) sendBuild(ctx context.Context, id string) error {
+	sub, err := e.c.Store.Submission(ctx, id)
 	if err != nil {
 		return err
 	}
-	c, err := s.c.Store.Contest(ctx, sub.Contest)
+	c, err := e.c.Store.Contest(ctx, sub.Contest)
 	if err != nil {
 		return err
 	}
-	files, err := s.getSources(ctx, sub.Source)
+	files, err := e.Sources(ctx, sub.Source)
 	if err != nil {
 		return err
 	}
-	return s.submitBuild(ctx, c.Game, sub, files)
+	return e.submitBuild(ctx, c.Game, sub, files)
 }
 
 // inLine reports whether the judge still has a version: its build or its validation (one
@@ -134,11 +155,11 @@ func inLine(sub store.Submission) bool {
 	return sub.Status == store.Queued || sub.Status == store.Compiling || (sub.Status == store.Validating && sub.Error == "")
 }
 
-// tendLines mends the contestants' lines after a portal stopped between two steps: a version
+// tendLines mends the contestants' lines after an engine stopped between two steps: a version
 // the judge is done with leaves its line, and one whose turn it is but that may never have
 // been queued is queued (again: the queue plays it once).
-func (s *Server) tendLines(ctx context.Context) error {
-	lines, err := s.c.Store.Lines(ctx)
+func (e *Engine) tendLines(ctx context.Context) error {
+	lines, err := e.c.Store.Lines(ctx)
 	if err != nil {
 		return err
 	}
@@ -146,33 +167,33 @@ func (s *Server) tendLines(ctx context.Context) error {
 	for who, l := range lines {
 		contest, login, _ := strings.Cut(who, ".")
 		if l.Current == "" {
-			errs = append(errs, s.leave(ctx, store.Submission{Contest: contest, Login: login}))
+			errs = append(errs, e.leave(ctx, store.Submission{Contest: contest, Login: login}))
 			continue
 		}
-		sub, err := s.c.Store.Submission(ctx, l.Current)
+		sub, err := e.c.Store.Submission(ctx, l.Current)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			errs = append(errs, s.leave(ctx, store.Submission{ID: l.Current, Contest: contest, Login: login}))
+			errs = append(errs, e.leave(ctx, store.Submission{ID: l.Current, Contest: contest, Login: login}))
 		case err != nil:
 			errs = append(errs, err)
 		case !inLine(sub):
-			errs = append(errs, s.leave(ctx, sub))
+			errs = append(errs, e.leave(ctx, sub))
 		case sub.Status == store.Queued:
-			errs = append(errs, s.sendBuild(ctx, sub.ID))
+			errs = append(errs, e.sendBuild(ctx, sub.ID))
 		}
 	}
 	return errors.Join(errs...)
 }
 
 // seedOf is a match's seed, drawn from its id: the same match, asked again, is the same.
-func seedOf(id string) uint64 {
+func SeedOf(id string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(id))
 	return h.Sum64() >> 11 // within what JSON numbers carry exactly
 }
 
 // startMatch stores a match and queues it: each seat's sources from the object store.
-func (s *Server) startMatch(ctx context.Context, c store.Contest, m store.Match) (store.Match, error) {
+func (e *Engine) StartMatch(ctx context.Context, c store.Contest, m store.Match) (store.Match, error) {
 	j := job.Job{Version: job.Version, ID: m.ID, Game: c.Game, Seed: &m.Seed, Options: map[string]any{}}
 	for k, v := range c.Options {
 		j.Options[k] = v
@@ -183,80 +204,37 @@ func (s *Server) startMatch(ctx context.Context, c store.Contest, m store.Match)
 		if seat.House != "" {
 			h, ok := c.HouseBot(seat.House)
 			if !ok {
-				return m, apierror.New(400, "bad_request", "the contest has no house bot %q", seat.House)
+				return m, fmt.Errorf("%w: the contest has no house bot %q", store.ErrInvalid, seat.House)
 			}
 			p.Lang, key = h.Lang, h.Source
 		} else {
-			sub, err := s.c.Store.Submission(ctx, seat.Submission)
+			sub, err := e.c.Store.Submission(ctx, seat.Submission)
 			if err != nil {
 				return m, err
 			}
 			p.Lang, key = sub.Lang, sub.Source
 		}
-		files, err := s.getSources(ctx, key)
+		files, err := e.Sources(ctx, key)
 		if err != nil {
 			return m, err
 		}
 		p.Files = files
 		j.Players = append(j.Players, p)
 	}
-	m, err := s.c.Store.AddMatch(ctx, m)
+	m, err := e.c.Store.AddMatch(ctx, m)
 	if err != nil && !errors.Is(err, store.ErrExists) {
 		return m, err
 	}
-	return m, s.submitJob(ctx, j, laneOf(m.Kind))
+	return m, e.submitJob(ctx, j, laneOf(m.Kind))
 }
 
-// Follow reads every result the daemons publish - from the start of the stream, so that a
-// portal started later, or again, misses nothing - and moves the portal's submissions and
-// matches on: a build's result starts the validation match, a match's result is stored
-// and, for a validation, decides whether the version is ready, for a ladder match moves
-// the ladder. Every step can happen twice (several portals follow the same results) and
-// does no harm when it does. Beside it runs the contests' ladders. It returns when ctx is
-// done.
-func (s *Server) Follow(ctx context.Context) error {
-	go func() {
-		if err := s.c.Store.Warm(ctx); err != nil && ctx.Err() == nil {
-			s.c.Log.Warn("portal: loading the lists: the first page will try again", "err", err)
-		}
-	}()
-	go s.ladders.run(ctx)
-	go s.c.Queue.Starts(ctx, func(id string) {
-		if subID, ok := strings.CutSuffix(id, "-build"); ok {
-			s.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
-				if x.Status == store.Queued {
-					x.Status = store.Compiling
-				}
-				return nil
-			})
-		}
-	})
-	for {
-		err := s.c.Queue.Results(ctx, "", true, func(id string, data []byte) error {
-			if err := s.onResult(ctx, id, data); err != nil && ctx.Err() == nil {
-				s.c.Log.Warn("portal: acting on a result", "id", id, "err", err)
-			}
-			return nil
-		})
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		s.c.Log.Warn("portal: following the results stopped; starting again", "err", err)
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(time.Second):
-		}
-	}
-}
-
-func (s *Server) onResult(ctx context.Context, id string, data []byte) error {
+func (e *Engine) onResult(ctx context.Context, id string, data []byte) error {
 	if subID, ok := strings.CutSuffix(id, "-build"); ok {
 		var res result.Result
 		if err := json.Unmarshal(data, &res); err != nil {
 			return err
 		}
-		if err := s.built(ctx, subID, res); !errors.Is(err, store.ErrNotFound) {
+		if err := e.built(ctx, subID, res); !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 		return nil // another system's job
@@ -265,41 +243,41 @@ func (s *Server) onResult(ctx context.Context, id string, data []byte) error {
 	if err := json.Unmarshal(data, &res); err != nil {
 		return err
 	}
-	m, err := s.c.Store.Match(ctx, id)
+	m, err := e.c.Store.Match(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		_, err := s.roundMatch(ctx, id, res)
+		_, err := e.roundMatch(ctx, id, res)
 		return err // a round's match, or another system's job
 	}
 	if err != nil {
 		return err
 	}
-	return s.played(ctx, m, res)
+	return e.played(ctx, m, res)
 }
 
 // built records a submission's build and, when it compiled, asks for its validation match.
-func (s *Server) built(ctx context.Context, subID string, res result.Result) error {
-	sub, err := s.c.Store.Submission(ctx, subID)
+func (e *Engine) built(ctx context.Context, subID string, res result.Result) error {
+	sub, err := e.c.Store.Submission(ctx, subID)
 	if err != nil || (sub.Status != store.Queued && sub.Status != store.Compiling) {
 		return err
 	}
 	ok := res.Status == result.StatusOK && len(res.Players) == 1 && res.Players[0].Build.OK
 	if ok {
-		c, err := s.c.Store.Contest(ctx, sub.Contest)
+		c, err := e.c.Store.Contest(ctx, sub.Contest)
 		if err != nil {
 			return err
 		}
-		_, sz, err := s.contestSizes(c)
+		_, sz, err := e.Sizes(c)
 		if err != nil {
 			return err
 		}
 		m := store.Match{ID: validationMatch(sub.ID), Contest: sub.Contest, Kind: store.KindValidation, Owner: sub.Login,
-			Seed: seedOf(validationMatch(sub.ID))}
-		m.Seats = validationSeats(c, sub, sz.want)
-		if _, err := s.startMatch(ctx, c, m); err != nil {
+			Seed: SeedOf(validationMatch(sub.ID))}
+		m.Seats = validationSeats(c, sub, sz.Want)
+		if _, err := e.StartMatch(ctx, c, m); err != nil {
 			return err
 		}
 	}
-	after, err := s.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
+	after, err := e.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
 		if x.Status != store.Queued && x.Status != store.Compiling {
 			return nil
 		}
@@ -317,7 +295,7 @@ func (s *Server) built(ctx context.Context, subID string, res result.Result) err
 		return nil
 	})
 	if err == nil && !inLine(after) {
-		err = s.leave(ctx, after)
+		err = e.leave(ctx, after)
 	}
 	return err
 }
@@ -327,7 +305,7 @@ func (s *Server) built(ctx context.Context, subID string, res result.Result) err
 // plays, so that a version is validated as its ladder and rounds will play it.
 func validationSeats(c store.Contest, sub store.Submission, n int) []store.Seat {
 	own := store.Seat{Login: sub.Login, Submission: sub.ID}
-	return fillSeats([]store.Seat{own}, n, c.House, own)
+	return FillSeats([]store.Seat{own}, n, c.House, own)
 }
 
 func errMessage(res result.Result) string {
@@ -338,9 +316,9 @@ func errMessage(res result.Result) string {
 }
 
 // played stores a match's result and, for a validation match, decides its submission.
-func (s *Server) played(ctx context.Context, m store.Match, res result.Result) error {
+func (e *Engine) played(ctx context.Context, m store.Match, res result.Result) error {
 	if m.Result == nil {
-		if _, err := s.c.Store.UpdateMatch(ctx, m.ID, func(x *store.Match) error {
+		if _, err := e.c.Store.UpdateMatch(ctx, m.ID, func(x *store.Match) error {
 			x.Result, x.Replay = &res, res.Replay
 			return nil
 		}); err != nil {
@@ -348,16 +326,16 @@ func (s *Server) played(ctx context.Context, m store.Match, res result.Result) e
 		}
 	}
 	if m.Kind == store.KindLadder {
-		return s.ladders.rate(ctx, m, res)
+		return e.ladders.rate(ctx, m, res)
 	}
 	if m.Kind != store.KindValidation {
 		return nil
 	}
 	subID := validatedSub(m)
 	retry := false
-	after, err := s.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
+	after, err := e.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
 		// Only the version's current validation decides: the result of one the judge failed
-		// comes again each time a portal starts following.
+		// comes again each time an engine starts following.
 		retry = false
 		if x.Status != store.Validating || x.Validation == nil || x.Validation.Match != m.ID {
 			return nil
@@ -376,11 +354,11 @@ func (s *Server) played(ctx context.Context, m store.Match, res result.Result) e
 		return nil
 	})
 	if err == nil && retry {
-		s.c.Log.Warn("portal: the judge could not play a validation match; it is played again", "submission", subID, "match", m.ID, "err", errMessage(res))
-		err = s.c.Store.MarkRevalidate(ctx, subID)
+		e.c.Log.Warn("contest: the judge could not play a validation match; it is played again", "submission", subID, "match", m.ID, "err", errMessage(res))
+		err = e.c.Store.MarkRevalidate(ctx, subID)
 	}
 	if err == nil && !inLine(after) {
-		err = s.leave(ctx, after)
+		err = e.leave(ctx, after)
 	}
 	return err
 }
@@ -396,44 +374,44 @@ func validatedSub(m store.Match) string {
 }
 
 // revalidateAfter is how long after its n-th failed validation match a version's is played
-// again: a minute, doubling up to an hour. A portal that starts plays every one at once: a
+// again: a minute, doubling up to an hour. An engine that starts plays every one at once: a
 // new judge, or the organiser's repair, is the likeliest cause to have gone.
 func revalidateAfter(n int) time.Duration {
 	return min(time.Minute<<min(n-1, 6), time.Hour)
 }
 
 // revalidate plays again the validation matches the judge could not play, those due or, on
-// a portal's first pass (all), every one. A version that is no longer waiting leaves the
-// list. Any number of portals do this at once: the submission's compare-and-set names the
+// an engine's first pass (all), every one. A version that is no longer waiting leaves the
+// list. Any number of engines do this at once: the submission's compare-and-set names the
 // next match once, and a match queued twice is played once.
-func (s *Server) revalidate(ctx context.Context, all bool) error {
+func (e *Engine) revalidate(ctx context.Context, all bool) error {
 	if all {
-		if err := s.unreject(ctx); err != nil {
+		if err := e.unreject(ctx); err != nil {
 			return err
 		}
 	}
-	ids, err := s.c.Store.Revalidations(ctx)
+	ids, err := e.c.Store.Revalidations(ctx)
 	if err != nil {
 		return err
 	}
 	var errs []error
 	for _, id := range ids {
-		errs = append(errs, s.revalidateOne(ctx, id, all))
+		errs = append(errs, e.revalidateOne(ctx, id, all))
 	}
 	return errors.Join(errs...)
 }
 
-// unreject gives back the versions a portal of before rejected for the judge's own failure
+// unreject gives back the versions an engine of before rejected for the judge's own failure
 // to play their validation (a contest of four players once could not validate any): they
 // are validating again, and played again with the others.
-func (s *Server) unreject(ctx context.Context) error {
-	subs, err := s.c.Store.JudgeRejected(ctx)
+func (e *Engine) unreject(ctx context.Context) error {
+	subs, err := e.c.Store.JudgeRejected(ctx)
 	if err != nil {
 		return err
 	}
 	var errs []error
 	for _, sub := range subs {
-		_, err := s.c.Store.UpdateSubmission(ctx, sub.ID, func(x *store.Submission) error {
+		_, err := e.c.Store.UpdateSubmission(ctx, sub.ID, func(x *store.Submission) error {
 			if x.Status != store.Rejected || x.Error != sub.Error {
 				return nil
 			}
@@ -444,34 +422,34 @@ func (s *Server) unreject(ctx context.Context) error {
 			return nil
 		})
 		if err == nil {
-			s.c.Log.Info("portal: a version rejected for the judge's failure is validated again", "submission", sub.ID, "contest", sub.Contest, "login", sub.Login)
-			err = s.c.Store.MarkRevalidate(ctx, sub.ID)
+			e.c.Log.Info("contest: a version rejected for the judge's failure is validated again", "submission", sub.ID, "contest", sub.Contest, "login", sub.Login)
+			err = e.c.Store.MarkRevalidate(ctx, sub.ID)
 		}
 		errs = append(errs, err)
 	}
 	return errors.Join(errs...)
 }
 
-func (s *Server) revalidateOne(ctx context.Context, id string, all bool) error {
-	sub, err := s.c.Store.Submission(ctx, id)
+func (e *Engine) revalidateOne(ctx context.Context, id string, all bool) error {
+	sub, err := e.c.Store.Submission(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && (sub.Status != store.Validating || sub.Error == "")) {
-		return s.c.Store.DoneRevalidate(ctx, id)
+		return e.c.Store.DoneRevalidate(ctx, id)
 	}
 	if err != nil {
 		return err
 	}
 	current := sub.Validation.Match
-	m, err := s.c.Store.Match(ctx, current)
+	m, err := e.c.Store.Match(ctx, current)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		// Named, and the portal that named it stopped before queueing it.
+		// Named, and the engine that named it stopped before queueing it.
 	case err != nil:
 		return err
 	case m.Result == nil || (!all && time.Now().Before(sub.RetryAt)):
 		return nil // under way, or not yet due
 	default:
 		next := fmt.Sprintf("%sv%d", sub.ID, sub.Retries+1)
-		sub, err = s.c.Store.UpdateSubmission(ctx, id, func(x *store.Submission) error {
+		sub, err = e.c.Store.UpdateSubmission(ctx, id, func(x *store.Submission) error {
 			if x.Validation == nil || x.Validation.Match != current {
 				return errRaced
 			}
@@ -479,27 +457,27 @@ func (s *Server) revalidateOne(ctx context.Context, id string, all bool) error {
 			return nil
 		})
 		if errors.Is(err, errRaced) {
-			return nil // another portal named the next match
+			return nil // another engine named the next match
 		}
 		if err != nil {
 			return err
 		}
 	}
-	c, err := s.c.Store.Contest(ctx, sub.Contest)
+	c, err := e.c.Store.Contest(ctx, sub.Contest)
 	if err != nil {
 		return err
 	}
-	_, sz, err := s.contestSizes(c)
+	_, sz, err := e.Sizes(c)
 	if err != nil {
 		return err
 	}
 	v := sub.Validation.Match
-	_, err = s.startMatch(ctx, c, store.Match{ID: v, Contest: sub.Contest, Kind: store.KindValidation, Owner: sub.Login,
-		Seed: seedOf(v), Seats: validationSeats(c, sub, sz.want)})
+	_, err = e.StartMatch(ctx, c, store.Match{ID: v, Contest: sub.Contest, Kind: store.KindValidation, Owner: sub.Login,
+		Seed: SeedOf(v), Seats: validationSeats(c, sub, sz.Want)})
 	return err
 }
 
-var errRaced = errors.New("another portal changed it first")
+var errRaced = errors.New("another engine changed it first")
 
 // ownFault is the first fault of login's seats in a match.
 func ownFault(m store.Match, res result.Result, login string) *game.Fault {
@@ -509,13 +487,4 @@ func ownFault(m store.Match, res result.Result, login string) *game.Fault {
 		}
 	}
 	return nil
-}
-
-// optionArgs are a contest's options as judge play's --opt flags, in order.
-func optionArgs(opts map[string]string) []string {
-	var out []string
-	for _, k := range slices.Sorted(maps.Keys(opts)) {
-		out = append(out, "--opt", k+"="+opts[k])
-	}
-	return out
 }

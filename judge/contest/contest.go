@@ -1,4 +1,4 @@
-package portal
+package contest
 
 import (
 	"context"
@@ -21,9 +21,8 @@ type HouseBot struct {
 // NewContest checks a contest against the judge's games and languages (the options by
 // starting a match of the game with them), stores its house bots' sources and then the
 // contest. langs are the judge's languages.
-func NewContest(ctx context.Context, st *store.Store, q Queue, games func(string) (game.Game, bool), langs []string,
-	c store.Contest, house []HouseBot) (store.Contest, error) {
-	g, ok := games(c.Game)
+func (e *Engine) NewContest(ctx context.Context, langs []string, c store.Contest, house []HouseBot) (store.Contest, error) {
+	g, ok := e.c.Games(c.Game)
 	if !ok {
 		return c, fmt.Errorf("%w: unknown game %q", store.ErrInvalid, c.Game)
 	}
@@ -48,14 +47,11 @@ func NewContest(ctx context.Context, st *store.Store, q Queue, games func(string
 		if _, dup := c.HouseBot(h.Name); dup {
 			return c, fmt.Errorf("%w: house bot %q twice", store.ErrInvalid, h.Name)
 		}
-		key := houseKey(c.Name, h.Name)
-		if err := putSources(ctx, q, key, job.NewPlayer(h.Name, h.Lang, game.WithLibrary(g, h.Lang, h.Files)).Files); err != nil {
+		key := HouseKey(c.Name, h.Name)
+		if err := e.PutSources(ctx, key, job.NewPlayer(h.Name, h.Lang, game.WithLibrary(g, h.Lang, h.Files)).Files); err != nil {
 			return c, err
 		}
 		c.House = append(c.House, store.House{Name: h.Name, Lang: h.Lang, Source: key})
 	}
-	return st.CreateContest(ctx, c)
+	return e.c.Store.CreateContest(ctx, c)
 }
-
-// InviteURL is the link a user opens to set a password.
-func (o Options) InviteURL(code string) string { return o.BaseURL() + "/invite/" + code }

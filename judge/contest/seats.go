@@ -1,4 +1,4 @@
-package portal
+package contest
 
 import (
 	"fmt"
@@ -11,14 +11,14 @@ import (
 	"github.com/botjudge/judge/judge/portal/store"
 )
 
-// sizes are the player counts a contest's matches can have: the game's, as the contest's
+// Sizes are the player counts a contest's matches can have: the game's, as the contest's
 // options allow them (SnakeCore's players option fixes one). Want is what its validation,
 // ladder and rounds play: the game's default when the options allow it, else the least.
-type sizes struct{ least, most, want int }
+type Sizes struct{ Least, Most, Want int }
 
 // matchSizes finds a contest's sizes by starting a match of each count the game takes with
 // the options; none started is the default's error.
-func matchSizes(g game.Game, opts map[string]string) (sizes, error) {
+func matchSizes(g game.Game, opts map[string]string) (Sizes, error) {
 	lo, hi, def := g.Players()
 	var ok []int
 	var defErr error
@@ -31,11 +31,11 @@ func matchSizes(g game.Game, opts map[string]string) (sizes, error) {
 		}
 	}
 	if len(ok) == 0 {
-		return sizes{}, defErr
+		return Sizes{}, defErr
 	}
-	sz := sizes{least: ok[0], most: ok[len(ok)-1], want: ok[0]}
+	sz := Sizes{Least: ok[0], Most: ok[len(ok)-1], Want: ok[0]}
 	if slices.Contains(ok, def) {
-		sz.want = def
+		sz.Want = def
 	}
 	return sz, nil
 }
@@ -44,14 +44,14 @@ func matchSizes(g game.Game, opts map[string]string) (sizes, error) {
 // starting a match makes its map.
 type sizeCache struct{ m sync.Map }
 
-func (c *sizeCache) of(g game.Game, opts map[string]string) (sizes, error) {
+func (c *sizeCache) of(g game.Game, opts map[string]string) (Sizes, error) {
 	var key strings.Builder
 	key.WriteString(g.Name())
 	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		fmt.Fprintf(&key, "\x00%s=%s", k, opts[k])
 	}
 	if sz, ok := c.m.Load(key.String()); ok {
-		return sz.(sizes), nil
+		return sz.(Sizes), nil
 	}
 	sz, err := matchSizes(g, opts)
 	if err == nil {
@@ -60,15 +60,15 @@ func (c *sizeCache) of(g game.Game, opts map[string]string) (sizes, error) {
 	return sz, err
 }
 
-// contestSizes are a contest's match sizes.
-func (s *Server) contestSizes(c store.Contest) (game.Game, sizes, error) {
-	g, ok := s.c.Games(c.Game)
+// Sizes are a contest's match sizes, and its game.
+func (e *Engine) Sizes(c store.Contest) (game.Game, Sizes, error) {
+	g, ok := e.c.Games(c.Game)
 	if !ok {
-		return nil, sizes{}, fmt.Errorf("portal: contest %s: unknown game %q", c.Name, c.Game)
+		return nil, Sizes{}, fmt.Errorf("contest: contest %s: unknown game %q", c.Name, c.Game)
 	}
-	sz, err := s.sizes.of(g, c.Options)
+	sz, err := e.sizes.of(g, c.Options)
 	if err != nil {
-		return g, sz, fmt.Errorf("portal: contest %s: %w", c.Name, err)
+		return g, sz, fmt.Errorf("contest: contest %s: %w", c.Name, err)
 	}
 	return g, sz, nil
 }
@@ -76,7 +76,7 @@ func (s *Server) contestSizes(c store.Contest) (game.Game, sizes, error) {
 // fillSeats fills a match's seats up to n: the contest's house bots in turn, each once and
 // not one seated already, then own (the version itself) in the seats left. A contest of a
 // game of four thus validates and tests a version from its first house bot on, or none.
-func fillSeats(seats []store.Seat, n int, house []store.House, own store.Seat) []store.Seat {
+func FillSeats(seats []store.Seat, n int, house []store.House, own store.Seat) []store.Seat {
 	for _, h := range house {
 		if len(seats) >= n {
 			break

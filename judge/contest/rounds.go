@@ -1,4 +1,4 @@
-package portal
+package contest
 
 import (
 	"context"
@@ -6,15 +6,14 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"net/http"
+	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/botjudge/judge/judge/build"
-	"github.com/botjudge/judge/judge/game"
-	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
@@ -22,10 +21,17 @@ import (
 )
 
 // Rounds - test competitions and the official round - are tournaments of the frozen active
-// versions, run by the tournament engine through the queue. Any portal runs the rounds it
-// finds running (one started by another portal that stopped, too): the engine's match ids
-// and seeds are fixed by the round, so a round run again, or by two portals at once, plays
+// versions, run by the tournament package through the queue. Any engine runs the rounds it
+// finds running (one started by another engine that stopped, too): a tournament's match ids
+// and seeds are fixed by the round, so a round run again, or by two engines at once, plays
 // each match once and comes to the same standings.
+
+// Why a round cannot start now: each is a store.ErrConflict, which the portal answers with a
+// code of its own (409 too_few, not_closed).
+var (
+	ErrTooFew    = fmt.Errorf("too few entrants: %w", store.ErrConflict)
+	ErrNotClosed = fmt.Errorf("submissions still open: %w", store.ErrConflict)
+)
 
 // RoundSpec is what an organiser chooses of a round: its kind (store.RoundTest or
 // store.RoundOfficial) and, as a tournament file has them, its format, rounds and final.
@@ -37,7 +43,7 @@ type RoundSpec struct {
 }
 
 // roundID is the id of a round: the official one, a test competition started at t on
-// demand, or one the contest's TestRounds scheduled at t (so that every portal finds the
+// demand, or one the contest's TestRounds scheduled at t (so that every engine finds the
 // same id for it, and only one starts it).
 func roundID(contest, kind string, t time.Time, scheduled bool) string {
 	switch {
@@ -49,33 +55,28 @@ func roundID(contest, kind string, t time.Time, scheduled bool) string {
 	return contest + "-t" + t.UTC().Format("20060102-150405")
 }
 
-// startRound starts a round of the portal's, and has it run at once.
-func (s *Server) startRound(ctx context.Context, ct store.Contest, spec RoundSpec, at time.Time, scheduled bool) (store.Round, error) {
-	r, err := StartRound(ctx, s.c.Store, s.c.Queue, s.c.Games, ct, spec, at, scheduled)
+func (e *Engine) StartRound(ctx context.Context, ct store.Contest, spec RoundSpec, at time.Time, scheduled bool) (store.Round, error) {
+	r, err := e.startRound(ctx, ct, spec, at, scheduled)
 	if err == nil {
-		s.ladders.poke()
+		e.ladders.poke() // the round runs at the ladders' next look
 	}
 	return r, err
 }
 
-// StartRound freezes the contest's active versions and records a round of them, which the
-// portals then run (`judge portal round start`, the organisers' page and API). The official
-// round starts only after the deadline. An error a request could cause is an *apierror.Error.
-func StartRound(ctx context.Context, st *store.Store, q Queue, games func(string) (game.Game, bool), ct store.Contest,
-	spec RoundSpec, at time.Time, scheduled bool) (store.Round, error) {
+func (e *Engine) startRound(ctx context.Context, ct store.Contest, spec RoundSpec, at time.Time, scheduled bool) (store.Round, error) {
 	switch spec.Kind {
 	case store.RoundTest:
 	case store.RoundOfficial:
 		if !ct.Closed(at) {
-			return store.Round{}, apierror.New(http.StatusConflict, "not_closed", "the official round starts after the deadline, when the active versions are frozen; set a deadline first")
+			return store.Round{}, fmt.Errorf("%w: the official round starts after the deadline, when the active versions are frozen; set a deadline first", ErrNotClosed)
 		}
 	default:
-		return store.Round{}, apierror.New(http.StatusBadRequest, "bad_request", "kind %q: want %q or %q", spec.Kind, store.RoundTest, store.RoundOfficial)
+		return store.Round{}, fmt.Errorf("%w: kind %q: want %q or %q", store.ErrInvalid, spec.Kind, store.RoundTest, store.RoundOfficial)
 	}
 	r := store.Round{ID: roundID(ct.Name, spec.Kind, at, scheduled), Contest: ct.Name, Kind: spec.Kind, Format: spec.Format,
 		Rounds: spec.Rounds, Final: spec.Final}
-	r.Seed = seedOf(r.ID)
-	users, err := st.Users(ctx, ct.Name)
+	r.Seed = SeedOf(r.ID)
+	users, err := e.c.Store.Users(ctx, ct.Name)
 	if err != nil {
 		return r, err
 	}
@@ -83,11 +84,11 @@ func StartRound(ctx context.Context, st *store.Store, q Queue, games func(string
 		if u.Active == "" || u.Organiser || u.Disabled {
 			continue
 		}
-		sub, err := st.Submission(ctx, u.Active)
+		sub, err := e.c.Store.Submission(ctx, u.Active)
 		if err != nil {
 			return r, err
 		}
-		files, err := getSources(ctx, q, sub.Source)
+		files, err := e.Sources(ctx, sub.Source)
 		if err != nil {
 			return r, err
 		}
@@ -99,44 +100,44 @@ func StartRound(ctx context.Context, st *store.Store, q Queue, games func(string
 		}
 		r.Entrants = append(r.Entrants, e)
 	}
-	if err := fillRound(ctx, q, games, ct, &r); err != nil {
+	if err := e.FillRound(ctx, ct, &r); err != nil {
 		return r, err
 	}
-	t, err := tournamentOf(ctx, q, games, ct, r, false)
+	t, err := e.tournamentOf(ctx, ct, r, false)
 	if err != nil {
 		return r, err
 	}
 	if err := t.Check(); err != nil {
-		return r, apierror.New(http.StatusBadRequest, "bad_request", "%v", err)
+		return r, fmt.Errorf("%w: %w", store.ErrInvalid, err)
 	}
-	r, err = st.AddRound(ctx, r)
+	r, err = e.c.Store.AddRound(ctx, r)
 	if errors.Is(err, store.ErrExists) {
-		return r, apierror.New(http.StatusConflict, "exists", "round %s exists already", r.ID)
+		return r, fmt.Errorf("round %s: %w", r.ID, store.ErrExists)
 	}
 	return r, err
 }
 
-// fillRound sets a round's seats, the match its contest plays, and when fewer versions (two at
+// FillRound sets a round's seats, the match its contest plays, and when fewer versions (two at
 // least) enter
 // than a match seats, enters the contest's house bots in turn until one match can be played:
 // each once (house:NAME), then again as copies (house:NAME#2), all ranked in the standings
 // like the versions. With no house bot, a match seats every version if the game allows
 // that many players; fewer than that is an error that says so.
-func fillRound(ctx context.Context, q Queue, games func(string) (game.Game, bool), ct store.Contest, r *store.Round) error {
-	g, ok := games(ct.Game)
+func (e *Engine) FillRound(ctx context.Context, ct store.Contest, r *store.Round) error {
+	g, ok := e.c.Games(ct.Game)
 	if !ok {
-		return apierror.New(http.StatusBadRequest, "bad_request", "unknown game %q", ct.Game)
+		return fmt.Errorf("%w: unknown game %q", store.ErrInvalid, ct.Game)
 	}
 	sz, err := matchSizes(g, ct.Options)
 	if err != nil {
-		return apierror.New(http.StatusBadRequest, "bad_request", "the contest's options: %v", err)
+		return fmt.Errorf("%w: the contest's options: %v", store.ErrInvalid, err)
 	}
 	if len(r.Entrants) < 2 { // house bots fill seats, they do not make a round
-		return apierror.New(http.StatusConflict, "too_few", "%d entrants: a round needs 2 or more active versions", len(r.Entrants))
+		return fmt.Errorf("%w: %d entrants: a round needs 2 or more active versions", ErrTooFew, len(r.Entrants))
 	}
-	for i := 0; len(r.Entrants) < sz.want && len(ct.House) > 0; i++ {
+	for i := 0; len(r.Entrants) < sz.Want && len(ct.House) > 0; i++ {
 		h := ct.House[i%len(ct.House)]
-		files, err := getSources(ctx, q, h.Source)
+		files, err := e.Sources(ctx, h.Source)
 		if err != nil {
 			return err
 		}
@@ -144,34 +145,33 @@ func fillRound(ctx context.Context, q Queue, games func(string) (game.Game, bool
 		sum := sha256.Sum256(data)
 		name := store.Seat{House: h.Name}.Name()
 		if copy := i / len(ct.House); copy > 0 {
-			name += "#" + itoa(copy+1)
+			name += "#" + strconv.Itoa(copy+1)
 		}
 		r.Entrants = append(r.Entrants, store.Entrant{Login: name, Lang: h.Lang, Source: h.Source, SHA256: hex.EncodeToString(sum[:])})
 	}
-	r.Seats = sz.want
-	if n := len(r.Entrants); n < sz.want && n >= sz.least {
+	r.Seats = sz.Want
+	if n := len(r.Entrants); n < sz.Want && n >= sz.Least {
 		r.Seats = n
 	}
 	if len(r.Entrants) < r.Seats {
-		return apierror.New(http.StatusConflict, "too_few", "a match of this contest seats at least %d players, and only %d versions can enter: add a house bot, or wait for more active versions",
-			sz.least, len(r.Entrants))
+		return fmt.Errorf("%w: a match of this contest seats at least %d players, and only %d versions can enter: add a house bot, or wait for more active versions",
+			ErrTooFew, sz.Least, len(r.Entrants))
 	}
 	return nil
 }
 
 // tournamentOf is the tournament a round is: its spec, and with sources each entrant's files.
-func tournamentOf(ctx context.Context, q Queue, games func(string) (game.Game, bool), ct store.Contest, r store.Round,
-	sources bool) (*tournament.Tournament, error) {
-	g, ok := games(ct.Game)
+func (e *Engine) tournamentOf(ctx context.Context, ct store.Contest, r store.Round, sources bool) (*tournament.Tournament, error) {
+	g, ok := e.c.Games(ct.Game)
 	if !ok {
-		return nil, apierror.New(http.StatusBadRequest, "bad_request", "unknown game %q", ct.Game)
+		return nil, fmt.Errorf("%w: unknown game %q", store.ErrInvalid, ct.Game)
 	}
-	spec := roundTournament(ct, r)
+	spec := RoundTournament(ct, r)
 	t := &tournament.Tournament{Spec: spec, Game: g}
-	for _, e := range r.Entrants {
-		sub := build.Submission{Lang: e.Lang}
+	for _, x := range r.Entrants {
+		sub := build.Submission{Lang: x.Lang}
 		if sources {
-			files, err := getSources(ctx, q, e.Source)
+			files, err := e.Sources(ctx, x.Source)
 			if err != nil {
 				return nil, err
 			}
@@ -180,13 +180,13 @@ func tournamentOf(ctx context.Context, q Queue, games func(string) (game.Game, b
 				sub.Files[name] = []byte(text)
 			}
 		}
-		t.Entrants = append(t.Entrants, tournament.Entrant{Name: e.Login, Submission: sub})
+		t.Entrants = append(t.Entrants, tournament.Entrant{Name: x.Login, Submission: sub})
 	}
 	return t, nil
 }
 
 // roundTournament is a round as a tournament file says it: the export's tournament.yaml.
-func roundTournament(ct store.Contest, r store.Round) tournament.Spec {
+func RoundTournament(ct store.Contest, r store.Round) tournament.Spec {
 	spec := tournament.Spec{Name: r.ID, Game: ct.Game, Format: r.Format, Rounds: r.Rounds, Final: r.Final, Seed: r.Seed, Seats: r.Seats,
 		Options: ct.Options}
 	for _, e := range r.Entrants {
@@ -195,14 +195,14 @@ func roundTournament(ct store.Contest, r store.Round) tournament.Spec {
 	return spec
 }
 
-// roundRunner runs the rounds of one portal.
+// roundRunner runs the rounds of one engine.
 type roundRunner struct {
-	s       *Server
+	e       *Engine
 	mu      sync.Mutex
 	running map[string]bool
 }
 
-// ensure runs a round unless this portal runs it already.
+// ensure runs a round unless this engine runs it already.
 func (rr *roundRunner) ensure(ctx context.Context, r store.Round) {
 	rr.mu.Lock()
 	defer rr.mu.Unlock()
@@ -216,7 +216,7 @@ func (rr *roundRunner) ensure(ctx context.Context, r store.Round) {
 	go func() {
 		err := rr.run(ctx, r)
 		if err != nil && ctx.Err() == nil {
-			rr.s.c.Log.Warn("portal: a round failed", "round", r.ID, "err", err)
+			rr.e.c.Log.Warn("contest: a round failed", "round", r.ID, "err", err)
 		}
 		rr.mu.Lock()
 		delete(rr.running, r.ID)
@@ -236,11 +236,11 @@ func (q roundQueue) Submit(ctx context.Context, id string, data []byte) (bool, e
 }
 
 func (rr *roundRunner) run(ctx context.Context, r store.Round) error {
-	ct, err := rr.s.c.Store.Contest(ctx, r.Contest)
+	ct, err := rr.e.c.Store.Contest(ctx, r.Contest)
 	if err != nil {
 		return err
 	}
-	t, err := tournamentOf(ctx, rr.s.c.Queue, rr.s.c.Games, ct, r, true)
+	t, err := rr.e.tournamentOf(ctx, ct, r, true)
 	if err != nil {
 		return err
 	}
@@ -248,11 +248,11 @@ func (rr *roundRunner) run(ctx context.Context, r store.Round) error {
 	if r.Kind == store.RoundOfficial {
 		lane = queue.LaneMain
 	}
-	out, err := t.Run(ctx, roundQueue{rr.s.c.Queue, lane})
+	out, err := t.Run(ctx, roundQueue{rr.e.c.Queue, lane})
 	if ctx.Err() != nil {
-		return ctx.Err() // stopped, not failed: this portal or another runs it again
+		return ctx.Err() // stopped, not failed: this engine or another runs it again
 	}
-	_, uerr := rr.s.c.Store.UpdateRound(ctx, r.ID, func(x *store.Round) error {
+	_, uerr := rr.e.c.Store.UpdateRound(ctx, r.ID, func(x *store.Round) error {
 		if x.Status != store.RoundRunning {
 			return nil
 		}
@@ -268,9 +268,9 @@ func (rr *roundRunner) run(ctx context.Context, r store.Round) error {
 }
 
 // resume runs the contest's running rounds, and starts its test competitions whose time has
-// come (at most an hour late: a portal down longer does not start old ones).
+// come (at most an hour late: an engine down longer does not start old ones).
 func (rr *roundRunner) resume(ctx context.Context, ct store.Contest) error {
-	rs, err := rr.s.c.Store.Rounds(ctx, ct.Name)
+	rs, err := rr.e.c.Store.Rounds(ctx, ct.Name)
 	if err != nil {
 		return err
 	}
@@ -284,16 +284,15 @@ func (rr *roundRunner) resume(ctx context.Context, ct store.Contest) error {
 		if at.After(now) || now.Sub(at) > time.Hour {
 			continue
 		}
-		if _, err := rr.s.c.Store.Round(ctx, roundID(ct.Name, store.RoundTest, at, true)); !errors.Is(err, store.ErrNotFound) {
+		if _, err := rr.e.c.Store.Round(ctx, roundID(ct.Name, store.RoundTest, at, true)); !errors.Is(err, store.ErrNotFound) {
 			continue
 		}
-		_, err := rr.s.startRound(ctx, ct, RoundSpec{Kind: store.RoundTest}, at, true)
-		var e *apierror.Error
-		if errors.As(err, &e) && e.Status == http.StatusConflict {
-			continue // another portal started it
+		_, err := rr.e.StartRound(ctx, ct, RoundSpec{Kind: store.RoundTest}, at, true)
+		if errors.Is(err, store.ErrExists) || errors.Is(err, store.ErrConflict) {
+			continue // another engine started it, or too few can enter
 		}
 		if err != nil {
-			rr.s.c.Log.Warn("portal: a test competition could not start", "contest", ct.Name, "at", at, "err", err)
+			rr.e.c.Log.Warn("contest: a test competition could not start", "contest", ct.Name, "at", at, "err", err)
 		}
 	}
 	return nil
@@ -303,14 +302,14 @@ func (rr *roundRunner) resume(ctx context.Context, ct store.Contest) error {
 // retry) into the round's id.
 var roundMatchRE = regexp.MustCompile(`^(.+)-\d+-\d+(-r\d+)?$`)
 
-// roundMatch records a match of a round as the portal's own, so that its players find it
+// roundMatch records a match of a round as the contest's own, so that its players find it
 // and everyone in the contest can watch it; it reports whether id was one.
-func (s *Server) roundMatch(ctx context.Context, id string, res result.Result) (bool, error) {
-	rid := roundOf(id)
+func (e *Engine) roundMatch(ctx context.Context, id string, res result.Result) (bool, error) {
+	rid := RoundOf(id)
 	if rid == "" {
 		return false, nil
 	}
-	r, err := s.c.Store.Round(ctx, rid)
+	r, err := e.c.Store.Round(ctx, rid)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
 	}
@@ -326,21 +325,16 @@ func (s *Server) roundMatch(ctx context.Context, id string, res result.Result) (
 		}
 		match.Seats = append(match.Seats, store.Seat{Login: p.Name})
 	}
-	if _, err := s.c.Store.AddMatch(ctx, match); err != nil && !errors.Is(err, store.ErrExists) {
+	if _, err := e.c.Store.AddMatch(ctx, match); err != nil && !errors.Is(err, store.ErrExists) {
 		return true, err
 	}
 	return true, nil
 }
 
 // roundOf is the round a match of a round belongs to.
-func roundOf(matchID string) string {
+func RoundOf(matchID string) string {
 	if m := roundMatchRE.FindStringSubmatch(matchID); m != nil {
 		return m[1]
 	}
 	return ""
-}
-
-// isRoundMatch reports whether m is one of round r's.
-func isRoundMatch(m store.Match, r string) bool {
-	return m.Kind == store.KindRound && roundOf(m.ID) == r
 }

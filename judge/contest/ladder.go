@@ -1,4 +1,4 @@
-package portal
+package contest
 
 import (
 	"context"
@@ -13,35 +13,35 @@ import (
 )
 
 const (
-	// ladderTick is how often a portal looks at its contests' ladders for free places; a
+	// ladderTick is how often an engine looks at its contests' ladders for free places; a
 	// rated result looks at once.
 	ladderTick = 2 * time.Second
-	// requeueAfter is how old a pending ladder match must be before a portal that did not
+	// requeueAfter is how old a pending ladder match must be before an engine that did not
 	// queue it (or did, before it restarted) queues it again: the queue's de-duplication
-	// makes that harmless, and it saves a match picked by a portal that died before
+	// makes that harmless, and it saves a match picked by an engine that died before
 	// queueing it. It only needs to be longer than picking and queueing take.
 	requeueAfter = 5 * time.Second
 	// pendingLife is how long a ladder match may stay pending: the queue's de-duplication
 	// window, after which queueing it again could play it twice.
 	pendingLife = 24 * time.Hour
-	// tendEvery is how many ticks apart a portal mends the contestants' lines (tendLines):
+	// tendEvery is how many ticks apart an engine mends the contestants' lines (tendLines):
 	// at its start, and then about a minute apart.
 	tendEvery = 30
 )
 
-// ladders runs the contests' ladders for one portal: any number of portals run them
+// ladders runs the contests' ladders for one engine: any number of engines run them
 // together, through the store's compare-and-set.
 type ladders struct {
-	s    *Server
+	e    *Engine
 	kick chan struct{}
 	mu   sync.Mutex
 	rng  *rand.Rand
-	// queued are the pending matches this portal has queued (or found queued).
+	// queued are the pending matches this engine has queued (or found queued).
 	queued map[string]bool
 }
 
-func newLadders(s *Server) *ladders {
-	return &ladders{s: s, kick: make(chan struct{}, 1), rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
+func newLadders(e *Engine) *ladders {
+	return &ladders{e: e, kick: make(chan struct{}, 1), rng: rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())),
 		queued: map[string]bool{}}
 }
 
@@ -51,24 +51,24 @@ func (l *ladders) run(ctx context.Context) {
 	t := time.NewTicker(ladderTick)
 	defer t.Stop()
 	for n := 0; ; n++ {
-		if err := l.s.revalidate(ctx, n == 0); err != nil && ctx.Err() == nil {
-			l.s.c.Log.Warn("portal: playing validations again", "err", err)
+		if err := l.e.revalidate(ctx, n == 0); err != nil && ctx.Err() == nil {
+			l.e.c.Log.Warn("contest: playing validations again", "err", err)
 		}
 		if n%tendEvery == 0 {
-			if err := l.s.tendLines(ctx); err != nil && ctx.Err() == nil {
-				l.s.c.Log.Warn("portal: mending the contestants' lines", "err", err)
+			if err := l.e.tendLines(ctx); err != nil && ctx.Err() == nil {
+				l.e.c.Log.Warn("contest: mending the contestants' lines", "err", err)
 			}
 		}
-		cs, err := l.s.c.Store.Contests(ctx)
+		cs, err := l.e.c.Store.Contests(ctx)
 		if err != nil && ctx.Err() == nil {
-			l.s.c.Log.Warn("portal: ladder: listing the contests", "err", err)
+			l.e.c.Log.Warn("contest: ladder: listing the contests", "err", err)
 		}
 		for _, c := range cs {
 			if err := l.fill(ctx, c); err != nil && ctx.Err() == nil {
-				l.s.c.Log.Warn("portal: ladder", "contest", c.Name, "err", err)
+				l.e.c.Log.Warn("contest: ladder", "contest", c.Name, "err", err)
 			}
-			if err := l.s.rounds.resume(ctx, c); err != nil && ctx.Err() == nil {
-				l.s.c.Log.Warn("portal: rounds", "contest", c.Name, "err", err)
+			if err := l.e.rounds.resume(ctx, c); err != nil && ctx.Err() == nil {
+				l.e.c.Log.Warn("contest: rounds", "contest", c.Name, "err", err)
 			}
 		}
 		select {
@@ -90,7 +90,7 @@ func (l *ladders) poke() {
 
 // active are the contest's contestants' active versions, and those staged on trial.
 func (l *ladders) active(ctx context.Context, contest string) ([]ladder.Version, error) {
-	users, err := l.s.c.Store.Users(ctx, contest)
+	users, err := l.e.c.Store.Users(ctx, contest)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func (l *ladders) active(ctx context.Context, contest string) ([]ladder.Version,
 			if id == "" || (id == u.Staged && id == u.Active) {
 				continue
 			}
-			sub, err := l.s.c.Store.Submission(ctx, id)
+			sub, err := l.e.c.Store.Submission(ctx, id)
 			if err != nil {
 				return nil, err
 			}
@@ -116,13 +116,13 @@ func (l *ladders) active(ctx context.Context, contest string) ([]ladder.Version,
 // fill brings a contest's ladder up to date with its active versions and picks matches
 // for its free places; it queues those and any pending match that may never have been.
 func (l *ladders) fill(ctx context.Context, c store.Contest) error {
-	_, sz, err := l.s.contestSizes(c)
+	_, sz, err := l.e.Sizes(c)
 	if err != nil {
 		return err
 	}
 	if !c.Ladder {
 		// No new matches, but the pending ones are played and rated.
-		if st, err := l.s.c.Store.Ladder(ctx, c.Name); err != nil || len(st.Pending) == 0 {
+		if st, err := l.e.c.Store.Ladder(ctx, c.Name); err != nil || len(st.Pending) == 0 {
 			return err
 		}
 	}
@@ -134,19 +134,19 @@ func (l *ladders) fill(ctx context.Context, c store.Contest) error {
 			return err
 		}
 	}
-	size := ladder.Seats{Least: sz.least, Want: sz.want}
+	size := ladder.Seats{Least: sz.Least, Want: sz.Want}
 	for _, h := range c.House {
 		size.House = append(size.House, h.Name)
 	}
 	var picked map[string][]store.Seat
-	st, err := l.s.c.Store.UpdateLadder(ctx, c.Name, func(st *ladder.State) error {
+	st, err := l.e.c.Store.UpdateLadder(ctx, c.Name, func(st *ladder.State) error {
 		picked = map[string][]store.Seat{}
 		now := time.Now()
 		if on {
 			st.Sync(active, now)
 		}
 		for _, id := range st.Expire(now, pendingLife) {
-			l.s.c.Log.Warn("portal: ladder: a match pending too long is forgotten", "contest", c.Name, "match", id)
+			l.e.c.Log.Warn("contest: ladder: a match pending too long is forgotten", "contest", c.Name, "match", id)
 		}
 		if !on {
 			return nil
@@ -206,8 +206,8 @@ func seatsOf(st *ladder.State, subs []string) []store.Seat {
 
 // queue stores a ladder match and puts its job on the ladder's lane.
 func (l *ladders) queue(ctx context.Context, c store.Contest, id string, seats []store.Seat) error {
-	m := store.Match{ID: id, Contest: c.Name, Kind: store.KindLadder, Seats: seats, Seed: seedOf(id)}
-	if _, err := l.s.startMatch(ctx, c, m); err != nil {
+	m := store.Match{ID: id, Contest: c.Name, Kind: store.KindLadder, Seats: seats, Seed: SeedOf(id)}
+	if _, err := l.e.StartMatch(ctx, c, m); err != nil {
 		return err
 	}
 	l.mu.Lock()
@@ -219,19 +219,19 @@ func (l *ladders) queue(ctx context.Context, c store.Contest, id string, seats [
 // rate applies a ladder match's result to the ladder, once, and records the players'
 // rating history.
 func (l *ladders) rate(ctx context.Context, m store.Match, res result.Result) error {
-	st, err := l.s.c.Store.Ladder(ctx, m.Contest)
+	st, err := l.e.c.Store.Ladder(ctx, m.Contest)
 	if err != nil {
 		return err
 	}
 	if _, ok := st.Pending[m.ID]; !ok {
 		return nil // rated already
 	}
-	c, err := l.s.c.Store.Contest(ctx, m.Contest)
+	c, err := l.e.c.Store.Contest(ctx, m.Contest)
 	if err != nil {
 		return err
 	}
 	var points map[string]store.Point
-	_, err = l.s.c.Store.UpdateLadder(ctx, m.Contest, func(st *ladder.State) error {
+	_, err = l.e.c.Store.UpdateLadder(ctx, m.Contest, func(st *ladder.State) error {
 		points = map[string]store.Point{}
 		now := time.Now().UTC()
 		for _, p := range st.Apply(m.ID, res, c.LadderSettings, now) {
@@ -244,7 +244,7 @@ func (l *ladders) rate(ctx context.Context, m store.Match, res result.Result) er
 	}
 	var errs []error
 	for login, p := range points {
-		errs = append(errs, l.s.c.Store.AddHistory(ctx, m.Contest, login, p))
+		errs = append(errs, l.e.c.Store.AddHistory(ctx, m.Contest, login, p))
 	}
 	l.mu.Lock()
 	delete(l.queued, m.ID)
@@ -252,3 +252,7 @@ func (l *ladders) rate(ctx context.Context, m store.Match, res result.Result) er
 	l.poke()
 	return errors.Join(errs...)
 }
+
+// Poke has the ladders look for free places now rather than at their next tick: a version
+// became active, or a round started.
+func (e *Engine) Poke() { e.ladders.poke() }

@@ -1,0 +1,196 @@
+// Package layout holds the test that keeps docs/architecture.md true: the rooms it names and
+// the imports it allows each room.
+package layout
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/botjudge/judge/"
+
+// room is a row of docs/architecture.md's table of rooms.
+type room struct {
+	name     string
+	packages []string // patterns: a path, or a path and everything under it ("x/...")
+	limited  bool     // whether may limits the imports (an empty cell does not)
+	may      []string // the rooms whose packages it may import
+	never    []string // patterns it never imports
+}
+
+// matches reports whether pattern (a path, or "x/..." for x and everything under it) names path.
+func matches(pattern, path string) bool {
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		return path == base || strings.HasPrefix(path, base+"/")
+	}
+	return path == pattern
+}
+
+var backticked = regexp.MustCompile("`([^`]+)`")
+
+// rooms reads the table of rooms from the page.
+func rooms(t *testing.T, page string) []room {
+	t.Helper()
+	f, err := os.Open(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []room
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case strings.HasPrefix(line, "| room | packages | may import (rooms) | never imports |"):
+			in = true
+			continue
+		case !in || strings.HasPrefix(line, "| ---"):
+			continue
+		case !strings.HasPrefix(line, "|"):
+			in = false
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if len(cells) != 4 {
+			t.Fatalf("%s: a row of the table of rooms has %d cells, want 4: %s", page, len(cells), line)
+		}
+		r := room{name: strings.TrimSpace(cells[0])}
+		for _, m := range backticked.FindAllStringSubmatch(cells[1], -1) {
+			r.packages = append(r.packages, m[1])
+		}
+		switch may := strings.TrimSpace(cells[2]); may {
+		case "":
+		case "none":
+			r.limited = true
+		default:
+			r.limited = true
+			for _, name := range strings.Split(may, ",") {
+				r.may = append(r.may, strings.TrimSpace(name))
+			}
+		}
+		for _, m := range backticked.FindAllStringSubmatch(cells[3], -1) {
+			r.never = append(r.never, m[1])
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// pkg is what go list says of a package.
+type pkg struct {
+	ImportPath string
+	Imports    []string
+	Deps       []string
+}
+
+// list runs go list -json with args in the module's root.
+func list(t *testing.T, args ...string) []pkg {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list", "-json"}, args...)...)
+	cmd.Dir = "../.."
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var pkgs []pkg
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+// TestImportDirections checks every package's imports against docs/architecture.md.
+func TestImportDirections(t *testing.T) {
+	table := rooms(t, "../../docs/architecture.md")
+	if len(table) < 10 {
+		t.Fatalf("docs/architecture.md: %d rooms read; the table was not found or has changed shape", len(table))
+	}
+	names := map[string]bool{}
+	for _, r := range table {
+		names[r.name] = true
+	}
+	for _, r := range table {
+		for _, m := range r.may {
+			if !names[m] {
+				t.Errorf("room %q may import room %q, which the table does not have", r.name, m)
+			}
+		}
+	}
+	roomsOf := func(path string) []room {
+		var in []room
+		for _, r := range table {
+			if slices.ContainsFunc(r.packages, func(p string) bool { return matches(p, path) }) {
+				in = append(in, r)
+			}
+		}
+		return in
+	}
+	pkgs := list(t, "./...")
+	for _, p := range pkgs {
+		path := strings.TrimPrefix(p.ImportPath, module)
+		mine := roomsOf(path)
+		if len(mine) == 0 {
+			t.Errorf("%s is in no room of docs/architecture.md", path)
+			continue
+		}
+		for _, imp := range p.Imports {
+			for _, r := range mine {
+				for _, n := range r.never {
+					if matches(n, imp) {
+						t.Errorf("%s (%s) imports %s, which the room never imports", path, r.name, imp)
+					}
+				}
+			}
+			own, ok := strings.CutPrefix(imp, module)
+			if !ok {
+				continue
+			}
+			theirs := roomsOf(own)
+			for _, r := range mine {
+				if r.limited && !slices.ContainsFunc(theirs, func(x room) bool { return slices.Contains(r.may, x.name) }) {
+					var in []string
+					for _, x := range theirs {
+						in = append(in, x.name)
+					}
+					t.Errorf("%s (%s) imports %s (%s): room %s may import only %v", path, r.name, own, strings.Join(in, ", "), r.name, r.may)
+				}
+			}
+		}
+	}
+	if len(pkgs) < 30 {
+		t.Errorf("go list named %d packages; want the whole module", len(pkgs))
+	}
+}
+
+// The portal's records, whole: nothing of the sandbox, the build, the match or Docker's
+// engine client is among their dependencies.
+func TestStoreNeedsNoEngine(t *testing.T) {
+	store := list(t, "-deps", "./judge/portal/store")
+	for _, p := range store {
+		for _, bad := range []string{module + "sandbox/...", module + "judge/build/...", module + "judge/match/...", module + "judge/tournament", "github.com/docker/docker/..."} {
+			if matches(bad, p.ImportPath) {
+				t.Errorf("judge/portal/store depends on %s", p.ImportPath)
+			}
+		}
+	}
+	if len(store) < 5 {
+		t.Errorf("go list -deps named %d packages for the store", len(store))
+	}
+}
