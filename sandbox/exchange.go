@@ -89,6 +89,13 @@ type Turn struct {
 // wall limit is there for a bot that sleeps: time the bot spent ready to run but waiting for
 // a CPU (an overloaded machine) extends it, up to maxStarve times, then the turn fails with
 // ErrStarved. The answer read so far is returned with any error.
+//
+// It takes no context, by design: every exchange is bounded by lim already (its wall limit,
+// stretched at most maxStarve times for a starved bot), and one cut off midway by a caller's
+// cancellation would leave a half-read answer and a clock charged for a turn that did not
+// end by the rules. A match that is asked to stop stops between exchanges (match.Referee
+// looks at its context before each request); a bot killed under way (Kill, Close) ends the
+// exchange at once, as its pipes close.
 func (p *Process) Exchange(request []byte, lines int, lim TurnLimits) (Turn, error) {
 	x := exchange{lim: lim, start: time.Now()}
 	x.wallEnd = x.start.Add(lim.Wall)
