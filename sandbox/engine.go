@@ -36,6 +36,17 @@ type Options struct {
 	// StateDir holds this judge's instance lock, which tells other judges it is alive.
 	StateDir string
 	Logger   *slog.Logger
+	// Pool sizes the containers kept for bots; the zero Pool keeps none.
+	Pool Pool
+}
+
+// Pool sizes the containers an engine keeps for bots: Warm prepared ahead for each kind of
+// bot (Engine.Warm), at most WarmLimit prepared in all (Engine.WarmLimit, 0: no bound), and up
+// to Reuse used containers kept for their bots' next matches (Engine.Reuse). judge serve sizes
+// it from its workers; the setters resize it later (Close empties it, and tests that share
+// one engine resize it between them).
+type Pool struct {
+	Warm, WarmLimit, Reuse int
 }
 
 // Engine is a connection to the Docker engine, owned by one judge process.
@@ -90,6 +101,9 @@ func New(ctx context.Context, o Options) (*Engine, error) {
 		cli.Close()
 		return nil, err
 	}
+	e.Warm(o.Pool.Warm)
+	e.WarmLimit(o.Pool.WarmLimit)
+	e.Reuse(o.Pool.Reuse)
 	return e, nil
 }
 

@@ -23,7 +23,8 @@ func TestWarmPool(t *testing.T) {
 	sandboxtest.Alone(t, "it times a warm start against the wall clock")
 	sandboxtest.MustHaveDocker(t)
 	ctx := context.Background()
-	e, err := sandbox.New(ctx, sandbox.Options{Host: os.Getenv("JUDGE_DOCKER_HOST"), StateDir: sandboxtest.DataDir()})
+	// The pool sized as judge serve sizes it: when the engine is made.
+	e, err := sandbox.New(ctx, sandbox.Options{Host: os.Getenv("JUDGE_DOCKER_HOST"), StateDir: sandboxtest.DataDir(), Pool: sandbox.Pool{Warm: 2}})
 	if err != nil {
 		if sandboxtest.Required() {
 			t.Fatal(err)
@@ -38,7 +39,6 @@ func TestWarmPool(t *testing.T) {
 	}
 	spec.Files = map[string]string{"start.txt": file}
 
-	e.Warm(2)
 	cold, err := e.Start(ctx, spec)
 	if err != nil {
 		t.Fatal(err)

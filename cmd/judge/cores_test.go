@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/botjudge/judge/config"
-	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/cores"
 )
 
@@ -26,13 +26,9 @@ func TestJudgesOfAHostShareNoCore(t *testing.T) {
 		var log bytes.Buffer
 		a := &app{cfg: config.Defaults()}
 		a.cfg.Serve.CoreLease = lease
-		runners, workers, err := a.workerCores(&match.Runner{}, 0, slog.New(slog.NewTextHandler(&log, nil)))
+		sets, workers, err := a.workerCores(0, slog.New(slog.NewTextHandler(&log, nil)))
 		if err != nil {
 			t.Fatal(err)
-		}
-		var sets []string
-		for _, r := range runners {
-			sets = append(sets, r.(*match.Runner).Limits.CPUSet)
 		}
 		return a, sets, workers, log.String()
 	}
@@ -47,7 +43,7 @@ func TestJudgesOfAHostShareNoCore(t *testing.T) {
 		}
 	}
 	second, sets, workers, log := judge()
-	if second.lease != nil || len(sets) != 1 || sets[0] != "" || workers != len(usable) ||
+	if second.lease != nil || len(sets) != 0 || workers != len(usable) ||
 		!strings.Contains(log, "every core of this host is leased") {
 		t.Errorf("the second judge: lease %v, cpusets %q, %d workers, log %q; want unpinned, saying why", second.lease, sets, workers, log)
 	}
@@ -67,8 +63,27 @@ func TestCoreLeaseThatCannotBeUsed(t *testing.T) {
 	}
 	a := &app{cfg: config.Defaults()}
 	a.cfg.Serve.CoreLease = filepath.Join(file, "cores") // under a file: no directory can be made
-	_, _, err := a.workerCores(&match.Runner{}, 0, slog.New(slog.DiscardHandler))
+	_, _, err := a.workerCores(0, slog.New(slog.DiscardHandler))
 	if err == nil || !strings.Contains(err.Error(), "serve.core_lease "+a.cfg.Serve.CoreLease) || !strings.Contains(err.Error(), "sandbox.pin: false") {
 		t.Errorf("got %v; want an error naming serve.core_lease and the way out", err)
+	}
+}
+
+// judge serve sizes the engine's pool from its workers: per worker, and per kind of bot (a
+// pinned worker's bots are a kind of their own).
+func TestPoolFor(t *testing.T) {
+	s := config.Sandbox{Warm: 1, WarmLimit: 4, Reuse: 8}
+	for _, tc := range []struct {
+		pinned  bool
+		workers int
+		want    sandbox.Pool
+	}{
+		{true, 2, sandbox.Pool{Warm: 1, WarmLimit: 8, Reuse: 16}},
+		{false, 2, sandbox.Pool{Warm: 2, WarmLimit: 8, Reuse: 16}},
+		{false, 1, sandbox.Pool{Warm: 1, WarmLimit: 4, Reuse: 8}},
+	} {
+		if got := poolFor(s, tc.pinned, tc.workers); got != tc.want {
+			t.Errorf("pinned %v, %d workers: %+v, want %+v", tc.pinned, tc.workers, got, tc.want)
+		}
 	}
 }

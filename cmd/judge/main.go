@@ -92,6 +92,9 @@ type app struct {
 	log        *slog.Logger
 	engine     *sandbox.Engine
 	lease      *cores.Lease // the cores the daemon's workers hold, released with the engine
+	// pool sizes the engine's pool of containers when it is made: judge serve's, from its
+	// workers; none for the other commands.
+	pool sandbox.Pool
 }
 
 func newRoot() *cobra.Command {
@@ -208,7 +211,7 @@ func (a *app) sandbox(ctx context.Context) (*sandbox.Engine, error) {
 	if a.engine != nil {
 		return a.engine, nil
 	}
-	e, err := sandbox.New(ctx, sandbox.Options{Host: a.cfg.Docker.Host, StateDir: a.cfg.DataDir, Logger: a.log})
+	e, err := sandbox.New(ctx, sandbox.Options{Host: a.cfg.Docker.Host, StateDir: a.cfg.DataDir, Logger: a.log, Pool: a.pool})
 	if err != nil {
 		return nil, err
 	}

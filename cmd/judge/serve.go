@@ -13,7 +13,6 @@ import (
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/games"
-	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/sandbox"
@@ -91,7 +90,12 @@ func (a *app) serveCmd() *cobra.Command {
 // bots may have, see workerCores),
 // logging to log.
 func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog.Logger) (*daemon.Daemon, *daemon.Metrics, error) {
-	b, err := a.builder(ctx) // connects to the engine and sweeps dead judges' containers
+	sets, workers, err := a.workerCores(workers, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	a.pool = poolFor(a.cfg.Sandbox, len(sets) > 0, workers)
+	b, err := a.builder(ctx) // connects to the engine (its pool sized so) and sweeps dead judges' containers
 	if err != nil {
 		return nil, nil, err
 	}
@@ -112,15 +116,15 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 		}
 	}
 	b.Remote, b.Log = q.Cache(queue.BucketArtifacts), log
-	runners, workers, err := a.workerCores(r, workers, log)
-	if err != nil {
-		return nil, nil, err
+	runners := []daemon.Runner{r}
+	if len(sets) > 0 {
+		runners = nil
+		for _, set := range sets {
+			pinned := *r
+			pinned.Limits.CPUSet = set
+			runners = append(runners, &pinned)
+		}
 	}
-	// Each runner's bots are of kinds of their own (their cores are part of their limits):
-	// the pool keeps each kind ready for the workers that share its runner.
-	a.engine.Warm(a.cfg.Sandbox.Warm * ((workers + len(runners) - 1) / len(runners)))
-	a.engine.WarmLimit(a.cfg.Sandbox.WarmLimit * workers)
-	a.engine.Reuse(a.cfg.Sandbox.Reuse * workers)
 	metrics := daemon.NewMetrics()
 	metrics.WatchStores(func(ctx context.Context) ([]queue.Usage, error) { return q.Usage(ctx, false) })
 	d, err := daemon.New(daemon.Options{
@@ -133,13 +137,24 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 	return d, metrics, err
 }
 
+// poolFor is the engine's pool for workers workers, from the per-worker settings s: each
+// pinned worker's bots are of kinds of their own (their core is part of their limits), so
+// the pool keeps each kind ready for its one worker; unpinned, one kind serves every worker.
+func poolFor(s config.Sandbox, pinned bool, workers int) sandbox.Pool {
+	perKind := workers
+	if pinned {
+		perKind = 1
+	}
+	return sandbox.Pool{Warm: s.Warm * perKind, WarmLimit: s.WarmLimit * workers, Reuse: s.Reuse * workers}
+}
+
 // workerCores gives each worker a core of its own for its bots, from the cores the judge may
 // use (hyper-thread siblings are one core; the judge's affinity and CPU quota bound them)
 // that no other judge of the host holds (a lease in serve.core_lease); the judge itself, the
 // engine and compilations float over every core. workers 0 means one per core leased. With
 // sandbox.pin off, or no core left to lease, bots are not pinned, and workers 0 means one per
-// usable core. It returns one runner per worker, or r alone when unpinned.
-func (a *app) workerCores(r *match.Runner, workers int, log *slog.Logger) ([]daemon.Runner, int, error) {
+// usable core. It returns each worker's CPU set (none when unpinned) and the worker count.
+func (a *app) workerCores(workers int, log *slog.Logger) ([]string, int, error) {
 	usable, err := (cores.Host{}).Usable()
 	if err != nil {
 		return nil, 0, err
@@ -155,17 +170,14 @@ func (a *app) workerCores(r *match.Runner, workers int, log *slog.Logger) ([]dae
 			if workers == 0 {
 				workers = len(lease.Cores)
 			}
-			var runners []daemon.Runner
-			var sets []string
+			var sets, shown []string
 			for i := range workers {
-				pinned := *r
-				pinned.Limits.CPUSet = lease.Cores[i%len(lease.Cores)].Set()
-				runners = append(runners, &pinned)
-				sets = append(sets, fmt.Sprintf("%d:%s", i+1, pinned.Limits.CPUSet))
+				sets = append(sets, lease.Cores[i%len(lease.Cores)].Set())
+				shown = append(shown, fmt.Sprintf("%d:%s", i+1, sets[i]))
 			}
-			log.Info("daemon: each worker's bots on a core of their own", "workers", workers, "cores", strings.Join(sets, " "),
+			log.Info("daemon: each worker's bots on a core of their own", "workers", workers, "cores", strings.Join(shown, " "),
 				"lease", a.cfg.Serve.CoreLease)
-			return runners, workers, nil
+			return sets, workers, nil
 		}
 		lease.Release()
 		log.Warn("daemon: every core of this host is leased by other judges: bots are not pinned", "lease", a.cfg.Serve.CoreLease)
@@ -173,8 +185,8 @@ func (a *app) workerCores(r *match.Runner, workers int, log *slog.Logger) ([]dae
 	if workers == 0 {
 		workers = len(usable)
 	}
-	if r.Limits.Runtime == sandbox.RuntimeGVisor {
+	if a.cfg.Sandbox.Runtime == sandbox.RuntimeGVisor {
 		log.Warn("daemon: under gVisor, bots not pinned to a core of their own may be charged more CPU than their own clock reads (gVisor's kernel works for them on other cores; docs/rules.md)")
 	}
-	return []daemon.Runner{r}, workers, nil
+	return nil, workers, nil
 }
