@@ -38,9 +38,13 @@ type fakeStep struct {
 	lost     bool
 }
 
-// fakeBot answers each request by echoing its line, except where a step says otherwise.
-// stderr starts with what it writes starting up; it writes atEnd when its input ends.
-type fakeBot struct {
+// fakeProc is one simulated bot: it answers each request by echoing its line, except where
+// a step says otherwise. stderr starts with what it writes starting up; it writes atEnd when
+// its input ends. Each role the referee takes of a bot (match.TurnIO, Holder, Lifecycle,
+// Meter, StderrReader) is a fake of its own over it, and a fakeBot is the five together
+// (newFakeBot): they share the one process, as an exchange that ends the bot ends it for
+// Wait too.
+type fakeProc struct {
 	mu      sync.Mutex
 	steps   map[int]fakeStep // by exchange, from 0
 	n       int
@@ -57,7 +61,34 @@ type fakeBot struct {
 	peak    int64
 }
 
-func (b *fakeBot) Exchange(req []byte, lines int, lim sandbox.TurnLimits) (sandbox.Turn, error) {
+// fakeBot is a fakeProc in every role: what the fake sandbox starts.
+type fakeBot struct {
+	*fakeProc
+	fakeTurns
+	fakeHolder
+	fakeLife
+	fakeMeter
+	fakeStderr
+}
+
+func newFakeBot(p *fakeProc) *fakeBot {
+	return &fakeBot{p, fakeTurns{p}, fakeHolder{}, fakeLife{p}, fakeMeter{p}, fakeStderr{p}}
+}
+
+func (b *fakeBot) ImageID() string { return "" }
+
+var (
+	_ match.TurnIO       = fakeTurns{}
+	_ match.Holder       = fakeHolder{}
+	_ match.Lifecycle    = fakeLife{}
+	_ match.Meter        = fakeMeter{}
+	_ match.StderrReader = fakeStderr{}
+)
+
+// fakeTurns is the bot's side of the protocol: its script.
+type fakeTurns struct{ *fakeProc }
+
+func (b fakeTurns) Exchange(req []byte, lines int, lim sandbox.TurnLimits) (sandbox.Turn, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	st, ok := b.steps[b.n]
@@ -82,29 +113,10 @@ func (b *fakeBot) Exchange(req []byte, lines int, lim sandbox.TurnLimits) (sandb
 	return t, st.err
 }
 
-func (b *fakeBot) Send([]byte, time.Time) error { return nil }
-func (b *fakeBot) Freeze() error                { return nil }
-func (b *fakeBot) Thaw() error                  { return nil }
-func (b *fakeBot) StartCPU() time.Duration      { return 0 }
-func (b *fakeBot) Busy() bool                   { return false }
-func (b *fakeBot) Waiting() bool                { return true }
-func (b *fakeBot) ImageID() string              { return "" }
-func (b *fakeBot) Kill(context.Context) error   { return nil }
-
-func (b *fakeBot) PeakMemory() int64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return max(b.peak, 1<<20)
-}
-
-func (b *fakeBot) CPU() time.Duration {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.cpu
-}
+func (b fakeTurns) Send([]byte, time.Time) error { return nil }
 
 // CloseStdin ends the bot, as the end of its input ends a well-behaved one.
-func (b *fakeBot) CloseStdin() error {
+func (b fakeTurns) CloseStdin() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.exited = true
@@ -112,24 +124,35 @@ func (b *fakeBot) CloseStdin() error {
 	return nil
 }
 
-func (b *fakeBot) Exited() bool {
+// fakeHolder holds nothing: the fake bot uses no CPU between its turns.
+type fakeHolder struct{}
+
+func (fakeHolder) Freeze() error { return nil }
+func (fakeHolder) Thaw() error   { return nil }
+
+// fakeLife is how the bot ends: as its script says.
+type fakeLife struct{ *fakeProc }
+
+func (b fakeLife) Kill(context.Context) error { return nil }
+
+func (b fakeLife) Exited() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.exited || !b.exitAt.IsZero() && !time.Now().Before(b.exitAt)
 }
 
-func (b *fakeBot) Lost() bool {
+func (b fakeLife) Lost() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.lost
 }
 
-func (b *fakeBot) Ended(ctx context.Context) bool {
+func (b fakeLife) Ended(ctx context.Context) bool {
 	_, err := b.Wait(ctx)
 	return err == nil
 }
 
-func (b *fakeBot) Wait(ctx context.Context) (sandbox.Exit, error) {
+func (b fakeLife) Wait(ctx context.Context) (sandbox.Exit, error) {
 	for !b.Exited() {
 		select {
 		case <-ctx.Done():
@@ -140,25 +163,47 @@ func (b *fakeBot) Wait(ctx context.Context) (sandbox.Exit, error) {
 	return b.exit, nil
 }
 
-func (b *fakeBot) Stderr() []byte {
+func (b fakeLife) Close() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.closed = true
+	return nil
+}
+
+// fakeMeter is what the bot used: its script's CPU and memory.
+type fakeMeter struct{ *fakeProc }
+
+func (b fakeMeter) StartCPU() time.Duration { return 0 }
+func (b fakeMeter) Busy() bool              { return false }
+func (b fakeMeter) Waiting() bool           { return true }
+
+func (b fakeMeter) PeakMemory() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return max(b.peak, 1<<20)
+}
+
+func (b fakeMeter) CPU() time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cpu
+}
+
+// fakeStderr is the bot's stderr: what its script wrote.
+type fakeStderr struct{ *fakeProc }
+
+func (b fakeStderr) Stderr() []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return []byte(b.stderr)
 }
 
-func (b *fakeBot) TakeStderr() []byte {
+func (b fakeStderr) TakeStderr() []byte {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	text := b.stderr[b.taken:]
 	b.taken = len(b.stderr)
 	return []byte(text)
-}
-
-func (b *fakeBot) Close() error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.closed = true
-	return nil
 }
 
 // fakes is a sandbox and a builder whose bots are fakeBots, by the image the build names:
@@ -195,7 +240,7 @@ func entrant(id string) match.Entrant {
 // and an honest one, and checks that every bot started was closed.
 func playFakes(t *testing.T, steps map[int]fakeStep, first, second string) (result.Result, error) {
 	t.Helper()
-	res, _, err := playFakeBot(t, &match.Referee[*fakeBot]{}, &fakeBot{steps: steps}, first, second)
+	res, _, err := playFakeBot(t, &match.Referee[*fakeBot]{}, newFakeBot(&fakeProc{steps: steps}), first, second)
 	return res, err
 }
 
@@ -203,7 +248,7 @@ func playFakes(t *testing.T, steps map[int]fakeStep, first, second string) (resu
 // directory here), also returning the replay read back.
 func playFakeBot(t *testing.T, r *match.Referee[*fakeBot], tested *fakeBot, first, second string) (result.Result, *replay.Replay, error) {
 	t.Helper()
-	f := &fakes{bots: map[string]*fakeBot{"tested": tested, "honest": {}, "no-build": {}, "no-start": {}}}
+	f := &fakes{bots: map[string]*fakeBot{"tested": tested, "honest": newFakeBot(&fakeProc{}), "no-build": newFakeBot(&fakeProc{}), "no-start": newFakeBot(&fakeProc{})}}
 	r.Sandbox, r.Builder, r.WorkDir = f, f, t.TempDir()
 	var buf bytes.Buffer
 	j := match.Job{ID: "fake", Game: script{}, Seed: 1, Players: []match.Entrant{entrant(first), entrant(second)},
@@ -316,10 +361,10 @@ func TestBuildAndStartFailuresWithFakes(t *testing.T) {
 // to its first, what it wrote on its way out (its input ended) to its last. The result keeps
 // the end of it; all of it is written before the result.
 func TestStderrByExchangeWithFakes(t *testing.T) {
-	tested := &fakeBot{stderr: "starting\n", atEnd: "bye\n", steps: map[int]fakeStep{
+	tested := newFakeBot(&fakeProc{stderr: "starting\n", atEnd: "bye\n", steps: map[int]fakeStep{
 		0: {lines: []string{"echo a"}, cpu: time.Millisecond, stderr: "one\n"},
 		2: {lines: []string{"echo c"}, cpu: time.Millisecond, stderr: "three\n"},
-	}}
+	}})
 	// The tested bot is player 1: its exchanges are the replay's 1, 3 and 5.
 	res, rp, err := playFakeBot(t, &match.Referee[*fakeBot]{}, tested, "honest", "tested")
 	if err != nil {
@@ -342,10 +387,10 @@ func TestStderrByExchangeWithFakes(t *testing.T) {
 // The replay keeps the bots' stderr up to the match's limit, and cuts it there with a line
 // saying so; the result still has the end of each bot's.
 func TestStderrMatchLimitWithFakes(t *testing.T) {
-	tested := &fakeBot{steps: map[int]fakeStep{
+	tested := newFakeBot(&fakeProc{steps: map[int]fakeStep{
 		0: {lines: []string{"echo a"}, stderr: "0123456789abc\n"},
 		1: {lines: []string{"echo b"}, stderr: "more\n"},
-	}}
+	}})
 	res, rp, err := playFakeBot(t, &match.Referee[*fakeBot]{StderrMatch: 10}, tested, "tested", "honest")
 	if err != nil {
 		t.Fatal(err)
@@ -384,14 +429,14 @@ func TestReplayWriteFailureIsInfrastructureWithFakes(t *testing.T) {
 			Options: map[string]string{"p0": "echo a,echo b,echo c", "p1": "echo a,echo b,echo c"}, Replay: w}
 	}
 	var full bytes.Buffer
-	f := &fakes{bots: map[string]*fakeBot{"tested": {}, "honest": {}}}
+	f := &fakes{bots: map[string]*fakeBot{"tested": newFakeBot(&fakeProc{}), "honest": newFakeBot(&fakeProc{})}}
 	if _, err := (&match.Referee[*fakeBot]{Sandbox: f, Builder: f, WorkDir: t.TempDir()}).Play(context.Background(), job(&full)); err != nil {
 		t.Fatalf("a match that can write its replay: %v", err)
 	}
 	// Failing at once, in the moves, and at the last line (the result). The replay's length
 	// varies with the times it records: the last line is told by its type.
 	for _, w := range []*brokenWriter{{n: 0}, {n: full.Len() / 3}, {n: 1 << 30, marker: `"type":"result"`}} {
-		f := &fakes{bots: map[string]*fakeBot{"tested": {}, "honest": {}}}
+		f := &fakes{bots: map[string]*fakeBot{"tested": newFakeBot(&fakeProc{}), "honest": newFakeBot(&fakeProc{})}}
 		r := &match.Referee[*fakeBot]{Sandbox: f, Builder: f, WorkDir: t.TempDir()}
 		_, err := r.Play(context.Background(), job(w))
 		if !errors.Is(err, result.Infrastructure) || !strings.Contains(err.Error(), "no space left") {
@@ -407,7 +452,7 @@ func TestReplayWriteFailureIsInfrastructureWithFakes(t *testing.T) {
 
 // A build job builds and starts nothing: each player's build, a failed one a compile_error.
 func TestBuildOnlyWithFakes(t *testing.T) {
-	f := &fakes{bots: map[string]*fakeBot{"honest": {}, "no-build": {}}}
+	f := &fakes{bots: map[string]*fakeBot{"honest": newFakeBot(&fakeProc{}), "no-build": newFakeBot(&fakeProc{})}}
 	r := &match.Referee[*fakeBot]{Sandbox: f, Builder: f, WorkDir: t.TempDir()}
 	res, err := r.Build(context.Background(), match.Job{ID: "b", Game: script{}, Players: []match.Entrant{entrant("honest"), entrant("no-build")}})
 	if err != nil || res.Status != result.StatusOK || len(res.Players) != 2 || res.Winner != nil {
