@@ -61,19 +61,17 @@ type Serve struct {
 	// HTTP is the address of /healthz and /metrics; empty or "off" turns them off (an empty
 	// environment variable counts as unset, so JUDGE_SERVE_HTTP=off is the environment's way).
 	HTTP string `mapstructure:"http"`
-	// AckWait is how long a daemon may go silent on a job before it is redelivered
-	// (queue.Options.AckWait).
-	AckWait time.Duration `mapstructure:"ack_wait"`
-	// MaxDeliver bounds the attempts at a job that meets infrastructure failures
-	// (queue.Options.MaxDeliver).
-	MaxDeliver int `mapstructure:"max_deliver"`
+	// Redelivery is ack_wait, how long a daemon may go silent on a job before it is
+	// redelivered, and max_deliver, the attempts at a job that meets infrastructure failures:
+	// the queue's settings (queue.Redelivery), kept here for the daemons' operator.
+	queue.Redelivery `mapstructure:",squash"`
 }
 
 // Queue is the queue's options as configured: the nats section, with serve's ack_wait and
 // max_deliver (settings of the daemons' shared consumer, kept under serve for the operator).
 func (c Config) Queue() queue.Options {
 	o := c.NATS
-	o.AckWait, o.MaxDeliver = c.Serve.AckWait, c.Serve.MaxDeliver
+	o.Redelivery = c.Serve.Redelivery
 	return o
 }
 
@@ -205,7 +203,7 @@ func Defaults() Config {
 			ReplaysMaxBytes: queue.DefaultReplaysMaxBytes, ResultsMaxBytes: queue.DefaultResultsMaxBytes,
 			PortalMaxBytes: queue.DefaultPortalMaxBytes,
 			Cluster:        queue.Cluster{Name: queue.DefaultCluster, Routes: []string{}, Replaces: []string{}}},
-		Serve:  Serve{Grace: 2 * time.Minute, CoreLease: cores.DefaultLeaseDir, HTTP: "127.0.0.1:9464", AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver},
+		Serve:  Serve{Grace: 2 * time.Minute, CoreLease: cores.DefaultLeaseDir, HTTP: "127.0.0.1:9464", Redelivery: queue.Redelivery{AckWait: queue.DefaultAckWait, MaxDeliver: queue.DefaultMaxDeliver}},
 		Portal: portal.DefaultOptions(),
 	}
 }
@@ -378,9 +376,6 @@ func (c Config) Validate() error {
 	if c.Images.Prefix == "" || strings.ContainsAny(c.Images.Prefix, ": @") {
 		errs = append(errs, setting.Invalid("images.prefix", "must be a repository name like \"judge\" (got %q)", c.Images.Prefix))
 	}
-	if c.Serve.AckWait < time.Second {
-		errs = append(errs, setting.Invalid("serve.ack_wait", "must be at least 1s (got %v)", c.Serve.AckWait))
-	}
 	errs = append(errs,
 		setting.In("build", c.Build.Validate()),
 		setting.In("sandbox", c.Sandbox.Validate()),
@@ -388,7 +383,7 @@ func (c Config) Validate() error {
 		setting.In("portal", c.Portal.Validate()),
 		setting.NotNegative("serve.workers", c.Serve.Workers),
 		setting.Positive("serve.grace", c.Serve.Grace),
-		setting.Positive("serve.max_deliver", c.Serve.MaxDeliver),
+		setting.In("serve", c.Serve.Redelivery.Validate()),
 	)
 	return prefixed(errors.Join(errs...))
 }

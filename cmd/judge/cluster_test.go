@@ -16,7 +16,7 @@ import (
 // resultsAfter opens a queue on url and waits, 3 minutes at most, until it holds n results.
 func resultsAfter(t *testing.T, url string, ackWait time.Duration, n int) *queue.Queue {
 	t.Helper()
-	q, err := queue.Open(context.Background(), queue.Options{URL: url, AckWait: ackWait})
+	q, err := queue.Open(context.Background(), queue.Options{Redelivery: queue.Redelivery{AckWait: ackWait}, URL: url})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ const ackWait = 3 * time.Second
 // port) and returns the queue that owns it.
 func server(t testing.TB, addr, dir string) *queue.Queue {
 	t.Helper()
-	q, err := queue.Open(context.Background(), queue.Options{Listen: addr, StoreDir: dir, AckWait: ackWait, Logger: quiet})
+	q, err := queue.Open(context.Background(), queue.Options{Redelivery: queue.Redelivery{AckWait: ackWait}, Listen: addr, StoreDir: dir, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func client(t testing.TB, url string) *queue.Queue { return clientAck(t, url, ac
 // clientAck is client with another AckWait, for a test whose every queue uses it.
 func clientAck(t testing.TB, url string, ack time.Duration) *queue.Queue {
 	t.Helper()
-	q, err := queue.Open(context.Background(), queue.Options{URL: url, AckWait: ack, Logger: quiet})
+	q, err := queue.Open(context.Background(), queue.Options{Redelivery: queue.Redelivery{AckWait: ack}, URL: url, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}

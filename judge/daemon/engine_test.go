@@ -51,12 +51,12 @@ func startFaultyEngine(t *testing.T) *faultyEngine {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.docker.Close() })
-	f.srv, err = queue.Open(context.Background(), queue.Options{Listen: "127.0.0.1:-1", StoreDir: t.TempDir(), AckWait: ackWait, MaxDeliver: faultyMaxDeliver, Logger: quiet})
+	f.srv, err = queue.Open(context.Background(), queue.Options{Redelivery: queue.Redelivery{AckWait: ackWait, MaxDeliver: faultyMaxDeliver}, Listen: "127.0.0.1:-1", StoreDir: t.TempDir(), Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.srv.Close() })
-	q, err := queue.Open(context.Background(), queue.Options{URL: f.srv.URL(), AckWait: ackWait, MaxDeliver: faultyMaxDeliver, Logger: quiet})
+	q, err := queue.Open(context.Background(), queue.Options{Redelivery: queue.Redelivery{AckWait: ackWait, MaxDeliver: faultyMaxDeliver}, URL: f.srv.URL(), Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,7 +108,7 @@ func TestSeason(t *testing.T) {
 		t.Skip("a long run of its own: make season (JUDGE_SEASON=15m)")
 	}
 	begin := time.Now()
-	q, err := queue.Open(t.Context(), queue.Options{StoreDir: t.TempDir(), InProcess: true, AckWait: 15 * time.Second,
+	q, err := queue.Open(t.Context(), queue.Options{Redelivery: queue.Redelivery{AckWait: 15 * time.Second}, StoreDir: t.TempDir(), InProcess: true,
 		Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

@@ -131,7 +131,7 @@ func TestSubmitDuplicate(t *testing.T) {
 
 func TestDeliveryFields(t *testing.T) {
 	t.Parallel()
-	q := embedded(t, Options{MaxDeliver: 2})
+	q := embedded(t, Options{Redelivery: Redelivery{MaxDeliver: 2}})
 	before := time.Now().Add(-time.Second)
 	for _, id := range []string{"a", "b", "c"} {
 		submit(t, q, id, "job "+id)
@@ -170,9 +170,9 @@ func TestDeliveryFields(t *testing.T) {
 func TestUnackedJobRedeliveredAfterAckWait(t *testing.T) {
 	t.Parallel()
 	const ackWait = 2 * time.Second
-	srv := embedded(t, Options{AckWait: ackWait})
-	victim := client(t, srv.URL(), Options{AckWait: ackWait})
-	survivor := client(t, srv.URL(), Options{AckWait: ackWait})
+	srv := embedded(t, Options{Redelivery: Redelivery{AckWait: ackWait}})
+	victim := client(t, srv.URL(), Options{Redelivery: Redelivery{AckWait: ackWait}})
+	survivor := client(t, srv.URL(), Options{Redelivery: Redelivery{AckWait: ackWait}})
 	submit(t, srv, "m1", "job")
 
 	d := next(t, victim, 5*time.Second)
@@ -208,9 +208,9 @@ func TestUnackedJobRedeliveredAfterAckWait(t *testing.T) {
 func TestInProgressHoldsJob(t *testing.T) {
 	t.Parallel()
 	const ackWait = 2 * time.Second
-	srv := embedded(t, Options{AckWait: ackWait})
-	worker := client(t, srv.URL(), Options{AckWait: ackWait})
-	idle := client(t, srv.URL(), Options{AckWait: ackWait})
+	srv := embedded(t, Options{Redelivery: Redelivery{AckWait: ackWait}})
+	worker := client(t, srv.URL(), Options{Redelivery: Redelivery{AckWait: ackWait}})
+	idle := client(t, srv.URL(), Options{Redelivery: Redelivery{AckWait: ackWait}})
 	submit(t, srv, "long", "job")
 
 	d := next(t, worker, 5*time.Second)
@@ -248,8 +248,8 @@ func TestInProgressHoldsJob(t *testing.T) {
 func TestNakWithDelay(t *testing.T) {
 	t.Parallel()
 	const delay = 1500 * time.Millisecond
-	q := embedded(t, Options{AckWait: 10 * time.Second})
-	other := client(t, q.URL(), Options{AckWait: 10 * time.Second})
+	q := embedded(t, Options{Redelivery: Redelivery{AckWait: 10 * time.Second}})
+	other := client(t, q.URL(), Options{Redelivery: Redelivery{AckWait: 10 * time.Second}})
 	submit(t, q, "m1", "job")
 
 	d := next(t, q, 5*time.Second)
@@ -275,7 +275,7 @@ func TestNakWithDelay(t *testing.T) {
 func TestTermNeverRedelivers(t *testing.T) {
 	t.Parallel()
 	const ackWait = time.Second
-	q := embedded(t, Options{AckWait: ackWait})
+	q := embedded(t, Options{Redelivery: Redelivery{AckWait: ackWait}})
 	submit(t, q, "bad", "job")
 	submit(t, q, "good", "job")
 
@@ -302,8 +302,8 @@ func TestTermNeverRedelivers(t *testing.T) {
 // brings, so the job does not wait out AckWait.
 func TestNextCancelledHandsBackLateJob(t *testing.T) {
 	t.Parallel()
-	q := embedded(t, Options{AckWait: time.Minute})
-	other := client(t, q.URL(), Options{AckWait: time.Minute})
+	q := embedded(t, Options{Redelivery: Redelivery{AckWait: time.Minute}})
+	other := client(t, q.URL(), Options{Redelivery: Redelivery{AckWait: time.Minute}})
 
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)

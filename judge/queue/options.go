@@ -13,8 +13,8 @@ import (
 )
 
 // Options configure the queue. Zero values get the defaults noted. The tagged fields are
-// the configuration's nats section; the others are set by the command (AckWait and
-// MaxDeliver from serve.ack_wait and serve.max_deliver, in config.Config.Queue).
+// the configuration's nats section; the others are set by the command (Redelivery from
+// the serve section, in config.Config.Queue).
 type Options struct {
 	// URL is the NATS server to connect to; "" starts an embedded server.
 	URL string `mapstructure:"url"`
@@ -29,13 +29,8 @@ type Options struct {
 	// judge-artifacts, judge-replays and judge-images. Letters, digits, '-' and '_' only, since it is part
 	// of stream, subject and bucket names. The consumer is "judges" whatever the prefix.
 	Prefix string `mapstructure:"-"`
-	// AckWait is how long a delivered job may go without Ack or InProgress before it is
-	// delivered again, default 60s. It is a setting of the shared consumer: the last Open
-	// wins, so every daemon should use the same value.
-	AckWait time.Duration `mapstructure:"-"`
-	// MaxDeliver is how many times a job is delivered at most, default 5. Like AckWait, it
-	// is set on the shared consumer.
-	MaxDeliver int `mapstructure:"-"`
+	// Redelivery is when and how often the daemons' shared consumer delivers a job again.
+	Redelivery `mapstructure:"-"`
 	// DedupWindow is the jobs stream's duplicate window, default 24h: a job id submitted
 	// again within it is dropped. It also de-duplicates results.
 	DedupWindow time.Duration `mapstructure:"-"`
@@ -101,6 +96,28 @@ type Cluster struct {
 	// Replaces names servers lost for good (server_name) whose place this node takes: once
 	// it has joined, it removes them from the cluster's peers (see replace.go).
 	Replaces []string `mapstructure:"replaces"`
+}
+
+// Redelivery is when and how often the daemons' shared consumer delivers a job again: the
+// configuration's serve.ack_wait and serve.max_deliver (in the serve section, the daemons'
+// operator's, but settings of the consumer every daemon shares: the last Open wins, so every
+// daemon should use the same values).
+type Redelivery struct {
+	// AckWait is how long a delivered job may go without Ack or InProgress before it is
+	// delivered again, default 60s (DefaultAckWait).
+	AckWait time.Duration `mapstructure:"ack_wait"`
+	// MaxDeliver is how many times a job is delivered at most, default 5 (DefaultMaxDeliver).
+	MaxDeliver int `mapstructure:"max_deliver"`
+}
+
+// Validate checks d as configured: a job is redelivered no sooner than a second after its
+// daemon went silent, and delivered at least once.
+func (d Redelivery) Validate() error {
+	var errs []error
+	if d.AckWait < time.Second {
+		errs = append(errs, setting.Invalid("ack_wait", "must be at least 1s (got %v)", d.AckWait))
+	}
+	return errors.Join(append(errs, setting.Positive("max_deliver", d.MaxDeliver))...)
 }
 
 // Validate checks the options that are configuration (the tagged ones), with their

@@ -37,7 +37,7 @@ func main() {
 			c.Replaces = strings.Split(*replaces, ",")
 		}
 	}
-	q, err := queue.Open(ctx, queue.Options{Listen: *listen, StoreDir: *store, ServerName: *name, Replicas: *replicas, AckWait: *ackWait,
+	q, err := queue.Open(ctx, queue.Options{Redelivery: queue.Redelivery{AckWait: *ackWait}, Listen: *listen, StoreDir: *store, ServerName: *name, Replicas: *replicas,
 		Cluster: c, Logger: log})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "natsnode:", err)
