@@ -86,14 +86,28 @@ func Match[M game.Match](t testing.TB, g game.Game, c game.Config) M {
 // expects an answer before its reply, says the match is over and then asks again, asks a player that does not exist, or asks more than MaxRequests.
 func Drive(t testing.TB, m game.Match, answer func(game.Request) game.Reply) []Exchange {
 	t.Helper()
-	log, err := drive(m, answer)
+	return DriveWatching(t, m, answer, nil)
+}
+
+// DriveWatching is Drive, calling watch after each step as the viewer's film looks at a
+// match: after a notice is delivered, and after each Reply.
+func DriveWatching(t testing.TB, m game.Match, answer func(game.Request) game.Reply, watch func()) []Exchange {
+	t.Helper()
+	log, err := drive(m, answer, watch)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return log
 }
 
-func drive(m game.Match, answer func(game.Request) game.Reply) ([]Exchange, error) {
+func drive(m game.Match, answer func(game.Request) game.Reply, watch ...func()) ([]Exchange, error) {
+	looked := func() {
+		for _, w := range watch {
+			if w != nil {
+				w()
+			}
+		}
+	}
 	dead := map[int]*game.Fault{}
 	var log []Exchange
 	for range MaxRequests {
@@ -112,6 +126,7 @@ func drive(m game.Match, answer func(game.Request) game.Reply) ([]Exchange, erro
 		}
 		if req.Expect == 0 && req.Ready == "" {
 			log = append(log, Exchange{Request: req})
+			looked()
 			continue
 		}
 		// A request that expects an answer stays pending until Reply (a notice is delivered
@@ -132,6 +147,7 @@ func drive(m game.Match, answer func(game.Request) game.Reply) ([]Exchange, erro
 			dead[req.Player] = v
 		}
 		log = append(log, Exchange{Request: req, Reply: r, Verdict: v})
+		looked()
 	}
 	return log, fmt.Errorf("the match did not end after %d requests", MaxRequests)
 }
