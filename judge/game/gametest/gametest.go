@@ -425,8 +425,15 @@ func options(g game.Game, p *problems) {
 	if _, b, ok := start(got); ok && a != b {
 		p.add("Setup.Options do not recreate the match:\n%s\n%s", a, b)
 	}
+	// A refusal comes from game.Start, or, for an option that only the match's rules can read
+	// (an added game's text option, read by its referee when the match is played), from the
+	// match's Err once it is played: a match that says nothing of it took the option.
 	refused := func(opts map[string]string, name string) {
-		_, err := game.Start(g, game.Config{Seed: 7, Players: def, Options: opts})
+		m, err := game.Start(g, game.Config{Seed: 7, Players: def, Options: opts})
+		if e, ok := m.(interface{ Err() error }); ok && err == nil {
+			m.Next()
+			err = e.Err()
+		}
 		var oe *game.OptionError
 		if !errors.As(err, &oe) || !strings.Contains(err.Error(), name) {
 			p.add("options %q: %v; want an *game.OptionError naming %s", opts, err, name)

@@ -7,11 +7,13 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/game/gametest"
+	"github.com/botjudge/judge/judge/game/manifest"
 	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/games"
 )
@@ -277,5 +279,78 @@ func TestVerdictsAndResult(t *testing.T) {
 	res := m.Result()
 	if res.Ranks[0] != 2 || res.Ranks[1] != 1 || res.Winner == nil || *res.Winner != 1 || res.Faults[0].Kind != game.IllegalMove || res.Faults[1].Kind != game.Timeout {
 		t.Errorf("result %+v (faults %+v %+v)", res, res.Faults[0], res.Faults[1])
+	}
+}
+
+// servedGame is an added game as the judge holds one: its manifest, and a referee program per
+// match (here g's rules, referee.Serve, on pipes); started counts the programs started.
+func servedGame(t *testing.T, m manifest.Manifest, g game.Game, started *atomic.Int64) *referee.Game {
+	return &referee.Game{Manifest: m, Start: func() (referee.Conn, io.Closer, error) {
+		started.Add(1)
+		toRef, fromJudge := io.Pipe()
+		fromRef, toJudge := io.Pipe()
+		go func() {
+			err := referee.Serve(g, toRef, toJudge)
+			toJudge.CloseWithError(fmt.Errorf("the referee ended: %v", err))
+		}()
+		return referee.NewConn(fromRef, fromJudge), fromJudge, nil
+	}}
+}
+
+// An added game passes the conformance suite every built-in game passes - option bounds,
+// player counts, random play with faults, determinism, pictures, the replay's round trip -
+// here Amazes' rules as a referee program behind a manifest of its options. Checking a
+// match's options starts no referee.
+func TestAddedGameConformance(t *testing.T) {
+	m := manifest.Manifest{Name: "mazes", Title: "Amazes, refereed", Players: manifest.Players{Min: 2, Max: 2, Default: 2}, MemoryMiB: 256,
+		Options: []manifest.Option{
+			{Name: "turns", Type: "int", Default: "150", Min: "1", Max: "150", Help: "turns per player"},
+			{Name: "time", Type: "duration", Default: "30s", Min: "1ms", Max: "1h", Help: "CPU time per player for the whole game"},
+			{Name: "maze", Type: "text", Help: "a maze in CodeCup's file layout"},
+		}}
+	amazes, _ := games.Lookup("amazes")
+	var started atomic.Int64
+	g := servedGame(t, m, amazes, &started)
+	if _, err := game.Start(g, game.Config{Seed: 1, Players: 2, Options: map[string]string{"turns": "9"}}); err != nil || started.Load() != 0 {
+		t.Fatalf("checking a match: %v, %d referees started", err, started.Load())
+	}
+	if _, err := game.Start(g, game.Config{Seed: 1, Players: 2, Options: map[string]string{"turns": "900"}}); err == nil || started.Load() != 0 {
+		t.Fatalf("turns=900: %v, %d referees started; want the manifest's refusal, no referee", err, started.Load())
+	}
+	gametest.Conformance(t, g, gametest.Case{Words: words["amazes"], Seeds: 6})
+	if started.Load() == 0 {
+		t.Error("no referee was started")
+	}
+}
+
+// A referee program that cannot start, or that refuses options its manifest allows, is the
+// referee's error: the match is over before it began, and says why.
+func TestAddedGameWhoseRefereeFails(t *testing.T) {
+	m := manifest.Manifest{Name: "mazes", Title: "x", Players: manifest.Players{Min: 2, Max: 2, Default: 2}, MemoryMiB: 256,
+		Options: []manifest.Option{{Name: "turns", Type: "int", Default: "150", Min: "1", Max: "1000"}}}
+	amazes, _ := games.Lookup("amazes")
+	var started atomic.Int64
+	for _, tc := range []struct {
+		name string
+		g    *referee.Game
+		opts map[string]string
+		want string
+	}{
+		{"no program", &referee.Game{Manifest: m, Start: func() (referee.Conn, io.Closer, error) { return nil, nil, errors.New("no such image") }}, nil, "did not start: no such image"},
+		{"options it refuses", servedGame(t, m, amazes, &started), map[string]string{"turns": "999"}, "refused options its manifest allows"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			match, err := game.Start(tc.g, game.Config{Seed: 1, Players: 2, Options: tc.opts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, over := match.Next(); !over {
+				t.Fatal("the match goes on")
+			}
+			err = match.(interface{ Err() error }).Err()
+			if !referee.IsReferee(err) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%v; want the referee's error saying %q", err, tc.want)
+			}
+		})
 	}
 }
