@@ -345,6 +345,11 @@ func (a *app) matchArgs(gameName string, seed uint64, opts, bots []string) (game
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	return a.matchArgsFor(g, seed, opts, bots)
+}
+
+// matchArgsFor is matchArgs for the game g.
+func (a *app) matchArgsFor(g game.Game, seed uint64, opts, bots []string) (game.Game, map[string]string, []match.Entrant, error) {
 	if err := game.CheckPlayers(g, len(bots)); err != nil {
 		given := "no BOT arguments"
 		if len(bots) > 0 {

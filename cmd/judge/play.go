@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
@@ -37,7 +38,17 @@ func (a *app) playCmd() *cobra.Command {
 			if !cmd.Flags().Changed("seed") {
 				seed = randomSeed()
 			}
-			g, options, entrants, err := a.matchArgs(gameName, seed, opts, args)
+			var g game.Game
+			var options map[string]string
+			var entrants []match.Entrant
+			var err error
+			if dir, ok := gameDir(gameName); ok {
+				if g, err = a.addedGame(cmd.Context(), dir); err == nil {
+					g, options, entrants, err = a.matchArgsFor(g, seed, opts, args)
+				}
+			} else {
+				g, options, entrants, err = a.matchArgs(gameName, seed, opts, args)
+			}
 			if err != nil {
 				return err
 			}
@@ -114,7 +125,7 @@ func (a *app) playCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&gameName, "game", "", "the game ("+gameNames()+")")
+	f.StringVar(&gameName, "game", "", "the game ("+gameNames()+"), or a game's directory (its game.yaml and referee: docs/referee.md)")
 	f.Uint64Var(&seed, "seed", 0, "the match's seed (default: a random one, reported in the result)")
 	f.StringArrayVar(&opts, "opt", nil, "a game option k=v (repeatable; the options are listed by judge games)")
 	f.StringVar(&replayFile, "replay", "", "write the replay (JSON Lines) to this file")

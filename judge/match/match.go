@@ -74,7 +74,11 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 		}
 		return res, result.Errorf(result.InvalidJob, "%w", err)
 	}
+	defer closeGame(m)
 	setup := m.Setup()
+	if err := gameErr(m); err != nil {
+		return res, err
+	}
 
 	bots, err := r.build(ctx, j)
 	if err != nil {
@@ -101,6 +105,9 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 	limit := int64(cmp.Or(r.StderrMatch, DefaultStderrMatch))
 	errLog := stderrLog{w: rw, limit: limit, left: limit}
 	if err := r.referee(ctx, m, j, bots, rw, &errLog); err != nil {
+		return res, err
+	}
+	if err := gameErr(m); err != nil {
 		return res, err
 	}
 	r.finish(ctx, bots)

@@ -36,6 +36,9 @@ const (
 	UnknownGame    Code = "unknown_game"
 	BadOption      Code = "bad_option"
 	Infrastructure Code = "infrastructure"
+	// Referee is an added game's referee program that broke the protocol (docs/referee.md):
+	// the game's fault, never a bot's, and final: the same program would break it again.
+	Referee Code = "referee"
 )
 
 func (c Code) Error() string { return string(c) }

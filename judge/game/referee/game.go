@@ -57,7 +57,7 @@ func (l *lazy) started() bool {
 	if l.m == nil && l.err == nil {
 		conn, closer, err := l.g.Start()
 		if err != nil {
-			l.err = &Error{Msg: "it did not start", Err: err}
+			l.err = &Error{Msg: "it did not start", Err: err, NotStarted: true}
 			return false
 		}
 		l.closer = closer

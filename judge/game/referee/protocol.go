@@ -113,6 +113,9 @@ type Error struct {
 	Step int
 	Msg  string
 	Err  error
+	// NotStarted is a program the judge could not start (its engine, its image): the
+	// judge's failure, not the program's.
+	NotStarted bool
 }
 
 func (e *Error) Error() string {

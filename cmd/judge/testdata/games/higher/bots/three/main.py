@@ -1,0 +1,3 @@
+import sys
+for line in sys.stdin:
+    print(3, flush=True)

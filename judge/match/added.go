@@ -1,0 +1,111 @@
+package match
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/manifest"
+	"github.com/botjudge/judge/judge/game/referee"
+	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/setting"
+	"github.com/botjudge/judge/sandbox"
+)
+
+// An added game's rules are a referee program (docs/referee.md): the match starts it in a
+// sandbox of its own when it is first played (RefereeStarter), asks it each step with its own
+// CPU limit, holds it while the bots think, and ends it with the match. Its CPU is never a
+// bot's. When it fails, the match is the judge's error (gameErr).
+
+// gameErr is why the game ended the match before its end, as the result's error: an added
+// game's text option its referee refused (bad_option), a referee that could not be started
+// (infrastructure: the machine's), or one that broke the protocol (referee); nil otherwise.
+func gameErr(m game.Match) error {
+	e, ok := m.(interface{ Err() error })
+	if !ok || e.Err() == nil {
+		return nil
+	}
+	err := e.Err()
+	var oe *game.OptionError
+	var re *referee.Error
+	switch {
+	case errors.As(err, &oe):
+		return result.Errorf(result.BadOption, "%w", err)
+	case errors.As(err, &re) && re.NotStarted:
+		return result.Errorf(result.Infrastructure, "%w", err)
+	}
+	return result.Errorf(result.Referee, "%w", err)
+}
+
+// closeGame ends an added game's referee, if the match has one still running.
+func closeGame(m game.Match) {
+	if c, ok := m.(io.Closer); ok {
+		c.Close()
+	}
+}
+
+// RefereeStarter starts an added game's referee, built (built, in lang) as a bot is, for one
+// match each time it is called: in a sandbox of sb's with limits, its memory and its CPU for
+// each answer the manifest's (r), its first answer also given its language's start-up
+// allowance.
+func RefereeStarter[P Bot](ctx context.Context, sb Sandbox[P], built build.Result, lang string, r manifest.Referee,
+	limits sandbox.Limits, freeze sandbox.Freeze) func() (referee.Conn, io.Closer, error) {
+	return func() (referee.Conn, io.Closer, error) {
+		l := limits
+		l.Memory = setting.Bytes(r.Memory)
+		spec := sandbox.RunSpec{Image: built.RunImage, Cmd: built.Run, Artifact: built.Artifact, Limits: l, Freeze: freeze,
+			Output: sandbox.Output{Stdout: 1 << 30, Stderr: 64 << 10, Line: referee.MaxLine}}
+		p, err := sb.Start(ctx, spec)
+		if err != nil {
+			return nil, nil, err
+		}
+		var allowance time.Duration
+		if lg, ok := images.LangByName(lang); ok {
+			allowance = lg.Startup(l.Runtime)
+		}
+		return &refereeConn[P]{p: p, cpu: r.CPU, first: r.CPU + allowance}, closer(func() error { return p.Close() }), nil
+	}
+}
+
+type closer func() error
+
+func (c closer) Close() error { return c() }
+
+// refereeConn is the protocol's line exchange with a referee in a sandbox.
+type refereeConn[P Bot] struct {
+	p          P
+	cpu, first time.Duration
+	n          int
+}
+
+func (c *refereeConn[P]) Exchange(line []byte) ([]byte, error) {
+	cpu := c.cpu
+	if c.n == 0 {
+		cpu = c.first
+	}
+	c.n++
+	t, err := c.p.Exchange(append(line, '\n'), 1, sandbox.TurnLimits{CPU: cpu, Wall: max(3*cpu, 2*time.Second)})
+	if err != nil {
+		if stderr := c.p.Stderr(); len(stderr) > 0 {
+			err = fmt.Errorf("%w; its stderr ends: %s", err, tail(stderr, 500))
+		}
+		return nil, err
+	}
+	if len(t.Lines) != 1 {
+		return nil, fmt.Errorf("%d lines for one", len(t.Lines))
+	}
+	return t.Lines[0], nil
+}
+
+// tail is the last n bytes of b, as text.
+func tail(b []byte, n int) string {
+	if len(b) > n {
+		b = b[len(b)-n:]
+	}
+	return fmt.Sprintf("%q", b)
+}
