@@ -189,7 +189,7 @@ func (m Manifest) check(dir fs.FS, c Check) error {
 		if !slices.Contains(c.Langs, lang) {
 			bad(key, "%q is not one of the judge's languages, %s", lang, strings.Join(c.Langs, ", "))
 		}
-		if st, err := fs.Stat(dir, m.Samples[lang]); err != nil || !st.IsDir() || !fs.ValidPath(m.Samples[lang]) {
+		if st, err := fs.Lstat(dir, m.Samples[lang]); err != nil || !st.IsDir() || !fs.ValidPath(m.Samples[lang]) {
 			bad(key, "want a directory in the game's (got %q)", m.Samples[lang])
 		}
 	}
@@ -209,12 +209,13 @@ func inDir(dir fs.FS, f string) error {
 	if !fs.ValidPath(f) || path.Clean(f) != f || f == "." {
 		return fmt.Errorf("want a path in the game's directory, like src/referee.py (got %q)", f)
 	}
-	st, err := fs.Stat(dir, f)
+	// Lstat: a link would take a file from anywhere on the machine into the game.
+	st, err := fs.Lstat(dir, f)
 	if err != nil {
 		return fmt.Errorf("%q: no such file in the game's directory", f)
 	}
 	if !st.Mode().IsRegular() {
-		return fmt.Errorf("%q is not a file", f)
+		return fmt.Errorf("%q is not a file (a link or a directory)", f)
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package manifest_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -118,6 +120,20 @@ func TestBadManifests(t *testing.T) {
 				t.Errorf("%v; want game.yaml: ... %s", err, tc.want)
 			}
 		})
+	}
+	// A referee file that is a link would bring any file of the machine into the game.
+	linked := t.TempDir()
+	if err := os.CopyFS(linked, dir(good)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(linked, "referee.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(linked, "referee.py")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := manifest.Load(os.DirFS(linked), check); err == nil || !strings.Contains(err.Error(), `referee.files[0]: "referee.py" is not a file (a link`) {
+		t.Errorf("a referee file that links to /etc/passwd: %v", err)
 	}
 	if _, err := manifest.Load(fstest.MapFS{}, check); err == nil || !strings.Contains(err.Error(), "game.yaml") {
 		t.Errorf("no manifest: %v", err)
