@@ -1,8 +1,10 @@
 // Package portal is the contest's front door: contestants submit bots, read their builds,
 // see them validated, ask for test matches and watch them; organisers see everything of
 // their contest. It holds no state: all of it is in NATS (the store's key-value bucket, the
-// object store, the jobs and results streams), so any number of portals serve one contest,
-// and the judging is the daemons' (build and match jobs on the queue).
+// object store, the jobs and results streams), so any number of portals serve one contest.
+// It is the web and API face of the contest engine (judge/contest), which it asks for what a
+// request needs (an upload's build, a test match, a round) and which, wherever it runs,
+// moves the contests on from the daemons' results.
 //
 // Pages are server-rendered (html/template) and work without JavaScript; every page action
 // has a JSON API under /api/v1 (docs/portal.md).
