@@ -16,13 +16,17 @@ import (
 	"github.com/botjudge/judge/judge/match"
 )
 
-// gameDir reports whether --game names a game's directory (a path, holding game.yaml) rather
-// than a built-in game.
+// gameDir reports whether --game names a game's directory rather than a built-in game: a
+// path (with a '/'), or a name no built-in game has of a directory that holds game.yaml.
 func gameDir(name string) (string, bool) {
-	if !strings.ContainsRune(name, '/') && name != "." {
+	if strings.ContainsRune(name, '/') || name == "." {
+		return name, true
+	}
+	if _, builtin := games.Lookup(name); builtin {
 		return "", false
 	}
-	return name, true
+	_, err := os.Stat(filepath.Join(name, manifest.File))
+	return name, err == nil
 }
 
 // addedGame is the game of directory dir: its manifest checked, its referee built in the

@@ -81,3 +81,20 @@ func TestPlayAnAddedGame(t *testing.T) {
 		})
 	}
 }
+
+// --game names a game's directory by a path, or by the bare name of a directory holding
+// game.yaml that no built-in game has; a built-in game's name is always the built-in game.
+func TestGameDir(t *testing.T) {
+	t.Chdir(filepath.Join("testdata", "games"))
+	for _, tc := range []struct {
+		name string
+		dir  bool
+	}{
+		{"higher", true}, {"./higher", true}, {"higher/", true}, {".", true},
+		{"amazes", false}, {"nosuch", false},
+	} {
+		if _, ok := gameDir(tc.name); ok != tc.dir {
+			t.Errorf("gameDir(%q) = %v, want %v", tc.name, ok, tc.dir)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os/signal"
 	"strings"
 	"sync"
@@ -114,7 +115,14 @@ func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 	if err != nil {
 		return err
 	}
-	p, err := portal.New(portal.Config{Options: a.cfg.Portal, Store: store.New(kv), Queue: q, Games: games.Lookup,
+	st := store.New(kv)
+	if !web { // the engine alone: nothing of the portal's settings is used
+		fmt.Fprintf(cmd.ErrOrStderr(), "contest engine running on %s\n", q.URL())
+		a.log.Info("the contest engine runs here")
+		contestEngine(st, q, a.log).Run(ctx) // until SIGINT or SIGTERM: a stop, not an error
+		return nil
+	}
+	p, err := portal.New(portal.Config{Options: a.cfg.Portal, Store: st, Queue: q, Games: games.Lookup,
 		Langs: images.LangNames(), Upload: upload.Limits{Bytes: int64(a.cfg.Build.SourceLimit), Files: upload.DefaultFiles},
 		Version: judgeVersion(), Log: a.log})
 	if err != nil {
@@ -124,20 +132,15 @@ func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 		wg.Go(func() { p.Engine().Run(ctx) })
 		a.log.Info("the contest engine runs here")
 	}
-	if !web {
-		fmt.Fprintf(cmd.ErrOrStderr(), "contest engine running on %s\n", q.URL())
-		<-ctx.Done()
-		return nil
-	}
 	return p.Serve(ctx, func(addr string) {
 		fmt.Fprintf(cmd.ErrOrStderr(), "portal on %s\n", a.cfg.Portal.BaseURL())
 		a.log.Info("portal serving", "addr", addr)
 	})
 }
 
-// contestEngine is the contest engine of st and q, for a command that acts once.
-func contestEngine(st *store.Store, q *queue.Queue) *contest.Engine {
-	return contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup})
+// contestEngine is the contest engine of st and q, logging to log (nil: nowhere).
+func contestEngine(st *store.Store, q *queue.Queue, log *slog.Logger) *contest.Engine {
+	return contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup, Log: log})
 }
 
 func (a *app) portalContestCmd() *cobra.Command {
@@ -193,7 +196,7 @@ func (a *app) portalContestCmd() *cobra.Command {
 				return err
 			}
 			defer q.Close()
-			c, err = contestEngine(st, q).NewContest(cmd.Context(), images.LangNames(), c, bots)
+			c, err = contestEngine(st, q, nil).NewContest(cmd.Context(), images.LangNames(), c, bots)
 			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrExists) {
 				return usageError{errors.New(strings.TrimPrefix(err.Error(), "invalid: "))}
 			}
@@ -290,7 +293,7 @@ func (a *app) portalRoundCmd() *cobra.Command {
 			if official {
 				spec.Kind = store.RoundOfficial
 			}
-			r, err := contestEngine(st, q).StartRound(cmd.Context(), ct, spec, time.Now(), false)
+			r, err := contestEngine(st, q, nil).StartRound(cmd.Context(), ct, spec, time.Now(), false)
 			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrExists) {
 				return usageError{err}
 			}

@@ -10,9 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botjudge/judge/config"
-	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/daemon"
-	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/sandbox"
@@ -73,7 +71,7 @@ func (a *app) serveCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				e := contest.New(contest.Config{Store: store.New(kv), Queue: q, Games: games.Lookup, Log: a.log})
+				e := contestEngine(store.New(kv), q, a.log)
 				ran := make(chan struct{})
 				go func() { e.Run(cctx); close(ran) }()
 				defer func() { stopCleaning(); <-ran }()

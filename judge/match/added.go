@@ -92,7 +92,7 @@ func (c *refereeConn[P]) Exchange(line []byte) ([]byte, error) {
 	t, err := c.p.Exchange(append(line, '\n'), 1, sandbox.TurnLimits{CPU: cpu, Wall: max(3*cpu, 2*time.Second)})
 	if err != nil {
 		if stderr := c.p.Stderr(); len(stderr) > 0 {
-			err = fmt.Errorf("%w; its stderr ends: %s", err, tail(stderr, 500))
+			err = fmt.Errorf("%w; its stderr ends: %q", err, result.StderrTail(string(stderr)))
 		}
 		return nil, err
 	}
@@ -100,12 +100,4 @@ func (c *refereeConn[P]) Exchange(line []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%d lines for one", len(t.Lines))
 	}
 	return t.Lines[0], nil
-}
-
-// tail is the last n bytes of b, as text.
-func tail(b []byte, n int) string {
-	if len(b) > n {
-		b = b[len(b)-n:]
-	}
-	return fmt.Sprintf("%q", b)
 }

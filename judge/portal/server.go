@@ -14,7 +14,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -27,21 +26,13 @@ import (
 	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/portal/upload"
-	"github.com/botjudge/judge/judge/queue"
 )
 
-// Queue is what the portal needs of the queue: a *queue.Queue.
+// Queue is what the portal needs of the queue, a *queue.Queue: its contest engine's, and
+// whether a replay is still there (an old test match's may be gone).
 type Queue interface {
-	Submit(ctx context.Context, id string, data []byte) (bool, error)
-	// SubmitTo queues a job the daemons take only when no job of an earlier lane waits.
-	SubmitTo(ctx context.Context, lane queue.Lane, id string, data []byte) (bool, error)
-	Results(ctx context.Context, id string, follow bool, fn func(id string, result []byte) error) error
-	PutObject(ctx context.Context, bucket, key string, r io.Reader) error
-	GetObject(ctx context.Context, bucket, key string, w io.Writer) (bool, error)
-	// HasObject reports whether an object is there (an old test match's replay may be gone).
+	contest.Queue
 	HasObject(ctx context.Context, bucket, key string) (bool, error)
-	// Starts calls fn with the id of each job a daemon begins (a hint).
-	Starts(ctx context.Context, fn func(id string)) error
 }
 
 // Config is what a Server is made of.

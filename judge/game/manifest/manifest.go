@@ -104,6 +104,9 @@ var (
 // "options[2].max"), all of them at once; an unknown key is an error.
 func Load(dir fs.FS, c Check) (Manifest, error) {
 	data, err := fs.ReadFile(dir, File)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Manifest{}, fmt.Errorf("%s: missing: a game's directory holds its manifest (docs/referee.md)", File)
+	}
 	if err != nil {
 		return Manifest{}, fmt.Errorf("%s: %w", File, err)
 	}

@@ -266,9 +266,8 @@ func (m *Match) Next() (game.Request, bool) {
 	return r.game(), false
 }
 
-// judgeKinds are the faults only the judge sees; the referee declares the others.
-var judgeKinds = map[game.FaultKind]bool{game.Crash: true, game.Memory: true, game.OutputLimit: true,
-	game.Forbidden: true, game.CompileError: true}
+// refereeKinds are the faults a referee declares; the others only the judge sees.
+var refereeKinds = map[game.FaultKind]bool{game.Protocol: true, game.IllegalMove: true, game.Timeout: true}
 
 // Reply tells the referee what came of the request it waits for, and returns its verdict:
 // the judge's fault when there was one, else the rule the answer broke, or nil.
@@ -299,7 +298,7 @@ func (m *Match) Reply(r game.Reply) *game.Fault {
 		m.fail(fmt.Sprintf("player %d's %s judged as %s", req.Player, r.Fault.Kind, a.Fault.Kind), nil)
 		return r.Fault
 	case r.Fault == nil && a.Fault != nil:
-		if judgeKinds[a.Fault.Kind] || !knownKind(a.Fault.Kind) {
+		if !refereeKinds[a.Fault.Kind] {
 			m.fail(fmt.Sprintf("a fault of kind %q: a referee declares protocol, illegal_move or timeout", a.Fault.Kind), nil)
 			return nil
 		}
@@ -316,18 +315,8 @@ func (m *Match) Reply(r game.Reply) *game.Fault {
 	if a.View != nil {
 		m.view = a.View
 	}
-	if err := m.takeNext(a); err != nil {
-		return verdict
-	}
+	m.takeNext(a) // a breach ends the match (Err); the verdict stands
 	return verdict
-}
-
-func knownKind(k game.FaultKind) bool {
-	switch k {
-	case game.Timeout, game.Protocol, game.IllegalMove:
-		return true
-	}
-	return judgeKinds[k]
 }
 
 // Result is the referee's end of the match: its scores and ranks, the winner the one ranked
