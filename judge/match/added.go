@@ -13,7 +13,6 @@ import (
 	"github.com/botjudge/judge/judge/game/manifest"
 	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/result"
-	"github.com/botjudge/judge/judge/setting"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -57,7 +56,7 @@ func RefereeStarter[P Bot](ctx context.Context, sb Sandbox[P], built build.Resul
 	limits sandbox.Limits, freeze sandbox.Freeze) func() (referee.Conn, io.Closer, error) {
 	return func() (referee.Conn, io.Closer, error) {
 		l := limits
-		l.Memory = setting.Bytes(r.Memory)
+		l.Memory = r.Memory
 		spec := sandbox.RunSpec{Image: built.RunImage, Cmd: built.Run, Artifact: built.Artifact, Limits: l, Freeze: freeze,
 			Output: sandbox.Output{Stdout: 1 << 30, Stderr: 64 << 10, Line: referee.MaxLine}}
 		p, err := sb.Start(ctx, spec)
@@ -68,13 +67,9 @@ func RefereeStarter[P Bot](ctx context.Context, sb Sandbox[P], built build.Resul
 		if lg, ok := images.LangByName(lang); ok {
 			allowance = lg.Startup(l.Runtime)
 		}
-		return &refereeConn[P]{p: p, cpu: r.CPU, first: r.CPU + allowance}, closer(func() error { return p.Close() }), nil
+		return &refereeConn[P]{p: p, cpu: r.CPU, first: r.CPU + allowance}, p, nil
 	}
 }
-
-type closer func() error
-
-func (c closer) Close() error { return c() }
 
 // refereeConn is the protocol's line exchange with a referee in a sandbox.
 type refereeConn[P Bot] struct {
