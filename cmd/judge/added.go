@@ -9,11 +9,9 @@ import (
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
-	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/game/manifest"
 	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/games"
-	"github.com/botjudge/judge/judge/match"
 )
 
 // gameDir reports whether --game names a game's directory rather than a built-in game: a
@@ -29,38 +27,32 @@ func gameDir(name string) (string, bool) {
 	return name, err == nil
 }
 
-// addedGame is the game of directory dir: its manifest checked, its referee built in the
-// toolchain of its language, and run in a sandbox of its own for each match.
-func (a *app) addedGame(ctx context.Context, dir string) (game.Game, error) {
-	m, err := manifest.Load(os.DirFS(dir), manifest.Check{
-		Builtin: func(name string) bool { _, ok := games.Lookup(name); return ok },
-		Langs:   images.LangNames(),
-	})
+// addedGame is the game of directory dir: its manifest checked and its referee built in the
+// toolchain of its language (so that one that does not compile is said so before anything
+// is played); each match runs it in a sandbox of its own (match.Referee.Bind).
+func (a *app) addedGame(ctx context.Context, dir string) (*referee.Game, error) {
+	g, err := referee.Load(os.DirFS(dir), a.manifestCheck())
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--game %s: %w", dir, err)}
-	}
-	files := map[string][]byte{}
-	for _, f := range m.Referee.Files {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f)))
-		if err != nil {
-			return nil, usageError{fmt.Errorf("--game %s: the referee: %w", dir, err)}
-		}
-		files[f] = b
 	}
 	b, err := a.builder(ctx)
 	if err != nil {
 		return nil, err
 	}
-	built, err := b.Build(ctx, build.Submission{Lang: m.Referee.Lang, Files: files})
+	built, err := b.Build(ctx, build.Submission{Lang: g.Manifest.Referee.Lang, Files: g.Sources})
 	if err != nil {
 		return nil, err
 	}
 	if !built.OK {
 		return nil, usageError{fmt.Errorf("--game %s: the referee does not compile (%s):\n%s", dir, built.Failure, built.Log)}
 	}
-	r, err := a.runner(b)
-	if err != nil {
-		return nil, err
+	return g, nil
+}
+
+// manifestCheck is what an added game's manifest is checked against on this judge.
+func (a *app) manifestCheck() manifest.Check {
+	return manifest.Check{
+		Builtin: func(name string) bool { _, ok := games.Lookup(name); return ok },
+		Langs:   images.LangNames(),
 	}
-	return &referee.Game{Manifest: m, Start: match.RefereeStarter(ctx, a.engine, built, m.Referee.Lang, m.Referee, r.Limits, r.Freeze)}, nil
 }

@@ -2,13 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/botjudge/judge/judge/game/catalog"
+	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
@@ -96,5 +101,192 @@ func TestGameDir(t *testing.T) {
 		if _, ok := gameDir(tc.name); ok != tc.dir {
 			t.Errorf("gameDir(%q) = %v, want %v", tc.name, ok, tc.dir)
 		}
+	}
+}
+
+// An added game on a running judge: `judge game add` publishes it to the store, and the
+// daemon, started before it was added, judges its jobs - two players and four - with no
+// restart; the result and the replay name the version that judged them, and the replay
+// re-judges with that version from the store after a newer one replaced it and after the game
+// was removed (no new job of it is taken then).
+func TestAddedGameOnARunningJudge(t *testing.T) {
+	sandboxtest.Engine(t)
+	listen, _ := natsHere(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	serving := startCLI(ctx, "serve")
+	defer stopped(t, time.Minute, serving)
+	defer cancel()
+	var q *queue.Queue
+	for deadline := time.Now().Add(time.Minute); q == nil; {
+		var err error
+		if q, err = queue.Open(ctx, queue.Options{URL: "nats://" + listen}); err != nil {
+			select {
+			case err := <-serving:
+				t.Fatalf("judge serve ended: %v", err)
+			default:
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("judge serve did not come up: %v", err)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	defer q.Close()
+
+	dir := filepath.Join(t.TempDir(), "higher")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "games", "higher"))); err != nil {
+		t.Fatal(err)
+	}
+	bot := func(name string) string { return filepath.Join(dir, "bots", name) }
+	submit := func(bots ...string) (result.Result, error) {
+		var out bytes.Buffer
+		err := judgeTo(t, &out, append([]string{"submit", "--game", "higher", "--opt", "turns=4", "--wait", "--json", "--timeout", "3m"}, bots...)...)
+		var res result.Result
+		if err == nil {
+			err = json.Unmarshal(out.Bytes(), &res)
+		}
+		return res, err
+	}
+	if out, err := runCLI(t, "game", "list"); err != nil || !strings.Contains(out, "no game added") {
+		t.Fatalf("game list before any add: %v %s", err, out)
+	}
+	var ue usageError
+	if _, err := submit(bot("seven"), bot("three")); !errors.As(err, &ue) || !strings.Contains(err.Error(), `unknown game "higher"`) {
+		t.Fatalf("a job of a game not added: %v", err)
+	}
+
+	var added catalog.Entry
+	out, err := runCLI(t, "game", "add", dir, "--json")
+	if err != nil || json.Unmarshal([]byte(out), &added) != nil || added.Name != "higher" || len(added.Version) != 64 {
+		t.Fatalf("game add: %v %s", err, out)
+	}
+	if out, err := runCLI(t, "game", "add", dir); err != nil || !strings.Contains(out, "is the current one already") {
+		t.Errorf("adding it again: %v %s", err, out)
+	}
+	if out, err := runCLI(t, "games"); err != nil || !strings.Contains(out, "higher") || !strings.Contains(out, "added, version "+added.Version[:12]) {
+		t.Errorf("judge games does not list the added game: %v %s", err, out)
+	}
+
+	var replays []string
+	for _, tc := range []struct {
+		bots   []string
+		scores []float64
+	}{
+		{[]string{bot("seven"), bot("three")}, []float64{4, 0}},
+		{[]string{bot("three"), bot("junk"), bot("seven"), bot("seven")}, []float64{0, 0, 4, 4}},
+	} {
+		res, err := submit(tc.bots...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != result.StatusOK || res.GameVersion != added.Version || len(res.Players) != len(tc.bots) {
+			t.Fatalf("result: %+v", res)
+		}
+		for i, p := range res.Players {
+			if p.Score != tc.scores[i] {
+				t.Errorf("%d players: player %d scored %v, want %v", len(tc.bots), i, p.Score, tc.scores[i])
+			}
+		}
+		var buf bytes.Buffer
+		key := strings.TrimPrefix(res.Replay, queue.BucketReplays+"/")
+		if found, err := q.GetObject(ctx, queue.BucketReplays, key, &buf); !found || err != nil {
+			t.Fatalf("the replay %s: %v %v", res.Replay, found, err)
+		}
+		if !strings.Contains(buf.String(), `"game_version":"`+added.Version+`"`) {
+			t.Errorf("the replay does not name the version: %.300s", buf.String())
+		}
+		file := filepath.Join(t.TempDir(), "m.jsonl")
+		os.WriteFile(file, buf.Bytes(), 0o644)
+		replays = append(replays, file)
+	}
+
+	// judge play and judge tournament take the added game's name as a built-in game's.
+	var played result.Result
+	if out, err := runCLI(t, "play", "--game", "higher", "--opt", "turns=2", "--json", bot("seven"), bot("three")); err != nil || json.Unmarshal([]byte(out), &played) != nil || played.GameVersion != added.Version {
+		t.Errorf("judge play of the added game: %v %s", err, out)
+	}
+	entrants := t.TempDir()
+	for _, b := range []string{"seven", "three", "junk"} {
+		os.CopyFS(filepath.Join(entrants, b), os.DirFS(bot(b)))
+	}
+	o, err := tournamentJSON(t, ctx, "--game", "higher", "--name", "added", "--opt", "turns=2", entrants)
+	if err != nil || o.Matches != 6 || o.Judged != 6 || len(o.Standings) != 3 || o.Standings[0].Name != "seven" {
+		t.Errorf("a tournament of the added game: %v %+v", err, o)
+	}
+
+	// A new version: the old replays still re-judge with theirs, from the store.
+	if err := os.WriteFile(filepath.Join(dir, "main.py"), append(must(os.ReadFile(filepath.Join(dir, "main.py"))), "# v2\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var v2 catalog.Entry
+	out, err = runCLI(t, "game", "add", dir, "--json")
+	if err != nil || json.Unmarshal([]byte(out), &v2) != nil || v2.Version == added.Version || len(v2.Earlier) != 1 {
+		t.Fatalf("adding v2: %v %s", err, out)
+	}
+	for _, f := range replays {
+		if out, err := runCLI(t, "replay", "verify", f); err != nil || !strings.Contains(out, "verified") {
+			t.Errorf("verify %s with its version from the store: %v %s", f, err, out)
+		}
+	}
+	if _, err := runCLI(t, "replay", "verify", replays[0], "--game", dir); !errors.As(err, &ue) || !strings.Contains(err.Error(), "judged by higher version "+added.Version[:12]) {
+		t.Errorf("verify with another version's directory: %v", err)
+	}
+
+	if out, err := runCLI(t, "game", "remove", "higher"); err != nil || !strings.Contains(out, "removed higher") {
+		t.Fatalf("remove: %v %s", err, out)
+	}
+	if _, err := submit(bot("seven"), bot("three")); !errors.As(err, &ue) {
+		t.Errorf("a job of a removed game: %v", err)
+	}
+	if out, err := runCLI(t, "replay", "verify", replays[1]); err != nil || !strings.Contains(out, "verified") {
+		t.Errorf("verify once the game is removed: %v %s", err, out)
+	}
+	if _, err := runCLI(t, "game", "remove", "amazes"); !errors.As(err, &ue) {
+		t.Errorf("removing a built-in game: %v", err)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// judge game check passes a good game, and names what is wrong with a bad one: a referee
+// whose matches depend on more than the seed (the first difference named), one that breaks
+// the protocol, a bad manifest (the key, exit 2).
+func TestGameCheck(t *testing.T) {
+	sandboxtest.Engine(t)
+	good := filepath.Join("testdata", "games", "higher")
+	if out, err := runCLI(t, "game", "check", good, "--seeds", "2"); err != nil || !strings.Contains(out, "conformance: ok") || !strings.Contains(out, "sample bots, 4 players: ok") {
+		t.Fatalf("a good game: %v\n%s", err, out)
+	}
+	for _, tc := range []struct {
+		name, file, find, replace, want string
+		usage                           bool
+	}{
+		{"not deterministic", "main.py", "self.turn += 1", "self.turn += 1\n            import random; self.scores[0] += random.random() < 0.5", "(the same seed and answers gave another match|does not re-judge to its record)", false},
+		{"a referee that crashes", "main.py", "self.turn += 1", "self.turn += 1\n            assert self.turn < 3, 'turn 3'", "AssertionError: turn 3", false},
+		{"a bad bound", "game.yaml", `max: "20"`, `max: "0"`, "options\\[0\\].min: want integers min <= max", true},
+		{"an unknown key", "game.yaml", "memory_mib: 64", "memory_mib: 64\nmemroy: 1", "field memroy not found", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "g")
+			if err := os.CopyFS(dir, os.DirFS(good)); err != nil {
+				t.Fatal(err)
+			}
+			f := filepath.Join(dir, tc.file)
+			text := string(must(os.ReadFile(f)))
+			if !strings.Contains(text, tc.find) {
+				t.Fatalf("%s has no %q", tc.file, tc.find)
+			}
+			os.WriteFile(f, []byte(strings.Replace(text, tc.find, tc.replace, 1)), 0o644)
+			out, err := runCLI(t, "game", "check", dir, "--seeds", "2")
+			var ue usageError
+			if err == nil || errors.As(err, &ue) != tc.usage || !regexp.MustCompile(tc.want).MatchString(err.Error()) {
+				t.Errorf("%v (usage error: %v; want %v, saying %q)\n%s", err, errors.As(err, &ue), tc.usage, tc.want, out)
+			}
+		})
 	}
 }

@@ -155,7 +155,7 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"tournament swiss of four", []string{"tournament", "--game", "dropblock", "--format", "swiss", four}, "a Swiss tournament is for two-player matches, dropblock plays 4"},
 		{"tournament unknown option", []string{"tournament", "--game", "amazes", "--opt", "colour=red", two}, `unknown option "colour"`},
 		{"tournament option out of range", []string{"tournament", "--game", "amazes", "--opt", "turns=999", two}, "option turns: 999 is out of range 1..150"},
-		{"tournament unknown game", []string{"tournament", "--game", "chess", two}, `game "chess": unknown game; known: amazes`},
+		{"tournament unknown game", []string{"tournament", "--game", "chess", two}, `unknown game "chess"; known: amazes`},
 		{"tournament no game", []string{"tournament", two}, "no game (--game, or game: in the tournament file)"},
 		{"tournament unknown format", []string{"tournament", "--game", "amazes", "--format", "knockout", two}, `format "knockout": want roundrobin or swiss`},
 		{"tournament unknown key in the file", []string{"tournament", colour}, "line 2: unknown key colour; known: name, game, format, rounds"},

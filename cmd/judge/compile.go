@@ -29,7 +29,7 @@ func (a *app) compileCmd() *cobra.Command {
 			var g game.Game
 			if gameName != "" {
 				var err error
-				if g, err = lookupGame("--game", gameName); err != nil {
+				if g, err = a.lookupGame("--game", gameName); err != nil {
 					return err
 				}
 			}

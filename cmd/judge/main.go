@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -24,6 +25,7 @@ import (
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/catalog"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/match"
@@ -76,6 +78,10 @@ func (a *app) closeEngineAfter(c *cobra.Command) {
 					a.lease.Release()
 					a.lease = nil
 				}
+				if a.lookupStore != nil {
+					a.lookupStore.Close()
+					a.lookupStore = nil
+				}
 			}()
 			return run(cmd, args)
 		}
@@ -95,6 +101,11 @@ type app struct {
 	// pool sizes the engine's pool of containers when it is made: judge serve's, from its
 	// workers; none for the other commands.
 	pool sandbox.Pool
+	// added finds the games added to the store, once a command that has the store opened
+	// it (useCatalog); without it, only the built-in games are known.
+	added *catalog.Catalog
+	// lookupStore is the store lookupGame reached for an added game, closed with the command.
+	lookupStore *queue.Queue
 }
 
 func newRoot() *cobra.Command {
@@ -125,7 +136,7 @@ func newRoot() *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n") // as `judge version` prints it
 	root.AddCommand(a.imagesCmd(), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
 		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.viewCmd(),
-		a.portalCmd(), a.storeCmd(), a.versionCmd())
+		a.portalCmd(), a.storeCmd(), a.gameCmd(), a.versionCmd())
 	a.closeEngineAfter(root)
 	// Bad flags and arguments are usage errors (exit status 2), typed rather than told from
 	// the error's text.
@@ -328,7 +339,7 @@ func (a *app) queue(ctx context.Context, serve bool) (*queue.Queue, error) {
 
 // jobRules are what a job is checked against on this judge.
 func (a *app) jobRules() job.Rules {
-	return job.Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: int64(a.cfg.Build.SourceLimit)}
+	return job.Rules{Game: a.lookup, Langs: images.LangNames(), MaxSource: int64(a.cfg.Build.SourceLimit)}
 }
 
 // natsStore is the embedded server's storage directory: nats.store, else data_dir/nats.
@@ -341,7 +352,7 @@ func (a *app) natsStore() string {
 // count, then the options, for seed), so that bad arguments are refused before anything is
 // built or queued. Every problem is a usage error that names the argument.
 func (a *app) matchArgs(gameName string, seed uint64, opts, bots []string) (game.Game, map[string]string, []match.Entrant, error) {
-	g, err := lookupGame("--game", gameName)
+	g, err := a.lookupGame("--game", gameName)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -385,12 +396,53 @@ func checkOptions(g game.Game, seed uint64, players int, options map[string]stri
 }
 
 // lookupGame finds the game a flag names, or says which games there are.
-func lookupGame(flag, name string) (game.Game, error) {
-	g, ok := games.Lookup(name)
+func (a *app) lookupGame(flag, name string) (game.Game, error) {
+	if _, builtin := games.Lookup(name); !builtin && a.added == nil {
+		// A game added to the store: the store is reached for it (and closed with the
+		// command).
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		q, err := a.queue(ctx, false)
+		if err != nil {
+			return nil, unreachableGame(flag, name, err)
+		}
+		a.lookupStore = q
+		if err := a.useCatalog(ctx, q); err != nil {
+			return nil, err
+		}
+	}
+	g, ok := a.lookup(name)
 	if !ok {
-		return nil, usageError{fmt.Errorf("%s: unknown game %q; known: %s", flag, name, gameNames())}
+		return nil, usageError{fmt.Errorf("%s: unknown game %q; known: %s", flag, name, a.gameNames())}
 	}
 	return g, nil
+}
+
+// unreachableGame is the error for a game name no built-in game has, given to flag, when the
+// store that holds the added games cannot be reached (err): the name may be wrong, or the
+// store down, and both are said.
+func unreachableGame(flag, name string, err error) error {
+	return usageError{fmt.Errorf("%s: unknown game %q; known: %s (and the games added with judge game add, in the judge's store, which is not reachable: %w)",
+		flag, name, gameNames(), err)}
+}
+
+// lookup finds a game by name: a built-in game, or a game added to the store once the
+// command has opened it (useCatalog).
+func (a *app) lookup(name string) (game.Game, bool) {
+	if a.added != nil {
+		return a.added.Lookup(name)
+	}
+	return games.Lookup(name)
+}
+
+// useCatalog has the command know the games added to q's store (judge game add).
+func (a *app) useCatalog(ctx context.Context, q *queue.Queue) error {
+	kv, err := q.KeyValue(ctx, catalog.Bucket)
+	if err != nil {
+		return fmt.Errorf("the added games: %w", err)
+	}
+	a.added = catalog.New(kv, q, games.Lookup, a.manifestCheck(), a.log)
+	return nil
 }
 
 // checkLangs refuses a language name given as what (a flag) that is not one of
@@ -480,6 +532,25 @@ func gameNames() string {
 		n = append(n, g.Name())
 	}
 	return strings.Join(n, ", ")
+}
+
+// gameNames are the built-in games' names, then those added to the store when the command
+// has it.
+func (a *app) gameNames() string {
+	names := gameNames()
+	if a.added == nil {
+		return names
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	added, err := a.added.List(ctx)
+	if err != nil {
+		return names
+	}
+	for _, e := range added {
+		names += ", " + e.Name
+	}
+	return names
 }
 
 func printResult(w io.Writer, res result.Result, asJSON bool) error {

@@ -68,25 +68,34 @@ func (a *app) portalEngineCmd() *cobra.Command {
 	}
 }
 
-// portalStore opens the portal's store: on nats.url's server; else on the judge serving on
-// nats.listen; else on the data directory's NATS store, opened here (the portal need not
-// run for the organiser to make contests and people).
+// portalStore opens the portal's store (storeQueue's).
 func (a *app) portalStore(ctx context.Context) (*store.Store, *queue.Queue, error) {
+	q, err := a.storeQueue(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	kv, err := q.KeyValue(ctx, "portal")
+	if err == nil {
+		err = a.useCatalog(ctx, q)
+	}
+	if err != nil {
+		q.Close()
+		return nil, nil, err
+	}
+	return store.New(kv), q, nil
+}
+
+// storeQueue opens the judge's store for an organiser's command: on nats.url's server; else
+// on the judge serving on nats.listen; else on the data directory's NATS store, opened here
+// (no judge need run for the organiser to make contests and people, or add a game).
+func (a *app) storeQueue(ctx context.Context) (*queue.Queue, error) {
 	q, err := a.queue(ctx, false)
 	if err != nil && a.cfg.NATS.URL == "" {
 		o := a.cfg.Queue()
 		o.URL, o.StoreDir, o.InProcess, o.Logger = "", a.natsStore(), true, a.log
 		q, err = queue.Open(ctx, o)
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	kv, err := q.KeyValue(ctx, "portal")
-	if err != nil {
-		q.Close()
-		return nil, nil, err
-	}
-	return store.New(kv), q, nil
+	return q, err
 }
 
 // servePortal serves the portal's pages and API (web), runs the contest engine (engine), or
@@ -115,14 +124,17 @@ func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 	if err != nil {
 		return err
 	}
+	if err := a.useCatalog(ctx, q); err != nil {
+		return err
+	}
 	st := store.New(kv)
 	if !web { // the engine alone: nothing of the portal's settings is used
 		fmt.Fprintf(cmd.ErrOrStderr(), "contest engine running on %s\n", q.URL())
 		a.log.Info("the contest engine runs here")
-		contestEngine(st, q, a.log).Run(ctx) // until SIGINT or SIGTERM: a stop, not an error
+		a.contestEngine(st, q, a.log).Run(ctx) // until SIGINT or SIGTERM: a stop, not an error
 		return nil
 	}
-	p, err := portal.New(portal.Config{Options: a.cfg.Portal, Store: st, Queue: q, Games: games.Lookup,
+	p, err := portal.New(portal.Config{Options: a.cfg.Portal, Store: st, Queue: q, Games: a.lookup,
 		Langs: images.LangNames(), Upload: upload.Limits{Bytes: int64(a.cfg.Build.SourceLimit), Files: upload.DefaultFiles},
 		Version: judgeVersion(), Log: a.log})
 	if err != nil {
@@ -139,8 +151,8 @@ func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 }
 
 // contestEngine is the contest engine of st and q, logging to log (nil: nowhere).
-func contestEngine(st *store.Store, q *queue.Queue, log *slog.Logger) *contest.Engine {
-	return contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup, Log: log})
+func (a *app) contestEngine(st *store.Store, q *queue.Queue, log *slog.Logger) *contest.Engine {
+	return contest.New(contest.Config{Store: st, Queue: q, Games: a.lookup, Log: log})
 }
 
 func (a *app) portalContestCmd() *cobra.Command {
@@ -163,9 +175,6 @@ func (a *app) portalContestCmd() *cobra.Command {
 			}
 			if gameName == "" {
 				return usageError{errors.New("--game: which game the contest plays (judge games lists them)")}
-			}
-			if _, err := lookupGame("--game", gameName); err != nil {
-				return err
 			}
 			if err := checkLangs("--langs", langs...); err != nil {
 				return err
@@ -192,11 +201,17 @@ func (a *app) portalContestCmd() *cobra.Command {
 				bots = append(bots, contest.HouseBot{Name: name, Lang: sub.Lang, Files: sub.Files})
 			}
 			st, q, err := a.portalStore(cmd.Context())
+			if _, builtin := games.Lookup(gameName); err != nil && !builtin {
+				return unreachableGame("--game", gameName, err)
+			}
 			if err != nil {
 				return err
 			}
 			defer q.Close()
-			c, err = contestEngine(st, q, nil).NewContest(cmd.Context(), images.LangNames(), c, bots)
+			if _, err := a.lookupGame("--game", gameName); err != nil {
+				return err
+			}
+			c, err = a.contestEngine(st, q, nil).NewContest(cmd.Context(), images.LangNames(), c, bots)
 			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrExists) {
 				return usageError{errors.New(strings.TrimPrefix(err.Error(), "invalid: "))}
 			}
@@ -293,7 +308,7 @@ func (a *app) portalRoundCmd() *cobra.Command {
 			if official {
 				spec.Kind = store.RoundOfficial
 			}
-			r, err := contestEngine(st, q, nil).StartRound(cmd.Context(), ct, spec, time.Now(), false)
+			r, err := a.contestEngine(st, q, nil).StartRound(cmd.Context(), ct, spec, time.Now(), false)
 			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrExists) {
 				return usageError{err}
 			}

@@ -108,12 +108,12 @@ func (a *app) rebuildPlan(o *rebuildOpts, args []string) (p rebuildPlan, err err
 		return p, err
 	}
 	if o.gameName != "" {
-		if p.g, err = lookupGame("--game", o.gameName); err != nil {
+		if p.g, err = a.lookupGame("--game", o.gameName); err != nil {
 			return p, err
 		}
 	}
 	if o.smoke != "" {
-		if p.smokeGame, err = lookupGame("--smoke", o.smoke); err != nil {
+		if p.smokeGame, err = a.lookupGame("--smoke", o.smoke); err != nil {
 			return p, err
 		}
 		what := "--opponent"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/catalog"
+	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/view"
@@ -18,22 +22,26 @@ import (
 
 func (a *app) replayCmd() *cobra.Command {
 	cmd := &cobra.Command{Use: "replay", Short: "Work with replays"}
-	cmd.AddCommand(&cobra.Command{
-		Use:   "verify FILE",
+	var gameDir string
+	verify := &cobra.Command{
+		Use:   "verify FILE [--game DIR]",
 		Short: "Re-run the referee on a replay's recorded answers (no bots) and confirm the same result",
 		Long: `Re-run the referee on a replay's recorded answers (no bots) and confirm the same result.
+A replay of an added game (docs/referee.md) is re-judged by the version of the game that
+judged it: from --game DIR, whose version must be that one, else from the judge's store
+(nats.url's, or the judge serving on nats.listen), its referee run in a sandbox as in the match.
 Exit status: 0 when the replay re-judges to its recorded result, 1 when it does not (each
 difference is named, with the recorded and the re-judged value), 2 when FILE cannot be read
-or is not a replay.`,
+or is not a replay, or its game cannot be found.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			rp, err := readReplayFile(args[0])
 			if err != nil {
 				return err
 			}
-			g, ok := games.Lookup(rp.Header.Game)
-			if !ok {
-				return usageError{fmt.Errorf("%s: this judge does not know the game %q (known: %s)", args[0], rp.Header.Game, gameNames())}
+			g, err := a.replayGame(cmd.Context(), args[0], rp.Header, gameDir)
+			if err != nil {
+				return err
 			}
 			diffs, err := rp.Check(g, nil)
 			if err != nil {
@@ -45,7 +53,9 @@ or is not a replay.`,
 			fmt.Fprintf(cmd.OutOrStdout(), "verified: %s: %s seed %d, re-judged to the recorded result\n", args[0], rp.Header.Game, rp.Header.Seed)
 			return nil
 		},
-	})
+	}
+	verify.Flags().StringVar(&gameDir, "game", "", "an added game's directory, of the version that judged the replay")
+	cmd.AddCommand(verify)
 	var out string
 	var allowMismatch bool
 	html := &cobra.Command{
@@ -143,4 +153,57 @@ func writeFileAtomic(name string, write func(io.Writer) error) error {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	return os.Rename(tmp.Name(), name)
+}
+
+// replayGame is the game that re-judges a replay with header h (of file path): a built-in
+// game, or the version of an added game that h records - dir's, which must be that version,
+// else the store's - bound to this machine's sandboxes.
+func (a *app) replayGame(ctx context.Context, path string, h replay.Header, dir string) (game.Game, error) {
+	if h.GameVersion == "" {
+		if dir != "" {
+			return nil, usageError{fmt.Errorf("--game %s: %s is a replay of %s, a game built into the judge", dir, path, h.Game)}
+		}
+		g, ok := games.Lookup(h.Game)
+		if !ok {
+			return nil, usageError{fmt.Errorf("%s: this judge does not know the game %q (known: %s)", path, h.Game, gameNames())}
+		}
+		return g, nil
+	}
+	var g *referee.Game
+	if dir != "" {
+		var err error
+		if g, err = a.addedGame(ctx, dir); err != nil {
+			return nil, err
+		}
+		if g.Manifest.Name != h.Game || g.Version != h.GameVersion {
+			return nil, usageError{fmt.Errorf("--game %s: %s was judged by %s version %.12s; the directory is %s version %.12s",
+				dir, path, h.Game, h.GameVersion, g.Manifest.Name, g.Version)}
+		}
+	} else {
+		q, err := a.queue(ctx, false)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("%s: a replay of %s, an added game (version %.12s): give its directory with --game DIR, or reach the judge's store: %w",
+				path, h.Game, h.GameVersion, err)}
+		}
+		defer q.Close()
+		if err := a.useCatalog(ctx, q); err != nil {
+			return nil, err
+		}
+		g, err = a.added.Version(ctx, h.GameVersion)
+		if errors.Is(err, catalog.ErrNotFound) {
+			return nil, usageError{fmt.Errorf("%s: %s version %.12s is not in the judge's store: give its directory with --game DIR", path, h.Game, h.GameVersion)}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	b, err := a.builder(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r, err := a.runner(b)
+	if err != nil {
+		return nil, err
+	}
+	return r.Bind(ctx, g), nil
 }

@@ -71,7 +71,7 @@ func (a *app) serveCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				e := contestEngine(store.New(kv), q, a.log)
+				e := a.contestEngine(store.New(kv), q, a.log)
 				ran := make(chan struct{})
 				go func() { e.Run(cctx); close(ran) }()
 				defer func() { stopCleaning(); <-ran }()
@@ -122,6 +122,9 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 			pinned.Limits.CPUSet = set
 			runners = append(runners, &pinned)
 		}
+	}
+	if err := a.useCatalog(ctx, q); err != nil {
+		return nil, nil, err
 	}
 	metrics := daemon.NewMetrics()
 	metrics.WatchStores(func(ctx context.Context) ([]queue.Usage, error) { return q.Usage(ctx, false) })

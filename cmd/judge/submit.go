@@ -98,7 +98,7 @@ func (a *app) submitCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&gameName, "game", "", "the game ("+gameNames()+")")
+	f.StringVar(&gameName, "game", "", "the game ("+gameNames()+", or one added with judge game add)")
 	f.Uint64Var(&seed, "seed", 0, "the match's seed (default: the daemon draws one)")
 	f.StringArrayVar(&opts, "opt", nil, "a game option k=v (repeatable); @FILE reads the value from a file")
 	f.StringVar(&id, "id", "", "the job's id (default: a new one); the same id is judged once")

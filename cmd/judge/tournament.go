@@ -154,9 +154,21 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 	if err := spec.Check(); err != nil {
 		return usageError{err}
 	}
+	// A built-in game is checked before anything starts; an added one is the store's.
+	var q *queue.Queue
 	g, ok := games.Lookup(spec.Game)
 	if !ok {
-		return usageError{fmt.Errorf("tournament: game %q: unknown game; known: %s", spec.Game, gameNames())}
+		var stop func()
+		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), f); err != nil {
+			return unreachableGame("tournament: game", spec.Game, err)
+		}
+		defer stop()
+		if err := a.useCatalog(ctx, q); err != nil {
+			return err
+		}
+		if g, ok = a.lookup(spec.Game); !ok {
+			return usageError{fmt.Errorf("tournament: game %q: unknown game; known: %s", spec.Game, a.gameNames())}
+		}
 	}
 	t := &tournament.Tournament{Spec: spec, Game: g, Retry: f.failed}
 	if err := t.Check(); err != nil {
@@ -170,11 +182,13 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 		t.Entrants = append(t.Entrants, tournament.Entrant{Name: e.Name, Submission: sub})
 	}
 
-	q, stop, err := a.tournamentQueue(ctx, cmd.ErrOrStderr(), f)
-	if err != nil {
-		return err
+	if q == nil {
+		var stop func()
+		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), f); err != nil {
+			return err
+		}
+		defer stop()
 	}
-	defer stop()
 	if !f.noCompile {
 		b, err := a.builder(ctx)
 		if err != nil {

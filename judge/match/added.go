@@ -41,11 +41,48 @@ func gameErr(m game.Match) error {
 	return result.Errorf(result.Referee, "%w", err)
 }
 
+// gameVersion is an added game's version (its content hash); "" for a built-in game, whose
+// version is the judge's.
+func gameVersion(g game.Game) string {
+	if rg, ok := g.(*referee.Game); ok {
+		return rg.Version
+	}
+	return ""
+}
+
 // closeGame ends an added game's referee, if the match has one still running.
 func closeGame(m game.Match) {
 	if c, ok := m.(io.Closer); ok {
 		c.Close()
 	}
+}
+
+// Bind is g ready to be played in r's sandboxes: an added game as loaded (a *referee.Game
+// with no Start) gets a referee program for each of its matches, built as a bot is (from the
+// cache after the first time) and started in a sandbox of r's, bound to ctx. Any other game
+// is g. Play binds its job's game; a caller that starts matches of its own (re-judging a
+// replay) binds them first.
+func (r *Referee[P]) Bind(ctx context.Context, g game.Game) game.Game {
+	rg, ok := g.(*referee.Game)
+	if !ok || rg.Start != nil {
+		return g
+	}
+	bound := *rg
+	ref := rg.Manifest.Referee
+	bound.Start = func() (referee.Conn, io.Closer, error) {
+		built, err := r.Builder.Build(ctx, build.Submission{Lang: ref.Lang, Files: rg.Sources})
+		if errors.Is(err, build.ErrInvalid) {
+			return nil, nil, &referee.Error{Msg: "its sources cannot be built", Err: err}
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if !built.OK {
+			return nil, nil, &referee.Error{Msg: "its program does not compile (" + string(built.Failure) + ")", Err: errors.New(result.StderrTail(built.Log))}
+		}
+		return RefereeStarter(ctx, r.Sandbox, built, ref.Lang, ref, r.Limits, r.Freeze)()
+	}
+	return &bound
 }
 
 // RefereeStarter starts an added game's referee, built (built, in lang) as a bot is, for one

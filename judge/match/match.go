@@ -66,6 +66,8 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 	host, _ := os.Hostname()
 	res := result.Result{Version: result.Version, ID: j.ID, Game: j.Game.Name(), Seed: j.Seed, Status: result.StatusOK}
 	res.Judge = result.JudgeInfo{Version: r.Version, Host: host, Started: started}
+	j.Game = r.Bind(ctx, j.Game)
+	res.GameVersion = gameVersion(j.Game)
 	m, err := game.Start(j.Game, game.Config{Seed: j.Seed, Players: len(j.Players), Options: j.Options})
 	if err != nil {
 		var oe *game.OptionError
@@ -245,7 +247,7 @@ func (r *Referee[P]) build(ctx context.Context, j Job) ([]*bot, error) {
 // header is the replay's header. The image a bot ran in is its container's; a bot that did
 // not run is asked of the engine.
 func (r *Referee[P]) header(ctx context.Context, j Job, setup game.Setup, bots []*bot) replay.Header {
-	hdr := replay.Header{Game: j.Game.Name(), Seed: j.Seed, Options: setup.Options, World: setup.World, Judge: r.Version}
+	hdr := replay.Header{Game: j.Game.Name(), GameVersion: gameVersion(j.Game), Seed: j.Seed, Options: setup.Options, World: setup.World, Judge: r.Version}
 	for i, e := range j.Players {
 		var runID string
 		if bots[i].proc != nil {

@@ -10,8 +10,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// PutObject stores what r yields under key in bucket (BucketArtifacts, BucketReplays, BucketImages, BucketSources),
-// replacing any object of that key. Keys are any non-empty string: the object store encodes
+// PutObject stores what r yields under key in bucket (BucketArtifacts, BucketReplays,
+// BucketImages, BucketSources, BucketGames), replacing any object of that key. Keys are any non-empty string: the object store encodes
 // them, so paths like "replays/round3-m17.jsonl" are fine.
 func (q *Queue) PutObject(ctx context.Context, bucket, key string, r io.Reader) error {
 	return q.PutObjectMeta(ctx, bucket, key, nil, r)
@@ -84,7 +84,7 @@ func (q *Queue) objectStore(bucket, key string) (jetstream.ObjectStore, error) {
 		return nil, fmt.Errorf("queue: object store %s: empty key", bucket)
 	}
 	if _, ok := q.buckets[bucket]; !ok {
-		return nil, fmt.Errorf("queue: unknown object store %q (want %q, %q, %q or %q)", bucket, BucketArtifacts, BucketReplays, BucketImages, BucketSources)
+		return nil, fmt.Errorf("queue: unknown object store %q (want %q, %q, %q, %q or %q)", bucket, BucketArtifacts, BucketReplays, BucketImages, BucketSources, BucketGames)
 	}
 	q.mu.Lock()
 	obs := q.objects[bucket]

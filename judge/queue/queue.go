@@ -39,6 +39,9 @@ const (
 	BucketImages = "images"
 	// BucketSources holds the sources the portal was given: submissions and house bots.
 	BucketSources = "sources"
+	// BucketGames holds the games organisers added (judge/game/catalog), each version under
+	// its content hash.
+	BucketGames = "games"
 )
 
 // ErrClosed is returned by calls on a Queue after Close.
@@ -152,6 +155,7 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 			BucketReplays:   o.Prefix + "-" + BucketReplays,
 			BucketImages:    o.Prefix + "-" + BucketImages,
 			BucketSources:   o.Prefix + "-" + BucketSources,
+			BucketGames:     o.Prefix + "-" + BucketGames,
 		},
 		objects: map[string]jetstream.ObjectStore{},
 		closed:  make(chan struct{}),

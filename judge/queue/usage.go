@@ -76,7 +76,7 @@ func (q *Queue) Usage(ctx context.Context, countObjects bool) ([]Usage, error) {
 	if err := list.Err(); err != nil && !errors.Is(err, jetstream.ErrEndOfData) {
 		return nil, fmt.Errorf("queue: listing the streams of %s: %w", q.where(), err)
 	}
-	order := []string{"jobs", "results", BucketArtifacts, BucketReplays, BucketImages, BucketSources}
+	order := []string{"jobs", "results", BucketArtifacts, BucketReplays, BucketImages, BucketSources, BucketGames}
 	slices.SortFunc(out, func(a, b Usage) int {
 		ia, ib := slices.Index(order, a.Store), slices.Index(order, b.Store)
 		if ia < 0 {

@@ -45,7 +45,7 @@ func TestUsage(t *testing.T) {
 	want := []struct {
 		store string
 		count uint64
-	}{{"jobs", 1}, {"results", 3}, {"artifacts", 0}, {"replays", 1}, {"images", 0}, {"sources", 0}, {"kv/portal", 1}}
+	}{{"jobs", 1}, {"results", 3}, {"artifacts", 0}, {"replays", 1}, {"images", 0}, {"sources", 0}, {"games", 0}, {"kv/portal", 1}}
 	if len(got) != len(want) {
 		t.Fatalf("Usage: %d stores, want %d: %+v", len(got), len(want), got)
 	}

@@ -50,13 +50,16 @@ const Version = 3
 
 // Header is the replay's first line.
 type Header struct {
-	Type    string            `json:"type"` // "header"
-	Version int               `json:"version"`
-	Game    string            `json:"game"`
-	Seed    uint64            `json:"seed"`
-	Options map[string]string `json:"options"`
-	Players []Player          `json:"players"`
-	World   any               `json:"world,omitempty"`
+	Type    string `json:"type"` // "header"
+	Version int    `json:"version"`
+	Game    string `json:"game"`
+	// GameVersion is an added game's version (docs/referee.md): the content hash of the game
+	// directory whose referee judged the match. Built-in games have none.
+	GameVersion string            `json:"game_version,omitempty"`
+	Seed        uint64            `json:"seed"`
+	Options     map[string]string `json:"options"`
+	Players     []Player          `json:"players"`
+	World       any               `json:"world,omitempty"`
 	// Judge is the version of the judge that wrote the replay (as results' judge.version).
 	Judge string `json:"judge,omitempty"`
 }
@@ -498,6 +501,11 @@ func (rp *Replay) Watch(g game.Game, watch func(step int, m game.Match)) (game.R
 		// from a judge whose game takes other options.
 		return game.Result{}, mismatch(Difference{Field: "header", Recorded: fmt.Sprintf("a match of %s for %s", h.Game, players(len(h.Players))), Rejudged: "refused: " + err.Error()})
 	}
+	// An added game's match is a referee program: it ends with the re-judging, whatever
+	// stops it.
+	if c, ok := m.(io.Closer); ok {
+		defer c.Close()
+	}
 	if watch == nil {
 		watch = func(int, game.Match) {}
 	}
@@ -505,6 +513,10 @@ func (rp *Replay) Watch(g game.Game, watch func(step int, m game.Match)) (game.R
 	for i := 0; ; i++ {
 		req, done := m.Next()
 		if done {
+			// A referee program that failed is no answer about the replay: the error says why.
+			if e, ok := m.(interface{ Err() error }); ok && e.Err() != nil {
+				return game.Result{}, fmt.Errorf("re-judging: %w", e.Err())
+			}
 			if i < len(rp.Exchanges) {
 				x := rp.Exchanges[i]
 				return game.Result{}, mismatch(Difference{Field: fmt.Sprintf("exchange %d", i+1),

@@ -45,16 +45,18 @@ func (c Code) Error() string { return string(c) }
 
 // Result is one match's judgement.
 type Result struct {
-	Version int       `json:"version"`
-	ID      string    `json:"id"`
-	Game    string    `json:"game"`
-	Seed    uint64    `json:"seed"`
-	Status  string    `json:"status"`
-	Error   *Error    `json:"error"`
-	Winner  *int      `json:"winner"`
-	Players []Player  `json:"players"`
-	Replay  string    `json:"replay,omitempty"`
-	Judge   JudgeInfo `json:"judge"`
+	Version int    `json:"version"`
+	ID      string `json:"id"`
+	Game    string `json:"game"`
+	// GameVersion is an added game's version, as the replay's header has it.
+	GameVersion string    `json:"game_version,omitempty"`
+	Seed        uint64    `json:"seed"`
+	Status      string    `json:"status"`
+	Error       *Error    `json:"error"`
+	Winner      *int      `json:"winner"`
+	Players     []Player  `json:"players"`
+	Replay      string    `json:"replay,omitempty"`
+	Judge       JudgeInfo `json:"judge"`
 }
 
 // Error is a match that could not be judged: the one error type with which jobs are refused

@@ -127,7 +127,7 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("a game without flaws: %v", err)
 	}
 	for _, tc := range []struct{ flaw, want string }{
-		{"random", "the same answers gave another match"},
+		{"random", "the same seed and answers gave another match"},
 		{"lenient", `want an *game.OptionError naming no-such-option`},
 		{"restless", "Next changed while a request was pending"},
 		{"short", "a result of 1 scores, 0 ranks"},

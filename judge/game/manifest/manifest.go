@@ -47,6 +47,9 @@ type Manifest struct {
 	// (Markdown), for contestants. Both optional, paths in the directory.
 	Renderer string `yaml:"renderer"`
 	Rules    string `yaml:"rules"`
+	// Words are what `judge game check` makes random answers of: the game's moves, so that
+	// random matches get beyond their first answer. Default: the digits 0 to 9.
+	Words []string `yaml:"words"`
 }
 
 // Players are the player counts a match may have, and the default.
@@ -130,6 +133,9 @@ func (m *Manifest) fill() {
 	}
 	if m.Referee.Memory == 0 {
 		m.Referee.Memory = DefaultRefereeMemory
+	}
+	if len(m.Words) == 0 {
+		m.Words = strings.Split("0 1 2 3 4 5 6 7 8 9", " ")
 	}
 }
 

@@ -18,7 +18,14 @@ import (
 // with the match (or Close).
 type Game struct {
 	Manifest manifest.Manifest
-	// Start starts the referee program for one match: a Conn to it, and how to end it.
+	// Files are the game directory's files by path (Load's); Sources the referee's among
+	// them (the manifest's referee.files); Version their content hash, which results and
+	// replays record.
+	Files   map[string][]byte
+	Sources map[string][]byte
+	Version string
+	// Start starts the referee program for one match: a Conn to it, and how to end it. A
+	// loaded game has none until a match binds it (match.Referee.Bind).
 	Start func() (Conn, io.Closer, error)
 }
 
@@ -55,7 +62,16 @@ type lazy struct {
 
 func (l *lazy) started() bool {
 	if l.m == nil && l.err == nil {
-		conn, closer, err := l.g.Start()
+		start := l.g.Start
+		if start == nil {
+			start = func() (Conn, io.Closer, error) { return nil, nil, errors.New("the game is not bound to a sandbox") }
+		}
+		conn, closer, err := start()
+		var re *Error
+		if errors.As(err, &re) {
+			l.err = err // the program's own failure (it does not compile)
+			return false
+		}
 		if err != nil {
 			l.err = &Error{Msg: "it did not start", Err: err, NotStarted: true}
 			return false

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botjudge/judge/judge/game/catalog"
+	"github.com/botjudge/judge/judge/game/conform"
+	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/replay"
+)
+
+// gameCmd is `judge game`: the games an organiser adds (docs/referee.md).
+func (a *app) gameCmd() *cobra.Command {
+	group := &cobra.Command{Use: "game", Short: "Add an organiser's own game (a referee program) to the judge, list and remove them"}
+	var asJSON bool
+	add := &cobra.Command{
+		Use:   "add DIR [--json]",
+		Short: "Check a game's directory, build its referee, and add it to the store: every judge on the store plays it from now on",
+		Long: `Check a game's directory (its game.yaml and referee: docs/referee.md), build its referee in
+the toolchain image of its language, and add it to the judge's store: every daemon on the
+store plays it from then on, with no restart, and judge submit, tournament and the portal's
+contests take its name as a built-in game's. Adding a changed directory makes a new version
+current; each version is kept under its content hash, and results and replays name the one
+that judged them. The store is nats.url's, else the judge serving on nats.listen, else the
+data directory's.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			g, err := a.addedGame(cmd.Context(), args[0])
+			if err != nil {
+				return err
+			}
+			q, err := a.storeCatalog(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			e, added, err := a.added.Add(cmd.Context(), g)
+			if err != nil {
+				return err
+			}
+			return printOut(cmd.OutOrStdout(), asJSON, e, func(w io.Writer) {
+				switch {
+				case !added:
+					fmt.Fprintf(w, "%s: version %.12s is the current one already: nothing changed\n", e.Name, e.Version)
+				case len(e.Earlier) > 0:
+					fmt.Fprintf(w, "added %s (%s), version %.12s; it replaces version %.12s, which stays for its replays\n", e.Name, e.Title, e.Version, e.Earlier[0])
+				default:
+					fmt.Fprintf(w, "added %s (%s), version %.12s: every judge on this store plays it from now on\n", e.Name, e.Title, e.Version)
+				}
+			})
+		},
+	}
+	add.Flags().BoolVar(&asJSON, "json", false, "print the game's entry as JSON")
+	list := &cobra.Command{
+		Use:   "list [--json]",
+		Short: "List the games added to the store, with their current version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			q, err := a.storeCatalog(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			entries, err := a.added.List(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if entries == nil {
+				entries = []catalog.Entry{}
+			}
+			return printOut(cmd.OutOrStdout(), asJSON, entries, func(w io.Writer) {
+				if len(entries) == 0 {
+					fmt.Fprintln(w, "no game added (judge game add DIR adds one; judge games lists the built-in ones)")
+					return
+				}
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "NAME\tTITLE\tPLAYERS\tREFEREE\tVERSION\tADDED\tEARLIER")
+				for _, e := range entries {
+					fmt.Fprintf(tw, "%s\t%s\t%d-%d\t%s\t%.12s\t%s\t%d\n", e.Name, e.Title, e.Players.Min, e.Players.Max, e.Lang,
+						e.Version, e.Added.Format(time.DateTime), len(e.Earlier))
+				}
+				tw.Flush()
+			})
+		},
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	remove := &cobra.Command{
+		Use:   "remove NAME",
+		Short: "Take an added game out of the store's games: no new match is played of it; its versions stay for its replays",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, builtin := games.Lookup(args[0]); builtin {
+				return usageError{fmt.Errorf("%s is built into the judge: only added games can be removed", args[0])}
+			}
+			q, err := a.storeCatalog(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			e, err := a.added.Remove(cmd.Context(), args[0])
+			if errors.Is(err, catalog.ErrNotFound) {
+				return usageError{fmt.Errorf("%s: no such added game (judge game list lists them)", args[0])}
+			}
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "removed %s (version %.12s): no new match is played of it; its versions stay in the store for their replays\n", e.Name, e.Version)
+			return nil
+		},
+	}
+	group.AddCommand(a.gameCheckCmd(), add, list, remove)
+	return group
+}
+
+// storeCatalog opens the judge's store (storeQueue) and its added games (a.added).
+func (a *app) storeCatalog(ctx context.Context) (*queue.Queue, error) {
+	q, err := a.storeQueue(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := a.useCatalog(ctx, q); err != nil {
+		q.Close()
+		return nil, err
+	}
+	return q, nil
+}
+
+// gameCheckCmd is `judge game check DIR`.
+func (a *app) gameCheckCmd() *cobra.Command {
+	var seeds int
+	cmd := &cobra.Command{
+		Use:   "check DIR [--seeds N]",
+		Short: "Check a game's directory as the built-in games are checked: its manifest, its referee, random play, determinism, replays, its sample bots",
+		Long: `Check a game's directory (docs/referee.md) as the built-in games are checked, each failure
+named: its manifest; its referee builds; the conformance checks every game passes - player
+counts, options and their bounds, random play with faults (random answers made of the
+manifest's words), every match played twice with the same seed and answers to the same end
+(the first difference named), each written as a replay that re-judges to its result, the
+pictures - with the referee in its sandbox; then a match of its sample bots at the least and
+the most players, whose replay must re-judge to its result.
+Exit status: 0 when every check passes, 1 when one fails, 2 for a bad manifest or a referee
+that does not compile.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if seeds < 1 {
+				return usageError{fmt.Errorf("--seeds %d: want 1 or more", seeds)}
+			}
+			ctx, out := cmd.Context(), cmd.OutOrStdout()
+			dir := args[0]
+			g, err := a.addedGame(ctx, dir)
+			if err != nil {
+				return err
+			}
+			m := g.Manifest
+			fmt.Fprintf(out, "%s (%s), version %.12s: the manifest is good and the referee (%s) builds\n", m.Name, m.Title, g.Version, m.Referee.Lang)
+			b, err := a.builder(ctx)
+			if err != nil {
+				return err
+			}
+			r, err := a.runner(b)
+			if err != nil {
+				return err
+			}
+			bound := r.Bind(ctx, g)
+			fmt.Fprintf(out, "conformance: %d seeds of random play, each twice, with the options and player counts...\n", seeds)
+			start := time.Now()
+			if err := conform.Check(bound, conform.Case{Words: m.Words, Seeds: seeds}); err != nil {
+				var b strings.Builder
+				fmt.Fprintf(&b, "%s does not pass the conformance checks:", dir)
+				for _, e := range unjoin(err) {
+					b.WriteString("\n  " + e.Error())
+				}
+				return errors.New(b.String())
+			}
+			fmt.Fprintf(out, "conformance: ok (%s)\n", time.Since(start).Round(time.Second))
+			if len(m.Samples) == 0 {
+				fmt.Fprintln(out, "sample bots: none in the manifest (samples), so no match of bots was played")
+				return nil
+			}
+			var samples []match.Entrant
+			for _, lang := range slices.Sorted(maps.Keys(m.Samples)) {
+				s, err := loadBot(lang+":"+filepath.Join(dir, filepath.FromSlash(m.Samples[lang])), int64(a.cfg.Build.SourceLimit))
+				if err != nil {
+					return err
+				}
+				samples = append(samples, match.Entrant{Name: lang, Submission: s})
+			}
+			for _, n := range slices.Compact([]int{m.Players.Min, m.Players.Max}) {
+				var players []match.Entrant
+				for i := range n {
+					players = append(players, samples[i%len(samples)])
+				}
+				var rep bytes.Buffer
+				res, err := r.Play(ctx, match.Job{Game: g, Seed: 1, Players: players, Replay: &rep})
+				if err != nil {
+					return fmt.Errorf("sample bots, %d players: %w", n, err)
+				}
+				rp, err := replay.Read(&rep)
+				if err != nil {
+					return fmt.Errorf("sample bots, %d players: the replay: %w", n, err)
+				}
+				diffs, err := rp.Check(bound, nil)
+				if err == nil && len(diffs) > 0 {
+					err = mismatchError("its replay", diffs)
+				}
+				if err != nil {
+					return fmt.Errorf("sample bots, %d players: %w", n, err)
+				}
+				var scores []string
+				for _, p := range res.Players {
+					s := fmt.Sprintf("%s %v", p.Name, p.Score)
+					if p.Fault != nil {
+						s += " (" + string(p.Fault.Kind) + ")"
+					}
+					scores = append(scores, s)
+				}
+				fmt.Fprintf(out, "sample bots, %d players: ok, %d exchanges, its replay re-judges (%s)\n", n, len(rp.Exchanges), strings.Join(scores, ", "))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&seeds, "seeds", 10, "how many seeds random play tries")
+	return cmd
+}
+
+// unjoin is the errors errors.Join joined, or err alone.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
