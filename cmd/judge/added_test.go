@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/game/catalog"
+	"github.com/botjudge/judge/judge/game/skeleton"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
@@ -288,5 +289,41 @@ func TestGameCheck(t *testing.T) {
 				t.Errorf("%v (usage error: %v; want %v, saying %q)\n%s", err, errors.As(err, &ue), tc.usage, tc.want, out)
 			}
 		})
+	}
+}
+
+// judge game new writes a game, in each of the judge's languages, that passes judge game
+// check as written: its referee builds and plays two and four players; bad arguments are
+// refused, exit 2, nothing written.
+func TestGameNewPassesCheck(t *testing.T) {
+	sandboxtest.Engine(t)
+	for _, lang := range skeleton.Langs() {
+		t.Run(lang, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "g")
+			if out, err := runCLI(t, "game", "new", "num-"+lang, "--lang", lang, "--dir", dir); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			out, err := runCLI(t, "game", "check", dir, "--seeds", "2")
+			if err != nil || !strings.Contains(out, "sample bots, 2 players: ok") || !strings.Contains(out, "sample bots, 4 players: ok") {
+				t.Errorf("%v\n%s", err, out)
+			}
+		})
+	}
+	taken := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"amazes", "--lang", "go"}, "is a game built into the judge"},
+		{[]string{"My Game", "--lang", "go"}, "want lowercase letters"},
+		{[]string{"mine"}, "--lang: the referee's language, one of"},
+		{[]string{"mine", "--lang", "cobol"}, "--lang cobol: a new game's referee is written in"},
+		{[]string{"mine", "--lang", "go", "--dir", taken}, "exists"},
+	} {
+		out, err := runCLI(t, append([]string{"game", "new"}, tc.args...)...)
+		var ue usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("game new %v: %v; want a usage error saying %q\n%s", tc.args, err, tc.want, out)
+		}
 	}
 }

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/botjudge/judge/judge/game/catalog"
 	"github.com/botjudge/judge/judge/game/conform"
+	"github.com/botjudge/judge/judge/game/skeleton"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
@@ -122,7 +125,7 @@ data directory's.`,
 			return nil
 		},
 	}
-	group.AddCommand(a.gameCheckCmd(), add, list, remove)
+	group.AddCommand(a.gameNewCmd(), a.gameCheckCmd(), add, list, remove)
 	return group
 }
 
@@ -243,4 +246,49 @@ func unjoin(err error) []error {
 		return j.Unwrap()
 	}
 	return []error{err}
+}
+
+// gameNewCmd is `judge game new NAME --lang L`.
+func (a *app) gameNewCmd() *cobra.Command {
+	var lang, dir string
+	cmd := &cobra.Command{
+		Use:   "new NAME --lang L [--dir DIR]",
+		Short: "Write a new game's directory: a working game to make your own (manifest, referee, sample bot, rules page)",
+		Long: `Write a new game's directory, DIR (./NAME by default): game.yaml, a referee in language L
+that plays a small number game, a sample bot, and rules.md - a working game, which passes
+judge game check as written, to edit into your own (docs/referee.md). Nothing is written over:
+DIR must not exist.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name := args[0]
+			if err := a.manifestCheck().Name(name); err != nil {
+				return usageError{fmt.Errorf("NAME: %w", err)}
+			}
+			if lang == "" {
+				return usageError{fmt.Errorf("--lang: the referee's language, one of %s", strings.Join(skeleton.Langs(), ", "))}
+			}
+			files, err := skeleton.Files(name, lang)
+			if err != nil {
+				return usageError{err}
+			}
+			dir = cmp.Or(dir, name)
+			if _, err := os.Lstat(dir); err == nil {
+				return usageError{fmt.Errorf("%s exists: a new game is written into a directory of its own (--dir)", dir)}
+			}
+			for _, p := range slices.Sorted(maps.Keys(files)) {
+				f := filepath.Join(dir, filepath.FromSlash(p))
+				if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+					return err
+				}
+				if err := os.WriteFile(f, files[p], 0o644); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: game.yaml, its referee (%s), a sample bot and rules.md\nnext: judge game check %s; then judge game add %s\n", dir, lang, dir, dir)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&lang, "lang", "", "the referee's language ("+strings.Join(skeleton.Langs(), ", ")+")")
+	cmd.Flags().StringVar(&dir, "dir", "", "the directory to write (default: ./NAME)")
+	return cmd
 }

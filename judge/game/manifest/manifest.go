@@ -103,6 +103,18 @@ var (
 	optionRE = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
 )
 
+// Name is nil when name may be an added game's: lowercase letters, digits and '-', starting
+// with a letter, at most 32 bytes, and no built-in game's.
+func (c Check) Name(name string) error {
+	switch {
+	case !nameRE.MatchString(name):
+		return fmt.Errorf("want lowercase letters, digits and '-', starting with a letter, at most 32 (got %q)", name)
+	case c.Builtin != nil && c.Builtin(name):
+		return fmt.Errorf("%q is a game built into the judge: choose another name", name)
+	}
+	return nil
+}
+
 // Load reads and checks dir's game.yaml: every error names its key ("players.min", or
 // "options[2].max"), all of them at once; an unknown key is an error.
 func Load(dir fs.FS, c Check) (Manifest, error) {
@@ -142,11 +154,8 @@ func (m *Manifest) fill() {
 func (m Manifest) check(dir fs.FS, c Check) error {
 	var errs []error
 	bad := func(key, format string, args ...any) { errs = append(errs, setting.Invalid(key, format, args...)) }
-	switch {
-	case !nameRE.MatchString(m.Name):
-		bad("name", "want lowercase letters, digits and '-', starting with a letter, at most 32 (got %q)", m.Name)
-	case c.Builtin != nil && c.Builtin(m.Name):
-		bad("name", "%q is a game built into the judge: choose another name", m.Name)
+	if err := c.Name(m.Name); err != nil {
+		bad("name", "%v", err)
 	}
 	if strings.TrimSpace(m.Title) == "" {
 		bad("title", "must not be empty: the game's name for people")
