@@ -13,6 +13,7 @@ import (
 	"github.com/botjudge/judge/judge/game/manifest"
 	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/setting"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -104,14 +105,16 @@ func RefereeStarter[P Bot](ctx context.Context, sb Sandbox[P], built build.Resul
 		if lg, ok := images.LangByName(lang); ok {
 			allowance = lg.Startup(l.Runtime)
 		}
-		return &refereeConn[P]{p: p, cpu: r.CPU, first: r.CPU + allowance}, p, nil
+		return &refereeConn[P]{ctx: ctx, p: p, cpu: r.CPU, first: r.CPU + allowance, memory: r.Memory}, p, nil
 	}
 }
 
 // refereeConn is the protocol's line exchange with a referee in a sandbox.
 type refereeConn[P Bot] struct {
+	ctx        context.Context
 	p          P
 	cpu, first time.Duration
+	memory     setting.Bytes
 	n          int
 }
 
@@ -121,8 +124,10 @@ func (c *refereeConn[P]) Exchange(line []byte) ([]byte, error) {
 		cpu = c.first
 	}
 	c.n++
-	t, err := c.p.Exchange(append(line, '\n'), 1, sandbox.TurnLimits{CPU: cpu, Wall: max(3*cpu, 2*time.Second)})
+	wall := max(3*cpu, 2*time.Second)
+	t, err := c.p.Exchange(append(line, '\n'), 1, sandbox.TurnLimits{CPU: cpu, Wall: wall})
 	if err != nil {
+		err = c.why(err, cpu, wall)
 		if stderr := c.p.Stderr(); len(stderr) > 0 {
 			err = fmt.Errorf("%w; its stderr ends: %q", err, result.StderrTail(string(stderr)))
 		}
@@ -132,4 +137,30 @@ func (c *refereeConn[P]) Exchange(line []byte) ([]byte, error) {
 		return nil, fmt.Errorf("%d lines for one", len(t.Lines))
 	}
 	return t.Lines[0], nil
+}
+
+// why is what ended the referee's answer, as a bot's fault would name it: a limit it met, the
+// sandbox's filter, its memory, or its exit.
+func (c *refereeConn[P]) why(err error, cpu, wall time.Duration) error {
+	switch {
+	case errors.Is(err, sandbox.ErrLineTooLong):
+		return fmt.Errorf("%w: a line longer than %d bytes", err, referee.MaxLine)
+	case errors.Is(err, sandbox.ErrOutputLimit):
+		return fmt.Errorf("%w: more output than a referee may write", err)
+	case errors.Is(err, sandbox.ErrCPULimit):
+		return fmt.Errorf("%w: it used its %v of CPU for an answer (referee.cpu)", err, cpu)
+	case errors.Is(err, sandbox.ErrWallLimit):
+		return fmt.Errorf("%w: no answer within %v of wall clock", err, wall)
+	}
+	lost(c.ctx, c.p, err) // a referee whose output ended is given its second to exit
+	x, exited := exitOf(c.ctx, c.p)
+	switch {
+	case exited && x.OOM:
+		return fmt.Errorf("%w: killed: out of memory (its %v, referee.memory)", err, c.memory)
+	case exited && x.Signal == 31:
+		return fmt.Errorf("%w: killed by SIGSYS: a banned system call (creating a process, running a program, a 32-bit or x32 call)", err)
+	case exited:
+		return fmt.Errorf("%w: it exited: %s", err, x)
+	}
+	return err
 }
