@@ -389,6 +389,9 @@ func options(g game.Game, p *problems) {
 // setupJSON is m's Setup as JSON, after checking its memory limit.
 func setupJSON(m game.Match) (string, error) {
 	s := m.Setup()
+	if e, ok := m.(interface{ Err() error }); ok && e.Err() != nil {
+		return "", e.Err() // an added game's referee that failed: why, not its empty setup
+	}
 	if s.Memory < game.MinMemoryMiB<<20 || s.Memory > game.MaxMemoryMiB<<20 {
 		return "", fmt.Errorf("Setup.Memory %d is outside the memory option's bounds", s.Memory)
 	}
