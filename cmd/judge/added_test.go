@@ -201,6 +201,15 @@ func TestAddedGameOnARunningJudge(t *testing.T) {
 		replays = append(replays, file)
 	}
 
+	// The viewer draws an added game's replay with the version that judged it (its referee
+	// run again for the pictures).
+	page := filepath.Join(t.TempDir(), "m.html")
+	if out, err := runCLI(t, "replay", "html", replays[1], "-o", page); err != nil {
+		t.Errorf("replay html: %v %s", err, out)
+	} else if html := string(must(os.ReadFile(page))); strings.Contains(html, "is an added game") || !strings.Contains(html, `"frames":[{"scores":[0,0,0,0]`) {
+		t.Errorf("the page of an added game's replay has no pictures: %.2000s", html[strings.Index(html, `id="film"`):])
+	}
+
 	// judge play and judge tournament take the added game's name as a built-in game's.
 	var played result.Result
 	if out, err := runCLI(t, "play", "--game", "higher", "--opt", "turns=2", "--json", bot("seven"), bot("three")); err != nil || json.Unmarshal([]byte(out), &played) != nil || played.GameVersion != added.Version {

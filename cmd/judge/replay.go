@@ -75,7 +75,7 @@ is written all the same, with a banner at its top naming the differences.`,
 			if err != nil {
 				return err
 			}
-			film := view.Make(rp, games.Lookup)
+			film := view.Make(rp, a.viewLookup(cmd.Context(), nil))
 			if len(film.Mismatch) > 0 && !allowMismatch {
 				return fmt.Errorf("%w\n(--allow-mismatch writes the page all the same, with these differences in a banner)", mismatchError(args[0], film.Mismatch))
 			}

@@ -9,11 +9,16 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/catalog"
 	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/view"
 )
@@ -35,7 +40,7 @@ the standings of an outcome written by 'judge tournament --json' above its match
 works offline: it loads nothing from anywhere but this server.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			s := &view.Server{Lookup: games.Lookup, Title: "Results"}
+			s := &view.Server{Title: "Results"}
 			if tournamentFile != "" {
 				if err := readOutcome(tournamentFile, s); err != nil {
 					return usageError{err}
@@ -51,7 +56,8 @@ works offline: it loads nothing from anywhere but this server.`,
 						return usageError{err}
 					}
 				}
-				s.Source = &view.Files{Paths: args, Lookup: games.Lookup}
+				s.Lookup = a.viewLookup(ctx, nil)
+				s.Source = &view.Files{Paths: args, Lookup: s.Lookup}
 				if tournamentFile == "" {
 					s.Title = "Replays"
 				}
@@ -61,6 +67,7 @@ works offline: it loads nothing from anywhere but this server.`,
 					return fmt.Errorf("no replay files given, and %w", err)
 				}
 				defer q.Close()
+				s.Lookup = a.viewLookup(ctx, q)
 				fmt.Fprintf(cmd.ErrOrStderr(), "judge view: the results and replays %s\n", from)
 				s.Source = &view.Stream{Store: q, Bucket: queue.BucketReplays}
 			}
@@ -75,6 +82,45 @@ works offline: it loads nothing from anywhere but this server.`,
 	cmd.Flags().StringVar(&listen, "listen", view.DefaultListen, "the address to serve on")
 	cmd.Flags().StringVar(&tournamentFile, "tournament", "", "an outcome of 'judge tournament --json': its standings, and only its matches")
 	return cmd
+}
+
+// viewLookup finds a replay's game for the viewer by its view.GameKey: a built-in game, or
+// the version of an added game that judged the match, from the store q (the judge's store,
+// reached once, when q is nil), its referee run in a sandbox of this machine's to draw the
+// pictures. An added game it cannot find or run is unknown: the film shows the exchanges.
+func (a *app) viewLookup(ctx context.Context, q *queue.Queue) func(string) (game.Game, bool) {
+	var once sync.Once
+	var added *catalog.Catalog
+	var runner *match.Runner
+	return func(key string) (game.Game, bool) {
+		name, version, isAdded := strings.Cut(key, "@")
+		if !isAdded {
+			return games.Lookup(name)
+		}
+		once.Do(func() {
+			store := q
+			if store == nil {
+				store, _ = a.queue(ctx, false)
+				a.lookupStore = store // closed with the command
+			}
+			if store != nil {
+				if kv, err := store.KeyValue(ctx, catalog.Bucket); err == nil {
+					added = catalog.New(kv, store, games.Lookup, a.manifestCheck(), a.log)
+				}
+			}
+			if b, err := a.builder(ctx); err == nil {
+				runner, _ = a.runner(b)
+			}
+		})
+		if added == nil || runner == nil {
+			return nil, false
+		}
+		g, err := added.Version(ctx, version)
+		if err != nil || g.Manifest.Name != name {
+			return nil, false
+		}
+		return runner.Bind(ctx, g), true
+	}
 }
 
 // storeIn is the NATS store of dir, a data directory (its "nats") or a store itself; "" when

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
@@ -310,5 +311,47 @@ func TestBadReplaysSayWhy(t *testing.T) {
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
 	// The server answered the bad replays with errors, which the browser logs: expected here.
 	b.DropErrors(func(e string) bool { return strings.Contains(e, "Failed to load resource") })
+	b.CheckLocal(t)
+}
+
+// An organiser's game with no renderer of its own is drawn by the generic view: the state of
+// each picture its referee gives, legibly, beside the scores, the chart and the exchanges.
+// (The pictures here are Lang Wars', under a name no renderer has.)
+func TestGenericViewOfAnAddedGame(t *testing.T) {
+	b := newBrowser(t)
+	data, err := os.ReadFile(filepath.Join("testdata", "langwars.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "added.jsonl")
+	text := strings.Replace(string(data), `"game":"langwars"`, `"game":"my-game","game_version":"`+strings.Repeat("ab", 32)+`"`, 1)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	langwars, _ := games.Lookup("langwars")
+	lookup := func(key string) (game.Game, bool) { return langwars, key == "my-game@"+strings.Repeat("ab", 32) }
+	srv := httptest.NewServer((&view.Server{Source: &view.Files{Paths: []string{dir}, Lookup: lookup}, Lookup: lookup}).Handler())
+	defer srv.Close()
+	rp := readReplay(t, path)
+	b.Do(t, chromedp.Navigate(film(srv.URL, path)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=state]`)), key(kb.End))
+	state := get(t, b, chromedp.TextContent(chromedp.CSS(`[data-testid=state]`)))
+	if !strings.Contains(state, `"`) || !strings.Contains(state, "\n  ") {
+		t.Errorf("the state is not shown as an indented outline: %q", state)
+	}
+	live, final := shownScores(t, b, len(rp.Header.Players))
+	if want := scoresOf(rp.Result); !near(live, want) || !near(final, want) {
+		t.Errorf("at the end the page shows scores %v and %v, the result is %v", live, final, want)
+	}
+	if n := get(t, b, chromedp.Evaluate[int](`document.querySelectorAll(".warning").length`)); n != 0 {
+		t.Errorf("the page shows %d warnings", n)
+	}
+	// Without its referee (no store, no sandbox), the page says so and shows the exchanges.
+	none := httptest.NewServer((&view.Server{Source: &view.Files{Paths: []string{dir}}, Lookup: games.Lookup}).Handler())
+	defer none.Close()
+	b.Do(t, chromedp.Navigate(film(none.URL, path)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=problem]`)))
+	if p := get(t, b, chromedp.TextContent(chromedp.CSS(`[data-testid=problem]`))); !strings.Contains(p, "my-game is an added game") {
+		t.Errorf("the problem says %q", p)
+	}
 	b.CheckLocal(t)
 }

@@ -39,6 +39,16 @@ type Film struct {
 	Mismatch []replay.Difference `json:"mismatch,omitempty"`
 }
 
+// GameKey is what a lookup is asked for a replay's game: its name, and for an added game
+// (docs/referee.md) its name and the version that judged it, "name@version", so that the
+// film is drawn by that version's referee.
+func GameKey(h replay.Header) string {
+	if h.GameVersion == "" {
+		return h.Game
+	}
+	return h.Game + "@" + h.GameVersion
+}
+
 // Read reads a replay and makes its film. An error is a file that is not a readable replay;
 // a replay that reads but does not re-judge is a film with a Problem.
 func Read(r io.Reader, lookup func(string) (game.Game, bool)) (*Film, error) {
@@ -59,7 +69,12 @@ func Make(rp *replay.Replay, lookup func(string) (game.Game, bool)) *Film {
 	for i := range f.FrameOf {
 		f.FrameOf[i] = -1
 	}
-	g, ok := lookup(rp.Header.Game)
+	g, ok := lookup(GameKey(rp.Header))
+	if !ok && rp.Header.GameVersion != "" {
+		f.Problem = fmt.Sprintf("%s is an added game (version %.12s): its pictures are drawn by its referee, found in the judge's store and run in a sandbox, and this viewer has neither: only the exchanges are shown",
+			rp.Header.Game, rp.Header.GameVersion)
+		return f
+	}
 	if !ok {
 		f.Problem = fmt.Sprintf("this judge does not know the game %q: only the exchanges are shown", rp.Header.Game)
 		return f

@@ -45,7 +45,7 @@ type Match struct {
 // Server serves the viewer: the page, its scripts, the list of matches and their films.
 type Server struct {
 	Source Source
-	// Lookup finds a replay's game (games.Lookup).
+	// Lookup finds a replay's game by its GameKey (games.Lookup, for the built-in games).
 	Lookup func(string) (game.Game, bool)
 	// Title heads the list; Standings, when set, are shown above it (a tournament's, as
 	// `judge tournament --json` writes them), and Prefix keeps to the matches whose id
@@ -279,7 +279,7 @@ func (f *Files) mismatch(rp *replay.Replay) bool {
 	if f.Lookup == nil {
 		return false
 	}
-	g, ok := f.Lookup(rp.Header.Game)
+	g, ok := f.Lookup(GameKey(rp.Header))
 	if !ok {
 		return false // not this judge's game: the film says so
 	}

@@ -61,6 +61,17 @@ const JudgeView = (() => {
   //                                    under the chart
   function register(name, renderer) { renderers[name] = renderer; }
 
+  // generic draws a game that has no renderer of its own (an organiser's game, docs/referee.md):
+  // the state its referee gives with each picture, as an indented outline of its keys and
+  // values. The scores, the chart, the exchanges and the faults are the page's own.
+  const generic = {
+    draw(box, view) {
+      box.replaceChildren(el("div", {class: "generic"},
+        el("p", {class: "muted"}, "The game's state at this step (the referee's picture; the game has no drawing of its own):"),
+        el("pre", {class: "state", "data-testid": "state"}, JSON.stringify(view.state, null, 2) || "(none)")));
+    },
+  };
+
   // ---------- Loading ----------
 
   // parseFilm checks what a film's JSON holds and says clearly what is wrong with it.
@@ -218,8 +229,8 @@ const JudgeView = (() => {
     stopPlayer();
     clearTimeout(listTimer);
     const h = film.header, n = film.exchanges.length;
-    const r = renderers[h.game];
     const frames = film.frames || [];
+    const r = renderers[h.game] || (frames.length ? generic : null);
     const players = h.players || [];
     const p = player = {film, step: n, playing: false, speed: 8, timer: null, toggles: {}, ctx: null};
     if (r) {
@@ -265,7 +276,6 @@ const JudgeView = (() => {
     const problem = film.problem || p.drawError;
     box.replaceChildren(mismatchBanner(film), info,
       problem ? el("div", {class: "warning", "data-testid": "problem"}, problem) : "",
-      !r && frames.length ? el("div", {class: "warning"}, `this viewer has no renderer for ${h.game}`) : "",
       // The slider and the buttons, above the picture, stay in view at the top of the window
       // when the page is scrolled (style.css: .dock).
       el("div", {class: "dock", "data-testid": "dock"}, el("div", {class: "bar"}, slider, timeline), controls),
