@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: judge images gvisor browser netns demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal load-portal season soak vet daemon-image
+.PHONY: judge images gvisor browser netns demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal bench-referee load-portal season soak vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -114,6 +114,11 @@ bench: images
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench PerMove -benchtime 5x ./judge/games/
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench Throughput -benchtime 40x ./judge/daemon/
 	$(GO) test -run '^$$' -bench Overhead -benchtime 2000x ./judge/queue/
+
+# An organiser's game: On The Run's referee as a Python program against the built-in one, per
+# exchange and per match start (BENCHMARKS.md).
+bench-referee: images
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench 'RefereeExchange|MatchStart' -benchtime 3x -count 2 -timeout 30m ./cmd/judge/
 
 # The tournament figures of BENCHMARKS.md: one daemon against two.
 bench-tournament: images

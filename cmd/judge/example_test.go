@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -23,6 +24,8 @@ import (
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/sandbox"
+	"github.com/botjudge/judge/sandbox/cores"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
@@ -268,4 +271,160 @@ func playRandom(g game.Game, c game.Config, answer func(game.Request) game.Reply
 		}
 	}
 	return p, nil
+}
+
+// meteredGame is g whose referee programs' CPU is measured: the CPU of each program at the
+// end of its match's setup is added to setup, what it uses after to play.
+func meteredGame(g game.Game, setup, play *time.Duration) game.Game {
+	rg, ok := g.(*referee.Game)
+	if !ok {
+		return g
+	}
+	m := *rg
+	m.Start = func() (referee.Conn, io.Closer, error) {
+		conn, closer, err := rg.Start()
+		if err != nil {
+			return nil, nil, err
+		}
+		p := closer.(interface{ CPU() time.Duration })
+		var atSetup time.Duration
+		first := true
+		return connFunc(func(line []byte) ([]byte, error) {
+				out, err := conn.Exchange(line)
+				if first {
+					first, atSetup = false, p.CPU()
+					*setup += atSetup
+				}
+				return out, err
+			}), closerFunc(func() error {
+				*play += p.CPU() - atSetup
+				return closer.Close()
+			}), nil
+	}
+	return &m
+}
+
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
+
+type connFunc func([]byte) ([]byte, error)
+
+func (f connFunc) Exchange(line []byte) ([]byte, error) { return f(line) }
+
+// BenchmarkRefereeExchange is the cost of On The Run's referee as a program of its own
+// (docs/examples/on-the-run, Python, in its sandbox) against the built-in one, on the same
+// matches: random legal play through each (no bots), 20 matches of a 200-city map an
+// iteration. It reports a match's start (to its setup: the program started and its first
+// answer) and then each exchange's wall time; for the program also its own CPU (its
+// computation: reading the map, judging the moves) and what is left of the wall time, the
+// judge's added cost (the pipes, the JSON, the sandbox's hold between answers).
+func BenchmarkRefereeExchange(b *testing.B) {
+	r := matchtest.Runner(b)
+	ctx := context.Background()
+	// The referee program and the judge's side of its exchanges on the last core, as judge
+	// serve pins a worker's bots and its side of theirs (sandbox.Beside).
+	if usable, err := (cores.Host{}).Usable(); err == nil && len(usable) > 1 {
+		r.Limits.CPUSet = usable[len(usable)-1].Set()
+	}
+	defer sandbox.Beside(r.Limits.CPUSet)()
+	builtin, _ := games.Lookup("ontherun")
+	type match struct {
+		c    game.Config
+		text string
+	}
+	var matches []match
+	for i := range 20 {
+		seed := uint64(2000 + i)
+		text := builtinMap(b, builtin, seed, 200)
+		matches = append(matches, match{game.Config{Seed: seed, Players: 2, Options: map[string]string{"map": text, "time": "1s"}}, text})
+	}
+	for _, name := range []string{"builtin", "program", "program-unfrozen"} {
+		b.Run(name, func(b *testing.B) {
+			var setupCPU, playCPU, start, playing time.Duration
+			g := builtin
+			if name != "builtin" {
+				rr := *r
+				if name == "program-unfrozen" {
+					rr.Freeze = sandbox.FreezeNone // not held between its answers: what the hold costs
+				}
+				g = meteredGame(rr.Bind(ctx, exampleGame(b)), &setupCPU, &playCPU)
+			}
+			exchanges := 0
+			for range b.N {
+				for _, mt := range matches {
+					t0 := time.Now()
+					m, err := game.Start(g, mt.c)
+					if err != nil {
+						b.Fatal(err)
+					}
+					m.Setup()
+					t1 := time.Now()
+					log, err := conform.Drive(m, legalAnswers(b, mt.text, mt.c.Seed))
+					if err != nil {
+						b.Fatal(err)
+					}
+					start, playing = start+t1.Sub(t0), playing+time.Since(t1)
+					exchanges += len(log)
+				}
+			}
+			n := float64(b.N * len(matches))
+			per := float64(playing.Nanoseconds()) / float64(exchanges)
+			b.ReportMetric(float64(start.Microseconds())/n/1000, "start-ms")
+			b.ReportMetric(per/1000, "us/exchange")
+			if name != "builtin" {
+				b.ReportMetric(float64(setupCPU.Microseconds())/n/1000, "referee-start-cpu-ms")
+				own := float64(playCPU.Nanoseconds()) / float64(exchanges)
+				b.ReportMetric(own/1000, "referee-cpu-us/exchange")
+				b.ReportMetric((per-own)/1000, "judge-us/exchange")
+			}
+			b.ReportMetric(float64(exchanges)/n, "exchanges/match")
+		})
+	}
+}
+
+// BenchmarkMatchStart is the wall time of an On The Run match that ends at its third answer
+// (the Detectives' start cities, then a Fugitive that starts on a detective: an illegal move)
+// with its referee built in and as a program of its own (Python, in its sandbox), the bots'
+// containers and the program's taken from a warm pool as the daemon's are.
+func BenchmarkMatchStart(b *testing.B) {
+	r := matchtest.Runner(b)
+	e := matchtest.Engine(r)
+	e.Warm(sandbox.DefaultWarm)
+	ctx := context.Background()
+	builtin, _ := games.Lookup("ontherun")
+	dir := b.TempDir()
+	for role, src := range map[string]string{
+		"fugitive":   "import sys\nfor l in sys.stdin:\n    if l.strip().isdigit(): print(1, flush=True)\n",
+		"detectives": "import sys\nsys.stdin.readline()\nprint('1\\n2\\n3\\n4', flush=True)\nfor l in sys.stdin: pass\n",
+	} {
+		os.MkdirAll(filepath.Join(dir, role), 0o755)
+		os.WriteFile(filepath.Join(dir, role, "main.py"), []byte(src), 0o644)
+	}
+	players := []match.Entrant{{Name: "f", Submission: matchtest.Load(b, filepath.Join(dir, "fugitive"))},
+		{Name: "d", Submission: matchtest.Load(b, filepath.Join(dir, "detectives"))}}
+	opts := map[string]string{"map": builtinMap(b, builtin, 1, 200)}
+	for _, name := range []string{"builtin", "program"} {
+		b.Run(name, func(b *testing.B) {
+			g := builtin
+			if name == "program" {
+				g = exampleGame(b)
+			}
+			play := func() {
+				res, err := r.Play(ctx, match.Job{ID: "start", Game: g, Seed: 1, Options: opts, Players: players})
+				if err != nil || res.Players[0].Fault == nil || res.Players[0].Fault.Kind != game.IllegalMove {
+					b.Fatalf("%v %+v", err, res)
+				}
+			}
+			play() // builds, and fills the pool
+			e.Settle()
+			b.ResetTimer()
+			for range b.N {
+				play()
+				b.StopTimer()
+				e.Settle() // the pool refills between matches, as between a daemon's jobs
+				b.StartTimer()
+			}
+		})
+	}
 }

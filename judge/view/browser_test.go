@@ -2,12 +2,14 @@ package view_test
 
 import (
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -354,4 +356,97 @@ func TestGenericViewOfAnAddedGame(t *testing.T) {
 		t.Errorf("the problem says %q", p)
 	}
 	b.CheckLocal(t)
+}
+
+// rendered is a game with a renderer of its own, as an added game is.
+type rendered struct {
+	game.Game
+	script string
+}
+
+func (g rendered) Renderer() []byte { return []byte(g.script) }
+
+// An added game's own renderer draws its pictures in a sandboxed frame: it is given each step,
+// and draws; it can read no cookie or storage of the page, reach nothing of the page, and load
+// or send nothing - not to the viewer's API, not to the network (Chromium). A renderer that
+// could end its element early is refused.
+func TestRendererIsSandboxed(t *testing.T) {
+	const hostile = `judge.draw = function (box, view) {
+  const tried = {};
+  const attempt = (name, f) => { try { tried[name] = "allowed: " + String(f()); } catch (e) { tried[name] = "denied: " + e.name; } };
+  attempt("cookie", () => document.cookie);
+  attempt("storage", () => window.localStorage.length);
+  attempt("parent", () => window.parent.document.title);
+  fetch("/api/list?from=renderer").then(() => window.parent.postMessage({leak: "fetch"}, "*"), () => {});
+  fetch("http://127.0.0.1:9/x?from=renderer").then(() => window.parent.postMessage({leak: "network"}, "*"), () => {});
+  const img = new Image(); img.src = "/leak.png?from=renderer";
+  box.textContent = "step " + view.step + ": " + view.players.join(" v ");
+  window.parent.postMessage({tried: tried}, "*");
+};`
+	b := newBrowser(t)
+	data, err := os.ReadFile(filepath.Join("testdata", "langwars.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "added.jsonl")
+	version := strings.Repeat("cd", 32)
+	os.WriteFile(path, []byte(strings.Replace(string(data), `"game":"langwars"`, `"game":"my-game","game_version":"`+version+`"`, 1)), 0o644)
+	langwars, _ := games.Lookup("langwars")
+	script := hostile
+	lookup := func(key string) (game.Game, bool) { return rendered{langwars, script}, key == "my-game@"+version }
+	var mu sync.Mutex
+	var asked []string
+	h := (&view.Server{Source: &view.Files{Paths: []string{dir}, Lookup: lookup}, Lookup: lookup}).Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		asked = append(asked, r.URL.String())
+		mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+
+	b.Do(t, chromedp.Navigate(srv.URL+"/"), chromedp.Evaluate[chromedp.Void](`document.cookie = "session=secret; path=/"; localStorage.setItem("k", "v")`))
+	b.Do(t, chromedp.Navigate(film(srv.URL, path)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=renderer]`)),
+		chromedp.Evaluate[chromedp.Void](`window.__msgs = []; window.addEventListener("message", (e) => window.__msgs.push(e.data))`),
+		chromedp.WaitVisible(chromedp.CSS(`[data-testid=board][data-drawn]`)), key(kb.Home), key(kb.ArrowRight),
+		chromedp.Sleep(500*time.Millisecond))
+	if drawn := get(t, b, chromedp.AttributeValue(chromedp.CSS(`[data-testid=board]`), "data-drawn")); drawn.Value != "1" {
+		t.Errorf("the renderer drew step %q, want 1", drawn.Value)
+	}
+	msgs := get(t, b, chromedp.Evaluate[string](`JSON.stringify(window.__msgs)`))
+	if !strings.Contains(msgs, `"tried"`) {
+		t.Fatalf("the renderer did not run: %s", msgs)
+	}
+	for _, what := range []string{"cookie", "storage", "parent"} {
+		if !strings.Contains(msgs, `"`+what+`":"denied: SecurityError"`) {
+			t.Errorf("the renderer's %s was not denied: %s", what, msgs)
+		}
+	}
+	if strings.Contains(msgs, "leak") || strings.Contains(msgs, "secret") {
+		t.Errorf("the renderer reached something: %s", msgs)
+	}
+	mu.Lock()
+	for _, u := range asked {
+		if strings.Contains(u, "from=renderer") {
+			t.Errorf("the renderer's request reached the server: %s", u)
+		}
+	}
+	mu.Unlock()
+
+	res, err := http.Get(srv.URL + "/frame/my-game@" + version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if csp := res.Header.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "sandbox allow-scripts; default-src 'none'") {
+		t.Errorf("the frame's policy: %q", csp)
+	}
+	script = `judge.draw = () => {}; "</script><script>alert(1)</script>"`
+	if res, err := http.Get(srv.URL + "/frame/my-game@" + version); err != nil || res.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("a renderer that ends its element: %v %v", err, res.Status)
+	}
+	if res, _ := http.Get(srv.URL + "/frame/langwars"); res.StatusCode != http.StatusNotFound {
+		t.Errorf("a built-in game's frame: %s", res.Status)
+	}
 }

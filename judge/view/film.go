@@ -30,6 +30,9 @@ type Film struct {
 	// exchange i. A picture that did not change is stored once.
 	Frames  []json.RawMessage `json:"frames"`
 	FrameOf []int             `json:"frame_of"`
+	// Renderer says the game draws its pictures with a script of its own (an added game's
+	// renderer), which the page runs in a sandboxed frame (Server's frame/KEY).
+	Renderer bool `json:"renderer,omitempty"`
 	// Problem says why some steps have no picture (FrameOf holds -1 for them): a game
 	// without pictures, or a replay that its game does not re-judge to the end.
 	Problem string `json:"problem,omitempty"`
@@ -78,6 +81,9 @@ func Make(rp *replay.Replay, lookup func(string) (game.Game, bool)) *Film {
 	if !ok {
 		f.Problem = fmt.Sprintf("this judge does not know the game %q: only the exchanges are shown", rp.Header.Game)
 		return f
+	}
+	if r, ok := g.(interface{ Renderer() []byte }); ok && len(r.Renderer()) > 0 {
+		f.Renderer = true
 	}
 	var last []byte
 	watch := func(step int, m game.Match) {

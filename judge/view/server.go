@@ -65,6 +65,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/list", s.list)
 	mux.HandleFunc("GET /api/film/{key...}", s.film)
 	mux.HandleFunc("POST /api/film", s.upload)
+	mux.HandleFunc("GET /frame/{key...}", s.frame)
 	return secure(mux)
 }
 

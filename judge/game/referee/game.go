@@ -29,6 +29,14 @@ type Game struct {
 	Start func() (Conn, io.Closer, error)
 }
 
+// Renderer is the game's script for the viewer's pictures (the manifest's renderer), or nil.
+func (g *Game) Renderer() []byte {
+	if g.Manifest.Renderer == "" {
+		return nil
+	}
+	return g.Files[g.Manifest.Renderer]
+}
+
 // Name is the manifest's.
 func (g *Game) Name() string { return g.Manifest.Name }
 

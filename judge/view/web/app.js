@@ -64,6 +64,36 @@ const JudgeView = (() => {
   // generic draws a game that has no renderer of its own (an organiser's game, docs/referee.md):
   // the state its referee gives with each picture, as an indented outline of its keys and
   // values. The scores, the chart, the exchanges and the faults are the page's own.
+  // framed draws an added game with its own renderer: the organiser's script, in a frame of
+  // its own that the server serves sandboxed (no origin, no cookie, no network: frame.go).
+  // Each step's picture is posted to it; it answers {drawn: step}, or {error} when it fails.
+  function framed(film) {
+    const key = film.header.game_version ? `${film.header.game}@${film.header.game_version}` : film.header.game;
+    let frame = null, note = null, ready = false, pending = null;
+    const post = (view) => frame.contentWindow.postMessage(view, "*");
+    return {
+      draw(box, view) {
+        const pic = {state: view.state, scores: view.scores, step: view.step,
+          players: (film.header.players || []).map((p) => p.name), exchange: view.exchange || null};
+        if (!frame || !box.contains(frame)) {
+          frame = el("iframe", {class: "renderer", sandbox: "allow-scripts", "data-testid": "renderer",
+            src: "frame/" + encodeURIComponent(key), title: `${film.header.game}: the game's own drawing`});
+          ready = false;
+          note = el("p", {class: "warning", "data-testid": "renderer-error"});
+          box.replaceChildren(frame, note);
+          window.addEventListener("message", (e) => {
+            if (!frame || e.source !== frame.contentWindow || !e.data || typeof e.data !== "object") return;
+            if (e.data.ready) { ready = true; if (pending) post(pending); }
+            else if ("drawn" in e.data) { box.setAttribute("data-drawn", String(e.data.drawn)); note.textContent = ""; }
+            else if ("error" in e.data) note.textContent = `the ${film.header.game} renderer failed at step ${e.data.step}: ${e.data.error}`;
+          });
+        }
+        pending = pic;
+        if (ready) post(pic);
+      },
+    };
+  }
+
   const generic = {
     draw(box, view) {
       box.replaceChildren(el("div", {class: "generic"},
@@ -230,7 +260,7 @@ const JudgeView = (() => {
     clearTimeout(listTimer);
     const h = film.header, n = film.exchanges.length;
     const frames = film.frames || [];
-    const r = renderers[h.game] || (frames.length ? generic : null);
+    const r = renderers[h.game] || (frames.length ? (film.renderer ? framed(film) : generic) : null);
     const players = h.players || [];
     const p = player = {film, step: n, playing: false, speed: 8, timer: null, toggles: {}, ctx: null};
     if (r) {
