@@ -94,6 +94,13 @@ type PageOptions struct {
 
 // WriteHTMLWith is WriteHTML with options.
 func WriteHTMLWith(w io.Writer, f *Film, o PageOptions) error {
+	// A page on its own has no server to serve an added game's renderer in its frame: its
+	// pictures are drawn by the generic view.
+	if f.Renderer {
+		c := *f
+		c.Renderer = false
+		f = &c
+	}
 	d := pageData{PageOptions: o, Title: title(f), Inline: true, Film: f}
 	style, err := fs.ReadFile(Static(), "style.css")
 	if err != nil {
