@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +14,9 @@ import (
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/contest"
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/game/manifest"
+	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/portal/ladder"
 	"github.com/botjudge/judge/judge/portal/store"
@@ -34,19 +39,43 @@ var everyGame = []struct {
 	{"snakecore", nil, 2, 4},
 	{"snakecore", map[string]string{"players": "2"}, 2, 2},
 	{"snakecore", map[string]string{"players": "6"}, 6, 6},
+	{"higher", nil, 2, 2},
+	{"higher-four", nil, 2, 4},
+}
+
+// addedGames are organisers' games, as judge game add adds them: the test game of
+// cmd/judge/testdata/games/higher (2 to 4 players, 2 by default), and the same game played by
+// four by default.
+var addedGames = func() map[string]game.Game {
+	check := manifest.Check{Langs: images.LangNames()}
+	two, err := referee.Load(os.DirFS(filepath.Join("..", "..", "cmd", "judge", "testdata", "games", "higher")), check)
+	if err != nil {
+		panic(err)
+	}
+	four := *two
+	four.Manifest.Name, four.Manifest.Players.Default = "higher-four", 4
+	return map[string]game.Game{"higher": two, "higher-four": &four}
+}()
+
+// lookup finds the judge's games and the added ones, as the catalog does for the portal.
+func lookup(name string) (game.Game, bool) {
+	if g, ok := addedGames[name]; ok {
+		return g, true
+	}
+	return games.Lookup(name)
 }
 
 // TestEveryGame is the contestant's whole path in every game at its least and its default
 // player count, with one house bot and two contestants: upload, compile, validation (every
 // seat filled), activation, a test match against the house bot, the ladder rating both
 // versions, and a test competition. The fake daemon refuses a job the real one would (the
-// player count, the options). Every game is in the table, added ones too.
+// player count, the options). Every game is in the table, and added ones, by two and by four.
 func TestEveryGame(t *testing.T) {
 	seen := map[string]bool{}
 	for _, c := range everyGame {
 		seen[c.game] = true
 	}
-	for _, g := range games.All() {
+	for _, g := range append(games.All(), addedGames["higher"], addedGames["higher-four"]) {
 		if !seen[g.Name()] {
 			t.Errorf("game %s is not in the table", g.Name())
 		}

@@ -22,7 +22,6 @@ import (
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/game"
-	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/portal/store"
@@ -118,7 +117,7 @@ func newPortal(t testing.TB, q *queue.Queue, log *slog.Logger, opts ...func(*por
 		t.Fatal(err)
 	}
 	st := store.New(kv)
-	p, err := portal.New(portal.Config{Options: o, Store: st, Queue: q, Games: games.Lookup,
+	p, err := portal.New(portal.Config{Options: o, Store: st, Queue: q, Games: lookup,
 		Langs: images.LangNames(), Upload: upload.Limits{Bytes: 1 << 20, Files: 64}, Version: "test", Log: log})
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +220,7 @@ func (e *env) daemon(ctx context.Context) {
 // the languages) and the game's own start with the job's options and players; and the
 // judge's failure that a "judgefail" bot's validation meets while e.failing is set.
 func (e *env) refuses(j job.Job, data []byte) error {
-	_, g, err := job.Parse(data, job.Rules{Game: games.Lookup, Langs: images.LangNames(), MaxSource: 1 << 20})
+	_, g, err := job.Parse(data, job.Rules{Game: lookup, Langs: images.LangNames(), MaxSource: 1 << 20})
 	if err != nil || j.Kind == job.KindBuild {
 		return err
 	}

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/build"
-	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/tournament"
 )
@@ -201,7 +200,7 @@ func exported(t *testing.T, org *client, url, dir string) *tournament.Tournament
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := games.Lookup(spec.Game)
+	g, _ := lookup(spec.Game)
 	tt := &tournament.Tournament{Spec: spec, Game: g}
 	for _, en := range spec.Entrants {
 		sub, err := build.Load(en.Path, 1<<20) // Load made it the directory's
