@@ -17,6 +17,7 @@ import (
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/contest"
+	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/portal/store"
@@ -134,7 +135,16 @@ func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 		a.contestEngine(st, q, a.log).Run(ctx) // until SIGINT or SIGTERM: a stop, not an error
 		return nil
 	}
-	p, err := portal.New(portal.Config{Options: a.cfg.Portal, Store: st, Queue: q, Games: a.lookup,
+	// The games by name, and a film's added game by the version that judged its match
+	// (view.GameKey), its referee run here in a sandbox when this machine has Docker.
+	films := a.viewLookup(ctx, q)
+	lookup := func(key string) (game.Game, bool) {
+		if strings.Contains(key, "@") {
+			return films(key)
+		}
+		return a.lookup(key)
+	}
+	p, err := portal.New(portal.Config{Options: a.cfg.Portal, Store: st, Queue: q, Games: lookup,
 		Langs: images.LangNames(), Upload: upload.Limits{Bytes: int64(a.cfg.Build.SourceLimit), Files: upload.DefaultFiles},
 		Version: judgeVersion(), Log: a.log})
 	if err != nil {
