@@ -36,7 +36,7 @@ func (a *app) gamesCmd() *cobra.Command {
 			ctx, cancel := context.WithTimeout(cmd.Context(), 3*time.Second)
 			defer cancel()
 			var note string
-			if q, err := a.queue(ctx, false); err != nil {
+			if q, err := a.gamesStore(ctx); err != nil {
 				note = "games added with judge game add are not listed: no judge's store is reachable"
 			} else {
 				defer q.Close()

@@ -402,7 +402,7 @@ func (a *app) lookupGame(flag, name string) (game.Game, error) {
 		// command).
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		q, err := a.queue(ctx, false)
+		q, err := a.gamesStore(ctx)
 		if err != nil {
 			return nil, unreachableGame(flag, name, err)
 		}
@@ -433,6 +433,24 @@ func (a *app) lookup(name string) (game.Game, bool) {
 		return a.added.Lookup(name)
 	}
 	return games.Lookup(name)
+}
+
+// gamesStore opens the store that holds the added games, for a command that only reads them:
+// nats.url's, else the judge serving on nats.listen, else the data directory's own store read
+// in this process (changing nothing), when it has one.
+func (a *app) gamesStore(ctx context.Context) (*queue.Queue, error) {
+	q, err := a.queue(ctx, false)
+	if err == nil || a.cfg.NATS.URL != "" {
+		return q, err
+	}
+	if dir := a.natsStore(); queue.HasStore(dir) {
+		o := a.cfg.Queue()
+		o.URL, o.StoreDir, o.InProcess, o.ReadOnly, o.Logger = "", dir, true, true, a.log
+		if local, lerr := queue.Open(ctx, o); lerr == nil {
+			return local, nil
+		}
+	}
+	return nil, err
 }
 
 // useCatalog has the command know the games added to q's store (judge game add).

@@ -180,7 +180,7 @@ func (a *app) replayGame(ctx context.Context, path string, h replay.Header, dir 
 				dir, path, h.Game, h.GameVersion, g.Manifest.Name, g.Version)}
 		}
 	} else {
-		q, err := a.queue(ctx, false)
+		q, err := a.gamesStore(ctx)
 		if err != nil {
 			return nil, usageError{fmt.Errorf("%s: a replay of %s, an added game (version %.12s): give its directory with --game DIR, or reach the judge's store: %w",
 				path, h.Game, h.GameVersion, err)}

@@ -100,7 +100,7 @@ func (a *app) viewLookup(ctx context.Context, q *queue.Queue) func(string) (game
 		once.Do(func() {
 			store := q
 			if store == nil {
-				store, _ = a.queue(ctx, false)
+				store, _ = a.gamesStore(ctx)
 				a.lookupStore = store // closed with the command
 			}
 			if store != nil {
