@@ -148,7 +148,7 @@ func TestAddedGameOnARunningJudge(t *testing.T) {
 		}
 		return res, err
 	}
-	if out, err := runCLI(t, "game", "list"); err != nil || !strings.Contains(out, "no game added") {
+	if out, err := runCLIWithin(t, 5*time.Minute, "game", "list"); err != nil || !strings.Contains(out, "no game added") {
 		t.Fatalf("game list before any add: %v %s", err, out)
 	}
 	var ue usageError
@@ -157,11 +157,11 @@ func TestAddedGameOnARunningJudge(t *testing.T) {
 	}
 
 	var added catalog.Entry
-	out, err := runCLI(t, "game", "add", dir, "--json")
+	out, err := runCLIWithin(t, 5*time.Minute, "game", "add", dir, "--json")
 	if err != nil || json.Unmarshal([]byte(out), &added) != nil || added.Name != "higher" || len(added.Version) != 64 {
 		t.Fatalf("game add: %v %s", err, out)
 	}
-	if out, err := runCLI(t, "game", "add", dir); err != nil || !strings.Contains(out, "is the current one already") {
+	if out, err := runCLIWithin(t, 5*time.Minute, "game", "add", dir); err != nil || !strings.Contains(out, "is the current one already") {
 		t.Errorf("adding it again: %v %s", err, out)
 	}
 	if out, err := runCLI(t, "games"); err != nil || !strings.Contains(out, "higher") || !strings.Contains(out, "added, version "+added.Version[:12]) {
@@ -204,7 +204,7 @@ func TestAddedGameOnARunningJudge(t *testing.T) {
 	// The viewer draws an added game's replay with the version that judged it (its referee
 	// run again for the pictures).
 	page := filepath.Join(t.TempDir(), "m.html")
-	if out, err := runCLI(t, "replay", "html", replays[1], "-o", page); err != nil {
+	if out, err := runCLIWithin(t, 5*time.Minute, "replay", "html", replays[1], "-o", page); err != nil {
 		t.Errorf("replay html: %v %s", err, out)
 	} else if html := string(must(os.ReadFile(page))); strings.Contains(html, "is an added game") || !strings.Contains(html, `"frames":[{"scores":[0,0,0,0]`) {
 		t.Errorf("the page of an added game's replay has no pictures: %.2000s", html[strings.Index(html, `id="film"`):])
@@ -212,7 +212,7 @@ func TestAddedGameOnARunningJudge(t *testing.T) {
 
 	// judge play and judge tournament take the added game's name as a built-in game's.
 	var played result.Result
-	if out, err := runCLI(t, "play", "--game", "higher", "--opt", "turns=2", "--json", bot("seven"), bot("three")); err != nil || json.Unmarshal([]byte(out), &played) != nil || played.GameVersion != added.Version {
+	if out, err := runCLIWithin(t, 5*time.Minute, "play", "--game", "higher", "--opt", "turns=2", "--json", bot("seven"), bot("three")); err != nil || json.Unmarshal([]byte(out), &played) != nil || played.GameVersion != added.Version {
 		t.Errorf("judge play of the added game: %v %s", err, out)
 	}
 	entrants := t.TempDir()
@@ -229,29 +229,29 @@ func TestAddedGameOnARunningJudge(t *testing.T) {
 		t.Fatal(err)
 	}
 	var v2 catalog.Entry
-	out, err = runCLI(t, "game", "add", dir, "--json")
+	out, err = runCLIWithin(t, 5*time.Minute, "game", "add", dir, "--json")
 	if err != nil || json.Unmarshal([]byte(out), &v2) != nil || v2.Version == added.Version || len(v2.Earlier) != 1 {
 		t.Fatalf("adding v2: %v %s", err, out)
 	}
 	for _, f := range replays {
-		if out, err := runCLI(t, "replay", "verify", f); err != nil || !strings.Contains(out, "verified") {
+		if out, err := runCLIWithin(t, 5*time.Minute, "replay", "verify", f); err != nil || !strings.Contains(out, "verified") {
 			t.Errorf("verify %s with its version from the store: %v %s", f, err, out)
 		}
 	}
-	if _, err := runCLI(t, "replay", "verify", replays[0], "--game", dir); !errors.As(err, &ue) || !strings.Contains(err.Error(), "judged by higher version "+added.Version[:12]) {
+	if _, err := runCLIWithin(t, 5*time.Minute, "replay", "verify", replays[0], "--game", dir); !errors.As(err, &ue) || !strings.Contains(err.Error(), "judged by higher version "+added.Version[:12]) {
 		t.Errorf("verify with another version's directory: %v", err)
 	}
 
-	if out, err := runCLI(t, "game", "remove", "higher"); err != nil || !strings.Contains(out, "removed higher") {
+	if out, err := runCLIWithin(t, 5*time.Minute, "game", "remove", "higher"); err != nil || !strings.Contains(out, "removed higher") {
 		t.Fatalf("remove: %v %s", err, out)
 	}
 	if _, err := submit(bot("seven"), bot("three")); !errors.As(err, &ue) {
 		t.Errorf("a job of a removed game: %v", err)
 	}
-	if out, err := runCLI(t, "replay", "verify", replays[1]); err != nil || !strings.Contains(out, "verified") {
+	if out, err := runCLIWithin(t, 5*time.Minute, "replay", "verify", replays[1]); err != nil || !strings.Contains(out, "verified") {
 		t.Errorf("verify once the game is removed: %v %s", err, out)
 	}
-	if _, err := runCLI(t, "game", "remove", "amazes"); !errors.As(err, &ue) {
+	if _, err := runCLIWithin(t, 5*time.Minute, "game", "remove", "amazes"); !errors.As(err, &ue) {
 		t.Errorf("removing a built-in game: %v", err)
 	}
 }
@@ -269,7 +269,7 @@ func must[T any](v T, err error) T {
 func TestGameCheck(t *testing.T) {
 	sandboxtest.Engine(t)
 	good := filepath.Join("testdata", "games", "higher")
-	if out, err := runCLI(t, "game", "check", good, "--seeds", "2"); err != nil || !strings.Contains(out, "conformance: ok") || !strings.Contains(out, "sample bots, 4 players: ok") {
+	if out, err := runCLIWithin(t, 5*time.Minute, "game", "check", good, "--seeds", "2"); err != nil || !strings.Contains(out, "conformance: ok") || !strings.Contains(out, "sample bots, 4 players: ok") {
 		t.Fatalf("a good game: %v\n%s", err, out)
 	}
 	for _, tc := range []struct {
@@ -292,7 +292,7 @@ func TestGameCheck(t *testing.T) {
 				t.Fatalf("%s has no %q", tc.file, tc.find)
 			}
 			os.WriteFile(f, []byte(strings.Replace(text, tc.find, tc.replace, 1)), 0o644)
-			out, err := runCLI(t, "game", "check", dir, "--seeds", "2")
+			out, err := runCLIWithin(t, 5*time.Minute, "game", "check", dir, "--seeds", "2")
 			var ue usageError
 			if err == nil || errors.As(err, &ue) != tc.usage || !regexp.MustCompile(tc.want).MatchString(err.Error()) {
 				t.Errorf("%v (usage error: %v; want %v, saying %q)\n%s", err, errors.As(err, &ue), tc.usage, tc.want, out)
@@ -309,10 +309,10 @@ func TestGameNewPassesCheck(t *testing.T) {
 	for _, lang := range skeleton.Langs() {
 		t.Run(lang, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "g")
-			if out, err := runCLI(t, "game", "new", "num-"+lang, "--lang", lang, "--dir", dir); err != nil {
+			if out, err := runCLIWithin(t, 5*time.Minute, "game", "new", "num-"+lang, "--lang", lang, "--dir", dir); err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
-			out, err := runCLI(t, "game", "check", dir, "--seeds", "2")
+			out, err := runCLIWithin(t, 5*time.Minute, "game", "check", dir, "--seeds", "2")
 			if err != nil || !strings.Contains(out, "sample bots, 2 players: ok") || !strings.Contains(out, "sample bots, 4 players: ok") {
 				t.Errorf("%v\n%s", err, out)
 			}

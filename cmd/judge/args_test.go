@@ -38,7 +38,14 @@ func noEngineNoQueue(t *testing.T) {
 // A command that hangs on a network it should not have asked for ends with the timeout.
 func runCLI(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	return runCLIWithin(t, 30*time.Second, args...)
+}
+
+// runCLIWithin is runCLI for a command that builds and plays (judge game check), given
+// timeout: a fresh machine compiles every toolchain's first program cold.
+func runCLIWithin(t *testing.T, timeout time.Duration, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	root := newRoot()
 	var out bytes.Buffer
