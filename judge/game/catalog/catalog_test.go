@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -209,4 +210,20 @@ func mustKV(t *testing.T, q *queue.Queue) jetstream.KeyValue {
 		t.Fatal(err)
 	}
 	return kv
+}
+
+// A game's directory is bounded: too many files, or too many bytes, is refused saying so.
+func TestDirectoryBounds(t *testing.T) {
+	many := dir("print(1)\n")
+	for i := range referee.MaxDirFiles {
+		many[fmt.Sprintf("data/%d.txt", i)] = &fstest.MapFile{Data: []byte("x")}
+	}
+	if _, err := referee.Load(many, check); err == nil || !strings.Contains(err.Error(), "more than 2000 files") {
+		t.Errorf("too many files: %v", err)
+	}
+	big := dir("print(1)\n")
+	big["data/big.bin"] = &fstest.MapFile{Data: make([]byte, referee.MaxDirBytes)}
+	if _, err := referee.Load(big, check); err == nil || !strings.Contains(err.Error(), "more than 32 MiB") {
+		t.Errorf("too many bytes: %v", err)
+	}
 }
