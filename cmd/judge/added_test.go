@@ -312,7 +312,7 @@ func TestGameNewPassesCheck(t *testing.T) {
 			if out, err := runCLIWithin(t, 5*time.Minute, "game", "new", "num-"+lang, "--lang", lang, "--dir", dir); err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
-			out, err := runCLIWithin(t, 5*time.Minute, "game", "check", dir, "--seeds", "2")
+			out, err := runCLIWithin(t, 5*time.Minute, "game", "check", dir, "--seeds", "1")
 			if err != nil || !strings.Contains(out, "sample bots, 2 players: ok") || !strings.Contains(out, "sample bots, 4 players: ok") {
 				t.Errorf("%v\n%s", err, out)
 			}

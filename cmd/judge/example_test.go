@@ -63,6 +63,11 @@ func builtinMap(t testing.TB, g game.Game, seed uint64, cities int) string {
 // played by both.
 func TestTheExampleRefereeIsTheBuiltInGame(t *testing.T) {
 	r := matchtest.Runner(t)
+	// Containers started ahead and used again, as judge serve's are: 100 matches of three
+	// containers each would otherwise spend most of their time starting them.
+	e := matchtest.Engine(r)
+	e.Warm(sandbox.DefaultWarm)
+	e.Reuse(sandbox.DefaultReuse)
 	ctx := context.Background()
 	py := exampleGame(t)
 	builtin, _ := games.Lookup("ontherun")

@@ -53,26 +53,32 @@ func (r *Referee[P]) fault(ctx context.Context, b *bot, err error, req game.Requ
 	return f
 }
 
+// exitGrace is how long a bot whose output ended is given to exit before it is said to have
+// closed its output and kept running: its pipes close as it dies, a moment before it has
+// exited, and under gVisor on a loaded machine a runtime's exit (Mono's) was seen to take more
+// than a second.
+const exitGrace = 3 * time.Second
+
 // lost reports that a turn failed with err because the bot's container ended under it. A bot
-// whose output ended (or whose input broke) is given a second to exit first, watched without
-// the engine: its pipes close as it dies, a moment before it has exited.
+// whose output ended (or whose input broke) is given exitGrace to exit first, watched without
+// the engine.
 func lost(ctx context.Context, p Lifecycle, err error) bool {
 	timedOut := errors.Is(err, sandbox.ErrCPULimit) || errors.Is(err, sandbox.ErrWallLimit)
 	if !timedOut && !errors.Is(err, sandbox.ErrLineTooLong) && !errors.Is(err, sandbox.ErrOutputLimit) && !p.Exited() {
-		ctx, cancel := context.WithTimeout(ctx, time.Second)
+		ctx, cancel := context.WithTimeout(ctx, exitGrace)
 		defer cancel()
 		p.Ended(ctx)
 	}
 	return p.Exited() && p.Lost()
 }
 
-// exitOf says how the bot exited, if it has. One whose output ended has had its second to
+// exitOf says how the bot exited, if it has. One whose output ended has had its exitGrace to
 // exit (lost): one that has not keeps running, and is not waited for again.
 func exitOf(ctx context.Context, p Lifecycle) (sandbox.Exit, bool) {
 	if !p.Exited() {
 		return sandbox.Exit{}, false
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	ctx, cancel := context.WithTimeout(ctx, exitGrace)
 	defer cancel()
 	x, err := p.Wait(ctx)
 	return x, err == nil

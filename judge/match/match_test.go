@@ -206,8 +206,8 @@ func TestFaultsEndOnlyTheirPlayer(t *testing.T) {
 	}
 }
 
-// A bot that closes its output and keeps running is given a second to exit, once: the
-// exchange that meets it (replay lines 3 to 4: player 1's turn 2) takes that second.
+// A bot that closes its output and keeps running is given match.ExitGrace to exit, once: the
+// exchange that meets it (replay lines 3 to 4: player 1's turn 2) takes that wait.
 func TestClosedOutputIsWaitedForOnce(t *testing.T) {
 	r := runner(t)
 	opts := map[string]string{"p0": "echo 1,echo 2,echo 3", "p1": "echo a,close,echo c", "limit": "500ms"}
@@ -216,8 +216,8 @@ func TestClosedOutputIsWaitedForOnce(t *testing.T) {
 	if f := res[1].Fault; f == nil || *f != want {
 		t.Fatalf("fault %+v; want %+v", f, want)
 	}
-	if took := at[4].Sub(at[3]); took < time.Second || took > 1500*time.Millisecond {
-		t.Errorf("the exchange took %v; want the second's wait and little more", took)
+	if took := at[4].Sub(at[3]); took < match.ExitGrace || took > match.ExitGrace+500*time.Millisecond {
+		t.Errorf("the exchange took %v; want the wait of %v and little more", took, match.ExitGrace)
 	}
 }
 

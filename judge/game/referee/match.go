@@ -149,7 +149,7 @@ func (m *Match) ask(msg any) (answer, error) {
 	dec := json.NewDecoder(bytes.NewReader(out))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&a); err != nil {
-		return answer{}, m.fail(fmt.Sprintf("its answer is not the protocol's JSON: %.200q", out), err)
+		return answer{}, m.fail(fmt.Sprintf("its answer (%d bytes) is not the protocol's JSON: %.200q", len(out), out), err)
 	}
 	if dec.More() {
 		return answer{}, m.fail(fmt.Sprintf("its answer has more than one JSON value: %.200q", out), nil)

@@ -1,0 +1,4 @@
+package match
+
+// ExitGrace is exitGrace, for the tests that time it.
+const ExitGrace = exitGrace
