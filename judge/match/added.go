@@ -33,11 +33,15 @@ func gameErr(m game.Match) error {
 	err := e.Err()
 	var oe *game.OptionError
 	var re *referee.Error
+	// A referee's failure comes first: one that refused options its manifest allows wraps its
+	// refusal, and is the referee's error, not the job's.
 	switch {
-	case errors.As(err, &oe):
-		return result.Errorf(result.BadOption, "%w", err)
 	case errors.As(err, &re) && re.NotStarted:
 		return result.Errorf(result.Infrastructure, "%w", err)
+	case errors.As(err, &re):
+		return result.Errorf(result.Referee, "%w", err)
+	case errors.As(err, &oe):
+		return result.Errorf(result.BadOption, "%w", err)
 	}
 	return result.Errorf(result.Referee, "%w", err)
 }

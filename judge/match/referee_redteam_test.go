@@ -65,6 +65,8 @@ func TestEveryHostileRefereeIsContained(t *testing.T) {
 		{"never answering", "import time\ntime.sleep(3600)", "wall|time"},
 		{"spinning", "while True: pass", "CPU"},
 		{"memory", "b = bytearray(1 << 30)", "MemoryError|out of memory"},
+		// Options the manifest allows, refused: the referee's error, not the job's bad option.
+		{"refusing what its manifest allows", "import json, sys\nsys.stdin.readline()\nprint(json.dumps({'type': 'error', 'problems': ['option turns: no']}), flush=True)\nsys.stdin.readline()", "refused options its manifest allows"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := play(t, tc.attack)
