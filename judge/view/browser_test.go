@@ -316,21 +316,30 @@ func TestBadReplaysSayWhy(t *testing.T) {
 	b.CheckLocal(t)
 }
 
+// addedReplay is a directory holding a replay of "my-game", an added game of version: Lang
+// Wars' replay under that name, so that its pictures are Lang Wars' and no renderer of the
+// viewer's has its name.
+func addedReplay(t *testing.T, version string) (dir, path string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "langwars.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir = t.TempDir()
+	path = filepath.Join(dir, "added.jsonl")
+	text := strings.Replace(string(data), `"game":"langwars"`, `"game":"my-game","game_version":"`+version+`"`, 1)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path
+}
+
 // An organiser's game with no renderer of its own is drawn by the generic view: the state of
 // each picture its referee gives, legibly, beside the scores, the chart and the exchanges.
 // (The pictures here are Lang Wars', under a name no renderer has.)
 func TestGenericViewOfAnAddedGame(t *testing.T) {
 	b := newBrowser(t)
-	data, err := os.ReadFile(filepath.Join("testdata", "langwars.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "added.jsonl")
-	text := strings.Replace(string(data), `"game":"langwars"`, `"game":"my-game","game_version":"`+strings.Repeat("ab", 32)+`"`, 1)
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir, path := addedReplay(t, strings.Repeat("ab", 32))
 	langwars, _ := games.Lookup("langwars")
 	lookup := func(key string) (game.Game, bool) { return langwars, key == "my-game@"+strings.Repeat("ab", 32) }
 	srv := httptest.NewServer((&view.Server{Source: &view.Files{Paths: []string{dir}, Lookup: lookup}, Lookup: lookup}).Handler())
@@ -384,14 +393,8 @@ func TestRendererIsSandboxed(t *testing.T) {
   window.parent.postMessage({tried: tried}, "*");
 };`
 	b := newBrowser(t)
-	data, err := os.ReadFile(filepath.Join("testdata", "langwars.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "added.jsonl")
 	version := strings.Repeat("cd", 32)
-	os.WriteFile(path, []byte(strings.Replace(string(data), `"game":"langwars"`, `"game":"my-game","game_version":"`+version+`"`, 1)), 0o644)
+	dir, path := addedReplay(t, version)
 	langwars, _ := games.Lookup("langwars")
 	script := hostile
 	lookup := func(key string) (game.Game, bool) { return rendered{langwars, script}, key == "my-game@"+version }
