@@ -18,7 +18,7 @@ import (
 )
 
 // An added game's rules are a referee program (docs/referee.md): the match starts it in a
-// sandbox of its own when it is first played (RefereeStarter), asks it each step with its own
+// sandbox of its own when it is first played (refereeStarter), asks it each step with its own
 // CPU limit, holds it while the bots think, and ends it with the match. Its CPU is never a
 // bot's. When it fails, the match is the judge's error (gameErr).
 
@@ -85,16 +85,16 @@ func (r *Referee[P]) Bind(ctx context.Context, g game.Game) game.Game {
 		if !built.OK {
 			return nil, nil, &referee.Error{Msg: "its program does not compile (" + string(built.Failure) + ")", Err: errors.New(result.StderrTail(built.Log))}
 		}
-		return RefereeStarter(ctx, r.Sandbox, built, ref.Lang, ref, r.Limits, r.Freeze)()
+		return refereeStarter(ctx, r.Sandbox, built, ref.Lang, ref, r.Limits, r.Freeze)()
 	}
 	return &bound
 }
 
-// RefereeStarter starts an added game's referee, built (built, in lang) as a bot is, for one
+// refereeStarter starts an added game's referee, built (built, in lang) as a bot is, for one
 // match each time it is called: in a sandbox of sb's with limits, its memory and its CPU for
 // each answer the manifest's (r), its first answer also given its language's start-up
 // allowance.
-func RefereeStarter[P Bot](ctx context.Context, sb Sandbox[P], built build.Result, lang string, r manifest.Referee,
+func refereeStarter[P Bot](ctx context.Context, sb Sandbox[P], built build.Result, lang string, r manifest.Referee,
 	limits sandbox.Limits, freeze sandbox.Freeze) func() (referee.Conn, io.Closer, error) {
 	return func() (referee.Conn, io.Closer, error) {
 		l := limits
