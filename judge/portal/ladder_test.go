@@ -188,6 +188,10 @@ func TestLadderPages(t *testing.T) {
 		if rows := a.leaderboard("spring"); len(rows) != 2 || rows[0]["matches"].(float64) < 5 || rows[1]["matches"].(float64) < 5 {
 			return fmt.Errorf("the leaderboard: %v", rows)
 		}
+		// The history is written just after the ladder's count: wait for it too.
+		if h, _ := e.st.History(t.Context(), "spring", "bob"); len(h) < 5 {
+			return fmt.Errorf("bob's history: %d points", len(h))
+		}
 		return nil
 	})
 	code, page := a.get("/c/spring/ladder")
@@ -203,7 +207,7 @@ func TestLadderPages(t *testing.T) {
 	}
 	h, _ := e.st.History(t.Context(), "spring", "bob")
 	if len(h) < 5 || h[len(h)-1].Mu <= h[0].Mu-1 {
-		t.Errorf("bob's history: %d points", len(h))
+		t.Errorf("bob's history: %d points, mu %v", len(h), h)
 	}
 }
 
