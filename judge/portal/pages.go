@@ -616,7 +616,7 @@ func (s *Server) viewPage(w http.ResponseWriter, r *http.Request, c caller) erro
 	if err != nil {
 		return err
 	}
-	f, err := view.Read(bytes.NewReader(data), s.c.Games)
+	f, err := s.films.Read(data)
 	if err != nil {
 		return err
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/portal/upload"
+	"github.com/botjudge/judge/judge/view"
 )
 
 // Queue is what the portal needs of the queue, a *queue.Queue: its contest engine's, and
@@ -56,6 +57,7 @@ type Server struct {
 	limiter *limiter
 	handler http.Handler
 	engine  *contest.Engine
+	films   *view.Films // the matches' films, each made once while kept
 }
 
 // New makes a server. Its contest engine (Engine) acts on what requests ask at once; for
@@ -69,7 +71,7 @@ func New(c Config) (*Server, error) {
 		c.Log = slog.New(slog.DiscardHandler)
 	}
 	proxies, _ := parseProxies(c.TrustedProxies)
-	s := &Server{c: c, limiter: newLimiter(c.LoginRate, proxies)}
+	s := &Server{c: c, limiter: newLimiter(c.LoginRate, proxies), films: &view.Films{Lookup: c.Games}}
 	s.handler = s.routes()
 	s.engine = contest.New(contest.Config{Store: c.Store, Queue: c.Queue, Games: c.Games, Log: c.Log})
 	return s, nil

@@ -55,10 +55,13 @@ type Server struct {
 	Prefix    string
 	// MaxUpload bounds a replay posted from the page (default 256 MiB).
 	MaxUpload int64
+
+	films *Films // of the matches listed, made once (Handler)
 }
 
 // Handler is the viewer's HTTP handler.
 func (s *Server) Handler() http.Handler {
+	s.films = &Films{Lookup: s.Lookup}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.index)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(Static())))
@@ -154,7 +157,12 @@ func (s *Server) film(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, fmt.Errorf("there is no replay of %s", key))
 		return
 	}
-	s.writeFilm(w, &buf)
+	f, err := s.films.Read(buf.Bytes())
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, f)
 }
 
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
