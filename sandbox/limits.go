@@ -175,6 +175,13 @@ const (
 	FreezeCgroup Freeze = "cgroup"
 	// FreezeNone never stops the bot.
 	FreezeNone Freeze = "none"
+	// FreezeIdle is for an added game's referee, never a bot (configuration refuses it): the
+	// program is not stopped, but its container's CPU weight is the least there is (cgroup
+	// cpu.shares 2, or cpu.weight 1), which nothing inside it can change: between its answers
+	// it takes a core only when nothing else wants it, and what it uses then is charged to its
+	// next answer. It costs no signal per answer. Under gVisor, or where the judge may not set
+	// the weight, FreezeCgroup and FreezeSignal are used instead.
+	FreezeIdle Freeze = "idle"
 )
 
 // Validate says whether f is one of the ways ("" is FreezeSignal).

@@ -126,7 +126,7 @@ func (spec RunSpec) withDefaults() RunSpec {
 	if spec.Freeze == "" {
 		spec.Freeze = FreezeSignal
 	}
-	if spec.Limits.Runtime == RuntimeGVisor && spec.Freeze == FreezeSignal {
+	if spec.Limits.Runtime == RuntimeGVisor && (spec.Freeze == FreezeSignal || spec.Freeze == FreezeIdle) {
 		// Under gVisor the bot's code runs in stub processes beside the sandbox's kernel,
 		// and a thread that makes no system call keeps running while that kernel is
 		// stopped: only the cgroup freezer holds them all.
@@ -207,9 +207,13 @@ func (p *Process) launch(spec RunSpec) error {
 	if p.cg == nil {
 		return nil // the launcher never got as far: the first read reports it
 	}
+	if spec.Freeze == FreezeIdle && p.cg.lowest() != nil {
+		p.spec.Freeze = FreezeSignal // a judge that may not lower the weight holds it so
+	}
 	p.startCPU = p.CPU()
 	p.oomBase = p.cg.OOMKills()
-	p.keep = spec.Reuse != "" && serves(spec.Limits)
+	// A container whose weight was lowered serves no other program after this one.
+	p.keep = spec.Reuse != "" && serves(spec.Limits) && spec.Freeze != FreezeIdle
 	// The launcher waits for this byte before it becomes the bot.
 	if _, err := p.in.Write([]byte{0}); err != nil {
 		return fmt.Errorf("sandbox: starting the bot: %w", err)

@@ -19,7 +19,7 @@ import (
 
 // An added game's rules are a referee program (docs/referee.md): the match starts it in a
 // sandbox of its own when it is first played (refereeStarter), asks it each step with its own
-// CPU limit, holds it while the bots think, and ends it with the match. Its CPU is never a
+// CPU limit, holds it while the bots think (sandbox.FreezeIdle), and ends it with the match. Its CPU is never a
 // bot's. When it fails, the match is the judge's error (gameErr).
 
 // gameErr is why the game ended the match before its end, as the result's error: an added
@@ -99,6 +99,11 @@ func refereeStarter[P Bot](ctx context.Context, sb Sandbox[P], built build.Resul
 	return func() (referee.Conn, io.Closer, error) {
 		l := limits
 		l.Memory = r.Memory
+		// Held between its answers by the least CPU weight rather than stopped: a referee
+		// thinks only when asked, so a signal each way per answer would buy nothing.
+		if freeze != sandbox.FreezeNone {
+			freeze = sandbox.FreezeIdle
+		}
 		spec := sandbox.RunSpec{Image: built.RunImage, Cmd: built.Run, Artifact: built.Artifact, Limits: l, Freeze: freeze,
 			Output: sandbox.Output{Stdout: 1 << 30, Stderr: 64 << 10, Line: referee.MaxLine}}
 		p, err := sb.Start(ctx, spec)
