@@ -41,12 +41,14 @@ func matchSizes(g game.Game, opts map[string]string) (Sizes, error) {
 }
 
 // sizeCache keeps matchSizes by game and options: the ladder asks every few seconds, and
-// starting a match makes its map.
+// starting a match makes its map. The game is its name, player counts and options: a new
+// version of an added game may change them.
 type sizeCache struct{ m sync.Map }
 
 func (c *sizeCache) of(g game.Game, opts map[string]string) (Sizes, error) {
 	var key strings.Builder
-	key.WriteString(g.Name())
+	lo, hi, def := g.Players()
+	fmt.Fprintf(&key, "%s\x00%d-%d-%d\x00%v", g.Name(), lo, hi, def, g.Options())
 	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		fmt.Fprintf(&key, "\x00%s=%s", k, opts[k])
 	}
