@@ -5,6 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,7 +19,9 @@ import (
 	"github.com/botjudge/judge/judge/game/catalog"
 	"github.com/botjudge/judge/judge/game/skeleton"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/queue/queuetest"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/view"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
@@ -109,7 +115,9 @@ func TestGameDir(t *testing.T) {
 // daemon, started before it was added, judges its jobs - two players and four - with no
 // restart; the result and the replay name the version that judged them, and the replay
 // re-judges with that version from the store after a newer one replaced it and after the game
-// was removed (no new job of it is taken then).
+// was removed (no new job of it is taken then). judge rebuild --smoke and a portal's contest
+// take it by its name too, played by two, then (its second version) by four: the versions'
+// validation matches are the ones that judged them, drawn in the portal by their referees.
 func TestAddedGameOnARunningJudge(t *testing.T) {
 	sandboxtest.Engine(t)
 	listen, _ := natsHere(t)
@@ -224,8 +232,19 @@ func TestAddedGameOnARunningJudge(t *testing.T) {
 		t.Errorf("a tournament of the added game: %v %+v", err, o)
 	}
 
-	// A new version: the old replays still re-judge with theirs, from the store.
+	smoke(t, bot, 2)
+	// The portal, its engine in its own process on the judge's NATS server (nats.url).
+	t.Setenv("JUDGE_NATS_URL", "nats://"+listen)
+	web := portalOfHigher(t, ctx, bot("seven"))
+	web.version(bot("three"), added.Version, 2)
+
+	// A new version, played by four by default: the old replays still re-judge with theirs,
+	// from the store, and what takes the game by its name plays the new one.
 	if err := os.WriteFile(filepath.Join(dir, "main.py"), append(must(os.ReadFile(filepath.Join(dir, "main.py"))), "# v2\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	four := strings.Replace(string(must(os.ReadFile(filepath.Join(dir, "game.yaml")))), "default: 2", "default: 4", 1)
+	if err := os.WriteFile(filepath.Join(dir, "game.yaml"), []byte(four), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var v2 catalog.Entry
@@ -233,6 +252,8 @@ func TestAddedGameOnARunningJudge(t *testing.T) {
 	if err != nil || json.Unmarshal([]byte(out), &v2) != nil || v2.Version == added.Version || len(v2.Earlier) != 1 {
 		t.Fatalf("adding v2: %v %s", err, out)
 	}
+	smoke(t, bot, 4)
+	web.version(bot("seven"), v2.Version, 4)
 	for _, f := range replays {
 		if out, err := runCLIWithin(t, 5*time.Minute, "replay", "verify", f); err != nil || !strings.Contains(out, "verified") {
 			t.Errorf("verify %s with its version from the store: %v %s", f, err, out)
@@ -254,6 +275,129 @@ func TestAddedGameOnARunningJudge(t *testing.T) {
 	if _, err := runCLIWithin(t, 5*time.Minute, "game", "remove", "amazes"); !errors.As(err, &ue) {
 		t.Errorf("removing a built-in game: %v", err)
 	}
+}
+
+// smoke is judge rebuild --smoke of the added game, its default players each: a bot that
+// plays it passes; one whose answers are not moves fails with its fault, at a turn.
+func smoke(t *testing.T, bot func(string) string, players int) {
+	t.Helper()
+	subs := t.TempDir()
+	for _, b := range []string{"three", "junk"} {
+		if err := os.CopyFS(filepath.Join(subs, b), os.DirFS(bot(b))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	err := judgeTo(t, &out, "rebuild", "--json", "--smoke", "higher", "--opponent", bot("seven"), subs)
+	var rows []rebuilt
+	if err != nil || json.Unmarshal(out.Bytes(), &rows) != nil || len(rows) != 2 {
+		t.Fatalf("rebuild --smoke of the added game (%d players): %v\n%s", players, err, out.String())
+	}
+	for _, r := range rows {
+		switch {
+		case r.Name == "three" && (r.Now != "ok" || r.Smoke != "ok"):
+			t.Errorf("%d players: a bot that plays: %+v", players, r)
+		case r.Name == "junk" && (r.Now != "ok" || !strings.Contains(r.Smoke, "illegal") || !strings.Contains(r.Smoke, " at turn ")):
+			t.Errorf("%d players: a bot whose answers are not moves: %+v", players, r)
+		}
+	}
+}
+
+// higherPortal is `judge portal` serving a contest of the added game higher, with a house bot,
+// and ann, logged in to its pages.
+type higherPortal struct {
+	t     *testing.T
+	addr  string
+	token string
+	web   *http.Client
+}
+
+// portalOfHigher makes the contest (judge portal contest create, house bot house), ann, and
+// starts judge portal until the test's end; ann sets her password through her invite.
+func portalOfHigher(t *testing.T, ctx context.Context, house string) *higherPortal {
+	t.Helper()
+	addr := queuetest.FreeAddr(t)
+	t.Setenv("JUDGE_PORTAL_LISTEN", addr)
+	if out, err := runCLIWithin(t, 5*time.Minute, "portal", "contest", "create", "cup", "--game", "higher", "--house", "easy="+house); err != nil {
+		t.Fatalf("a contest of the added game: %v\n%s", err, out)
+	}
+	out, err := runCLI(t, "portal", "user", "add", "--contest", "cup", "ann", "--json")
+	var ann map[string]string
+	if err != nil || json.Unmarshal([]byte(out), &ann) != nil {
+		t.Fatalf("user add: %v\n%s", err, out)
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	serving := startCLI(pctx, "portal")
+	t.Cleanup(func() { cancel(); stopped(t, time.Minute, serving) })
+	jar, _ := cookiejar.New(nil)
+	p := &higherPortal{t: t, addr: addr, token: ann["token"], web: &http.Client{Jar: jar}}
+	pass := url.Values{"password": {"ann's long password"}, "again": {"ann's long password"}}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		resp, err := p.web.PostForm(ann["invite"], pass)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("ann's invite: %d", resp.StatusCode)
+			}
+			return p
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("judge portal does not serve: %v", err)
+		}
+	}
+}
+
+// version uploads dir's main.py as ann's new version and waits for its validation, a match of
+// players seats judged by the version of the game; the match's page links its film, whose
+// pictures the portal draws with that version's referee, run again in a sandbox.
+func (p *higherPortal) version(dir, version string, players int) {
+	t := p.t
+	t.Helper()
+	code, sub := uploadVersion(p.addr, p.token, "cup", "main.py", must(os.ReadFile(filepath.Join(dir, "main.py"))))
+	id, _ := sub["id"].(string)
+	if code != 202 || id == "" {
+		t.Fatalf("the upload: %d %v", code, sub)
+	}
+	for deadline := time.Now().Add(3 * time.Minute); sub["status"] != "ready"; time.Sleep(200 * time.Millisecond) {
+		if _, sub = apiCall(p.addr, p.token, "GET", "/api/v1/submissions/"+id, nil, ""); time.Now().After(deadline) ||
+			sub["status"] == "rejected" || sub["status"] == "compile_error" {
+			t.Fatalf("ann's version of %d players: %v", players, sub)
+		}
+	}
+	match, _ := sub["validation"].(map[string]any)["match"].(string)
+	base := "http://" + p.addr + "/c/cup/m/" + match
+	page := p.get(base)
+	if !strings.Contains(page, `href="/c/cup/m/`+match+`/view"`) {
+		t.Fatalf("the validation match's page has no link to its film:\n%s", page)
+	}
+	page = p.get(base + "/view")
+	const open = `<script type="application/json" id="film">`
+	start := strings.Index(page, open)
+	end := strings.Index(page[max(start, 0):], "</script>")
+	var film view.Film
+	if start < 0 || end < 0 || json.Unmarshal([]byte(page[start+len(open):start+end]), &film) != nil {
+		t.Fatalf("the film's page has no film:\n%.500s", page)
+	}
+	if film.Header.Game != "higher" || film.Header.GameVersion != version || len(film.Header.Players) != players ||
+		film.Problem != "" || len(film.Mismatch) != 0 || len(film.Frames) < 2 {
+		t.Errorf("the film of %d players: game %s version %.12s (want %.12s), %d seats, problem %q, mismatch %v, %d pictures",
+			players, film.Header.Game, film.Header.GameVersion, version, len(film.Header.Players), film.Problem, film.Mismatch, len(film.Frames))
+	}
+}
+
+// get is a page of the portal's, as ann; it must be found.
+func (p *higherPortal) get(url string) string {
+	p.t.Helper()
+	resp, err := p.web.Get(url)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		p.t.Fatalf("%s: %d\n%s", url, resp.StatusCode, body)
+	}
+	return string(body)
 }
 
 func must[T any](v T, err error) T {
