@@ -280,7 +280,7 @@ func playRandom(g game.Game, c game.Config, answer func(game.Request) game.Reply
 
 // meteredGame is g whose referee programs' CPU is measured: the CPU of each program at the
 // end of its match's setup is added to setup, what it uses after to play.
-func meteredGame(g game.Game, setup, play *time.Duration) game.Game {
+func meteredGame(g game.Game, setup, play *time.Duration, asks *int, inAsks, closing *time.Duration) game.Game {
 	rg, ok := g.(*referee.Game)
 	if !ok {
 		return g
@@ -295,14 +295,20 @@ func meteredGame(g game.Game, setup, play *time.Duration) game.Game {
 		var atSetup time.Duration
 		first := true
 		return connFunc(func(line []byte) ([]byte, error) {
+				t0 := time.Now()
 				out, err := conn.Exchange(line)
 				if first {
 					first, atSetup = false, p.CPU()
 					*setup += atSetup
+				} else {
+					*asks++
+					*inAsks += time.Since(t0)
 				}
 				return out, err
 			}), closerFunc(func() error {
 				*play += p.CPU() - atSetup
+				t0 := time.Now()
+				defer func() { *closing += time.Since(t0) }()
 				return closer.Close()
 			}), nil
 	}
@@ -321,9 +327,11 @@ func (f connFunc) Exchange(line []byte) ([]byte, error) { return f(line) }
 // (docs/examples/on-the-run, Python, in its sandbox) against the built-in one, on the same
 // matches: random legal play through each (no bots), 20 matches of a 200-city map an
 // iteration. It reports a match's start (to its setup: the program started and its first
-// answer) and then each exchange's wall time; for the program also its own CPU (its
-// computation: reading the map, judging the moves) and what is left of the wall time, the
-// judge's added cost (the pipes, the JSON, the sandbox's hold between answers).
+// answer) and then each exchange's wall time, to the match's last answer; for the program
+// also its own CPU (its computation: reading the map, judging the moves), what is left of
+// the wall time (the judge's side: the pipes, the JSON, the hold between answers), its
+// answers per match and their wall time, and its end (the container stopped) apart.
+// "program-unheld" is the program not held between its answers (sandbox.FreezeNone).
 func BenchmarkRefereeExchange(b *testing.B) {
 	r := matchtest.Runner(b)
 	ctx := context.Background()
@@ -332,7 +340,6 @@ func BenchmarkRefereeExchange(b *testing.B) {
 	if usable, err := (cores.Host{}).Usable(); err == nil && len(usable) > 1 {
 		r.Limits.CPUSet = usable[len(usable)-1].Set()
 	}
-	defer sandbox.Beside(r.Limits.CPUSet)()
 	builtin, _ := games.Lookup("ontherun")
 	type match struct {
 		c    game.Config
@@ -344,16 +351,18 @@ func BenchmarkRefereeExchange(b *testing.B) {
 		text := builtinMap(b, builtin, seed, 200)
 		matches = append(matches, match{game.Config{Seed: seed, Players: 2, Options: map[string]string{"map": text, "time": "1s"}}, text})
 	}
-	for _, name := range []string{"builtin", "program", "program-unfrozen"} {
+	for _, name := range []string{"builtin", "program", "program-unheld"} {
 		b.Run(name, func(b *testing.B) {
-			var setupCPU, playCPU, start, playing time.Duration
+			defer sandbox.Beside(r.Limits.CPUSet)() // on the goroutine that plays: b.Run's own
+			var setupCPU, playCPU, start, playing, inAsks, closing time.Duration
+			asks := 0
 			g := builtin
 			if name != "builtin" {
 				rr := *r
-				if name == "program-unfrozen" {
-					rr.Freeze = sandbox.FreezeNone // not held between its answers: what the hold costs
+				if name == "program-unheld" {
+					rr.Freeze = sandbox.FreezeNone // what the hold costs
 				}
-				g = meteredGame(rr.Bind(ctx, exampleGame(b)), &setupCPU, &playCPU)
+				g = meteredGame(rr.Bind(ctx, exampleGame(b)), &setupCPU, &playCPU, &asks, &inAsks, &closing)
 			}
 			exchanges := 0
 			for range b.N {
@@ -374,6 +383,8 @@ func BenchmarkRefereeExchange(b *testing.B) {
 				}
 			}
 			n := float64(b.N * len(matches))
+			// The referee's end (its container stopped) is the match's end, not an exchange's.
+			playing -= closing
 			per := float64(playing.Nanoseconds()) / float64(exchanges)
 			b.ReportMetric(float64(start.Microseconds())/n/1000, "start-ms")
 			b.ReportMetric(per/1000, "us/exchange")
@@ -382,6 +393,9 @@ func BenchmarkRefereeExchange(b *testing.B) {
 				own := float64(playCPU.Nanoseconds()) / float64(exchanges)
 				b.ReportMetric(own/1000, "referee-cpu-us/exchange")
 				b.ReportMetric((per-own)/1000, "judge-us/exchange")
+				b.ReportMetric(float64(asks)/n, "asks/match")
+				b.ReportMetric(float64(closing.Microseconds())/n/1000, "end-ms")
+				b.ReportMetric(float64(inAsks.Nanoseconds())/float64(asks)/1000, "us/ask")
 			}
 			b.ReportMetric(float64(exchanges)/n, "exchanges/match")
 		})
