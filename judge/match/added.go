@@ -24,7 +24,8 @@ import (
 
 // gameErr is why the game ended the match before its end, as the result's error: an added
 // game's text option its referee refused (bad_option), a referee that could not be started
-// (infrastructure: the machine's), or one that broke the protocol (referee); nil otherwise.
+// or was given no CPU (infrastructure: the machine's), or one that broke the protocol
+// (referee); nil otherwise.
 func gameErr(m game.Match) error {
 	e, ok := m.(interface{ Err() error })
 	if !ok || e.Err() == nil {
@@ -36,7 +37,7 @@ func gameErr(m game.Match) error {
 	// A referee's failure comes first: one that refused options its manifest allows wraps its
 	// refusal, and is the referee's error, not the job's.
 	switch {
-	case errors.As(err, &re) && re.NotStarted:
+	case errors.As(err, &re) && (re.NotStarted || errors.Is(err, sandbox.ErrStarved)):
 		return result.Errorf(result.Infrastructure, "%w", err)
 	case errors.As(err, &re):
 		return result.Errorf(result.Referee, "%w", err)
@@ -100,8 +101,10 @@ func refereeStarter[P Bot](ctx context.Context, sb Sandbox[P], built build.Resul
 		l := limits
 		l.Memory = r.Memory
 		// Held between its answers by the least CPU weight rather than stopped: a referee
-		// thinks only when asked, so a signal each way per answer would buy nothing.
-		if freeze != sandbox.FreezeNone {
+		// thinks only when asked, so a signal each way per answer would buy nothing. Only
+		// on the match's own cores: on cores shared with other matches' bots, a referee of
+		// the least weight would wait for them to answer its own.
+		if freeze != sandbox.FreezeNone && l.CPUSet != "" {
 			freeze = sandbox.FreezeIdle
 		}
 		spec := sandbox.RunSpec{Image: built.RunImage, Cmd: built.Run, Artifact: built.Artifact, Limits: l, Freeze: freeze,
@@ -160,6 +163,8 @@ func (c *refereeConn[P]) why(err error, cpu, wall time.Duration) error {
 		return fmt.Errorf("%w: it used its %v of CPU for an answer (referee.cpu)", err, cpu)
 	case errors.Is(err, sandbox.ErrWallLimit):
 		return fmt.Errorf("%w: no answer within %v of wall clock", err, wall)
+	case errors.Is(err, sandbox.ErrStarved):
+		return fmt.Errorf("%w: the machine is overloaded (the referee waited for a CPU longer than its limit)", err)
 	}
 	lost(c.ctx, c.p, err) // a referee whose output ended is given its second to exit
 	x, exited := exitOf(c.ctx, c.p)
