@@ -136,7 +136,7 @@ func newRoot() *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n") // as `judge version` prints it
 	root.AddCommand(a.imagesCmd(), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
 		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.viewCmd(),
-		a.portalCmd(), a.storeCmd(), a.gameCmd(), a.versionCmd())
+		a.portalCmd(), a.storeCmd(), a.gameCmd(), a.contestCmd(), a.versionCmd())
 	a.closeEngineAfter(root)
 	// Bad flags and arguments are usage errors (exit status 2), typed rather than told from
 	// the error's text.

@@ -1,0 +1,671 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/result"
+)
+
+// The portal from a contestant's command line (docs/portal.md, "From the command line"):
+// `judge contest login` stores the portal's address, the contest and an API token in the
+// user's configuration directory (mode 0600); every other command uses them.
+
+// contestLogin is what judge contest login stores.
+type contestLogin struct {
+	// URL is the portal's address (scheme, host and any path before /c/).
+	URL     string `json:"url"`
+	Contest string `json:"contest"`
+	Token   string `json:"token"`
+}
+
+// contestPoll is how often a waiting command asks the portal again.
+const contestPoll = 500 * time.Millisecond
+
+func (a *app) contestCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "contest",
+		Short: "The portal from the command line, as a contestant: log in once, then submit, play test matches, read results and replays",
+		Long: `The portal's API from the command line, as a contestant. Log in once with the address of
+your contest's page and an API token (made on the portal's account page):
+
+  judge contest login https://portal.example/c/spring/ --token TOKEN
+
+The address, the contest and the token are kept in your configuration directory
+(` + "`judge/contest.json`" + ` under $XDG_CONFIG_HOME or ~/.config on Linux, ~/Library/Application Support on
+macOS), readable by you alone. Every command then talks to that contest; each has --json.`,
+	}
+	cmd.AddCommand(a.contestLoginCmd(), a.contestSubmitCmd(), a.contestStatusCmd(), a.contestMatchCmd(),
+		a.contestMatchesCmd(), a.contestReplayCmd(), a.contestLeaderboardCmd())
+	return cmd
+}
+
+// contestLoginPath is where judge contest login keeps the login.
+func contestLoginPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("no configuration directory to keep the login in: %w", err)
+	}
+	return filepath.Join(dir, "judge", "contest.json"), nil
+}
+
+// parseContestURL reads the address of a contest's page: the portal's address and the
+// contest's name.
+func parseContestURL(raw string) (base, contest string, err error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	bad := func() (string, string, error) {
+		return "", "", usageError{fmt.Errorf("%q: want the address of your contest's page, as https://portal.example/c/NAME/", raw)}
+	}
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return bad()
+	}
+	i := strings.Index(u.Path+"/", "/c/")
+	if i < 0 {
+		return bad()
+	}
+	contest, _, _ = strings.Cut(u.Path[i+len("/c/"):], "/")
+	if contest == "" {
+		return bad()
+	}
+	u.Path, u.RawQuery, u.Fragment = u.Path[:i], "", ""
+	return strings.TrimSuffix(u.String(), "/"), contest, nil
+}
+
+func (a *app) contestLoginCmd() *cobra.Command {
+	var token string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "login URL [--token TOKEN]",
+		Short: "Log in to a contest: its page's address and an API token (read from standard input without --token)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			base, contest, err := parseContestURL(args[0])
+			if err != nil {
+				return err
+			}
+			if token == "" {
+				fmt.Fprint(cmd.ErrOrStderr(), "API token (from the portal's account page): ")
+				line, err := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
+				if err != nil && line == "" {
+					return usageError{errors.New("no token given: --token, or a line on standard input")}
+				}
+				token = line
+			}
+			l := contestLogin{URL: base, Contest: contest, Token: strings.TrimSpace(token)}
+			if l.Token == "" {
+				return usageError{errors.New("the token is empty")}
+			}
+			var ct struct {
+				Name string `json:"name"`
+				Game string `json:"game"`
+			}
+			if _, err := l.call(cmd.Context(), "GET", "/api/v1/contests/"+url.PathEscape(contest), nil, "", &ct); err != nil {
+				return fmt.Errorf("logging in to %s: %w", args[0], err)
+			}
+			path, err := contestLoginPath()
+			if err != nil {
+				return err
+			}
+			if err := writePrivate(path, l); err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), map[string]string{"url": base, "contest": ct.Name, "game": ct.Game, "kept": path})
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "logged in to contest %s (%s) at %s; kept in %s\n", ct.Name, ct.Game, base, path)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&token, "token", "", "the API token (default: read from standard input)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the contest logged in to as JSON")
+	return cmd
+}
+
+// writePrivate writes v as JSON to path, readable by its owner alone, replacing what was there.
+func writePrivate(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".contest-*.json") // mode 0600
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// loggedIn is the stored login, or why there is none.
+func loggedIn() (contestLogin, error) {
+	var l contestLogin
+	path, err := contestLoginPath()
+	if err != nil {
+		return l, err
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return l, usageError{errors.New("not logged in: judge contest login URL first")}
+	}
+	if err != nil {
+		return l, err
+	}
+	if err := json.Unmarshal(data, &l); err != nil || l.URL == "" || l.Contest == "" || l.Token == "" {
+		return l, usageError{fmt.Errorf("%s is not a login judge contest login wrote: log in again", path)}
+	}
+	return l, nil
+}
+
+// apiFailure is the portal's error answer.
+type apiFailure struct {
+	Status  int
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *apiFailure) Error() string {
+	return fmt.Sprintf("the portal answers %d %s: %s", e.Status, e.Code, e.Message)
+}
+
+// call makes one API request with the login's token and decodes the answer into out; an
+// error answer is an *apiFailure with the portal's message. The answer as it came is
+// returned too, for --json.
+func (l contestLogin) call(ctx context.Context, method, path string, body io.Reader, contentType string, out any) (json.RawMessage, error) {
+	resp, err := l.request(ctx, method, path, body, contentType)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var raw json.RawMessage
+	if err := json.NewDecoder(resp.Body).Decode(&raw); err != nil {
+		return nil, fmt.Errorf("the portal's answer to %s %s is not JSON: %w", method, path, err)
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return nil, fmt.Errorf("the portal's answer to %s %s is not its API's: %w", method, path, err)
+	}
+	return raw, nil
+}
+
+// request makes one API request; an answer that is not a success is an *apiFailure.
+func (l contestLogin) request(ctx context.Context, method, path string, body io.Reader, contentType string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, method, l.URL+path, body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+l.Token)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("reaching the portal at %s: %w", l.URL, err)
+	}
+	if resp.StatusCode < 300 {
+		return resp, nil
+	}
+	defer resp.Body.Close()
+	var e struct {
+		Error apiFailure `json:"error"`
+	}
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if json.Unmarshal(raw, &e) != nil || e.Error.Message == "" {
+		e.Error = apiFailure{Code: http.StatusText(resp.StatusCode), Message: strings.TrimSpace(string(raw))}
+	}
+	e.Error.Status = resp.StatusCode
+	return nil, &e.Error
+}
+
+// contestCommand is a contest command's run with the stored login.
+func contestCommand(run func(cmd *cobra.Command, args []string, l contestLogin) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		l, err := loggedIn()
+		if err != nil {
+			return err
+		}
+		return run(cmd, args, l)
+	}
+}
+
+// printJSON prints v indented, as every command's --json does.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// submission is a version as the portal's API shows it (the fields the commands print).
+type submission struct {
+	ID         string        `json:"id"`
+	Version    int           `json:"version"`
+	Lang       string        `json:"lang"`
+	Files      []string      `json:"files"`
+	Status     string        `json:"status"`
+	Build      *result.Build `json:"build"`
+	Validation *struct {
+		Match string      `json:"match"`
+		Fault *game.Fault `json:"fault"`
+	} `json:"validation"`
+	Error   string `json:"error"`
+	Created string `json:"created"`
+}
+
+// settled says whether a version's status is one it stays in by itself.
+func settled(status string) bool {
+	return !slices.Contains([]string{"queued", "compiling", "validating"}, status)
+}
+
+func (a *app) contestSubmitCmd() *cobra.Command {
+	var lang string
+	var asJSON, activate, noWait bool
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "submit FILES|DIR [--lang L] [--activate] [--no-wait] [--json]",
+		Short: "Upload a new version and wait for its compilation and validation (exit status 1 when it is not ready)",
+		Long: `Upload a new version: the files given, or the files of the directory given (its top level,
+hidden files left out). Waits for the portal to compile and validate it, prints the
+compiler's log when it does not compile and the validation match's fault when it is
+rejected, and exits with status 1 then; --activate makes a version that is ready your active
+one. --no-wait returns once the portal has the upload.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
+			files, err := uploadFiles(args)
+			if err != nil {
+				return err
+			}
+			var body bytes.Buffer
+			mw := multipart.NewWriter(&body)
+			for _, f := range files {
+				w, err := mw.CreateFormFile("files", filepath.Base(f))
+				if err != nil {
+					return err
+				}
+				data, err := os.ReadFile(f)
+				if err != nil {
+					return usageError{err}
+				}
+				w.Write(data)
+			}
+			if lang != "" {
+				mw.WriteField("lang", lang)
+			}
+			mw.Close()
+			var up submission
+			raw, err := l.call(cmd.Context(), "POST", "/api/v1/contests/"+url.PathEscape(l.Contest)+"/submissions", &body, mw.FormDataContentType(), &up)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "version %d uploaded (%s)\n", up.Version, up.ID)
+			if noWait {
+				return finish(cmd, asJSON, up, raw, nil)
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
+			defer cancel()
+			sub, raw, err := waitSubmission(ctx, l, up.ID, func(status string) { fmt.Fprintf(cmd.ErrOrStderr(), "version %d: %s\n", up.Version, status) })
+			if err != nil {
+				return err
+			}
+			if activate && sub.Status == "ready" {
+				if raw, err = l.call(cmd.Context(), "POST", "/api/v1/submissions/"+url.PathEscape(sub.ID)+"/activate", nil, "", &sub); err != nil {
+					return err
+				}
+			}
+			var verdict error
+			switch sub.Status {
+			case "ready", "active":
+			case "compile_error":
+				verdict = fmt.Errorf("version %d does not compile", sub.Version)
+			default:
+				verdict = fmt.Errorf("version %d is %s", sub.Version, sub.Status)
+			}
+			return finish(cmd, asJSON, sub, raw, verdict)
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVar(&lang, "lang", "", "the language (default: the portal's guess from the file names)")
+	f.BoolVar(&activate, "activate", false, "make the version your active one once it is ready")
+	f.BoolVar(&noWait, "no-wait", false, "return once the upload is taken")
+	f.BoolVar(&asJSON, "json", false, "print the version as the API shows it")
+	f.DurationVar(&timeout, "timeout", 10*time.Minute, "how long to wait for the compilation and the validation")
+	return cmd
+}
+
+// finish prints a version, as the API answered it (raw) or for a person, and returns verdict.
+func finish(cmd *cobra.Command, asJSON bool, sub submission, raw json.RawMessage, verdict error) error {
+	if asJSON {
+		if err := printJSON(cmd.OutOrStdout(), raw); err != nil {
+			return err
+		}
+		return verdict
+	}
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "version %d (%s, %s): %s\n", sub.Version, sub.ID, sub.Lang, sub.Status)
+	if sub.Build != nil && !sub.Build.OK && sub.Build.Log != "" {
+		fmt.Fprintf(w, "the compiler says:\n%s\n", strings.TrimRight(sub.Build.Log, "\n"))
+	}
+	if v := sub.Validation; v != nil {
+		if v.Fault != nil {
+			fmt.Fprintf(w, "its validation match %s: %s at turn %d: %s\n", v.Match, v.Fault.Kind, v.Fault.Turn, v.Fault.Detail)
+		} else if v.Match != "" {
+			fmt.Fprintf(w, "its validation match: %s\n", v.Match)
+		}
+	}
+	if sub.Error != "" {
+		fmt.Fprintf(w, "%s\n", sub.Error)
+	}
+	return verdict
+}
+
+// uploadFiles are the files args name: files, or the files at a directory's top level.
+func uploadFiles(args []string) ([]string, error) {
+	var files []string
+	for _, arg := range args {
+		st, err := os.Stat(arg)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		if !st.IsDir() {
+			files = append(files, arg)
+			continue
+		}
+		entries, err := os.ReadDir(arg)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
+				continue
+			}
+			files = append(files, filepath.Join(arg, e.Name()))
+		}
+	}
+	if len(files) == 0 {
+		return nil, usageError{fmt.Errorf("no files in %s", strings.Join(args, ", "))}
+	}
+	return files, nil
+}
+
+// waitSubmission polls a version until its status settles, telling each new status.
+func waitSubmission(ctx context.Context, l contestLogin, id string, told func(string)) (submission, json.RawMessage, error) {
+	last := ""
+	for {
+		var sub submission
+		raw, err := l.call(ctx, "GET", "/api/v1/submissions/"+url.PathEscape(id), nil, "", &sub)
+		if err != nil {
+			return sub, nil, err
+		}
+		if sub.Status != last {
+			told(sub.Status)
+			last = sub.Status
+		}
+		if settled(sub.Status) {
+			return sub, raw, nil
+		}
+		select {
+		case <-ctx.Done():
+			return sub, nil, fmt.Errorf("version %d is still %s: %w", sub.Version, sub.Status, ctx.Err())
+		case <-time.After(contestPoll):
+		}
+	}
+}
+
+func (a *app) contestStatusCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status [--json]",
+		Short: "Your versions, the newest first, and which one is active",
+		Args:  cobra.NoArgs,
+		RunE: contestCommand(func(cmd *cobra.Command, _ []string, l contestLogin) error {
+			var page struct {
+				Submissions []submission `json:"submissions"`
+			}
+			raw, err := l.call(cmd.Context(), "GET", "/api/v1/contests/"+url.PathEscape(l.Contest)+"/submissions", nil, "", &page)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), raw)
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintf(tw, "contest %s at %s\nVERSION\tID\tLANG\tSTATUS\tCREATED\n", l.Contest, l.URL)
+			for _, s := range page.Submissions {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", s.Version, s.ID, s.Lang, s.Status, s.Created)
+			}
+			return tw.Flush()
+		}),
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the versions as the API shows them")
+	return cmd
+}
+
+// contestMatch is a match as the portal's API shows it.
+type contestMatch struct {
+	ID      string         `json:"id"`
+	Kind    string         `json:"kind"`
+	Players []string       `json:"players"`
+	Status  string         `json:"status"`
+	Seed    uint64         `json:"seed"`
+	Result  *result.Result `json:"result"`
+	Created string         `json:"created"`
+}
+
+func (a *app) contestMatchCmd() *cobra.Command {
+	var asJSON bool
+	var out string
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "match OPPONENT... [-o REPLAY] [--json]",
+		Short: "Play a test match of your active version against opponents (house:NAME, or a contestant's login), wait for it, and save its replay",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
+			body, _ := json.Marshal(map[string]any{"opponents": args})
+			var asked contestMatch
+			if _, err := l.call(cmd.Context(), "POST", "/api/v1/contests/"+url.PathEscape(l.Contest)+"/matches", bytes.NewReader(body), "application/json", &asked); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "match %s asked for\n", asked.ID)
+			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
+			defer cancel()
+			var m contestMatch
+			var raw json.RawMessage
+			for {
+				var err error
+				if raw, err = l.call(ctx, "GET", "/api/v1/matches/"+url.PathEscape(asked.ID), nil, "", &m); err != nil {
+					return err
+				}
+				if m.Result != nil {
+					break
+				}
+				select {
+				case <-ctx.Done():
+					return fmt.Errorf("match %s is still %s: %w", asked.ID, m.Status, ctx.Err())
+				case <-time.After(contestPoll):
+				}
+			}
+			if m.Result.Status == result.StatusOK {
+				if out == "" {
+					out = m.ID + ".jsonl"
+				}
+				if err := saveReplay(cmd.Context(), l, m.ID, out); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "replay: %s\n", out)
+			}
+			if asJSON {
+				if err := printJSON(cmd.OutOrStdout(), raw); err != nil {
+					return err
+				}
+			} else {
+				printMatch(cmd.OutOrStdout(), m)
+			}
+			if m.Result.Status != result.StatusOK {
+				return fmt.Errorf("match %s was not judged: %s", m.ID, m.Result.Error)
+			}
+			return nil
+		}),
+	}
+	f := cmd.Flags()
+	f.StringVarP(&out, "output", "o", "", "the file to save the replay in (default: ID.jsonl)")
+	f.BoolVar(&asJSON, "json", false, "print the match as the API shows it")
+	f.DurationVar(&timeout, "timeout", 10*time.Minute, "how long to wait for the match")
+	return cmd
+}
+
+// printMatch prints a judged match for a person: each seat's score, rank and fault.
+func printMatch(w io.Writer, m contestMatch) {
+	res := m.Result
+	fmt.Fprintf(w, "match %s (%s, seed %d): %s\n", m.ID, res.Game, m.Seed, res.Status)
+	if res.Error != nil {
+		fmt.Fprintf(w, "%s\n", res.Error)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tPLAYER\tSCORE\tRANK\tFAULT")
+	for i, p := range res.Players {
+		fault := "-"
+		if p.Fault != nil {
+			fault = fmt.Sprintf("%s at turn %d: %s", p.Fault.Kind, p.Fault.Turn, p.Fault.Detail)
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%g\t%d\t%s\n", i, p.Name, p.Score, p.Rank, fault)
+	}
+	tw.Flush()
+}
+
+// saveReplay downloads match id's replay to path.
+func saveReplay(ctx context.Context, l contestLogin, id, path string) error {
+	resp, err := l.request(ctx, "GET", "/api/v1/matches/"+url.PathEscape(id)+"/replay", nil, "")
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	f, err := os.Create(path)
+	if err != nil {
+		return usageError{err}
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		os.Remove(path)
+		return fmt.Errorf("downloading the replay of %s: %w", id, err)
+	}
+	return f.Close()
+}
+
+func (a *app) contestMatchesCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "matches [--json]",
+		Short: "Your matches, the newest first: validations, test matches, the ladder's and the rounds'",
+		Args:  cobra.NoArgs,
+		RunE: contestCommand(func(cmd *cobra.Command, _ []string, l contestLogin) error {
+			var page struct {
+				Matches []contestMatch `json:"matches"`
+			}
+			raw, err := l.call(cmd.Context(), "GET", "/api/v1/contests/"+url.PathEscape(l.Contest)+"/matches?mine=1", nil, "", &page)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), raw)
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tKIND\tSTATUS\tPLAYERS\tCREATED")
+			for _, m := range page.Matches {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Kind, m.Status, strings.Join(m.Players, " "), m.Created)
+			}
+			return tw.Flush()
+		}),
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the matches as the API shows them")
+	return cmd
+}
+
+func (a *app) contestReplayCmd() *cobra.Command {
+	var out string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "replay ID [-o FILE]",
+		Short: "Download a match's replay (other players' stderr removed), for judge view or judge replay",
+		Args:  cobra.ExactArgs(1),
+		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
+			if out == "" {
+				out = args[0] + ".jsonl"
+			}
+			if err := saveReplay(cmd.Context(), l, args[0], out); err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), map[string]string{"match": args[0], "replay": out})
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "replay of %s: %s\n", args[0], out)
+			return nil
+		}),
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "the file to save it in (default: ID.jsonl)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print where the replay went as JSON")
+	return cmd
+}
+
+func (a *app) contestLeaderboardCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "leaderboard [--json]",
+		Short: "The contest's ladder: each contestant's active version, rating and matches",
+		Args:  cobra.NoArgs,
+		RunE: contestCommand(func(cmd *cobra.Command, _ []string, l contestLogin) error {
+			var board struct {
+				Rows []struct {
+					Rank     int     `json:"rank"`
+					Login    string  `json:"login"`
+					Version  int     `json:"version"`
+					Lang     string  `json:"lang"`
+					Rating   float64 `json:"rating"`
+					Matches  int     `json:"matches"`
+					Disabled bool    `json:"disabled"`
+				} `json:"rows"`
+			}
+			raw, err := l.call(cmd.Context(), "GET", "/api/v1/contests/"+url.PathEscape(l.Contest)+"/leaderboard", nil, "", &board)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), raw)
+			}
+			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "RANK\tLOGIN\tVERSION\tLANG\tRATING\tMATCHES\t")
+			for _, r := range board.Rows {
+				off := ""
+				if r.Disabled {
+					off = "off the ladder"
+				}
+				fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%.1f\t%d\t%s\n", r.Rank, r.Login, r.Version, r.Lang, r.Rating, r.Matches, off)
+			}
+			return tw.Flush()
+		}),
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the leaderboard as the API shows it")
+	return cmd
+}

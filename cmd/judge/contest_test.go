@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/queue/queuetest"
+	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/sandbox/sandboxtest"
+)
+
+// contestCLI runs judge contest ... in this process with stdin; what it printed on stdout.
+func contestCLI(t *testing.T, stdin string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	root := newRoot()
+	var out, errOut bytes.Buffer
+	root.SetIn(strings.NewReader(stdin))
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs(append([]string{"contest"}, args...))
+	err := root.ExecuteContext(ctx)
+	t.Logf("judge contest %s: %v\n%s%s", strings.Join(args, " "), err, errOut.String(), out.String())
+	return out.String(), err
+}
+
+// The portal from a contestant's command line, against a real portal (judge portal with its
+// embedded NATS server and daemon, Docker): a bad token refused with the portal's word, the
+// login kept readable by its owner alone, a version that does not compile (exit 1 and the
+// compiler's log), one that does (validated and activated), a test match against the house
+// bot with its replay saved, the matches, versions and leaderboard, and another contestant's
+// match refused with the portal's 404, no file written.
+func TestContestFromTheCommandLine(t *testing.T) {
+	sandboxtest.Engine(t)
+	natsHere(t)
+	addr := queuetest.FreeAddr(t)
+	t.Setenv("JUDGE_PORTAL_LISTEN", addr)
+	config := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", config)
+	bot := filepath.Join(sandboxtest.Root(), "bots", "amazes", "cpp")
+	if out, err := runCLIWithin(t, 5*time.Minute, "portal", "contest", "create", "cup", "--game", "amazes", "--opt", "turns=20", "--house", "easy="+bot); err != nil {
+		t.Fatalf("contest create: %v\n%s", err, out)
+	}
+	tokens := map[string]string{}
+	for _, login := range []string{"ann", "bob"} {
+		out, err := runCLI(t, "portal", "user", "add", "--contest", "cup", login, "--json")
+		var u map[string]string
+		if err != nil || json.Unmarshal([]byte(out), &u) != nil {
+			t.Fatalf("user add %s: %v\n%s", login, err, out)
+		}
+		tokens[login] = u["token"]
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	serving := startCLI(ctx, "portal")
+	defer stopped(t, time.Minute, serving)
+	defer cancel()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		if code, _ := apiCall(addr, tokens["ann"], "GET", "/api/v1/contests/cup", nil, ""); code == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("judge portal does not serve")
+		}
+	}
+	page := "http://" + addr + "/c/cup/"
+
+	if _, err := contestCLI(t, "", "status"); exitCode(err) != 2 || !strings.Contains(err.Error(), "not logged in") {
+		t.Errorf("a command before login: %v (exit %d)", err, exitCode(err))
+	}
+	if _, err := contestCLI(t, "", "login", page, "--token", "not-a-token"); exitCode(err) != 1 || !strings.Contains(err.Error(), "401") {
+		t.Errorf("a bad token: %v (exit %d); want exit 1 and the portal's 401", err, exitCode(err))
+	}
+	if out, err := contestCLI(t, tokens["ann"]+"\n", "login", page); err != nil || !strings.Contains(out, "logged in to contest cup (amazes)") {
+		t.Fatalf("login with the token on standard input: %v %s", err, out)
+	}
+	if st, err := os.Stat(filepath.Join(config, "judge", "contest.json")); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("the kept login: %v, mode %v; want 0600", err, st.Mode().Perm())
+	}
+
+	broken := t.TempDir()
+	os.WriteFile(filepath.Join(broken, "bot.cpp"), []byte("int main() { return not_declared_anywhere; }\n"), 0o644)
+	out, err := contestCLI(t, "", "submit", broken)
+	if exitCode(err) != 1 || !strings.Contains(out, "compile_error") || !strings.Contains(out, "not_declared_anywhere") {
+		t.Errorf("a version that does not compile: %v (exit %d); want exit 1, its status and the compiler's log", err, exitCode(err))
+	}
+	out, err = contestCLI(t, "", "submit", bot, "--activate", "--json")
+	var sub struct{ ID, Status string }
+	if err != nil || json.Unmarshal([]byte(out), &sub) != nil || sub.Status != "active" {
+		t.Fatalf("a version that plays: %v, %+v; want it validated and active", err, sub)
+	}
+
+	saved := filepath.Join(t.TempDir(), "test.jsonl")
+	out, err = contestCLI(t, "", "match", "house:easy", "-o", saved, "--json")
+	var m struct {
+		ID     string
+		Result struct{ Status string }
+	}
+	if err != nil || json.Unmarshal([]byte(out), &m) != nil || m.Result.Status != "ok" {
+		t.Fatalf("a test match: %v %+v", err, m)
+	}
+	if f, err := os.Open(saved); err != nil {
+		t.Errorf("the test match's replay: %v", err)
+	} else if rp, err := replay.Read(f); err != nil || len(rp.Header.Players) != 2 || rp.Header.Players[0].Name != "ann" {
+		t.Errorf("the saved replay: %v %+v", err, rp)
+	}
+	if out, err := contestCLI(t, "", "matches"); err != nil || !strings.Contains(out, m.ID) || !strings.Contains(out, "validation") {
+		t.Errorf("the matches: %v\n%s", err, out)
+	}
+	if out, err := contestCLI(t, "", "status"); err != nil || !strings.Contains(out, "active") || !strings.Contains(out, "compile_error") {
+		t.Errorf("the versions: %v\n%s", err, out)
+	}
+	if out, err := contestCLI(t, "", "leaderboard", "--json"); err != nil || !strings.Contains(out, `"rows"`) {
+		t.Errorf("the leaderboard: %v\n%s", err, out)
+	}
+
+	// Bob's validation match is not ann's to download.
+	code, up := uploadVersion(addr, tokens["bob"], "cup", "bot.cpp", must(os.ReadFile(filepath.Join(bot, "bot.cpp"))))
+	if code != 202 {
+		t.Fatalf("bob's upload: %d %v", code, up)
+	}
+	var theirs string
+	for deadline := time.Now().Add(3 * time.Minute); theirs == ""; time.Sleep(200 * time.Millisecond) {
+		_, s := apiCall(addr, tokens["bob"], "GET", "/api/v1/submissions/"+up["id"].(string), nil, "")
+		if v, ok := s["validation"].(map[string]any); ok {
+			theirs, _ = v["match"].(string)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bob's version has no validation match: %v", s)
+		}
+	}
+	elsewhere := filepath.Join(t.TempDir(), "theirs.jsonl")
+	if _, err := contestCLI(t, "", "replay", theirs, "-o", elsewhere); exitCode(err) != 1 || !strings.Contains(err.Error(), "404") {
+		t.Errorf("another contestant's match: %v (exit %d); want exit 1 and the portal's 404", err, exitCode(err))
+	}
+	if _, err := os.Stat(elsewhere); err == nil {
+		t.Error("a file was written for a replay the portal refused")
+	}
+}
