@@ -1,19 +1,23 @@
 package main
 
 import (
+	"archive/tar"
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -53,7 +57,7 @@ The address, the contest and the token are kept in your configuration directory
 macOS), readable by you alone. Every command then talks to that contest; each has --json.`,
 	}
 	cmd.AddCommand(a.contestLoginCmd(), a.contestSubmitCmd(), a.contestStatusCmd(), a.contestMatchCmd(),
-		a.contestMatchesCmd(), a.contestReplayCmd(), a.contestLeaderboardCmd())
+		a.contestMatchesCmd(), a.contestReplayCmd(), a.contestDownloadCmd(), a.contestLeaderboardCmd())
 	return cmd
 }
 
@@ -668,4 +672,123 @@ func (a *app) contestLeaderboardCmd() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the leaderboard as the API shows it")
 	return cmd
+}
+
+// versions are the caller's versions, the newest first, every page of them.
+func versions(ctx context.Context, l contestLogin) ([]submission, error) {
+	var all []submission
+	cursor := ""
+	for {
+		var page struct {
+			Submissions []submission `json:"submissions"`
+			Next        string       `json:"next"`
+		}
+		path := "/api/v1/contests/" + url.PathEscape(l.Contest) + "/submissions"
+		if cursor != "" {
+			path += "?cursor=" + url.QueryEscape(cursor)
+		}
+		if _, err := l.call(ctx, "GET", path, nil, "", &page); err != nil {
+			return nil, err
+		}
+		all = append(all, page.Submissions...)
+		if page.Next == "" || len(page.Submissions) == 0 {
+			return all, nil
+		}
+		cursor = page.Next
+	}
+}
+
+func (a *app) contestDownloadCmd() *cobra.Command {
+	var out string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "download [VERSION] [-o DIR]",
+		Short: "Your own sources back, as you uploaded them: a version (by its number; default the active one, else the newest) into a new directory",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
+			want := 0
+			if len(args) == 1 {
+				n, err := strconv.Atoi(strings.TrimPrefix(args[0], "v"))
+				if err != nil || n < 1 {
+					return usageError{fmt.Errorf("version %q: want a version's number, as judge contest status lists them", args[0])}
+				}
+				want = n
+			}
+			all, err := versions(cmd.Context(), l)
+			if err != nil {
+				return err
+			}
+			i := slices.IndexFunc(all, func(s submission) bool {
+				return s.Version == want || (want == 0 && s.Status == "active")
+			})
+			if i < 0 && want == 0 && len(all) > 0 {
+				i = 0 // none active: the newest
+			}
+			if i < 0 {
+				if want == 0 {
+					return errors.New("you have no version yet")
+				}
+				return usageError{fmt.Errorf("you have no version %d (judge contest status lists yours)", want)}
+			}
+			sub := all[i]
+			if out == "" {
+				out = fmt.Sprintf("v%d", sub.Version)
+			}
+			if _, err := os.Stat(out); err == nil {
+				return usageError{fmt.Errorf("%s exists already: -o a directory that does not", out)}
+			}
+			resp, err := l.request(cmd.Context(), "GET", "/api/v1/submissions/"+url.PathEscape(sub.ID)+"/source", nil, "")
+			if err != nil {
+				return err
+			}
+			defer resp.Body.Close()
+			files, err := untar(resp.Body)
+			if err != nil {
+				return fmt.Errorf("the sources of version %d: %w", sub.Version, err)
+			}
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return usageError{err}
+			}
+			for _, name := range slices.Sorted(maps.Keys(files)) {
+				if err := os.WriteFile(filepath.Join(out, name), files[name], 0o644); err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				return printJSON(cmd.OutOrStdout(), map[string]any{"id": sub.ID, "version": sub.Version, "dir": out, "files": slices.Sorted(maps.Keys(files))})
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "version %d (%s, %s): %d file(s) in %s\n", sub.Version, sub.ID, sub.Status, len(files), out)
+			return nil
+		}),
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "the directory to make (default: vN)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was written as JSON")
+	return cmd
+}
+
+// untar reads the portal's .tar.gz of a version's files: plain file names only, none twice,
+// 64 MiB in all at most.
+func untar(r io.Reader) (map[string][]byte, error) {
+	gz, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("not a .tar.gz: %w", err)
+	}
+	tr := tar.NewReader(io.LimitReader(gz, 64<<20))
+	files := map[string][]byte{}
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return files, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		name := h.Name
+		if h.Typeflag != tar.TypeReg || name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\\x00") || files[name] != nil {
+			return nil, fmt.Errorf("%q is not a plain file name", name)
+		}
+		if files[name], err = io.ReadAll(tr); err != nil {
+			return nil, err
+		}
+	}
 }

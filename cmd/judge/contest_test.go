@@ -1,7 +1,9 @@
 package main
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"os"
@@ -120,6 +122,23 @@ func TestContestFromTheCommandLine(t *testing.T) {
 		t.Errorf("the leaderboard: %v\n%s", err, out)
 	}
 
+	// Her own sources back: the active version by default, an older one by its number.
+	back := filepath.Join(t.TempDir(), "back")
+	if out, err := contestCLI(t, "", "download", "-o", back); err != nil || !strings.Contains(out, "version 2") ||
+		string(must(os.ReadFile(filepath.Join(back, "bot.cpp")))) != string(must(os.ReadFile(filepath.Join(bot, "bot.cpp")))) {
+		t.Errorf("the active version's sources: %v %s", err, out)
+	}
+	if _, err := contestCLI(t, "", "download", "-o", back); exitCode(err) != 2 {
+		t.Errorf("into a directory that exists: %v (exit %d), want exit 2", err, exitCode(err))
+	}
+	first := filepath.Join(t.TempDir(), "first")
+	if _, err := contestCLI(t, "", "download", "1", "-o", first); err != nil || !strings.Contains(string(must(os.ReadFile(filepath.Join(first, "bot.cpp")))), "not_declared_anywhere") {
+		t.Errorf("version 1's sources: %v", err)
+	}
+	if _, err := contestCLI(t, "", "download", "9"); exitCode(err) != 2 || !strings.Contains(err.Error(), "no version 9") {
+		t.Errorf("a version she does not have: %v (exit %d)", err, exitCode(err))
+	}
+
 	// Bob's validation match is not ann's to download.
 	code, up := uploadVersion(addr, tokens["bob"], "cup", "bot.cpp", must(os.ReadFile(filepath.Join(bot, "bot.cpp"))))
 	if code != 202 {
@@ -141,5 +160,49 @@ func TestContestFromTheCommandLine(t *testing.T) {
 	}
 	if _, err := os.Stat(elsewhere); err == nil {
 		t.Error("a file was written for a replay the portal refused")
+	}
+}
+
+// The portal's archive of a version's files is written only as plain files of plain names.
+func TestUntarTakesPlainFilesOnly(t *testing.T) {
+	archive := func(headers ...tar.Header) []byte {
+		var buf bytes.Buffer
+		gz := gzip.NewWriter(&buf)
+		tw := tar.NewWriter(gz)
+		for _, h := range headers {
+			h.Size = int64(len(h.Name))
+			if h.Typeflag != tar.TypeReg {
+				h.Size = 0
+			}
+			h.Mode = 0o644
+			tw.WriteHeader(&h)
+			tw.Write([]byte(h.Name)[:h.Size])
+		}
+		tw.Close()
+		gz.Close()
+		return buf.Bytes()
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		ok   bool
+	}{
+		{"plain files", archive(tar.Header{Name: "bot.cpp", Typeflag: tar.TypeReg}, tar.Header{Name: "util.h", Typeflag: tar.TypeReg}), true},
+		{"a path up", archive(tar.Header{Name: "../bot.cpp", Typeflag: tar.TypeReg}), false},
+		{"a path down", archive(tar.Header{Name: "src/bot.cpp", Typeflag: tar.TypeReg}), false},
+		{"an absolute path", archive(tar.Header{Name: "/etc/passwd", Typeflag: tar.TypeReg}), false},
+		{"a link", archive(tar.Header{Name: "bot.cpp", Typeflag: tar.TypeSymlink, Linkname: "/etc/passwd"}), false},
+		{"a name twice", archive(tar.Header{Name: "bot.cpp", Typeflag: tar.TypeReg}, tar.Header{Name: "bot.cpp", Typeflag: tar.TypeReg}), false},
+		{"not an archive", []byte("<html>a proxy's error page</html>"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			files, err := untar(bytes.NewReader(tc.data))
+			if (err == nil) != tc.ok {
+				t.Errorf("%v %v, want ok %v", files, err, tc.ok)
+			}
+			if tc.ok && string(files["bot.cpp"]) != "bot.cpp" {
+				t.Errorf("the file's content: %q", files["bot.cpp"])
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -133,6 +134,27 @@ func (s *Server) apiSubmission(w http.ResponseWriter, r *http.Request, c caller)
 		return err
 	}
 	return s.writeSubmission(w, r, sub)
+}
+
+// apiSource is a version's files as they were uploaded, a .tar.gz of plain names: the
+// contestant's own (an organiser's, any), never another contestant's (404).
+func (s *Server) apiSource(w http.ResponseWriter, r *http.Request, c caller) error {
+	sub, err := s.submission(r.Context(), c, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	files, err := s.engine.Sources(r.Context(), sub.Source)
+	if err != nil {
+		return err
+	}
+	data, err := tarGz("", files)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/gzip")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-v%d.tar.gz"`, sub.Login, sub.Version))
+	w.Write(data)
+	return nil
 }
 
 func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request, c caller) error {

@@ -18,6 +18,7 @@ func (s *Server) routes() http.Handler {
 	api("POST /api/v1/contests/{contest}/submissions", s.apiSubmit)
 	api("GET /api/v1/contests/{contest}/submissions", s.apiSubmissions)
 	api("GET /api/v1/submissions/{id}", s.apiSubmission)
+	api("GET /api/v1/submissions/{id}/source", s.apiSource)
 	api("POST /api/v1/submissions/{id}/activate", s.apiActivate)
 	api("POST /api/v1/submissions/{id}/stage", s.apiStage)
 	api("POST /api/v1/contests/{contest}/matches", s.apiAskMatch)

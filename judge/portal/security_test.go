@@ -1,7 +1,9 @@
 package portal_test
 
 import (
+	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -86,7 +88,7 @@ func TestContestantsSeeOnlyTheirOwn(t *testing.T) {
 		}
 	}
 	for _, c := range []*client{a, z} {
-		for _, route := range []string{"/api/v1/submissions/" + subB, "/api/v1/submissions/" + subB + "/activate",
+		for _, route := range []string{"/api/v1/submissions/" + subB, "/api/v1/submissions/" + subB + "/activate", "/api/v1/submissions/" + subB + "/source",
 			"/api/v1/matches/" + valB, "/api/v1/matches/" + testB, "/api/v1/matches/" + testB + "/replay", "/api/v1/matches/" + valB + "/replay"} {
 			method := "GET"
 			if strings.HasSuffix(route, "/activate") {
@@ -157,6 +159,33 @@ func TestContestantsSeeOnlyTheirOwn(t *testing.T) {
 	}
 	if code, out, _ := o.api("GET", "/api/v1/matches/"+testB, nil, ""); code != 200 || !strings.Contains(mustJSON(out), "stderr of bob") {
 		t.Errorf("the organiser reads bob's match in full: %d", code)
+	}
+	// Bob's sources come back to him as he uploaded them, and to the organiser.
+	for _, c := range []*client{b, o} {
+		code, out, header := c.api("GET", "/api/v1/submissions/"+subB+"/source", nil, "")
+		files := untarGz(t, out["raw"].(string))
+		if code != 200 || header.Get("Content-Type") != "application/gzip" || len(files) != 1 || files["main.cpp"] != "int main() { /* secret of bob */ }" {
+			t.Errorf("%s reads bob's sources: %d %q, files %v", c.login, code, header.Get("Content-Type"), files)
+		}
+	}
+}
+
+// untarGz is the files of a .tar.gz, by name.
+func untarGz(t *testing.T, data string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	gz, err := gzip.NewReader(strings.NewReader(data))
+	if err != nil {
+		return files
+	}
+	tr := tar.NewReader(gz)
+	for {
+		h, err := tr.Next()
+		if err != nil {
+			return files
+		}
+		b, _ := io.ReadAll(tr)
+		files[h.Name] = string(b)
 	}
 }
 
