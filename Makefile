@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: judge images gvisor browser netns demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal bench-referee load-portal season soak vet daemon-image
+.PHONY: release judge images gvisor browser netns demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal bench-referee load-portal season soak vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -42,6 +42,23 @@ demo: images
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	@# The contestants' macOS build (make release) stays one: Linux's calls stay in their files.
+	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/judge
+
+# Binaries for contestants, dist/judge-VERSION-OS-ARCH and their SHA256SUMS, the version
+# stamped (judge version prints it). The macOS ones run the client commands (judge contest,
+# the viewer, replays); the sandbox is Linux's and says so there. No Windows build yet.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+RELEASE := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+release:
+	rm -rf dist && mkdir -p dist
+	@for t in $(RELEASE); do \
+		os=$${t%/*}; arch=$${t#*/}; echo "judge $(VERSION) for $$os/$$arch"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "-X main.version=$(VERSION)" \
+			-o dist/judge-$(VERSION)-$$os-$$arch ./cmd/judge || exit 1; \
+	done
+	cd dist && sha256sum judge-* > SHA256SUMS
+	@cat dist/SHA256SUMS
 
 # gVisor's runsc (pinned Debian package), registered with the engine as runtime "runsc".
 gvisor:

@@ -144,7 +144,7 @@ func (p *Process) find(ctx context.Context) error {
 	// The pidfd holds the bot's PID against reuse and tells, from here on, whether it still
 	// runs; with FreezeSignal it also carries the signals. A bot may end at any instant,
 	// and its end is never the judge's error: the first read reports it.
-	if p.pidfd, err = unix.PidfdOpen(pid, 0); err != nil {
+	if p.pidfd, err = pidfdOpen(pid); err != nil {
 		p.pidfd = -1
 		if errors.Is(err, unix.ESRCH) {
 			return nil

@@ -127,6 +127,9 @@ func (e *Engine) attach(ctx context.Context, id string, opts container.AttachOpt
 	}
 }
 
+// profileKey picks a seccomp profile: the judge's or Docker's default, for runsc or not.
+type profileKey struct{ judge, gvisor bool }
+
 // hostConfig is the container's every restriction.
 func (e *Engine) hostConfig(s containerSpec) *container.HostConfig {
 	l := s.limits // with its defaults (Start, Compile)

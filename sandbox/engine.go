@@ -74,6 +74,9 @@ var errNoDocker = errors.New("sandbox: the Docker engine is not reachable")
 
 // New connects to the engine and takes an instance lock under StateDir.
 func New(ctx context.Context, o Options) (*Engine, error) {
+	if err := linuxOnly(); err != nil {
+		return nil, err
+	}
 	opts := []client.Opt{client.FromEnv, client.WithAPIVersionNegotiation()}
 	if o.Host != "" {
 		opts = append(opts, client.WithHost(o.Host))

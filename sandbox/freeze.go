@@ -57,7 +57,7 @@ func (p *Process) hold(stop bool) error {
 		if stop {
 			sig = unix.SIGSTOP
 		}
-		err := unix.PidfdSendSignal(p.pidfd, sig, nil, 0)
+		err := pidfdSignal(p.pidfd, sig)
 		if errors.Is(err, unix.ESRCH) {
 			return nil // exited: nothing left to hold
 		}

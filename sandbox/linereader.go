@@ -120,6 +120,6 @@ func (r *lineReader) readFd(fd uintptr) bool {
 		}
 		ts := unix.NsecToTimespec(left.Nanoseconds())
 		r.poll[0] = unix.PollFd{Fd: int32(fd), Events: unix.POLLIN}
-		unix.Ppoll(r.poll[:], &ts, nil)
+		ppoll(r.poll[:], &ts)
 	}
 }

@@ -339,7 +339,7 @@ func (p *Process) Kill(ctx context.Context) error {
 	p.hold(false) // see Close
 	if serves(p.spec.Limits) && p.pidfd >= 0 {
 		// The bot, not its container: the launcher lives on to report its end.
-		err := unix.PidfdSendSignal(p.pidfd, unix.SIGKILL, nil, 0)
+		err := pidfdSignal(p.pidfd, unix.SIGKILL)
 		if err == nil || errors.Is(err, unix.ESRCH) {
 			return nil
 		}
@@ -374,7 +374,7 @@ func (p *Process) closeEnds() {
 	// Kill may run on any goroutine): a task frozen by the cgroup would not, and under gVisor
 	// a stopped sandbox kernel leaves the runtime nothing to talk to, so removal hangs.
 	if p.pidfd >= 0 {
-		unix.PidfdSendSignal(p.pidfd, unix.SIGKILL, nil, 0)
+		pidfdSignal(p.pidfd, unix.SIGKILL)
 	}
 	p.hold(false)
 	if p.cg != nil {

@@ -1,3 +1,5 @@
+//go:build linux
+
 package sandbox
 
 import (
@@ -16,9 +18,6 @@ const cloneNamespaces = unix.CLONE_NEWNS | unix.CLONE_NEWUTS | unix.CLONE_NEWIPC
 
 // traceCalls reach into another process: tracing it, reading or writing its memory.
 var traceCalls = []string{"ptrace", "process_vm_readv", "process_vm_writev"}
-
-// profileKey picks a profile: the judge's or Docker's default, for runsc or not.
-type profileKey struct{ judge, gvisor bool }
 
 // profiles are the seccomp profiles the engine passes; Docker's default under runc needs none.
 func profiles() (map[profileKey]string, error) {

@@ -50,7 +50,7 @@ func openErrPipe(path string, buf *capped) (*errPipe, error) {
 			break // EAGAIN: empty (a writer is held, so never the end)
 		}
 	}
-	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+	wake, err := eventfd()
 	if err != nil {
 		unix.Close(fd)
 		unix.Close(held)

@@ -14,7 +14,6 @@ import (
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/setting"
 	"github.com/botjudge/judge/sandbox"
-	"golang.org/x/sys/unix"
 )
 
 // startupIdle is how long a starting bot must use (almost) no CPU to count as ready, where the
@@ -121,8 +120,7 @@ func waitIdle(ctx context.Context, p Meter) {
 			// Go's sleeps are rounded up to its poller's timeout, in whole milliseconds:
 			// longer than a compiled bot takes to start (BENCHMARKS.md). A quick look waits
 			// in the kernel, on its own thread.
-			ts := unix.NsecToTimespec(look.Nanoseconds())
-			unix.Nanosleep(&ts, nil)
+			nap(look)
 		} else {
 			time.Sleep(look)
 		}

@@ -15,8 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-
-	"golang.org/x/sys/unix"
 )
 
 // Core is a physical core: the logical CPUs that share it (hyper-thread siblings), of those
@@ -51,14 +49,9 @@ type Host struct {
 func (h Host) Usable() ([]Core, error) {
 	allowed := h.Allowed
 	if allowed == nil {
-		var set unix.CPUSet
-		if err := unix.SchedGetaffinity(0, &set); err != nil {
+		var err error
+		if allowed, err = affinity(); err != nil {
 			return nil, fmt.Errorf("cores: the judge's CPU affinity: %w", err)
-		}
-		for cpu := range 1024 {
-			if set.IsSet(cpu) {
-				allowed = append(allowed, cpu)
-			}
 		}
 	}
 	byID := map[int]*Core{}
