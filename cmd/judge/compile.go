@@ -33,22 +33,9 @@ func (a *app) compileCmd() *cobra.Command {
 					return err
 				}
 			}
-			sub := build.Submission{Lang: lang, Files: map[string][]byte{}}
-			for _, arg := range args {
-				if lang != "" {
-					arg = lang + ":" + arg
-				}
-				s, err := loadBot(arg, int64(a.cfg.Build.SourceLimit))
-				if err != nil {
-					return err
-				}
-				if sub.Lang != "" && s.Lang != sub.Lang {
-					return usageError{fmt.Errorf("%s is %s, but the submission is %s", arg, s.Lang, sub.Lang)}
-				}
-				sub.Lang = s.Lang
-				for n, d := range s.Files {
-					sub.Files[n] = d
-				}
+			sub, err := loadSubmission(args, lang, int64(a.cfg.Build.SourceLimit))
+			if err != nil {
+				return err
 			}
 			if g != nil {
 				sub.Files = game.WithLibrary(g, sub.Lang, sub.Files)

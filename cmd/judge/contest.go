@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"mime/multipart"
 	"net/http"
@@ -130,11 +131,9 @@ func (a *app) contestLoginCmd() *cobra.Command {
 			if err := writePrivate(path, l); err != nil {
 				return err
 			}
-			if asJSON {
-				return printJSON(cmd.OutOrStdout(), map[string]string{"url": base, "contest": ct.Name, "game": ct.Game, "kept": path})
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "logged in to contest %s (%s) at %s; kept in %s\n", ct.Name, ct.Game, base, path)
-			return nil
+			return printOut(cmd.OutOrStdout(), asJSON, map[string]string{"url": base, "contest": ct.Name, "game": ct.Game, "kept": path}, func(w io.Writer) {
+				fmt.Fprintf(w, "logged in to contest %s (%s) at %s; kept in %s\n", ct.Name, ct.Game, base, path)
+			})
 		},
 	}
 	cmd.Flags().StringVar(&token, "token", "", "the API token (default: read from standard input)")
@@ -256,13 +255,6 @@ func contestCommand(run func(cmd *cobra.Command, args []string, l contestLogin) 
 	}
 }
 
-// printJSON prints v indented, as every command's --json does.
-func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
 // submission is a version as the portal's API shows it (the fields the commands print).
 type submission struct {
 	ID         string        `json:"id"`
@@ -291,33 +283,35 @@ func (a *app) contestSubmitCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "submit FILES|DIR [--lang L] [--activate] [--no-wait] [--json]",
 		Short: "Upload a new version and wait for its compilation and validation (exit status 1 when it is not ready)",
-		Long: `Upload a new version: the files given, or the files of the directory given (its top level,
-hidden files left out). Waits for the portal to compile and validate it, prints the
-compiler's log when it does not compile and the validation match's fault when it is
-rejected, and exits with status 1 then; --activate makes a version that is ready your active
-one. --no-wait returns once the portal has the upload.`,
+		Long: `Upload a new version: the files or the directory given, read as judge compile reads a
+submission (hidden files left out, its language from the extensions, a LANG: prefix or
+--lang), sent as one archive so that its directories stay. Waits for the portal to compile
+and validate it, prints the compiler's log when it does not compile and the validation
+match's fault when it is rejected, and exits with status 1 then; --activate makes a version
+that is ready your active one. --no-wait returns once the portal has the upload.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
-			files, err := uploadFiles(args)
+			if lang != "" {
+				if err := checkLangs("--lang", lang); err != nil {
+					return err
+				}
+			}
+			src, err := loadSubmission(args, lang, int64(a.cfg.Build.SourceLimit))
+			if err != nil {
+				return err
+			}
+			archive, err := tarGz(src.Files)
 			if err != nil {
 				return err
 			}
 			var body bytes.Buffer
 			mw := multipart.NewWriter(&body)
-			for _, f := range files {
-				w, err := mw.CreateFormFile("files", filepath.Base(f))
-				if err != nil {
-					return err
-				}
-				data, err := os.ReadFile(f)
-				if err != nil {
-					return usageError{err}
-				}
-				w.Write(data)
+			w, err := mw.CreateFormFile("archive", "sources.tar.gz")
+			if err != nil {
+				return err
 			}
-			if lang != "" {
-				mw.WriteField("lang", lang)
-			}
+			w.Write(archive)
+			mw.WriteField("lang", src.Lang)
 			mw.Close()
 			var up submission
 			raw, err := l.call(cmd.Context(), "POST", "/api/v1/contests/"+url.PathEscape(l.Contest)+"/submissions", &body, mw.FormDataContentType(), &up)
@@ -361,57 +355,44 @@ one. --no-wait returns once the portal has the upload.`,
 
 // finish prints a version, as the API answered it (raw) or for a person, and returns verdict.
 func finish(cmd *cobra.Command, asJSON bool, sub submission, raw json.RawMessage, verdict error) error {
-	if asJSON {
-		if err := printJSON(cmd.OutOrStdout(), raw); err != nil {
-			return err
+	if err := printOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
+		fmt.Fprintf(w, "version %d (%s, %s): %s\n", sub.Version, sub.ID, sub.Lang, sub.Status)
+		if sub.Build != nil && !sub.Build.OK && sub.Build.Log != "" {
+			fmt.Fprintf(w, "the compiler says:\n%s\n", strings.TrimRight(sub.Build.Log, "\n"))
 		}
-		return verdict
-	}
-	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "version %d (%s, %s): %s\n", sub.Version, sub.ID, sub.Lang, sub.Status)
-	if sub.Build != nil && !sub.Build.OK && sub.Build.Log != "" {
-		fmt.Fprintf(w, "the compiler says:\n%s\n", strings.TrimRight(sub.Build.Log, "\n"))
-	}
-	if v := sub.Validation; v != nil {
-		if v.Fault != nil {
-			fmt.Fprintf(w, "its validation match %s: %s at turn %d: %s\n", v.Match, v.Fault.Kind, v.Fault.Turn, v.Fault.Detail)
-		} else if v.Match != "" {
-			fmt.Fprintf(w, "its validation match: %s\n", v.Match)
+		if v := sub.Validation; v != nil {
+			if v.Fault != nil {
+				fmt.Fprintf(w, "its validation match %s: %v\n", v.Match, v.Fault)
+			} else if v.Match != "" {
+				fmt.Fprintf(w, "its validation match: %s\n", v.Match)
+			}
 		}
-	}
-	if sub.Error != "" {
-		fmt.Fprintf(w, "%s\n", sub.Error)
+		if sub.Error != "" {
+			fmt.Fprintf(w, "%s\n", sub.Error)
+		}
+	}); err != nil {
+		return err
 	}
 	return verdict
 }
 
-// uploadFiles are the files args name: files, or the files at a directory's top level.
-func uploadFiles(args []string) ([]string, error) {
-	var files []string
-	for _, arg := range args {
-		st, err := os.Stat(arg)
-		if err != nil {
-			return nil, usageError{err}
+// tarGz is files as a .tar.gz, by their names.
+func tarGz(files map[string][]byte) ([]byte, error) {
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(files[name]))}); err != nil {
+			return nil, err
 		}
-		if !st.IsDir() {
-			files = append(files, arg)
-			continue
-		}
-		entries, err := os.ReadDir(arg)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
-				continue
-			}
-			files = append(files, filepath.Join(arg, e.Name()))
+		if _, err := tw.Write(files[name]); err != nil {
+			return nil, err
 		}
 	}
-	if len(files) == 0 {
-		return nil, usageError{fmt.Errorf("no files in %s", strings.Join(args, ", "))}
+	if err := errors.Join(tw.Close(), gz.Close()); err != nil {
+		return nil, err
 	}
-	return files, nil
+	return buf.Bytes(), nil
 }
 
 // waitSubmission polls a version until its status settles, telling each new status.
@@ -452,15 +433,14 @@ func (a *app) contestStatusCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return printJSON(cmd.OutOrStdout(), raw)
-			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			fmt.Fprintf(tw, "contest %s at %s\nVERSION\tID\tLANG\tSTATUS\tCREATED\n", l.Contest, l.URL)
-			for _, s := range page.Submissions {
-				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", s.Version, s.ID, s.Lang, s.Status, s.Created)
-			}
-			return tw.Flush()
+			return printOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
+				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+				fmt.Fprintf(tw, "contest %s at %s\nVERSION\tID\tLANG\tSTATUS\tCREATED\n", l.Contest, l.URL)
+				for _, s := range page.Submissions {
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", s.Version, s.ID, s.Lang, s.Status, s.Created)
+				}
+				tw.Flush()
+			})
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the versions as the API shows them")
@@ -520,12 +500,8 @@ func (a *app) contestMatchCmd() *cobra.Command {
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "replay: %s\n", out)
 			}
-			if asJSON {
-				if err := printJSON(cmd.OutOrStdout(), raw); err != nil {
-					return err
-				}
-			} else {
-				printMatch(cmd.OutOrStdout(), m)
+			if err := printOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) { printMatch(w, m) }); err != nil {
+				return err
 			}
 			if m.Result.Status != result.StatusOK {
 				return fmt.Errorf("match %s was not judged: %s", m.ID, m.Result.Error)
@@ -552,7 +528,7 @@ func printMatch(w io.Writer, m contestMatch) {
 	for i, p := range res.Players {
 		fault := "-"
 		if p.Fault != nil {
-			fault = fmt.Sprintf("%s at turn %d: %s", p.Fault.Kind, p.Fault.Turn, p.Fault.Detail)
+			fault = p.Fault.Error()
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%g\t%d\t%s\n", i, p.Name, p.Score, p.Rank, fault)
 	}
@@ -592,15 +568,14 @@ func (a *app) contestMatchesCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return printJSON(cmd.OutOrStdout(), raw)
-			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tKIND\tSTATUS\tPLAYERS\tCREATED")
-			for _, m := range page.Matches {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Kind, m.Status, strings.Join(m.Players, " "), m.Created)
-			}
-			return tw.Flush()
+			return printOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
+				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tKIND\tSTATUS\tPLAYERS\tCREATED")
+				for _, m := range page.Matches {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Kind, m.Status, strings.Join(m.Players, " "), m.Created)
+				}
+				tw.Flush()
+			})
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the matches as the API shows them")
@@ -621,11 +596,9 @@ func (a *app) contestReplayCmd() *cobra.Command {
 			if err := saveReplay(cmd.Context(), l, args[0], out); err != nil {
 				return err
 			}
-			if asJSON {
-				return printJSON(cmd.OutOrStdout(), map[string]string{"match": args[0], "replay": out})
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "replay of %s: %s\n", args[0], out)
-			return nil
+			return printOut(cmd.OutOrStdout(), asJSON, map[string]string{"match": args[0], "replay": out}, func(w io.Writer) {
+				fmt.Fprintf(w, "replay of %s: %s\n", args[0], out)
+			})
 		}),
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the file to save it in (default: ID.jsonl)")
@@ -655,19 +628,18 @@ func (a *app) contestLeaderboardCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return printJSON(cmd.OutOrStdout(), raw)
-			}
-			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "RANK\tLOGIN\tVERSION\tLANG\tRATING\tMATCHES\t")
-			for _, r := range board.Rows {
-				off := ""
-				if r.Disabled {
-					off = "off the ladder"
+			return printOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
+				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "RANK\tLOGIN\tVERSION\tLANG\tRATING\tMATCHES\t")
+				for _, r := range board.Rows {
+					off := ""
+					if r.Disabled {
+						off = "off the ladder"
+					}
+					fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%.1f\t%d\t%s\n", r.Rank, r.Login, r.Version, r.Lang, r.Rating, r.Matches, off)
 				}
-				fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%.1f\t%d\t%s\n", r.Rank, r.Login, r.Version, r.Lang, r.Rating, r.Matches, off)
-			}
-			return tw.Flush()
+				tw.Flush()
+			})
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the leaderboard as the API shows it")
@@ -750,15 +722,17 @@ func (a *app) contestDownloadCmd() *cobra.Command {
 				return usageError{err}
 			}
 			for _, name := range slices.Sorted(maps.Keys(files)) {
-				if err := os.WriteFile(filepath.Join(out, name), files[name], 0o644); err != nil {
+				path := filepath.Join(out, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					return err
+				}
+				if err := os.WriteFile(path, files[name], 0o644); err != nil {
 					return err
 				}
 			}
-			if asJSON {
-				return printJSON(cmd.OutOrStdout(), map[string]any{"id": sub.ID, "version": sub.Version, "dir": out, "files": slices.Sorted(maps.Keys(files))})
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "version %d (%s, %s): %d file(s) in %s\n", sub.Version, sub.ID, sub.Status, len(files), out)
-			return nil
+			return printOut(cmd.OutOrStdout(), asJSON, map[string]any{"id": sub.ID, "version": sub.Version, "dir": out, "files": slices.Sorted(maps.Keys(files))}, func(w io.Writer) {
+				fmt.Fprintf(w, "version %d (%s, %s): %d file(s) in %s\n", sub.Version, sub.ID, sub.Status, len(files), out)
+			})
 		}),
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the directory to make (default: vN)")
@@ -766,8 +740,8 @@ func (a *app) contestDownloadCmd() *cobra.Command {
 	return cmd
 }
 
-// untar reads the portal's .tar.gz of a version's files: plain file names only, none twice,
-// 64 MiB in all at most.
+// untar reads the portal's .tar.gz of a version's files: regular files at relative paths that
+// stay inside (no "..", no absolute path, no link), none twice, 64 MiB in all at most.
 func untar(r io.Reader) (map[string][]byte, error) {
 	gz, err := gzip.NewReader(r)
 	if err != nil {
@@ -783,9 +757,10 @@ func untar(r io.Reader) (map[string][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		// A file at a path inside the directory, as the portal keeps a version's folders.
 		name := h.Name
-		if h.Typeflag != tar.TypeReg || name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\\\x00") || files[name] != nil {
-			return nil, fmt.Errorf("%q is not a plain file name", name)
+		if h.Typeflag != tar.TypeReg || !fs.ValidPath(name) || name == "." || strings.ContainsAny(name, "\\\x00") || files[name] != nil {
+			return nil, fmt.Errorf("%q is not a file's path inside the version", name)
 		}
 		if files[name], err = io.ReadAll(tr); err != nil {
 			return nil, err

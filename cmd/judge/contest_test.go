@@ -86,6 +86,9 @@ func TestContestFromTheCommandLine(t *testing.T) {
 		t.Errorf("the kept login: %v, mode %v; want 0600", err, st.Mode().Perm())
 	}
 
+	if _, err := contestCLI(t, "", "submit", "--lang", "cobol", bot); exitCode(err) != 2 || !strings.Contains(err.Error(), `unknown language "cobol"`) {
+		t.Errorf("a language there is none of: %v (exit %d)", err, exitCode(err))
+	}
 	broken := t.TempDir()
 	os.WriteFile(filepath.Join(broken, "bot.cpp"), []byte("int main() { return not_declared_anywhere; }\n"), 0o644)
 	out, err := contestCLI(t, "", "submit", broken)
@@ -163,8 +166,9 @@ func TestContestFromTheCommandLine(t *testing.T) {
 	}
 }
 
-// The portal's archive of a version's files is written only as plain files of plain names.
-func TestUntarTakesPlainFilesOnly(t *testing.T) {
+// The portal's archive of a version's files is written only as regular files at paths inside
+// the directory.
+func TestUntarStaysInsideTheVersion(t *testing.T) {
 	archive := func(headers ...tar.Header) []byte {
 		var buf bytes.Buffer
 		gz := gzip.NewWriter(&buf)
@@ -189,7 +193,8 @@ func TestUntarTakesPlainFilesOnly(t *testing.T) {
 	}{
 		{"plain files", archive(tar.Header{Name: "bot.cpp", Typeflag: tar.TypeReg}, tar.Header{Name: "util.h", Typeflag: tar.TypeReg}), true},
 		{"a path up", archive(tar.Header{Name: "../bot.cpp", Typeflag: tar.TypeReg}), false},
-		{"a path down", archive(tar.Header{Name: "src/bot.cpp", Typeflag: tar.TypeReg}), false},
+		{"a folder", archive(tar.Header{Name: "bot.cpp", Typeflag: tar.TypeReg}, tar.Header{Name: "src/util.h", Typeflag: tar.TypeReg}), true},
+		{"a path that leaves and comes back", archive(tar.Header{Name: "src/../../bot.cpp", Typeflag: tar.TypeReg}), false},
 		{"an absolute path", archive(tar.Header{Name: "/etc/passwd", Typeflag: tar.TypeReg}), false},
 		{"a link", archive(tar.Header{Name: "bot.cpp", Typeflag: tar.TypeSymlink, Linkname: "/etc/passwd"}), false},
 		{"a name twice", archive(tar.Header{Name: "bot.cpp", Typeflag: tar.TypeReg}, tar.Header{Name: "bot.cpp", Typeflag: tar.TypeReg}), false},

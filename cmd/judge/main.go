@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -493,6 +494,27 @@ func loadBot(arg string, limit int64) (build.Submission, error) {
 		return s, usageError{fmt.Errorf("%s: no such file or directory", path)}
 	}
 	return s, usageError{err}
+}
+
+// loadSubmission reads FILE|DIR arguments as one submission (each as loadBot does; lang,
+// when given, is every argument's): the sources of one language.
+func loadSubmission(args []string, lang string, limit int64) (build.Submission, error) {
+	sub := build.Submission{Lang: lang, Files: map[string][]byte{}}
+	for _, arg := range args {
+		if lang != "" {
+			arg = lang + ":" + arg
+		}
+		s, err := loadBot(arg, limit)
+		if err != nil {
+			return sub, err
+		}
+		if sub.Lang != "" && s.Lang != sub.Lang {
+			return sub, usageError{fmt.Errorf("%s is %s, but the submission is %s", arg, s.Lang, sub.Lang)}
+		}
+		sub.Lang = s.Lang
+		maps.Copy(sub.Files, s.Files)
+	}
+	return sub, nil
 }
 
 // checkOutputFile refuses a file to write (given with flag, or as an argument when flag is "")
