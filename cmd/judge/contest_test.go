@@ -38,7 +38,8 @@ func contestCLI(t *testing.T, stdin string, args ...string) (string, error) {
 // login kept readable by its owner alone, a version that does not compile (exit 1 and the
 // compiler's log), one that does (validated and activated), a test match against the house
 // bot with its replay saved, the matches, versions and leaderboard, and another contestant's
-// match refused with the portal's 404, no file written.
+// match refused with the portal's 404, no file written; then, logged in to a contest of a game
+// of four, a version and a test match of four seats.
 func TestContestFromTheCommandLine(t *testing.T) {
 	sandboxtest.Engine(t)
 	natsHere(t)
@@ -50,21 +51,26 @@ func TestContestFromTheCommandLine(t *testing.T) {
 	if out, err := runCLIWithin(t, 5*time.Minute, "portal", "contest", "create", "cup", "--game", "amazes", "--opt", "turns=20", "--house", "easy="+bot); err != nil {
 		t.Fatalf("contest create: %v\n%s", err, out)
 	}
+	// And a game of four: Lang Wars, its seats filled by the house bot.
+	four := filepath.Join(sandboxtest.Root(), "bots", "langwars", "cpp")
+	if out, err := runCLIWithin(t, 5*time.Minute, "portal", "contest", "create", "four", "--game", "langwars", "--opt", "turns=2", "--house", "easy="+four); err != nil {
+		t.Fatalf("contest create: %v\n%s", err, out)
+	}
 	tokens := map[string]string{}
-	for _, login := range []string{"ann", "bob"} {
-		out, err := runCLI(t, "portal", "user", "add", "--contest", "cup", login, "--json")
-		var u map[string]string
-		if err != nil || json.Unmarshal([]byte(out), &u) != nil {
-			t.Fatalf("user add %s: %v\n%s", login, err, out)
+	for _, u := range []struct{ contest, login string }{{"cup", "ann"}, {"cup", "bob"}, {"four", "ann"}} {
+		out, err := runCLI(t, "portal", "user", "add", "--contest", u.contest, u.login, "--json")
+		var added map[string]string
+		if err != nil || json.Unmarshal([]byte(out), &added) != nil {
+			t.Fatalf("user add %s: %v\n%s", u.login, err, out)
 		}
-		tokens[login] = u["token"]
+		tokens[u.contest+"/"+u.login] = added["token"]
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	serving := startCLI(ctx, "portal")
 	defer stopped(t, time.Minute, serving)
 	defer cancel()
 	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
-		if code, _ := apiCall(addr, tokens["ann"], "GET", "/api/v1/contests/cup", nil, ""); code == 200 {
+		if code, _ := apiCall(addr, tokens["cup/ann"], "GET", "/api/v1/contests/cup", nil, ""); code == 200 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -79,7 +85,7 @@ func TestContestFromTheCommandLine(t *testing.T) {
 	if _, err := contestCLI(t, "", "login", page, "--token", "not-a-token"); exitCode(err) != 1 || !strings.Contains(err.Error(), "401") {
 		t.Errorf("a bad token: %v (exit %d); want exit 1 and the portal's 401", err, exitCode(err))
 	}
-	if out, err := contestCLI(t, tokens["ann"]+"\n", "login", page); err != nil || !strings.Contains(out, "logged in to contest cup (amazes)") {
+	if out, err := contestCLI(t, tokens["cup/ann"]+"\n", "login", page); err != nil || !strings.Contains(out, "logged in to contest cup (amazes)") {
 		t.Fatalf("login with the token on standard input: %v %s", err, out)
 	}
 	if st, err := os.Stat(filepath.Join(config, "judge", "contest.json")); err != nil || st.Mode().Perm() != 0o600 {
@@ -143,13 +149,13 @@ func TestContestFromTheCommandLine(t *testing.T) {
 	}
 
 	// Bob's validation match is not ann's to download.
-	code, up := uploadVersion(addr, tokens["bob"], "cup", "bot.cpp", must(os.ReadFile(filepath.Join(bot, "bot.cpp"))))
+	code, up := uploadVersion(addr, tokens["cup/bob"], "cup", "bot.cpp", must(os.ReadFile(filepath.Join(bot, "bot.cpp"))))
 	if code != 202 {
 		t.Fatalf("bob's upload: %d %v", code, up)
 	}
 	var theirs string
 	for deadline := time.Now().Add(3 * time.Minute); theirs == ""; time.Sleep(200 * time.Millisecond) {
-		_, s := apiCall(addr, tokens["bob"], "GET", "/api/v1/submissions/"+up["id"].(string), nil, "")
+		_, s := apiCall(addr, tokens["cup/bob"], "GET", "/api/v1/submissions/"+up["id"].(string), nil, "")
 		if v, ok := s["validation"].(map[string]any); ok {
 			theirs, _ = v["match"].(string)
 		}
@@ -163,6 +169,23 @@ func TestContestFromTheCommandLine(t *testing.T) {
 	}
 	if _, err := os.Stat(elsewhere); err == nil {
 		t.Error("a file was written for a replay the portal refused")
+	}
+
+	// Logged in to the contest of four instead: a version, and a test match of four seats.
+	if _, err := contestCLI(t, "", "login", "http://"+addr+"/c/four/", "--token", tokens["four/ann"]); err != nil {
+		t.Fatalf("login to the contest of four: %v", err)
+	}
+	if _, err := contestCLI(t, "", "submit", four, "--activate"); err != nil {
+		t.Fatalf("a version of a game of four: %v", err)
+	}
+	saved = filepath.Join(t.TempDir(), "four.jsonl")
+	if _, err := contestCLI(t, "", "match", "house:easy", "-o", saved); err != nil {
+		t.Fatalf("a test match of four: %v", err)
+	}
+	if f, err := os.Open(saved); err != nil {
+		t.Errorf("the match of four's replay: %v", err)
+	} else if rp, err := replay.Read(f); err != nil || len(rp.Header.Players) != 4 || rp.Header.Players[0].Name != "ann" {
+		t.Errorf("the match of four's replay: %v %+v", err, rp)
 	}
 }
 

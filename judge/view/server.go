@@ -158,11 +158,7 @@ func (s *Server) film(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f, err := s.films.Read(buf.Bytes())
-	if err != nil {
-		writeError(w, http.StatusUnprocessableEntity, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, f)
+	writeFilm(w, f, err)
 }
 
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
@@ -170,11 +166,12 @@ func (s *Server) upload(w http.ResponseWriter, r *http.Request) {
 	if max <= 0 {
 		max = 256 << 20
 	}
-	s.writeFilm(w, http.MaxBytesReader(w, r.Body, max))
+	f, err := Read(http.MaxBytesReader(w, r.Body, max), s.Lookup)
+	writeFilm(w, f, err)
 }
 
-func (s *Server) writeFilm(w http.ResponseWriter, r io.Reader) {
-	f, err := Read(r, s.Lookup)
+// writeFilm answers a film, or why the replay made none.
+func writeFilm(w http.ResponseWriter, f *Film, err error) {
 	if err != nil {
 		writeError(w, http.StatusUnprocessableEntity, err)
 		return
