@@ -170,11 +170,7 @@ that does not compile.`,
 			}
 			m := g.Manifest
 			fmt.Fprintf(out, "%s (%s), version %.12s: the manifest is good and the referee (%s) builds\n", m.Name, m.Title, g.Version, m.Referee.Lang)
-			b, err := a.builder(ctx)
-			if err != nil {
-				return err
-			}
-			r, err := a.runner(b)
+			r, err := a.playRunner(ctx)
 			if err != nil {
 				return err
 			}

@@ -301,6 +301,15 @@ func (a *app) builder(ctx context.Context) (*build.Builder, error) {
 // buildDir is the build cache's directory.
 func (a *app) buildDir() string { return filepath.Join(a.cfg.DataDir, "artifacts") }
 
+// playRunner is a runner with a builder of its own, for a command that plays.
+func (a *app) playRunner(ctx context.Context) (*match.Runner, error) {
+	b, err := a.builder(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return a.runner(b)
+}
+
 func (a *app) runner(b *build.Builder) (*match.Runner, error) {
 	s := a.cfg.Sandbox
 	work := filepath.Join(a.cfg.DataDir, "matches")

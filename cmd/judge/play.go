@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
@@ -27,14 +28,32 @@ func (a *app) playCmd() *cobra.Command {
 	var seed uint64
 	var opts []string
 	var asJSON, showStderr bool
+	var aa againstArgs
 	cmd := &cobra.Command{
-		Use:   "play --game G [--seed N] [--opt k=v]... [--replay FILE] [--json] [--stderr] BOT...",
+		Use: "play --game G [--seed N] [--opt k=v]... [--replay FILE] [--json] [--stderr] BOT...",
+		Example: "  judge play --game amazes --seed 7 bots/amazes/cpp bots/amazes/go\n" +
+			"  judge play --against match.jsonl --seat 1 [--keep-going] [--no-time-limits] mybot/",
 		Short: "Judge one match locally, in the same sandboxes the daemon uses",
 		Long: "Judge one match locally. A BOT is a source file or directory, optionally prefixed with its\n" +
 			"language (" + strings.Join(images.LangNames(), ":, ") + ":); players are in command-line order (player 0 first).\n" +
 			"An option value starting with @ is read from that file (e.g. --opt maze=@maze.txt).\n" +
-			"With --stderr, what each bot wrote to stderr follows the result, move by move.",
+			"With --stderr, what each bot wrote to stderr follows the result, move by move.\n\n" +
+			"With --against REPLAY, the match the replay records is played again (its game, seed and\n" +
+			"options) with BOT live in seat N and every other seat answering what it answered in the\n" +
+			"recording: no opponent's code is needed. While BOT answers as recorded, the match is the\n" +
+			"recorded one, exchange for exchange; at the first exchange that differs it stops and says\n" +
+			"where (the turn, what was recorded, what BOT answered), exit status 1. With --keep-going it\n" +
+			"plays on, the other seats giving their recorded answers in order while they have one.\n" +
+			"--no-time-limits lets BOT take as long as it likes (a debugger, printing): the game is\n" +
+			"given the recorded times while the match follows the recording. An added game's replay\n" +
+			"finds its game in the judge's store, or in --game DIR.",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if aa.file != "" || aa.seat != "" || aa.keepGoing || aa.loose {
+				return a.playAgainstArgs(cmd, aa, gameName, args, replayFile, asJSON, showStderr)
+			}
+			if gameName == "" {
+				return usageError{fmt.Errorf("--game: which game to play (%s), or --against REPLAY", gameNames())}
+			}
 			if !cmd.Flags().Changed("seed") {
 				seed = randomSeed()
 			}
@@ -55,73 +74,19 @@ func (a *app) playCmd() *cobra.Command {
 			if err := checkOutputFile("--replay", replayFile); err != nil {
 				return err
 			}
-			b, err := a.builder(cmd.Context())
-			if err != nil {
-				return err
-			}
-			r, err := a.runner(b)
+			r, err := a.playRunner(cmd.Context())
 			if err != nil {
 				return err
 			}
 			job := match.Job{Game: g, Seed: seed, Options: options, Players: entrants}
-			// The replay is written beside FILE and takes its name only once the match is
-			// judged: a match that could not be (a bad option, say) leaves no file.
-			var rf *os.File
-			var sinks []io.Writer
-			if replayFile != "" {
-				if rf, err = os.CreateTemp(filepath.Dir(replayFile), "."+filepath.Base(replayFile)+".*"); err != nil {
-					return err
-				}
-				defer func() {
-					rf.Close()
-					os.Remove(rf.Name()) // gone already once renamed
-				}()
-				sinks = append(sinks, rf)
-			}
-			// The bots' stderr, by move, is in the replay: --stderr reads it back from a copy.
-			var inMemory bytes.Buffer
-			if showStderr {
-				sinks = append(sinks, &inMemory)
-			}
-			if len(sinks) > 0 {
-				job.Replay = io.MultiWriter(sinks...)
-			}
-			res, err := r.Play(cmd.Context(), job)
+			res, rp, err := playSaving(cmd.Context(), r, job, replayFile, showStderr)
 			if err != nil && !errors.Is(err, result.Infrastructure) {
 				return usageError{err}
 			}
 			if err != nil {
 				return err
 			}
-			if replayFile != "" {
-				res.Replay = replayFile
-				if err := rf.Chmod(0o644); err != nil {
-					return fmt.Errorf("writing the replay: %w", err)
-				}
-				if err := rf.Close(); err != nil {
-					return fmt.Errorf("writing the replay: %w", err)
-				}
-				if err := os.Rename(rf.Name(), replayFile); err != nil {
-					return fmt.Errorf("writing the replay: %w", err)
-				}
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				err = json.NewEncoder(out).Encode(res)
-			} else {
-				err = res.WriteTable(out)
-			}
-			if err != nil || !showStderr {
-				return err
-			}
-			rp, err := replay.Read(&inMemory)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				out = cmd.ErrOrStderr() // stdout holds one JSON document
-			}
-			return writeStderr(out, rp)
+			return printPlayed(cmd, res, rp, asJSON)
 		},
 	}
 	f := cmd.Flags()
@@ -131,8 +96,93 @@ func (a *app) playCmd() *cobra.Command {
 	f.StringVar(&replayFile, "replay", "", "write the replay (JSON Lines) to this file")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	f.BoolVar(&showStderr, "stderr", false, "after the result, print what each bot wrote to stderr, move by move (on stderr with --json)")
-	cmd.MarkFlagRequired("game")
+	f.StringVar(&aa.file, "against", "", "play the match this replay records again, BOT live in --seat and the other seats answering as recorded")
+	f.StringVar(&aa.seat, "seat", "", "with --against: the seat BOT plays, a number from 0 or the player's name in the replay")
+	f.BoolVar(&aa.keepGoing, "keep-going", false, "with --against: play on past the first exchange that differs from the recording")
+	f.BoolVar(&aa.loose, "no-time-limits", false, "with --against: lift BOT's time limits (to run it under a debugger)")
 	return cmd
+}
+
+// playAgainstArgs checks the flags of judge play --against and plays.
+func (a *app) playAgainstArgs(cmd *cobra.Command, aa againstArgs, gameName string, args []string, replayFile string, asJSON, showStderr bool) error {
+	switch {
+	case aa.file == "":
+		return usageError{errors.New("--seat, --keep-going and --no-time-limits go with --against REPLAY")}
+	case cmd.Flags().Changed("seed") || cmd.Flags().Changed("opt"):
+		return usageError{fmt.Errorf("--against %s: the match's seed and options are the recording's; --seed and --opt do not go with it", aa.file)}
+	case len(args) != 1:
+		return usageError{fmt.Errorf("--against %s: one BOT, the seat's, not %d", aa.file, len(args))}
+	}
+	if err := checkOutputFile("--replay", replayFile); err != nil {
+		return err
+	}
+	return a.playAgainst(cmd, aa, gameName, args[0], replayFile, asJSON, showStderr)
+}
+
+// playSaving plays job. The replay is written beside file (when not "") and takes its name
+// only once the match is judged: a match that could not be (a bad option, say) leaves no file.
+// With keep, the replay is also read back from memory, for its stderr.
+func playSaving(ctx context.Context, r *match.Runner, job match.Job, file string, keep bool) (result.Result, *replay.Replay, error) {
+	var rf *os.File
+	var sinks []io.Writer
+	if file != "" {
+		var err error
+		if rf, err = os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+".*"); err != nil {
+			return result.Result{}, nil, err
+		}
+		defer func() {
+			rf.Close()
+			os.Remove(rf.Name()) // gone already once renamed
+		}()
+		sinks = append(sinks, rf)
+	}
+	var inMemory bytes.Buffer
+	if keep {
+		sinks = append(sinks, &inMemory)
+	}
+	if len(sinks) > 0 {
+		job.Replay = io.MultiWriter(sinks...)
+	}
+	res, err := r.Play(ctx, job)
+	if err != nil {
+		return res, nil, err
+	}
+	if file != "" {
+		res.Replay = file
+		if err := rf.Chmod(0o644); err != nil {
+			return res, nil, fmt.Errorf("writing the replay: %w", err)
+		}
+		if err := rf.Close(); err != nil {
+			return res, nil, fmt.Errorf("writing the replay: %w", err)
+		}
+		if err := os.Rename(rf.Name(), file); err != nil {
+			return res, nil, fmt.Errorf("writing the replay: %w", err)
+		}
+	}
+	if !keep {
+		return res, nil, nil
+	}
+	rp, err := replay.Read(&inMemory)
+	return res, rp, err
+}
+
+// printPlayed prints a match's result, as a table or JSON, then, when rp is not nil, each
+// bot's stderr by move (on stderr with JSON: stdout holds one JSON document).
+func printPlayed(cmd *cobra.Command, res result.Result, rp *replay.Replay, asJSON bool) error {
+	out := cmd.OutOrStdout()
+	var err error
+	if asJSON {
+		err = json.NewEncoder(out).Encode(res)
+	} else {
+		err = res.WriteTable(out)
+	}
+	if err != nil || rp == nil {
+		return err
+	}
+	if asJSON {
+		out = cmd.ErrOrStderr()
+	}
+	return writeStderr(out, rp)
 }
 
 // writeStderr prints each player's stderr as the replay has it, under the move during which

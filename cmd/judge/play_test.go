@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/botjudge/judge/judge/games"
-	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
@@ -67,15 +66,7 @@ func TestPlayWritesAReplayOnlyForAJudgedMatch(t *testing.T) {
 			if err := judgeTo(t, &out, append(args, bots...)...); err != nil {
 				t.Fatal(err)
 			}
-			f, err := os.Open(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			rp, err := replay.Read(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			rp := readReplay(t, file)
 			g, _ := games.Lookup(tc.game)
 			if diffs, err := rp.Check(g, nil); err != nil || len(diffs) > 0 {
 				t.Errorf("the replay does not re-judge: %v %v", err, diffs)

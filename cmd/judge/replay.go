@@ -197,11 +197,7 @@ func (a *app) replayGame(ctx context.Context, path string, h replay.Header, dir 
 			return nil, err
 		}
 	}
-	b, err := a.builder(ctx)
-	if err != nil {
-		return nil, err
-	}
-	r, err := a.runner(b)
+	r, err := a.playRunner(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,14 @@ func (b *bot) notify(text string) {
 // ask sends a request and reads the answer, turning whatever the bot does into a fault. An
 // error is the judge's: the machine did not give the bot a CPU (sandbox.ErrStarved).
 func (r *Referee[P]) ask(ctx context.Context, b *bot, req game.Request) (game.Reply, error) {
+	if b.recording != nil {
+		reply, err := b.recording.answer(b.seat, req)
+		b.cpu += reply.CPU
+		if err == nil && reply.Fault == nil && !req.Intro {
+			b.moves++
+		}
+		return reply, err
+	}
 	if b.dead != nil || b.proc == nil {
 		f := game.Fault{Kind: game.Crash, Detail: "the bot is not running"}
 		if b.dead != nil {
@@ -32,6 +40,9 @@ func (r *Referee[P]) ask(ctx context.Context, b *bot, req game.Request) (game.Re
 		return game.Reply{Fault: &f}, nil
 	}
 	limit := req.Limit
+	if b.unlimited {
+		limit = noTimeLimit
+	}
 	if limit <= 0 {
 		limit = time.Hour // the game sets no limit: only the wall cap applies
 	}

@@ -57,6 +57,9 @@ type Job struct {
 	// Replay, when not nil, receives the replay (JSON lines, docs/contract.md); an error
 	// writing it fails the match as infrastructure's.
 	Replay io.Writer
+	// Recording, when not nil, plays a recorded match again with one seat live (see
+	// Recording): the other seats' entrants are not built, they answer from it.
+	Recording *Recording
 }
 
 // Play plays a match. An error is returned only when the match could not be judged
@@ -80,6 +83,11 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 	setup := m.Setup()
 	if err := gameErr(m); err != nil {
 		return res, err
+	}
+	if j.Recording != nil {
+		if err := j.Recording.check(j); err != nil {
+			return res, err
+		}
 	}
 
 	bots, err := r.build(ctx, j)
@@ -136,10 +144,17 @@ func (r *Referee[P]) referee(ctx context.Context, m game.Match, j Job, bots []*b
 	// The judge's side of the exchanges runs on the bots' cores (when they have cores of their
 	// own), so that an answer wakes it there: see sandbox.Beside.
 	defer sandbox.Beside(r.Limits.CPUSet)()
-	record := func(p int, x replay.Exchange) {
+	rec := j.Recording
+	record := func(p int, x replay.Exchange) error {
+		if rec != nil {
+			if err := rec.follow(exchanges, x); err != nil {
+				return err
+			}
+		}
 		rw.Exchange(x)
 		errLog.moved(p, bots[p], exchanges)
 		exchanges++
+		return nil
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -148,6 +163,9 @@ func (r *Referee[P]) referee(ctx context.Context, m game.Match, j Job, bots []*b
 		req, done := m.Next()
 		if done {
 			stopQuitting(ctx, bots, -1)
+			if rec != nil {
+				return rec.end(exchanges)
+			}
 			return nil
 		}
 		if req.Player < 0 || req.Player >= len(bots) {
@@ -164,16 +182,27 @@ func (r *Referee[P]) referee(ctx context.Context, m game.Match, j Job, bots []*b
 			Ready: req.Ready, LimitUS: req.Limit.Microseconds()}
 		if req.Expect == 0 && req.Ready == "" {
 			b.notify(req.Send)
-			record(req.Player, x)
+			if err := record(req.Player, x); err != nil {
+				return err
+			}
 			continue
 		}
 		reply, err := r.ask(ctx, b, req)
+		var departed *DepartedError
+		if errors.As(err, &departed) {
+			return err
+		}
 		if err != nil {
 			return result.Errorf(result.Infrastructure, "player %d (%s) at turn %d: %w", req.Player, j.Players[req.Player].Name, req.Turn, err)
 		}
 		// The game sees the CPU time exactly as the replay records it, so that re-judging the
 		// replay computes the same time budgets.
 		reply.CPU = reply.CPU.Truncate(time.Microsecond)
+		if b.unlimited {
+			if cpu, ok := rec.cpu(exchanges); ok {
+				reply.CPU = cpu
+			}
+		}
 		verdict := m.Reply(reply)
 		if verdict != nil && b.dead == nil {
 			// The bot still runs: it gets the notices the game sends it next (On The Run's
@@ -182,7 +211,9 @@ func (r *Referee[P]) referee(ctx context.Context, m game.Match, j Job, bots []*b
 		}
 		x.Received, x.Fault, x.Verdict = reply.Lines, reply.Fault, verdict
 		x.CPUus, x.CPUms = reply.CPU.Microseconds(), reply.CPU.Milliseconds()
-		record(req.Player, x)
+		if err := record(req.Player, x); err != nil {
+			return err
+		}
 	}
 }
 
@@ -199,6 +230,11 @@ func players(j Job, bots []*bot, out game.Result) []result.Player {
 		}
 		if i < len(out.Faults) {
 			p.Fault = out.Faults[i]
+		}
+		if b.recording != nil && i < len(b.recording.Replay.Result.Players) {
+			// A seat played from its recording: its figures are the recorded ones.
+			r := b.recording.Replay.Result.Players[i]
+			p.Build, p.CPUms, p.StartupCPUms, p.WallMs, p.MaxRSSKiB, p.Stderr = r.Build, r.CPUms, r.StartupCPUms, r.WallMs, r.MaxRSSKiB, r.Stderr
 		}
 		ps = append(ps, p)
 	}
@@ -227,6 +263,13 @@ func (r *Referee[P]) Build(ctx context.Context, j Job) (result.Result, error) {
 func (r *Referee[P]) build(ctx context.Context, j Job) ([]*bot, error) {
 	bots := make([]*bot, len(j.Players))
 	for i, e := range j.Players {
+		if rec := j.Recording; rec != nil {
+			if i != rec.Live {
+				bots[i] = rec.recorded(i)
+				bots[i].name = e.Name
+				continue
+			}
+		}
 		sub := e.Submission
 		sub.Files = game.WithLibrary(j.Game, sub.Lang, sub.Files)
 		b, err := r.Builder.Build(ctx, sub)
@@ -236,7 +279,7 @@ func (r *Referee[P]) build(ctx context.Context, j Job) ([]*bot, error) {
 		if err != nil {
 			return nil, result.Errorf(result.Infrastructure, "building player %d (%s): %w", i, e.Name, err)
 		}
-		bots[i] = &bot{build: b, name: e.Name, lang: sub.Lang, last: -1}
+		bots[i] = &bot{build: b, name: e.Name, lang: sub.Lang, last: -1, unlimited: j.Recording != nil && j.Recording.NoTimeLimits}
 		if !b.OK {
 			bots[i].dead = &game.Fault{Kind: game.CompileError, Detail: "the program did not compile"}
 		}
@@ -249,6 +292,12 @@ func (r *Referee[P]) build(ctx context.Context, j Job) ([]*bot, error) {
 func (r *Referee[P]) header(ctx context.Context, j Job, setup game.Setup, bots []*bot) replay.Header {
 	hdr := replay.Header{Game: j.Game.Name(), GameVersion: gameVersion(j.Game), Seed: j.Seed, Options: setup.Options, World: setup.World, Judge: r.Version}
 	for i, e := range j.Players {
+		if bots[i].recording != nil { // as recorded
+			p := j.Recording.Replay.Header.Players[i]
+			p.Name = e.Name
+			hdr.Players = append(hdr.Players, p)
+			continue
+		}
 		var runID string
 		if bots[i].proc != nil {
 			runID = bots[i].proc.ImageID()
@@ -289,4 +338,9 @@ type bot struct {
 	early string
 	// stderr is all of its stderr taken, for the result's tail.
 	stderr strings.Builder
+	// recording answers for a seat played from a recording (Job.Recording), seat; unlimited
+	// is the live seat of one, its time limits lifted.
+	recording *Recording
+	seat      int
+	unlimited bool
 }

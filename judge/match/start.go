@@ -42,7 +42,7 @@ func (r *Referee[P]) start(ctx context.Context, setup game.Setup, bots []*bot) e
 	// a bot is starting, whose container nobody would then remove.
 	specs := make([]*sandbox.RunSpec, len(bots))
 	for i, b := range bots {
-		if b.dead != nil {
+		if b.dead != nil || b.recording != nil {
 			continue
 		}
 		var files map[string]string

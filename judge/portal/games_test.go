@@ -7,6 +7,7 @@ import (
 	"html"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -250,13 +251,21 @@ func TestReproduceSaysWhatItNeeds(t *testing.T) {
 		match        string
 		want, unwant []string
 		exact        bool
+		against      []string // the seats the caller may play again against the recording
 	}{
-		{ann, peer, []string{"your version", "bob's version, which is not yours"}, []string{"/house/"}, false},
-		{ann, house, []string{"your version", "does not publish"}, []string{"/house/easy.tar.gz"}, false},
-		{org, peer, []string{"ann's version", "bob's version's files"}, []string{"not yours"}, true},
-		{org, house, []string{"/house/easy.tar.gz"}, []string{"does not publish"}, true},
+		{ann, peer, []string{"your version", "bob's version, which is not yours"}, []string{"/house/"}, false, []string{"--seat 0 ann/"}},
+		{ann, house, []string{"your version", "does not publish"}, []string{"/house/easy.tar.gz"}, false, []string{"--seat 0 ann/"}},
+		{org, peer, []string{"ann's version", "bob's version's files"}, []string{"not yours"}, true, []string{"--seat 0 ann/", "--seat 1 bob/"}},
+		{org, house, []string{"/house/easy.tar.gz"}, []string{"does not publish"}, true, []string{"--seat 0 ann/"}},
 	} {
 		code, page := c.who.get("/c/spring/m/" + c.match)
+		var against []string
+		for _, cmd := range regexp.MustCompile(`data-testid="against">([^<]*)<`).FindAllStringSubmatch(page, -1) {
+			against = append(against, strings.TrimPrefix(cmd[1], "judge play --against "+c.match+".jsonl "))
+		}
+		if !slices.Equal(against, c.against) {
+			t.Errorf("%s on %s: the commands against the recording end %q; want %q", c.who.login, c.match, against, c.against)
+		}
 		needs := page[strings.Index(page, `data-testid="reproduce-needs"`):]
 		needs = html.UnescapeString(needs[:strings.Index(needs, "</ul>")])
 		for _, w := range c.want {

@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -540,8 +541,21 @@ func (s *Server) matchPage(w http.ResponseWriter, r *http.Request, c caller) err
 		Version    string
 		Needs      []need // what the command needs, seat by seat, and where to get it
 		Exact      bool   // the caller can get everything the command needs
-	}{s.base(r, c, "Match "+m.ID, ""), m, res, replay, gone, reproduce(ct, m), s.c.Version, needs, exact})
+		Against    []string
+	}{s.base(r, c, "Match "+m.ID, ""), m, res, replay, gone, reproduce(ct, m), s.c.Version, needs, exact, against(c, m)})
 	return nil
+}
+
+// against are the judge play --against commands that play m again from its replay with one
+// of the caller's seats live (an organiser's: any contestant's), the others as recorded.
+func against(c caller, m store.Match) []string {
+	var out []string
+	for i, seat := range m.Seats {
+		if seat.House == "" && mine(c, m, i) {
+			out = append(out, shellArgs("judge", "play", "--against", m.ID+".jsonl", "--seat", strconv.Itoa(i), seatDir(seat)))
+		}
+	}
+	return out
 }
 
 // need is a directory the reproduce command names, what goes in it, and where the caller
@@ -603,6 +617,11 @@ func reproduce(c store.Contest, m store.Match) string {
 	for _, seat := range m.Seats {
 		args = append(args, seatDir(seat))
 	}
+	return shellArgs(args...)
+}
+
+// shellArgs is a command line a shell reads back as args.
+func shellArgs(args ...string) string {
 	for i, a := range args {
 		if strings.ContainsAny(a, " \t\"'$`\\") {
 			args[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
