@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: release judge images gvisor browser netns demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal bench-referee load-portal season soak vet daemon-image
+.PHONY: release judge images gvisor browser netns local-tools demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal bench-referee load-portal season soak vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -68,6 +68,13 @@ gvisor:
 browser:
 	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 
+# Every language's compiler or runtime on this machine, from Debian's packages, for judge play
+# --local's tests (judge/local, cmd/judge): each tool that is missing is installed.
+LOCALTOOLS = g++:g++ fpc:fp-compiler javac:openjdk-17-jdk-headless python3:python3 node:nodejs rustc:rustc mcs:mono-mcs mono:mono-runtime
+local-tools:
+	@missing=""; for tp in $(LOCALTOOLS); do command -v $${tp%%:*} >/dev/null || missing="$$missing $${tp#*:}"; done; \
+	[ -z "$$missing" ] || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing)
+
 # iproute2 and nsenter, for the partition test's network namespaces (judge/daemon).
 netns:
 	@command -v ip >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq iproute2)
@@ -89,11 +96,11 @@ TESTTIME := bin/testtime
 TESTRUNS := $(JUDGE_DATA_DIR)/ci
 BOTPKGS   = $(shell $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | grep -E ' .*(sandbox/sandboxtest|match/matchtest)' | cut -d' ' -f1 | grep -E '/(sandbox|judge/build|judge/match|judge/games)(/|$$)')
 SYSPKGS = $(filter-out $(BOTPKGS),$(shell $(GO) list ./...))
-TESTENV  := JUDGE_REQUIRE_DOCKER=1 JUDGE_REQUIRE_BROWSER=1 JUDGE_SCREENSHOTS=$(JUDGE_DATA_DIR)/screenshots
+TESTENV  := JUDGE_REQUIRE_DOCKER=1 JUDGE_REQUIRE_BROWSER=1 JUDGE_REQUIRE_LOCAL_TOOLS=1 JUDGE_SCREENSHOTS=$(JUDGE_DATA_DIR)/screenshots
 GOTEST   := $(GO) test -json -count=1 -timeout 40m
 RUNSC    := JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR)/runsc JUDGE_TEST_RUNTIME=runsc
 TESTSUMMARY := runc=$(TESTRUNS)/runc.json runc-sys=$(TESTRUNS)/runc-sys.json runsc=$(TESTRUNS)/runsc.json runc-alone=$(TESTRUNS)/runc-alone.json runsc-alone=$(TESTRUNS)/runsc-alone.json
-test: images gvisor browser netns vet
+test: images gvisor browser netns local-tools vet
 	$(GO) build -o $(TESTTIME) ./tools/testtime
 	mkdir -p $(TESTRUNS) && rm -f $(TESTRUNS)/*.json
 	@status=0; bots="$(BOTPKGS)"; \

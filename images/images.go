@@ -220,13 +220,22 @@ func LangByExt(file string) (Lang, bool) {
 func (l Lang) CompileCmd(files []string, read func(string) []byte) ([]string, error) {
 	cmd := []string{"/judge/compile"}
 	if l.main != nil {
-		m, err := l.main(files, read)
+		m, err := l.Main(files, read)
 		if err != nil {
 			return nil, err
 		}
 		cmd = append(cmd, m)
 	}
 	return append(cmd, l.Flags...), nil
+}
+
+// Main is the file a program of the language starts from, among files; "" for a language
+// whose compiler takes every source (C++, Java, Go, C#).
+func (l Lang) Main(files []string, read func(string) []byte) (string, error) {
+	if l.main == nil {
+		return "", nil
+	}
+	return l.main(files, read)
 }
 
 var pascalProgram = regexp.MustCompile(`(?im)^\s*program\s+[a-z_][a-z0-9_]*\s*(\([^)]*\))?\s*;`)

@@ -166,8 +166,8 @@ func (p *Process) find(ctx context.Context) error {
 	if p.cg.memPeak != nil {
 		p.memPeakPath = p.cg.memPeak.Name()
 	}
-	p.tasks = fmt.Sprintf("/proc/%d/task", pid)
-	p.sched.dir = p.tasks
+	p.tasks = ThreadsOf(pid)
+	p.sched.dir = string(p.tasks)
 	if !serves(p.spec.Limits) {
 		p.sched.procs = p.cg.procs
 	}

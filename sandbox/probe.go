@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -36,50 +37,67 @@ func (p *Process) look() (starved, computing bool) {
 // Busy reports whether a thread of the bot is running, ready to run (state R) or waiting for
 // the disk (state D, as a runtime loading its files) right now: a bot that uses little CPU
 // and is busy is held up by the machine, not idle waiting for input.
-func (p *Process) Busy() bool { return p.inState("RD") }
+func (p *Process) Busy() bool { return p.tasks.Busy() }
 
 // runnable reports whether a thread of the bot is ready to run or running (state R).
-func (p *Process) runnable() bool { return p.inState("R") }
+func (p *Process) runnable() bool { return p.tasks.inState("R") }
 
-// inState reports whether a thread of the bot is in one of the states (/proc/PID/stat).
-func (p *Process) inState(states string) bool {
+// Waiting reports whether the bot is blocked reading its input (Threads.Waiting). Under
+// gVisor the host sees the sandbox's kernel, not the bot's threads: never.
+func (p *Process) Waiting() bool {
+	if p.spec.Limits.Runtime == RuntimeGVisor {
+		return false
+	}
+	return p.tasks.Waiting()
+}
+
+// Threads are a process's threads as Linux shows them, its /proc/PID/task directory; ""
+// (or another OS) shows none. A bot in a container and one run as a plain process
+// (judge/local) are looked at the same way.
+type Threads string
+
+// ThreadsOf are process pid's threads.
+func ThreadsOf(pid int) Threads { return Threads(fmt.Sprintf("/proc/%d/task", pid)) }
+
+// Busy reports whether a thread is running, ready to run or waiting for the disk.
+func (t Threads) Busy() bool { return t.inState("RD") }
+
+// inState reports whether a thread is in one of the states (/proc/PID/stat).
+func (t Threads) inState(states string) bool {
 	found := false
-	p.eachThread(func(_ string, state byte) bool {
+	t.each(func(_ string, state byte) bool {
 		found = strings.IndexByte(states, state) >= 0
 		return !found
 	})
 	return found
 }
 
-// Waiting reports whether the bot is blocked reading its input: no thread of it is running,
-// ready to run or waiting for the disk, and one sleeps in a pipe read (its wchan). Under gVisor
-// the host sees the sandbox's kernel, not the bot's threads: never.
-func (p *Process) Waiting() bool {
-	if p.spec.Limits.Runtime == RuntimeGVisor {
-		return false
-	}
+// Waiting reports whether the process is blocked reading its input: no thread of it is
+// running, ready to run or waiting for the disk, and one sleeps in a pipe read of its stdin
+// (its wchan and its system call).
+func (t Threads) Waiting() bool {
 	reading := false
-	idle := p.eachThread(func(tid string, state byte) bool {
+	idle := t.each(func(tid string, state byte) bool {
 		if state == 'R' || state == 'D' {
 			return false
 		}
 		if !reading && state == 'S' {
 			var w [64]byte
-			n, _ := readProc(p.tasks+"/"+tid+"/wchan", w[:])
-			reading = bytes.HasSuffix(w[:n], []byte("pipe_read")) && readsStdin(p.tasks+"/"+tid) // anon_pipe_read since Linux 6.12
+			n, _ := readProc(string(t)+"/"+tid+"/wchan", w[:])
+			reading = bytes.HasSuffix(w[:n], []byte("pipe_read")) && readsStdin(string(t)+"/"+tid) // anon_pipe_read since Linux 6.12
 		}
 		return true
 	})
 	return idle && reading
 }
 
-// eachThread calls fn with each thread of the bot and its state (/proc/PID/task/TID/stat)
-// until fn returns false; it reports whether fn never did. A bot not found has no threads.
-func (p *Process) eachThread(fn func(tid string, state byte) bool) bool {
-	if p.tasks == "" {
+// each calls fn with each thread and its state (/proc/PID/task/TID/stat) until fn returns
+// false; it reports whether fn never did. A process not found has no threads.
+func (t Threads) each(fn func(tid string, state byte) bool) bool {
+	if t == "" {
 		return true
 	}
-	dir, err := os.Open(p.tasks)
+	dir, err := os.Open(string(t))
 	if err != nil {
 		return true
 	}
@@ -87,7 +105,7 @@ func (p *Process) eachThread(fn func(tid string, state byte) bool) bool {
 	dir.Close()
 	var buf [512]byte
 	for _, tid := range names {
-		n, err := readProc(p.tasks+"/"+tid+"/stat", buf[:])
+		n, err := readProc(string(t)+"/"+tid+"/stat", buf[:])
 		if err != nil {
 			continue
 		}

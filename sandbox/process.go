@@ -72,8 +72,8 @@ type Process struct {
 	oomBase     int64
 	memPeakPath string
 
-	// tasks is /proc/PID/task of the bot's process; "" when it was not found.
-	tasks string
+	// tasks are the bot's process's threads; "" when it was not found.
+	tasks Threads
 	sched schedStats
 
 	startCPU time.Duration // see StartCPU

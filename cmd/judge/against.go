@@ -18,15 +18,15 @@ import (
 
 // againstArgs are judge play's flags for a match against its recording.
 type againstArgs struct {
-	file, seat       string
-	keepGoing, loose bool
+	file, seat string
+	keepGoing  bool
 }
 
 // playAgainst plays the match recorded in a.file again with bot live in its seat and every
 // other seat answering as recorded (match.Recording). gameArg is --game: empty, the game's
 // name, or an added game's directory. It prints the result and how the match followed the
 // recording; a match that departed from it is exit status 1.
-func (a *app) playAgainst(cmd *cobra.Command, aa againstArgs, gameArg, bot, replayFile string, asJSON, showStderr bool) error {
+func (a *app) playAgainst(cmd *cobra.Command, aa againstArgs, how howToPlay, gameArg, bot, replayFile string, asJSON, showStderr bool) error {
 	rp, err := readReplayFile(aa.file)
 	if err != nil {
 		return err
@@ -57,12 +57,12 @@ func (a *app) playAgainst(cmd *cobra.Command, aa againstArgs, gameArg, bot, repl
 		entrants[i] = match.Entrant{Name: p.Name, Submission: build.Submission{Lang: p.Lang}}
 	}
 	entrants[seat] = match.Entrant{Name: botName(bot), Submission: live}
-	r, err := a.playRunner(cmd.Context())
+	rec := &match.Recording{Replay: rp, Live: seat, GoOn: aa.keepGoing}
+	job := match.Job{Game: g, Seed: h.Seed, Options: h.Options, Players: entrants, Recording: rec}
+	r, err := a.matchPlayer(cmd.Context(), how, job)
 	if err != nil {
 		return err
 	}
-	rec := &match.Recording{Replay: rp, Live: seat, GoOn: aa.keepGoing, NoTimeLimits: aa.loose}
-	job := match.Job{Game: g, Seed: h.Seed, Options: h.Options, Players: entrants, Recording: rec}
 	res, played, err := playSaving(cmd.Context(), r, job, replayFile, showStderr)
 	var departed *match.DepartedError
 	switch {

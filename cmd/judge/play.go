@@ -29,6 +29,7 @@ func (a *app) playCmd() *cobra.Command {
 	var opts []string
 	var asJSON, showStderr bool
 	var aa againstArgs
+	var how howToPlay
 	cmd := &cobra.Command{
 		Use: "play --game G [--seed N] [--opt k=v]... [--replay FILE] [--json] [--stderr] BOT...",
 		Example: "  judge play --game amazes --seed 7 bots/amazes/cpp bots/amazes/go\n" +
@@ -44,12 +45,14 @@ func (a *app) playCmd() *cobra.Command {
 			"recorded one, exchange for exchange; at the first exchange that differs it stops and says\n" +
 			"where (the turn, what was recorded, what BOT answered), exit status 1. With --keep-going it\n" +
 			"plays on, the other seats giving their recorded answers in order while they have one.\n" +
-			"--no-time-limits lets BOT take as long as it likes (a debugger, printing): the game is\n" +
-			"given the recorded times while the match follows the recording. An added game's replay\n" +
-			"finds its game in the judge's store, or in --game DIR.",
+			"An added game's replay finds its game in the judge's store, or in --game DIR.\n\n" +
+			"--no-time-limits lets the bots take as long as they like (a debugger, printing): the game\n" +
+			"counts no time (with --against, the recorded times while the match follows the recording).\n" +
+			"--local runs the bots as plain processes of this machine, built with its own compilers\n" +
+			"(no Docker, NOTHING SANDBOXED: only for your own bots); the result says so.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if aa.file != "" || aa.seat != "" || aa.keepGoing || aa.loose {
-				return a.playAgainstArgs(cmd, aa, gameName, args, replayFile, asJSON, showStderr)
+			if aa.file != "" || aa.seat != "" || aa.keepGoing {
+				return a.playAgainstArgs(cmd, aa, how, gameName, args, replayFile, asJSON, showStderr)
 			}
 			if gameName == "" {
 				return usageError{fmt.Errorf("--game: which game to play (%s), or --against REPLAY", gameNames())}
@@ -74,11 +77,11 @@ func (a *app) playCmd() *cobra.Command {
 			if err := checkOutputFile("--replay", replayFile); err != nil {
 				return err
 			}
-			r, err := a.playRunner(cmd.Context())
+			job := match.Job{Game: g, Seed: seed, Options: options, Players: entrants}
+			r, err := a.matchPlayer(cmd.Context(), how, job)
 			if err != nil {
 				return err
 			}
-			job := match.Job{Game: g, Seed: seed, Options: options, Players: entrants}
 			res, rp, err := playSaving(cmd.Context(), r, job, replayFile, showStderr)
 			if err != nil && !errors.Is(err, result.Infrastructure) {
 				return usageError{err}
@@ -99,15 +102,16 @@ func (a *app) playCmd() *cobra.Command {
 	f.StringVar(&aa.file, "against", "", "play the match this replay records again, BOT live in --seat and the other seats answering as recorded")
 	f.StringVar(&aa.seat, "seat", "", "with --against: the seat BOT plays, a number from 0 or the player's name in the replay")
 	f.BoolVar(&aa.keepGoing, "keep-going", false, "with --against: play on past the first exchange that differs from the recording")
-	f.BoolVar(&aa.loose, "no-time-limits", false, "with --against: lift BOT's time limits (to run it under a debugger)")
+	f.BoolVar(&how.loose, "no-time-limits", false, "lift the bots' time limits (to run one under a debugger): the game counts no time, or the recorded time with --against")
+	f.BoolVar(&how.local, "local", false, "run the bots as plain processes built with this machine's compilers, without Docker and NOT SANDBOXED (docs/contestant.md)")
 	return cmd
 }
 
 // playAgainstArgs checks the flags of judge play --against and plays.
-func (a *app) playAgainstArgs(cmd *cobra.Command, aa againstArgs, gameName string, args []string, replayFile string, asJSON, showStderr bool) error {
+func (a *app) playAgainstArgs(cmd *cobra.Command, aa againstArgs, how howToPlay, gameName string, args []string, replayFile string, asJSON, showStderr bool) error {
 	switch {
 	case aa.file == "":
-		return usageError{errors.New("--seat, --keep-going and --no-time-limits go with --against REPLAY")}
+		return usageError{errors.New("--seat and --keep-going go with --against REPLAY")}
 	case cmd.Flags().Changed("seed") || cmd.Flags().Changed("opt"):
 		return usageError{fmt.Errorf("--against %s: the match's seed and options are the recording's; --seed and --opt do not go with it", aa.file)}
 	case len(args) != 1:
@@ -116,13 +120,13 @@ func (a *app) playAgainstArgs(cmd *cobra.Command, aa againstArgs, gameName strin
 	if err := checkOutputFile("--replay", replayFile); err != nil {
 		return err
 	}
-	return a.playAgainst(cmd, aa, gameName, args[0], replayFile, asJSON, showStderr)
+	return a.playAgainst(cmd, aa, how, gameName, args[0], replayFile, asJSON, showStderr)
 }
 
 // playSaving plays job. The replay is written beside file (when not "") and takes its name
 // only once the match is judged: a match that could not be (a bad option, say) leaves no file.
 // With keep, the replay is also read back from memory, for its stderr.
-func playSaving(ctx context.Context, r *match.Runner, job match.Job, file string, keep bool) (result.Result, *replay.Replay, error) {
+func playSaving(ctx context.Context, r player, job match.Job, file string, keep bool) (result.Result, *replay.Replay, error) {
 	var rf *os.File
 	var sinks []io.Writer
 	if file != "" {

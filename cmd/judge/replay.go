@@ -43,6 +43,13 @@ or is not a replay, or its game cannot be found.`,
 			if err != nil {
 				return err
 			}
+			if _, added := g.(*referee.Game); added { // its referee runs in a sandbox
+				r, err := a.playRunner(cmd.Context())
+				if err != nil {
+					return err
+				}
+				g = r.Bind(cmd.Context(), g)
+			}
 			diffs, err := rp.Check(g, nil)
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
@@ -157,7 +164,7 @@ func writeFileAtomic(name string, write func(io.Writer) error) error {
 
 // replayGame is the game that re-judges a replay with header h (of file path): a built-in
 // game, or the version of an added game that h records - dir's, which must be that version,
-// else the store's - bound to this machine's sandboxes.
+// else the store's - not yet bound to a runner (match.Referee.Bind).
 func (a *app) replayGame(ctx context.Context, path string, h replay.Header, dir string) (game.Game, error) {
 	if h.GameVersion == "" {
 		if dir != "" {
@@ -197,9 +204,5 @@ func (a *app) replayGame(ctx context.Context, path string, h replay.Header, dir 
 			return nil, err
 		}
 	}
-	r, err := a.playRunner(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return r.Bind(ctx, g), nil
+	return g, nil
 }

@@ -28,10 +28,6 @@ type Recording struct {
 	Live int
 	// GoOn plays past the first departure instead of stopping there.
 	GoOn bool
-	// NoTimeLimits lifts the live bot's time limits, so that it can run under a debugger. The
-	// game is given the recorded CPU time of each of its answers that follows the recording,
-	// so that the game's time budgets are the recorded ones.
-	NoTimeLimits bool
 
 	// Departed is set by Play: where the match stopped being the recorded one, nil when it
 	// was the recorded match to the end. Followed is how many exchanges were as recorded.
@@ -41,9 +37,6 @@ type Recording struct {
 	asked    [][]int // by seat: the indices of the recorded exchanges it answered
 	answered []int   // by seat: how many of its recorded answers it has given
 }
-
-// noTimeLimit is the live bot's time limit for a request with NoTimeLimits: a day.
-const noTimeLimit = 24 * time.Hour
 
 // Departure is where a match played against its recording stopped being the recorded one.
 type Departure struct {
@@ -166,7 +159,7 @@ func (rec *Recording) end(n int) error {
 }
 
 // cpu is the recorded CPU time of exchange i, for the game when the live bot has no time
-// limits; ok is false once the match is no longer the recorded one.
+// limits (Referee.NoTimeLimits); ok is false once the match is no longer the recorded one.
 func (rec *Recording) cpu(i int) (time.Duration, bool) {
 	if rec.Departed != nil || i >= len(rec.Replay.Exchanges) {
 		return 0, false

@@ -99,6 +99,11 @@ var gameWords = []struct {
 // playWords plays a match of g between wordBots (seat i's words picked with seed i), or
 // against rec with live in its live seat; it returns the result and the replay.
 func playWords(t *testing.T, g game.Game, players int, opts map[string]string, words []string, ready bool, rec *match.Recording, live *wordBot) (result.Result, *replay.Replay, error) {
+	return playWordsWith(t, &match.Referee[*wordBot]{}, g, players, opts, words, ready, rec, live)
+}
+
+// playWordsWith is playWords on the referee r.
+func playWordsWith(t *testing.T, r *match.Referee[*wordBot], g game.Game, players int, opts map[string]string, words []string, ready bool, rec *match.Recording, live *wordBot) (result.Result, *replay.Replay, error) {
 	t.Helper()
 	bots := wordBots{}
 	var entrants []match.Entrant
@@ -115,7 +120,7 @@ func playWords(t *testing.T, g game.Game, players int, opts map[string]string, w
 		}
 		entrants = append(entrants, entrant(id))
 	}
-	r := &match.Referee[*wordBot]{Sandbox: bots, Builder: bots, WorkDir: t.TempDir()}
+	r.Sandbox, r.Builder, r.WorkDir = bots, bots, t.TempDir()
 	var buf bytes.Buffer
 	res, err := r.Play(context.Background(), match.Job{ID: "w", Game: g, Seed: 3, Options: opts, Players: entrants, Replay: &buf, Recording: rec})
 	if err != nil {
@@ -267,8 +272,8 @@ func TestAgainstWithoutTimeLimits(t *testing.T) {
 	}
 	slow := newWordBot(words, true, 2, 7)
 	slow.cpu = 5 * time.Second
-	rec := &match.Recording{Replay: rp, Live: 2, NoTimeLimits: true}
-	again, _, err := playWords(t, g, 4, opts, words, true, rec, slow)
+	rec := &match.Recording{Replay: rp, Live: 2}
+	again, _, err := playWordsWith(t, &match.Referee[*wordBot]{NoTimeLimits: true}, g, 4, opts, words, true, rec, slow)
 	if err != nil || rec.Departed != nil || judged(again) != judged(res) {
 		t.Errorf("no time limits: %v, departed %v, result %s; recorded %s", err, rec.Departed, judged(again), judged(res))
 	}

@@ -40,7 +40,7 @@ func (r *Referee[P]) ask(ctx context.Context, b *bot, req game.Request) (game.Re
 		return game.Reply{Fault: &f}, nil
 	}
 	limit := req.Limit
-	if b.unlimited {
+	if r.NoTimeLimits {
 		limit = noTimeLimit
 	}
 	if limit <= 0 {

@@ -45,7 +45,18 @@ type Referee[P Bot] struct {
 	// WorkDir holds each match's input files while it runs.
 	WorkDir string
 	Version string
+	// NoTimeLimits lifts the bots' time limits, so that a bot can run under a debugger: each
+	// request's limit is a day, and the game is given no CPU time for an answer (with a
+	// Recording, the recorded time while the match follows it), so that its time budgets are
+	// not spent. The result says so (judge.no_time_limits).
+	NoTimeLimits bool
+	// Unsandboxed says that Sandbox runs bots as plain processes (judge/local): the result
+	// says so (judge.unsandboxed).
+	Unsandboxed bool
 }
+
+// noTimeLimit is a request's time limit with NoTimeLimits: a day.
+const noTimeLimit = 24 * time.Hour
 
 // Job is one match to play.
 type Job struct {
@@ -68,7 +79,7 @@ func (r *Referee[P]) Play(ctx context.Context, j Job) (result.Result, error) {
 	started := time.Now().UTC()
 	host, _ := os.Hostname()
 	res := result.Result{Version: result.Version, ID: j.ID, Game: j.Game.Name(), Seed: j.Seed, Status: result.StatusOK}
-	res.Judge = result.JudgeInfo{Version: r.Version, Host: host, Started: started}
+	res.Judge = result.JudgeInfo{Version: r.Version, Host: host, Started: started, Unsandboxed: r.Unsandboxed, NoTimeLimits: r.NoTimeLimits}
 	j.Game = r.Bind(ctx, j.Game)
 	res.GameVersion = gameVersion(j.Game)
 	m, err := game.Start(j.Game, game.Config{Seed: j.Seed, Players: len(j.Players), Options: j.Options})
@@ -198,7 +209,8 @@ func (r *Referee[P]) referee(ctx context.Context, m game.Match, j Job, bots []*b
 		// The game sees the CPU time exactly as the replay records it, so that re-judging the
 		// replay computes the same time budgets.
 		reply.CPU = reply.CPU.Truncate(time.Microsecond)
-		if b.unlimited {
+		if r.NoTimeLimits && b.recording == nil {
+			reply.CPU = 0
 			if cpu, ok := rec.cpu(exchanges); ok {
 				reply.CPU = cpu
 			}
@@ -279,7 +291,7 @@ func (r *Referee[P]) build(ctx context.Context, j Job) ([]*bot, error) {
 		if err != nil {
 			return nil, result.Errorf(result.Infrastructure, "building player %d (%s): %w", i, e.Name, err)
 		}
-		bots[i] = &bot{build: b, name: e.Name, lang: sub.Lang, last: -1, unlimited: j.Recording != nil && j.Recording.NoTimeLimits}
+		bots[i] = &bot{build: b, name: e.Name, lang: sub.Lang, last: -1}
 		if !b.OK {
 			bots[i].dead = &game.Fault{Kind: game.CompileError, Detail: "the program did not compile"}
 		}
@@ -338,9 +350,7 @@ type bot struct {
 	early string
 	// stderr is all of its stderr taken, for the result's tail.
 	stderr strings.Builder
-	// recording answers for a seat played from a recording (Job.Recording), seat; unlimited
-	// is the live seat of one, its time limits lifted.
+	// recording answers for a seat played from a recording (Job.Recording), seat.
 	recording *Recording
 	seat      int
-	unlimited bool
 }

@@ -182,6 +182,11 @@ type JudgeInfo struct {
 	Host     string    `json:"host"`
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
+	// Unsandboxed is a match whose bots ran as plain processes of the machine (judge play
+	// --local), NoTimeLimits one played without time limits (--no-time-limits): neither is a
+	// judgement a contest takes.
+	Unsandboxed  bool `json:"unsandboxed,omitempty"`
+	NoTimeLimits bool `json:"no_time_limits,omitempty"`
 }
 
 // Failed builds the result of a match that could not be judged.
@@ -204,6 +209,12 @@ func (r Result) WriteTable(w io.Writer) error {
 		winner = fmt.Sprintf("%s (player %d)", r.Players[*r.Winner].Name, *r.Winner)
 	}
 	fmt.Fprintf(w, "%s  seed %d  winner: %s\n", r.Game, r.Seed, winner)
+	if r.Judge.Unsandboxed {
+		fmt.Fprintln(w, "NOT SANDBOXED: the bots ran as plain processes of this machine, with its compilers (judge play --local)")
+	}
+	if r.Judge.NoTimeLimits {
+		fmt.Fprintln(w, "NO TIME LIMITS: the bots had no time limits, and the game counted no time (--no-time-limits)")
+	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tNAME\tLANG\tSCORE\tRANK\tMOVES\tCPU ms\tWALL ms\tMAX RSS KiB\tBUILD\tFAULT")
 	for i, p := range r.Players {

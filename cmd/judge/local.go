@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+
+	"github.com/botjudge/judge/judge/game/referee"
+	"github.com/botjudge/judge/judge/local"
+	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/result"
+)
+
+// player plays matches: the sandboxes' runner, or the local one.
+type player interface {
+	Play(ctx context.Context, j match.Job) (result.Result, error)
+}
+
+// howToPlay are judge play's flags that choose how bots run.
+type howToPlay struct {
+	local, loose bool // --local, --no-time-limits
+}
+
+// matchPlayer is the runner judge play plays j with: bots in the judge's sandboxes, or, with
+// --local, as plain processes built with this machine's compilers, every tool they need
+// checked first. Off Linux a bot's CPU time is not measured, so --local needs --no-time-limits.
+func (a *app) matchPlayer(ctx context.Context, how howToPlay, j match.Job) (player, error) {
+	if !how.local {
+		r, err := a.playRunner(ctx)
+		if err != nil {
+			return nil, err
+		}
+		r.NoTimeLimits = how.loose
+		return r, nil
+	}
+	var missing []error
+	var langs []string
+	for i, e := range j.Players {
+		if j.Recording == nil || i == j.Recording.Live {
+			langs = append(langs, e.Submission.Lang)
+		}
+	}
+	if g, ok := j.Game.(*referee.Game); ok {
+		langs = append(langs, g.Manifest.Referee.Lang)
+	}
+	slices.Sort(langs)
+	for _, l := range slices.Compact(langs) {
+		if err := local.Check(l); err != nil {
+			missing = append(missing, err)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("--local: %w", errors.Join(missing...))
+	}
+	unmetered := runtime.GOOS != "linux"
+	if unmetered && !how.loose {
+		return nil, usageError{fmt.Errorf("--local: on %s the judge cannot read a bot's CPU time as it runs, so the time limits cannot be kept: add --no-time-limits to play without them", runtime.GOOS)}
+	}
+	dir := filepath.Join(a.cfg.DataDir, "local")
+	work := filepath.Join(dir, "work")
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return nil, err
+	}
+	s := a.cfg.Sandbox
+	return &match.Referee[*local.Process]{
+		Sandbox: &local.Engine{WorkDir: work, Unmetered: unmetered}, Builder: &local.Builder{Dir: filepath.Join(dir, "builds")},
+		WorkDir: work, Version: judgeVersion(), Output: s.Output, StderrMatch: s.StderrMatch,
+		NoTimeLimits: how.loose, Unsandboxed: true,
+	}, nil
+}

@@ -1,0 +1,186 @@
+package local_test
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botjudge/judge/judge/local"
+	"github.com/botjudge/judge/sandbox"
+)
+
+// start runs a Python bot (the script) as a plain process.
+func start(t *testing.T, script string) *local.Process {
+	t.Helper()
+	if err := local.Check("python"); err != nil {
+		t.Fatal(err)
+	}
+	e := &local.Engine{WorkDir: t.TempDir()}
+	p, err := e.Start(context.Background(), sandbox.RunSpec{Cmd: []string{"python3", "-c", script}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	// As a match starts it: stopped once it waits for its input, its start-up its own.
+	for deadline := time.Now().Add(5 * time.Second); !p.Waiting() && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	p.Freeze()
+	return p
+}
+
+// burner answers each line after burning about as much CPU as the line says (ms), with the
+// CPU its own clock counted from reading the line to writing the answer, in microseconds.
+const burner = `
+import sys, time
+for line in sys.stdin:
+    t0 = time.process_time()
+    while time.process_time() - t0 < int(line) / 1000:
+        pass
+    sys.stdout.write(str(int((time.process_time() - t0) * 1e6)) + "\n")
+    sys.stdout.flush()
+`
+
+var wide = sandbox.TurnLimits{CPU: 5 * time.Second, Wall: 10 * time.Second}
+
+// A turn's CPU time is the bot's own, as its clock counts it, within the operating system's
+// resolution and what reading and writing a line costs: a millisecond.
+func TestCPUPerTurnIsTheBots(t *testing.T) {
+	p := start(t, burner)
+	for _, ms := range []int{5, 30, 80, 1, 120} {
+		turn, err := p.Exchange([]byte(strconv.Itoa(ms)+"\n"), 1, wide)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, _ := strconv.Atoi(string(turn.Lines[0]))
+		if d := turn.CPU - time.Duration(own)*time.Microsecond; d < 0 || d > time.Millisecond {
+			t.Errorf("%d ms burnt: the judge counted %v, the bot's own clock %d us", ms, turn.CPU, own)
+		}
+	}
+}
+
+// Between its turns the bot is stopped: what it would compute there, it cannot, and what
+// it computed before it stopped is its next turn's.
+func TestStoppedBetweenTurns(t *testing.T) {
+	p := start(t, `
+import sys, time
+for line in sys.stdin:
+    sys.stdout.write("ok\n")
+    sys.stdout.flush()
+    t0 = time.process_time()
+    while time.process_time() - t0 < 0.2:
+        pass
+`)
+	if _, err := p.Exchange([]byte("a\n"), 1, wide); err != nil {
+		t.Fatal(err)
+	}
+	before := p.CPU()
+	time.Sleep(300 * time.Millisecond)
+	if used := p.CPU() - before; used > 10*time.Millisecond {
+		t.Errorf("stopped, the bot used %v", used)
+	}
+	turn, err := p.Exchange([]byte("b\n"), 1, wide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if turn.CPU < 150*time.Millisecond {
+		t.Errorf("the next turn counted %v; the bot computed 200 ms past its answer", turn.CPU)
+	}
+}
+
+// Every way a turn fails is the sandbox's error for it, the answer read so far with it.
+func TestTurnFailures(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		script string
+		lim    sandbox.TurnLimits
+		want   error
+	}{
+		{"CPU", "import sys\nsys.stdin.readline()\nwhile True: pass", sandbox.TurnLimits{CPU: 100 * time.Millisecond, Wall: 5 * time.Second}, sandbox.ErrCPULimit},
+		{"wall", "import sys, time\nsys.stdin.readline()\ntime.sleep(10)", sandbox.TurnLimits{CPU: time.Second, Wall: 300 * time.Millisecond}, sandbox.ErrWallLimit},
+		{"exit", "import sys\nsys.stdin.readline()\nsys.exit(3)", wide, sandbox.ErrClosed},
+		{"long line", "import sys\nsys.stdin.readline()\nsys.stdout.write('x' * (2 << 20))\nsys.stdout.flush()\nimport time\ntime.sleep(5)", wide, sandbox.ErrLineTooLong},
+		{"too much", "import sys\nsys.stdin.readline()\nfor i in range(1 << 20): sys.stdout.write('yyyyyyyyyyyyyyyyyyyyyyyy\\n')\nsys.stdout.flush()\nimport time\ntime.sleep(5)", sandbox.TurnLimits{CPU: 5 * time.Second, Wall: 10 * time.Second}, sandbox.ErrOutputLimit},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := start(t, tc.script)
+			began := time.Now()
+			lines := 1
+			if tc.want == sandbox.ErrOutputLimit {
+				lines = 1 << 21
+			}
+			turn, err := p.Exchange([]byte("go\n"), lines, tc.lim)
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("got %v; want %v", err, tc.want)
+			}
+			took := time.Since(began)
+			switch tc.want {
+			case sandbox.ErrCPULimit:
+				if turn.CPU < tc.lim.CPU || took > tc.lim.CPU+time.Second {
+					t.Errorf("stopped after %v CPU, %v wall; the limit is %v CPU", turn.CPU, took, tc.lim.CPU)
+				}
+			case sandbox.ErrWallLimit:
+				if took < tc.lim.Wall || took > tc.lim.Wall+time.Second {
+					t.Errorf("stopped after %v; the wall limit is %v", took, tc.lim.Wall)
+				}
+			case sandbox.ErrClosed:
+				x, err := p.Wait(context.Background())
+				if err != nil || x.Code != 3 {
+					t.Errorf("exit %+v, %v; want status 3", x, err)
+				}
+			}
+			// The error sticks: the next turn fails alike.
+			if tc.want != sandbox.ErrCPULimit && tc.want != sandbox.ErrWallLimit {
+				if _, err := p.Exchange([]byte("again\n"), 1, wide); !errors.Is(err, tc.want) {
+					t.Errorf("the next turn: %v; want %v", err, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// What the bot writes to stderr during a turn is taken after it, all of it.
+func TestStderrByTurn(t *testing.T) {
+	p := start(t, `
+import sys
+for line in sys.stdin:
+    sys.stderr.write("thinking about " + line)
+    sys.stderr.flush()
+    sys.stdout.write("ok\n")
+    sys.stdout.flush()
+`)
+	for _, w := range []string{"one", "two"} {
+		if _, err := p.Exchange([]byte(w+"\n"), 1, wide); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(p.TakeStderr()); got != "thinking about "+w+"\n" {
+			t.Errorf("after %s: stderr %q", w, got)
+		}
+	}
+	p.Thaw()
+	p.CloseStdin()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if !p.Ended(ctx) {
+		t.Fatal("the bot did not end")
+	}
+	if got := string(p.Stderr()); got != "thinking about one\nthinking about two\n" {
+		t.Errorf("all of stderr: %q", got)
+	}
+}
+
+// A language whose tools the machine lacks is named with them and how to install them.
+func TestCheckNamesWhatIsMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	err := local.Check("cpp")
+	var m *local.MissingError
+	if !errors.As(err, &m) || !strings.Contains(err.Error(), "cpp bots need g++, not found on this machine's PATH (Debian/Ubuntu: apt install g++") {
+		t.Errorf("got %v", err)
+	}
+	if err := local.Check("cobol"); err == nil || !strings.Contains(err.Error(), `"cobol" is not one the judge knows`) {
+		t.Errorf("an unknown language: %v", err)
+	}
+}
