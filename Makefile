@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: release judge images gvisor browser netns local-tools demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal bench-referee load-portal season soak vet daemon-image
+.PHONY: release judge images gvisor browser netns local-tools demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal bench-referee bench-local load-portal season soak vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -143,6 +143,12 @@ bench: images
 # exchange and per match start (BENCHMARKS.md).
 bench-referee: images
 	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench 'RefereeExchange|MatchStart' -benchtime 3x -count 2 -timeout 30m ./cmd/judge/
+
+# The figures of the contestant's machine (BENCHMARKS.md): --local's exchange against a plain
+# pipe, a one-move match with --local against the sandbox, --against against a fresh match.
+bench-local: images local-tools
+	$(GO) test -run '^$$' -bench Exchange -count 2 ./judge/local/
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench 'OneMoveMatch|Against' -benchtime 5x -count 2 ./cmd/judge/
 
 # The tournament figures of BENCHMARKS.md: one daemon against two.
 bench-tournament: images

@@ -135,7 +135,7 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"play option without =", []string{"play", "--game", "amazes", "--opt", "turns", cpp, goBot}, `--opt "turns": want key=value`},
 		{"play option file missing", []string{"play", "--game", "amazes", "--opt", "maze=@" + missing, cpp, goBot}, "--opt maze=@" + missing + ": no such file"},
 		{"play unknown game", []string{"play", "--game", "chess", cpp, goBot}, `--game: unknown game "chess"; known: amazes, ontherun`},
-		{"play no game", []string{"play", cpp, goBot}, `"game" not set`},
+		{"play no game", []string{"play", cpp, goBot}, `--game: which game to play (amazes, ontherun`},
 		{"play negative seed", []string{"play", "--game", "amazes", "--seed", "-1", cpp, goBot}, `invalid value "-1" for --seed: want a whole number from 0 to 18446744073709551615`},
 		{"play bad bool", []string{"play", "--game", "amazes", "--json=maybe", cpp, goBot}, `invalid value "maybe" for --json: want true or false`},
 		{"play missing bot", []string{"play", "--game", "amazes", missing, goBot}, missing + ": no such file or directory"},

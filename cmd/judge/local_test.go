@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -109,5 +110,51 @@ func TestPlayLocalNamesAMissingCompiler(t *testing.T) {
 	if exitCode(err) != 1 || !strings.Contains(fmt.Sprint(err), "--local: cpp bots need g++, not found on this machine's PATH (Debian/Ubuntu: apt install g++") ||
 		!strings.Contains(fmt.Sprint(err), "pascal bots need fpc") {
 		t.Errorf("got %v (exit %d)", err, exitCode(err))
+	}
+}
+
+// BenchmarkOneMoveMatch is judge play of a one-move match (Amazes, one turn each, the C++
+// sample bots, built already), as a user runs it: in the sandbox and with --local.
+func BenchmarkOneMoveMatch(b *testing.B) {
+	root := sandboxtest.Root()
+	bot := filepath.Join(root, "bots/amazes/cpp")
+	for _, name := range []string{"sandbox", "local"} {
+		b.Run(name, func(b *testing.B) {
+			args := []string{"play", "--game", "amazes", "--seed", "3", "--opt", "turns=1", bot, bot}
+			if name == "local" {
+				args = append(args, "--local")
+			}
+			for b.Loop() {
+				if err := judgeTo(b, io.Discard, args...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkAgainst is a 300-exchange match (Amazes, 150 turns each, the C++ sample bots) in
+// the sandbox: played fresh, and played again against its recording with one seat live.
+func BenchmarkAgainst(b *testing.B) {
+	root := sandboxtest.Root()
+	bot := filepath.Join(root, "bots/amazes/cpp")
+	recorded := filepath.Join(b.TempDir(), "m.jsonl")
+	if err := judgeTo(b, io.Discard, "play", "--game", "amazes", "--seed", "3", "--replay", recorded, bot, bot); err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"fresh", []string{"play", "--game", "amazes", "--seed", "3", bot, bot}},
+		{"against", []string{"play", "--against", recorded, "--seat", "1", bot}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := judgeTo(b, io.Discard, tc.args...); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -21,7 +21,7 @@ func judge(t *testing.T, args ...string) error {
 }
 
 // judgeTo is judge with what the command prints through cobra (cmd.OutOrStdout) to out.
-func judgeTo(t *testing.T, out io.Writer, args ...string) error {
+func judgeTo(t testing.TB, out io.Writer, args ...string) error {
 	t.Helper()
 	root := newRoot()
 	root.SetArgs(append([]string{"--data-dir", sandboxtest.DataDir()}, args...))

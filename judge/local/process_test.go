@@ -1,8 +1,10 @@
 package local_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -183,4 +185,43 @@ func TestCheckNamesWhatIsMissing(t *testing.T) {
 	if err := local.Check("cobol"); err == nil || !strings.Contains(err.Error(), `"cobol" is not one the judge knows`) {
 		t.Errorf("an unknown language: %v", err)
 	}
+}
+
+// BenchmarkExchange is one line to a bot and one back: through a plain pipe between the
+// judge and the program (os/exec, no stop between turns, no clock), and as judge play --local
+// does it (local.Process.Exchange: the bot resumed, its CPU clock read, stopped again). The
+// program is cat, on both sides the same.
+func BenchmarkExchange(b *testing.B) {
+	line := []byte("1 2 3 4\n")
+	b.Run("pipe", func(b *testing.B) {
+		cmd := exec.Command("cat")
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		defer cmd.Wait()
+		defer in.Close()
+		r := bufio.NewReader(out)
+		for b.Loop() {
+			in.Write(line)
+			if _, err := r.ReadSlice('\n'); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("local", func(b *testing.B) {
+		e := &local.Engine{WorkDir: b.TempDir()}
+		p, err := e.Start(context.Background(), sandbox.RunSpec{Cmd: []string{"cat"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer p.Close()
+		p.Freeze()
+		for b.Loop() {
+			if _, err := p.Exchange(line, 1, wide); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -26,6 +26,11 @@ type Options struct {
 	TrustedProxies []string `mapstructure:"trusted_proxies"`
 	// LoginRate is how many login attempts an address, and a login, may make per minute.
 	LoginRate int `mapstructure:"login_rate"`
+	// Downloads is a directory of the judge's binaries for contestants, as make release
+	// writes it (dist/: judge-VERSION-OS-ARCH files and their SHA256SUMS): the portal lists
+	// them on each contest's "the judge" page and serves them at /downloads/NAME. Empty: the
+	// page says where else to get the judge.
+	Downloads string `mapstructure:"downloads"`
 }
 
 // DefaultOptions are the portal's defaults: this machine only, 10 logins a minute.

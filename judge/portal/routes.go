@@ -66,6 +66,7 @@ func (s *Server) routes() http.Handler {
 	page("GET /c/{contest}/ladder", s.leaderboardPage)
 	page("GET /c/{contest}/ladder/{login}", s.ladderPlayerPage)
 	page("GET /c/{contest}/account", s.accountPage)
+	page("GET /c/{contest}/judge", s.judgePage)
 	page("POST /c/{contest}/account/password", s.passwordPage)
 	page("POST /c/{contest}/account/tokens", s.newTokenPage)
 	page("POST /c/{contest}/account/tokens/{id}/revoke", s.revokeTokenPage)
@@ -79,6 +80,7 @@ func (s *Server) routes() http.Handler {
 	page("POST /c/{contest}/admin/contests", s.adminContestPage)
 	page("GET /c/{contest}/house/{name}", s.houseDownload)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", s.static()))
+	mux.HandleFunc("GET /downloads/{file}", s.downloadFile)
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		if c, err := s.who(r); err == nil {
