@@ -12,6 +12,7 @@ import (
 	"github.com/botjudge/judge/judge/game/manifest"
 	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/match"
 )
 
 // gameDir reports whether --game names a game's directory rather than a built-in game: a
@@ -35,9 +36,11 @@ func (a *app) addedGame(ctx context.Context, dir string) (*referee.Game, error) 
 	if err != nil {
 		return nil, usageError{fmt.Errorf("--game %s: %w", dir, err)}
 	}
-	b, err := a.builder(ctx)
-	if err != nil {
-		return nil, err
+	var b match.Builder = a.localBuilder()
+	if !a.local {
+		if b, err = a.builder(ctx); err != nil {
+			return nil, err
+		}
 	}
 	built, err := b.Build(ctx, build.Submission{Lang: g.Manifest.Referee.Lang, Files: g.Sources})
 	if err != nil {

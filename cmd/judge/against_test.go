@@ -72,33 +72,45 @@ func asked(rp *replay.Replay) []string {
 func TestPlayAgainstTheRecording(t *testing.T) {
 	sandboxtest.Engine(t)
 	root := sandboxtest.Root()
+	higher := filepath.Join("testdata", "games", "higher")
 	for _, tc := range []struct {
 		game string
 		opts []string
 		n    int
+		bots []string // the seats' bots, Python; the game's sample bot in each when none
 	}{
-		{"amazes", []string{"--opt", "turns=30"}, 2},
-		{"ontherun", nil, 2},
-		{"dropblock", []string{"--opt", "turns=80"}, 4},
-		{"langwars", []string{"--opt", "turns=4"}, 4},
-		{"snakecore", []string{"--opt", "moves=30", "--opt", "players=3"}, 3},
+		{"amazes", []string{"--opt", "turns=30"}, 2, nil},
+		{"ontherun", nil, 2, nil},
+		{"dropblock", []string{"--opt", "turns=80"}, 4, nil},
+		{"langwars", []string{"--opt", "turns=4"}, 4, nil},
+		{"snakecore", []string{"--opt", "moves=30", "--opt", "players=3"}, 3, nil},
+		// An organiser's game, its referee a program in a sandbox of its own: --game DIR.
+		{higher, []string{"--opt", "turns=5"}, 4, []string{"seven", "three", "seven", "three"}},
 	} {
-		t.Run(tc.game, func(t *testing.T) {
+		t.Run(filepath.Base(tc.game), func(t *testing.T) {
 			dir := t.TempDir()
-			bot := filepath.Join(root, "bots", tc.game, "python")
-			recorded := filepath.Join(dir, "m.jsonl")
-			args := append([]string{"play", "--game", tc.game, "--seed", "21", "--replay", recorded}, tc.opts...)
-			for range tc.n {
-				args = append(args, bot)
+			bots := make([]string, tc.n)
+			for i := range bots {
+				bots[i] = filepath.Join(root, "bots", tc.game, "python")
+				if tc.bots != nil {
+					bots[i] = filepath.Join(tc.game, "bots", tc.bots[i])
+				}
 			}
+			var added []string
+			if tc.bots != nil {
+				added = []string{"--game", tc.game}
+			}
+			recorded := filepath.Join(dir, "m.jsonl")
+			args := append(append([]string{"play", "--game", tc.game, "--seed", "21", "--replay", recorded}, tc.opts...), bots...)
 			if err := judge(t, args...); err != nil {
 				t.Fatal(err)
 			}
 			rp := readReplay(t, recorded)
-			for seat := range tc.n {
+			for seat, bot := range bots {
 				again := filepath.Join(dir, fmt.Sprintf("seat%d.jsonl", seat))
 				var out bytes.Buffer
-				if err := judgeTo(t, &out, "play", "--against", recorded, "--seat", fmt.Sprint(seat), "--replay", again, bot); err != nil {
+				args := append(append([]string{"play", "--against", recorded, "--seat", fmt.Sprint(seat), "--replay", again}, added...), bot)
+				if err := judgeTo(t, &out, args...); err != nil {
 					t.Fatalf("seat %d live: %v\n%s", seat, err, out.String())
 				}
 				if want := fmt.Sprintf("seat %d live: the recorded match, exchange for exchange (%d exchanges)", seat, len(rp.Exchanges)); !strings.Contains(out.String(), want) {
@@ -126,7 +138,7 @@ func TestPlayAgainstTheRecording(t *testing.T) {
 			nth := len(lines) / 2
 			at := rp.Exchanges[lines[nth]]
 			changed := filepath.Join(dir, "changed")
-			if err := os.CopyFS(changed, os.DirFS(bot)); err != nil {
+			if err := os.CopyFS(changed, os.DirFS(bots[seat])); err != nil {
 				t.Fatal(err)
 			}
 			main, err := os.ReadFile(filepath.Join(changed, "main.py"))
@@ -137,7 +149,7 @@ func TestPlayAgainstTheRecording(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out bytes.Buffer
-			err = judgeTo(t, &out, "play", "--against", recorded, "--seat", fmt.Sprint(seat), "--json", changed)
+			err = judgeTo(t, &out, append(append([]string{"play", "--against", recorded, "--seat", fmt.Sprint(seat), "--json"}, added...), changed)...)
 			if err == nil || exitCode(err) != 1 {
 				t.Fatalf("a changed bot: %v; want exit status 1", err)
 			}

@@ -60,15 +60,19 @@ func (a *app) matchPlayer(ctx context.Context, how howToPlay, j match.Job) (play
 	if unmetered && !how.loose {
 		return nil, usageError{fmt.Errorf("--local: on %s the judge cannot read a bot's CPU time as it runs, so the time limits cannot be kept: add --no-time-limits to play without them", runtime.GOOS)}
 	}
-	dir := filepath.Join(a.cfg.DataDir, "local")
-	work := filepath.Join(dir, "work")
+	work := filepath.Join(a.cfg.DataDir, "local", "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, err
 	}
 	s := a.cfg.Sandbox
 	return &match.Referee[*local.Process]{
-		Sandbox: &local.Engine{WorkDir: work, Unmetered: unmetered}, Builder: &local.Builder{Dir: filepath.Join(dir, "builds")},
+		Sandbox: &local.Engine{WorkDir: work, Unmetered: unmetered}, Builder: a.localBuilder(),
 		WorkDir: work, Version: judgeVersion(), Output: s.Output, StderrMatch: s.StderrMatch,
 		NoTimeLimits: how.loose, Unsandboxed: true,
 	}, nil
+}
+
+// localBuilder builds with this machine's compilers, keeping its builds in the data directory.
+func (a *app) localBuilder() *local.Builder {
+	return &local.Builder{Dir: filepath.Join(a.cfg.DataDir, "local", "builds")}
 }

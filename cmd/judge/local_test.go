@@ -41,24 +41,38 @@ func TestPlayLocalAsInTheSandbox(t *testing.T) {
 		game  string
 		opts  []string
 		langs []string
+		bots  []string // the bots, when not the game's samples in langs
 	}
 	var matches []match
 	for _, l := range images.LangNames() {
 		if haveTools(t, l) {
-			matches = append(matches, match{"amazes", []string{"--opt", "turns=25"}, []string{l, l}})
+			matches = append(matches, match{"amazes", []string{"--opt", "turns=25"}, []string{l, l}, nil})
 		}
 	}
 	four := []string{"cpp", "go", "python", "javascript"}
 	if haveTools(t, "cpp") && haveTools(t, "go") && haveTools(t, "python") && haveTools(t, "javascript") {
-		matches = append(matches, match{"langwars", []string{"--opt", "turns=5"}, four},
-			match{"dropblock", []string{"--opt", "turns=60"}, four})
+		matches = append(matches, match{"langwars", []string{"--opt", "turns=5"}, four, nil},
+			match{"dropblock", []string{"--opt", "turns=60"}, four, nil})
 	}
+	// An organiser's game: its referee program, too, a plain process of this machine.
+	higher := filepath.Join("testdata", "games", "higher")
+	var hb []string
+	for _, b := range []string{"seven", "three", "junk", "three"} {
+		hb = append(hb, filepath.Join(higher, "bots", b))
+	}
+	matches = append(matches, match{higher, []string{"--opt", "turns=4"}, []string{"python"}, hb})
 	for _, m := range matches {
-		t.Run(m.game+"-"+strings.Join(m.langs, "-"), func(t *testing.T) {
+		t.Run(filepath.Base(m.game)+"-"+strings.Join(m.langs, "-"), func(t *testing.T) {
 			dir := t.TempDir()
-			var bots []string
+			bots := m.bots
 			for _, l := range m.langs {
-				bots = append(bots, filepath.Join(root, "bots", m.game, l))
+				if m.bots == nil {
+					bots = append(bots, filepath.Join(root, "bots", m.game, l))
+				}
+			}
+			var added []string // an added game is named again to play against its replay
+			if m.bots != nil {
+				added = []string{"--game", m.game}
 			}
 			play := func(name string, extra ...string) string {
 				file := filepath.Join(dir, name)
@@ -91,7 +105,8 @@ func TestPlayLocalAsInTheSandbox(t *testing.T) {
 			// The sandbox's recording, played again locally, the last seat live.
 			seat := len(bots) - 1
 			var out bytes.Buffer
-			if err := judgeTo(t, &out, "play", "--local", "--against", filepath.Join(dir, "boxed.jsonl"), "--seat", fmt.Sprint(seat), bots[seat]); err != nil {
+			args := append(append([]string{"play", "--local", "--against", filepath.Join(dir, "boxed.jsonl"), "--seat", fmt.Sprint(seat)}, added...), bots[seat])
+			if err := judgeTo(t, &out, args...); err != nil {
 				t.Fatalf("--local --against: %v\n%s", err, out.String())
 			}
 			if !strings.Contains(out.String(), "the recorded match, exchange for exchange") {

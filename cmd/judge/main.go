@@ -107,6 +107,8 @@ type app struct {
 	added *catalog.Catalog
 	// lookupStore is the store lookupGame reached for an added game, closed with the command.
 	lookupStore *queue.Queue
+	// local builds with this machine's compilers, not in the sandbox (judge play --local).
+	local bool
 }
 
 func newRoot() *cobra.Command {

@@ -51,6 +51,7 @@ func (a *app) playCmd() *cobra.Command {
 			"--local runs the bots as plain processes of this machine, built with its own compilers\n" +
 			"(no Docker, NOTHING SANDBOXED: only for your own bots); the result says so.",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			a.local = how.local
 			if aa.file != "" || aa.seat != "" || aa.keepGoing {
 				return a.playAgainstArgs(cmd, aa, how, gameName, args, replayFile, asJSON, showStderr)
 			}
