@@ -192,7 +192,7 @@ func TestPlayAgainstRefuses(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"not a replay", []string{"--against", notReplay, "--seat", "0", bot}, notReplay + ": replay: line 1"},
+		{"not a replay", []string{"--against", notReplay, "--seat", "0", bot}, notReplay + `: replay: not a replay: a replay's first line is its header`},
 		{"truncated", []string{"--against", truncated, "--seat", "0", bot}, "no result line (the match did not finish)"},
 		{"another game", []string{"--against", good, "--game", "snakecore", "--seat", "0", bot}, "is a replay of amazes"},
 		{"no seat", []string{"--against", good, bot}, "--seat: which seat the BOT plays (the replay's: 0 (a), 1 (b))"},

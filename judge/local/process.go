@@ -84,7 +84,7 @@ func (e *Engine) Start(ctx context.Context, spec sandbox.RunSpec) (*Process, err
 		return nil, errors.New("local: no command to run")
 	}
 	if _, err := processCPU(os.Getpid()); err != nil && !e.Unmetered {
-		return nil, err
+		return nil, fmt.Errorf("local: reading a process's CPU time: %w", err)
 	}
 	dir, err := os.MkdirTemp(e.WorkDir, "bot-")
 	if err != nil {

@@ -414,7 +414,10 @@ type Replay struct {
 	Result    result.Result
 }
 
-// Read parses a replay.
+// ErrNotReplay is a file whose first line is not a replay's header: not a replay at all.
+var ErrNotReplay = errors.New("not a replay: a replay's first line is its header, a JSON object of type \"header\"")
+
+// Read parses a replay. A file that is no replay at all is ErrNotReplay.
 func Read(r io.Reader) (*Replay, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<30)
@@ -429,6 +432,9 @@ func Read(r io.Reader) (*Replay, error) {
 			Type string `json:"type"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &t); err != nil {
+			if line == 1 {
+				return nil, fmt.Errorf("replay: %w (line 1: %w)", ErrNotReplay, err)
+			}
 			return nil, fmt.Errorf("replay: line %d: %w", line, err)
 		}
 		var err error
@@ -439,7 +445,10 @@ func Read(r io.Reader) (*Replay, error) {
 				return nil, fmt.Errorf("replay: version %d, newer than this judge reads (%d)", rp.Header.Version, Version)
 			}
 		case line == 1:
-			return nil, errors.New("replay: line 1 is not a header")
+			if t.Type == "" {
+				return nil, fmt.Errorf("replay: %w (line 1 has no type)", ErrNotReplay)
+			}
+			return nil, fmt.Errorf("replay: %w (line 1 is of type %q)", ErrNotReplay, t.Type)
 		case t.Type == "move":
 			var x Exchange
 			err = json.Unmarshal(sc.Bytes(), &x)
@@ -464,7 +473,7 @@ func Read(r io.Reader) (*Replay, error) {
 		return nil, fmt.Errorf("replay: %w", err)
 	}
 	if line == 0 {
-		return nil, errors.New("replay: empty file")
+		return nil, fmt.Errorf("replay: %w (the file is empty)", ErrNotReplay)
 	}
 	if !done {
 		return nil, errors.New("replay: no result line (the match did not finish)")

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -273,5 +274,26 @@ func TestExactBytesOfAMissingLineFail(t *testing.T) {
 	err := json.Unmarshal([]byte(`{"type":"move","received":["\ufffd"],"received_base64":{"1":"/w=="}}`), &x)
 	if err == nil {
 		t.Errorf("read %#v", x)
+	}
+}
+
+// A file that is no replay at all is ErrNotReplay, whatever its first line; a replay cut
+// short is not that, and says it did not finish.
+func TestNotAReplay(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		not  bool
+		want string
+	}{
+		{"", true, "the file is empty"},
+		{"# A README\n", true, "invalid character"},
+		{"{}\n", true, "line 1 has no type"},
+		{`{"type":"move"}` + "\n", true, `line 1 is of type "move"`},
+		{`{"type":"header","version":3,"game":"amazes"}` + "\n", false, "no result line (the match did not finish)"},
+	} {
+		_, err := replay.Read(strings.NewReader(tc.text))
+		if errors.Is(err, replay.ErrNotReplay) != tc.not || err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v; want not a replay %v, saying %q", tc.text, err, tc.not, tc.want)
+		}
 	}
 }

@@ -149,7 +149,7 @@ func TestServer(t *testing.T) {
 	}
 	for _, bad := range []struct{ body, want string }{
 		{"", "empty"},
-		{"{}\n", "not a header"},
+		{"{}\n", "not a replay"},
 		{string(good[:len(good)/2]), ""},
 		{strings.Replace(string(good), `"version":`, `"version":99,"v":`, 1), "newer"},
 	} {
