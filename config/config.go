@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 
@@ -263,6 +264,9 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 	err := v.UnmarshalExact(&c, viper.DecodeHook(mapstructure.ComposeDecodeHookFunc(
 		textHook, mapstructure.StringToTimeDurationHookFunc(), mapstructure.StringToSliceHookFunc(","))))
 	if err != nil {
+		if unknown := unknownKeys(v, file); unknown != nil {
+			return Config{}, unknown
+		}
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
 	if err := c.Validate(); err != nil {
@@ -283,6 +287,32 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 		}
 	}
 	return c, nil
+}
+
+// unknownKeys names the keys v was given (in file, or from JUDGE_* variables) that are not
+// configuration keys, each with the key it most likely meant; nil when there are none.
+func unknownKeys(v *viper.Viper, file string) error {
+	var known []string
+	eachKey("", reflect.TypeFor[Config](), func(key string, _ []int) { known = append(known, key) })
+	var lines []string
+	for _, k := range v.AllKeys() {
+		if slices.Contains(known, k) {
+			continue
+		}
+		line := "  " + k
+		if s := setting.Closest(k, known); s != "" {
+			line += fmt.Sprintf(" (did you mean %s?)", s)
+		}
+		lines = append(lines, line)
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	where := "config"
+	if file != "" {
+		where = "config: " + file
+	}
+	return fmt.Errorf("%s: not configuration keys:\n%s\n(README.md and judge.example.yaml list the keys)", where, strings.Join(lines, "\n"))
 }
 
 // knownKey reports whether key is a top-level configuration key, so that a flag of the

@@ -155,8 +155,8 @@ func TestErrorsNameTheKey(t *testing.T) {
 		{yaml: "build:\n  memory: lots\n", key: "build.memory"},
 		{yaml: "sandbox:\n  cpus: 0\n", key: "sandbox.cpus"},
 		{yaml: "log:\n  format: xml\n", key: "log.format"},
-		{yaml: "buidl:\n  timeout: 1s\n", key: "buidl"},
-		{yaml: "sandbox:\n  memroy: 1g\n", key: "memroy"},
+		{yaml: "buidl:\n  timeout: 1s\n", key: "buidl.timeout (did you mean build.timeout?)"},
+		{yaml: "sandbox:\n  memroy: 1g\n", key: "sandbox.memroy (did you mean sandbox.memory?)"},
 		// Fields of the components' structs that are not keys stay out of reach.
 		{yaml: "nats:\n  prefix: x\n", key: "prefix"},
 		{yaml: "build:\n  runtime: runsc\n", key: "runtime"},

@@ -127,8 +127,8 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		want string // in the message: the input, and what is wanted
 	}{
 		// judge play
-		{"play one bot", []string{"play", "--game", "amazes", cpp}, "amazes takes 2 players, the job has 1 (BOT arguments: " + cpp},
-		{"play no bot", []string{"play", "--game", "amazes"}, "the job has 0 (no BOT arguments)"},
+		{"play one bot", []string{"play", "--game", "amazes", cpp}, "amazes takes 2 players, the match has 1 (BOT arguments: " + cpp},
+		{"play no bot", []string{"play", "--game", "amazes"}, "the match has 0 (no BOT arguments)"},
 		{"play unknown option", []string{"play", "--game", "amazes", "--opt", "colour=red", cpp, goBot}, `unknown option "colour" (known: maze, memory, time, turns)`},
 		{"play option out of range", []string{"play", "--game", "amazes", "--opt", "turns=999", cpp, goBot}, "option turns: 999 is out of range 1..150"},
 		{"play option not a number", []string{"play", "--game", "ontherun", "--opt", "cities=many", cpp, goBot}, `option cities: "many" is not an integer`},
@@ -145,8 +145,8 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 
 		// judge submit: the daemon's checks, made before the queue is asked
 		{"submit no game", []string{"submit", cpp, goBot}, `"game" not set`},
-		{"submit one bot", []string{"submit", "--game", "amazes", cpp}, "amazes takes 2 players, the job has 1"},
-		{"submit five bots", []string{"submit", "--game", "dropblock", cpp, cpp, cpp, cpp, cpp}, "dropblock takes 4 players, the job has 5"},
+		{"submit one bot", []string{"submit", "--game", "amazes", cpp}, "amazes takes 2 players, the match has 1"},
+		{"submit five bots", []string{"submit", "--game", "dropblock", cpp, cpp, cpp, cpp, cpp}, "dropblock takes 4 players, the match has 5"},
 		{"submit unknown option", []string{"submit", "--game", "amazes", "--opt", "colour=red", cpp, goBot}, `unknown option "colour"`},
 		{"submit option out of range", []string{"submit", "--game", "amazes", "--opt", "turns=999", cpp, goBot}, "option turns: 999 is out of range 1..150"},
 		{"submit unknown game", []string{"submit", "--game", "chess", cpp, goBot}, `--game: unknown game "chess"`},
@@ -158,7 +158,7 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		// judge tournament
 		{"tournament json and csv", []string{"tournament", "--game", "amazes", "--json", "--csv", two}, "--json and --csv: give one"},
 		{"tournament too few entrants", []string{"tournament", "--game", "dropblock", two}, "tournament: 2 entrants, and a match of dropblock needs 4"},
-		{"tournament seats the game does not take", []string{"tournament", "--game", "amazes", "--seats", "3", four}, "seats: amazes takes 2 players, the job has 3"},
+		{"tournament seats the game does not take", []string{"tournament", "--game", "amazes", "--seats", "3", four}, "seats: amazes takes 2 players, the match has 3"},
 		{"tournament swiss of four", []string{"tournament", "--game", "dropblock", "--format", "swiss", four}, "a Swiss tournament is for two-player matches, dropblock plays 4"},
 		{"tournament unknown option", []string{"tournament", "--game", "amazes", "--opt", "colour=red", two}, `unknown option "colour"`},
 		{"tournament option out of range", []string{"tournament", "--game", "amazes", "--opt", "turns=999", two}, "option turns: 999 is out of range 1..150"},
@@ -227,6 +227,12 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"store clean older-than zero", []string{"store", "clean", "--older-than", "0s"}, "--older-than 0s: want a duration above 0"},
 
 		// the rest
+		{"a flag misspelt", []string{"play", "--gmae", "amazes", cpp, goBot}, "unknown flag: --gmae; did you mean --game?"},
+		{"a memory option with a unit", []string{"play", "--game", "amazes", "--opt", "memory=1GiB", cpp, goBot}, `option memory: "1GiB" is not a number of MiB (memory=1024 is 1 GiB)`},
+		{"view on a bare port", []string{"view", "--listen", "18081", cpp}, "--listen 18081: want HOST:PORT, e.g. --listen 127.0.0.1:18081"},
+		{"view on no address of this machine", []string{"view", "--listen", "192.0.2.1:80", cpp}, "--listen 192.0.2.1:80: no network of this machine has that address"},
+		{"replay html into no directory", []string{"replay", "html", cpp, "-o", filepath.Join(missing, "x.html")}, "-o " + filepath.Join(missing, "x.html") + ": no directory " + missing},
+		{"replay verify of no replay", []string{"replay", "verify", cpp}, cpp + ": replay: not a replay"},
 		{"results bad id", []string{"results", "a b"}, `invalid job id "a b"`},
 		{"unknown command", []string{"ply"}, `unknown command "ply" for "judge" (its commands: `},
 		{"games with an argument", []string{"games", "amazes"}, "judge games: unknown command \"amazes\""},

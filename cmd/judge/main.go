@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"maps"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -32,6 +33,7 @@ import (
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/setting"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/cores"
 )
@@ -193,8 +195,14 @@ func commandGroup(c *cobra.Command) {
 
 // flagError is a bad flag as a usage error; a value the flag cannot take is said in words
 // rather than in its parser's ("strconv.ParseUint: parsing "-1": invalid syntax").
-func flagError(_ *cobra.Command, err error) error {
+func flagError(cmd *cobra.Command, err error) error {
 	var bad *pflag.InvalidValueError
+	var unknown *pflag.NotExistError
+	if errors.As(err, &unknown) && strings.HasPrefix(err.Error(), "unknown flag: --") {
+		if s := similarFlag(cmd, unknown.GetSpecifiedName()); s != "" {
+			err = fmt.Errorf("%w; did you mean --%s?", err, s)
+		}
+	}
 	if errors.As(err, &bad) {
 		f := bad.GetFlag()
 		if want, ok := flagWants[f.Value.Type()]; ok {
@@ -202,6 +210,19 @@ func flagError(_ *cobra.Command, err error) error {
 		}
 	}
 	return usageError{err}
+}
+
+// similarFlag is the name of cmd's flag most like name (setting.Closest), "" when none is.
+func similarFlag(cmd *cobra.Command, name string) string {
+	var names []string
+	visit := func(f *pflag.Flag) {
+		if !f.Hidden {
+			names = append(names, f.Name)
+		}
+	}
+	cmd.Flags().VisitAll(visit)
+	cmd.InheritedFlags().VisitAll(visit)
+	return setting.Closest(name, names)
 }
 
 // flagWants says, per kind of flag value (pflag's Value.Type), what a valid one is.
@@ -539,6 +560,36 @@ func checkOutputFile(flag, file string) error {
 		return usageError{fmt.Errorf("%s: no directory %s to write it in", strings.TrimSpace(flag+" "+file), dir)}
 	}
 	return nil
+}
+
+// checkListen refuses an address to serve on that is not HOST:PORT, naming the flag; a bare
+// port is answered with the address it likely meant.
+func checkListen(flag, addr string) error {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		if strings.Trim(addr, "0123456789") == "" && addr != "" {
+			return usageError{fmt.Errorf("%s %s: want HOST:PORT, e.g. %s 127.0.0.1:%s (0.0.0.0:%s serves every network)", flag, addr, flag, addr, addr)}
+		}
+		return usageError{fmt.Errorf("%s %s: want HOST:PORT, e.g. %s 127.0.0.1:8080", flag, addr, flag)}
+	}
+	return nil
+}
+
+// listenOn listens on addr (given with flag); an address in use or not this machine's says
+// so, naming the flag.
+func listenOn(flag, addr string) (net.Listener, error) {
+	if err := checkListen(flag, addr); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, fmt.Errorf("%s %s: the address is in use (another judge view or judge portal?): give another with %s", flag, addr, flag)
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return nil, usageError{fmt.Errorf("%s %s: no network of this machine has that address", flag, addr)}
+	case err != nil:
+		return nil, fmt.Errorf("%s %s: %w", flag, addr, err)
+	}
+	return ln, nil
 }
 
 // parseOptions reads k=v pairs; a value @FILE is the file's content.

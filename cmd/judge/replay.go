@@ -78,6 +78,9 @@ is written all the same, with a banner at its top naming the differences.`,
 			if out == "" {
 				return usageError{errors.New("-o OUT.html is required (-o - writes to standard output)")}
 			}
+			if err := checkOutputFile("-o", out); err != nil {
+				return err
+			}
 			rp, err := readReplayFile(args[0])
 			if err != nil {
 				return err

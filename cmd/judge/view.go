@@ -40,6 +40,9 @@ the standings of an outcome written by 'judge tournament --json' above its match
 works offline: it loads nothing from anywhere but this server.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
+			if err := checkListen("--listen", listen); err != nil {
+				return err
+			}
 			s := &view.Server{Title: "Results"}
 			if tournamentFile != "" {
 				if err := readOutcome(tournamentFile, s); err != nil {
@@ -71,9 +74,9 @@ works offline: it loads nothing from anywhere but this server.`,
 				fmt.Fprintf(cmd.ErrOrStderr(), "judge view: the results and replays %s\n", from)
 				s.Source = &view.Stream{Store: q, Bucket: queue.BucketReplays}
 			}
-			ln, err := net.Listen("tcp", listen)
+			ln, err := listenOn("--listen", listen)
 			if err != nil {
-				return usageError{err}
+				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "judge view: http://%s/ (Ctrl-C stops it)\n", ln.Addr())
 			return serveUntilDone(ctx, ln, s.Handler())

@@ -432,7 +432,7 @@ func (d *Daemon) heartbeat(ctx context.Context, dl *queue.Delivery, log *slog.Lo
 	return func() { cancel(); <-done }
 }
 
-// matchJob is the runner's job of a parsed job and its game; seed is used when the job has
+// matchJob is the runner's job of a parsed job and its game; seed is used when the match has
 // none.
 func matchJob(j job.Job, g game.Game, seed uint64) (match.Job, error) {
 	opts, err := j.StringOptions()

@@ -148,7 +148,7 @@ type Result struct {
 }
 
 // CheckPlayers is nil when n players may play g, else an error saying how many it takes
-// ("amazes takes 2 players, the job has 3"). Every place that takes a player count asks it.
+// ("amazes takes 2 players, the match has 3"). Every place that takes a player count asks it.
 func CheckPlayers(g Game, n int) error {
 	min, max, _ := g.Players()
 	if n >= min && n <= max {
@@ -158,7 +158,7 @@ func CheckPlayers(g Game, n int) error {
 	if max != min {
 		takes = fmt.Sprintf("%d to %d", min, max)
 	}
-	return fmt.Errorf("%s takes %s players, the job has %d", g.Name(), takes, n)
+	return fmt.Errorf("%s takes %s players, the match has %d", g.Name(), takes, n)
 }
 
 // Start starts a match of g: the one place where a player count is checked (CheckPlayers),

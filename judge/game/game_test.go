@@ -165,10 +165,10 @@ func TestCheckPlayers(t *testing.T) {
 		want        string
 	}{
 		{2, 2, 2, ""},
-		{2, 2, 3, "g takes 2 players, the job has 3"},
+		{2, 2, 3, "g takes 2 players, the match has 3"},
 		{2, 8, 8, ""},
-		{2, 8, 1, "g takes 2 to 8 players, the job has 1"},
-		{2, 8, 9, "g takes 2 to 8 players, the job has 9"},
+		{2, 8, 1, "g takes 2 to 8 players, the match has 1"},
+		{2, 8, 9, "g takes 2 to 8 players, the match has 9"},
 	} {
 		err := CheckPlayers(fixed{min: c.min, max: c.max}, c.n)
 		if got := fmt.Sprint(err); (err == nil) != (c.want == "") || (err != nil && got != c.want) {

@@ -110,8 +110,16 @@ func (o MemoryOption) int() IntOption {
 // Doc documents the option.
 func (o MemoryOption) Doc() Option { return o.int().Doc() }
 
-// Read reads the option and returns it in bytes, for Setup.Memory.
-func (o MemoryOption) Read(opts *Options) int64 { return int64(o.int().Read(opts)) << 20 }
+// Read reads the option and returns it in bytes, for Setup.Memory. Its value is in MiB: a
+// value with a unit (the configuration's 256MiB) is refused saying so.
+func (o MemoryOption) Read(opts *Options) int64 {
+	i := o.int()
+	if s := strings.TrimSpace(opts.get(i.Name, strconv.Itoa(i.Default))); strings.TrimRight(s, "0123456789") != "" {
+		opts.Fail(i.Name, "%q is not a number of MiB (memory=1024 is 1 GiB)", s)
+		return int64(i.Default) << 20
+	}
+	return int64(i.Read(opts)) << 20
+}
 
 // shortDuration is d as a job would write it: "1m" rather than "1m0s". It parses back to d.
 func shortDuration(d time.Duration) string {

@@ -304,7 +304,7 @@ func TestJudgeRejectedOfBeforeIsValidatedAgain(t *testing.T) {
 	if err := e.q.PutObject(ctx, queue.BucketSources, source, strings.NewReader(`{"main.cpp":"int main() {}"}`)); err != nil {
 		t.Fatal(err)
 	}
-	failed := result.Failed(sub.ID+"v", "langwars", 1, result.Errorf(result.InvalidJob, "langwars takes 4 players, the job has 2"))
+	failed := result.Failed(sub.ID+"v", "langwars", 1, result.Errorf(result.InvalidJob, "langwars takes 4 players, the match has 2"))
 	own := store.Seat{Login: "ann", Submission: sub.ID}
 	if _, err := e.st.AddMatch(ctx, store.Match{ID: sub.ID + "v", Contest: "cup", Kind: store.KindValidation, Owner: "ann",
 		Seats: []store.Seat{own, {House: "easy"}}, Result: &failed}); err != nil {
@@ -312,7 +312,7 @@ func TestJudgeRejectedOfBeforeIsValidatedAgain(t *testing.T) {
 	}
 	if _, err := e.st.UpdateSubmission(ctx, sub.ID, func(x *store.Submission) error {
 		x.Source, x.Status, x.Validation = source, store.Rejected, &store.Validation{Match: sub.ID + "v"}
-		x.Error = "the judge could not play its validation match: langwars takes 4 players, the job has 2"
+		x.Error = "the judge could not play its validation match: langwars takes 4 players, the match has 2"
 		return nil
 	}); err != nil {
 		t.Fatal(err)

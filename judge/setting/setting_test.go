@@ -43,3 +43,13 @@ func TestInNamesTheSection(t *testing.T) {
 		t.Error("In(nil) is not nil")
 	}
 }
+
+func TestClosest(t *testing.T) {
+	names := []string{"game", "seed", "replay", "stderr", "memory"}
+	for typed, want := range map[string]string{"gmae": "game", "sed": "seed", "replya": "replay", "memroy": "memory",
+		"mem": "memory", "zzzzzz": "", "g": "", "std": "stderr"} {
+		if got := Closest(typed, names); got != want {
+			t.Errorf("Closest(%q) = %q; want %q", typed, got, want)
+		}
+	}
+}

@@ -406,7 +406,7 @@ func TestCheck(t *testing.T) {
 	}{
 		{"amazes", Spec{}, []string{"a", "b"}, ""},
 		{"dropblock", Spec{}, []string{"a", "b", "c", "d"}, ""},
-		{"amazes", Spec{Seats: 3}, []string{"a", "b", "c"}, "seats: amazes takes 2 players, the job has 3"},
+		{"amazes", Spec{Seats: 3}, []string{"a", "b", "c"}, "seats: amazes takes 2 players, the match has 3"},
 		{"dropblock", Spec{}, []string{"a", "b"}, "2 entrants, and a match of dropblock needs 4"},
 		{"dropblock", Spec{Format: Swiss}, []string{"a", "b", "c", "d"}, "a Swiss tournament is for two-player matches, dropblock plays 4"},
 		{"amazes", Spec{Options: map[string]string{"turns": "999"}}, []string{"a", "b"}, "options: option turns: 999 is out of range 1..150"},
