@@ -144,7 +144,7 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"play unknown flag", []string{"play", "--colour", "red"}, "unknown flag: --colour"},
 
 		// judge submit: the daemon's checks, made before the queue is asked
-		{"submit no game", []string{"submit", cpp, goBot}, `"game" not set`},
+		{"submit no game", []string{"submit", cpp, goBot}, `--game: which game (amazes, ontherun`},
 		{"submit one bot", []string{"submit", "--game", "amazes", cpp}, "amazes takes 2 players, the match has 1"},
 		{"submit five bots", []string{"submit", "--game", "dropblock", cpp, cpp, cpp, cpp, cpp}, "dropblock takes 4 players, the match has 5"},
 		{"submit unknown option", []string{"submit", "--game", "amazes", "--opt", "colour=red", cpp, goBot}, `unknown option "colour"`},

@@ -430,6 +430,9 @@ func checkOptions(g game.Game, seed uint64, players int, options map[string]stri
 
 // lookupGame finds the game a flag names, or says which games there are.
 func (a *app) lookupGame(flag, name string) (game.Game, error) {
+	if name == "" {
+		return nil, usageError{fmt.Errorf("%s: which game (%s)", flag, gameNames())}
+	}
 	if _, builtin := games.Lookup(name); !builtin && a.added == nil {
 		// A game added to the store: the store is reached for it (and closed with the
 		// command).

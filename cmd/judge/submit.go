@@ -105,7 +105,6 @@ func (a *app) submitCmd() *cobra.Command {
 	f.BoolVar(&wait, "wait", false, "wait for the result and print it")
 	f.BoolVar(&asJSON, "json", false, "print JSON")
 	f.DurationVar(&timeout, "timeout", 30*time.Minute, "give up waiting after this long")
-	cmd.MarkFlagRequired("game")
 	return cmd
 }
 
