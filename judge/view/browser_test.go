@@ -160,6 +160,32 @@ func TestViewerShowsEveryGame(t *testing.T) {
 			if s := stepAfter(t, b, n); s != n {
 				t.Fatalf("after End the page is at step %d of %d", s, n)
 			}
+			// Each option with a value is shown as k=v; an empty one (a map generated from the
+			// seed) is not shown as a bare "k=".
+			chips := get(t, b, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-testid=option]")].map((e) => e.textContent)`))
+			want := 0
+			for k, v := range rp.Header.Options {
+				if v != "" {
+					want++
+				}
+				for _, c := range chips {
+					if c == k+"=" {
+						t.Errorf("the empty option %s shows as %q", k, c)
+					}
+				}
+			}
+			if len(chips) != want {
+				t.Errorf("the page shows the options %q; the replay has %d with a value", chips, want)
+			}
+			// Drop the Block's board names the turn as the step label does (from 0).
+			if g.Name() == "dropblock" {
+				head := get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=board] svg text").textContent`))
+				label := get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=step]").textContent`))
+				last := rp.Exchanges[n-1].Turn
+				if !strings.Contains(head, fmt.Sprintf("after global turn %d ", last)) || !strings.Contains(label, fmt.Sprintf("turn %d", last)) {
+					t.Errorf("at the end the board says %q and the step label %q; the last exchange is of turn %d", head, label, last)
+				}
+			}
 			live, final := shownScores(t, b, len(rp.Header.Players))
 			if want := scoresOf(rp.Result); !near(live, want) || !near(final, want) {
 				t.Errorf("at the end the page shows scores %v (board) and %v (result), the result is %v", live, final, want)
@@ -254,6 +280,23 @@ func TestSelfContainedPage(t *testing.T) {
 			}
 			f.Close()
 			b.Do(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
+			// Each option with a value is shown as k=v; an empty one (a map generated from the
+			// seed) is not shown as a bare "k=".
+			chips := get(t, b, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-testid=option]")].map((e) => e.textContent)`))
+			want := 0
+			for k, v := range rp.Header.Options {
+				if v != "" {
+					want++
+				}
+				for _, c := range chips {
+					if c == k+"=" {
+						t.Errorf("the empty option %s shows as %q", k, c)
+					}
+				}
+			}
+			if len(chips) != want {
+				t.Errorf("the page shows the options %q; the replay has %d with a value", chips, want)
+			}
 			live, final := shownScores(t, b, len(rp.Header.Players))
 			if want := scoresOf(rp.Result); !near(live, want) || !near(final, want) {
 				t.Errorf("the page shows %v and %v, the result is %v", live, final, want)

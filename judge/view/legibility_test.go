@@ -266,8 +266,27 @@ func TestListExplainsItself(t *testing.T) {
 	srv := legibilityServer(t, true)
 	b.Do(t, chromedp.EmulateViewport(1400, 900), chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
 	legend := textOf(t, b, `[data-testid=list-legend]`)
-	if !strings.Contains(legend, "\u2605 = winner (rank 1") {
+	if !strings.Contains(legend, "\u2605 = winner (rank 1 without a fault") {
 		t.Errorf("the list's legend is %q: it does not explain the star", legend)
+	}
+	// A faulty bot is no winner, even tied first (broken.jsonl: a protocol fault at 0-0).
+	type starred struct {
+		Text  string `json:"text"`
+		Fault bool   `json:"fault"`
+		Star  bool   `json:"star"`
+	}
+	stars := get(t, b, chromedp.Evaluate[[]starred](`[...document.querySelectorAll("[data-testid=match] .pl")].map((p) => ({text: p.textContent, fault: !!p.querySelector(".fault"), star: !!p.querySelector("[data-testid=star]")}))`))
+	faulty := 0
+	for _, p := range stars {
+		if p.Fault {
+			faulty++
+			if p.Star {
+				t.Errorf("the faulty player %q carries the winner's star", p.Text)
+			}
+		}
+	}
+	if faulty == 0 {
+		t.Error("no faulty player in the list: the testdata's broken.jsonl has one")
 	}
 	head := textOf(t, b, `table.list thead`)
 	if !strings.Contains(head, "Started") {

@@ -200,14 +200,14 @@ const JudgeView = (() => {
       el("td", {}, m.replay ? el("a", {href: "#/m/" + encodeURIComponent(m.key)}, m.id) : m.id),
       ...gameAndSeed(m), el("td", {class: "when", "data-testid": "started"}, (m.started || "").replace(/Z$/, "")),
       el("td", {}, m.status === "ok" ? m.players.map((p, i) => el("span", {class: "pl"},
-        swatch(i), `${p.name} ${fmt(p.score)}`, p.rank === 1 ? " \u2605" : "",
+        swatch(i), `${p.name} ${fmt(p.score)}`, p.rank === 1 && !p.fault ? el("span", {"data-testid": "star"}, " \u2605") : "",
         p.fault ? el("span", {class: "fault", title: `${p.fault.kind} at turn ${p.fault.turn}: ${p.fault.detail}`}, ` ${p.fault.kind}`) : "")) :
         el("span", {class: "fault", "data-testid": "match-error"}, unreadable(m) ? m.unreadable : m.error || "not judged")),
       el("td", {}, m.mismatch ? el("span", {class: "fault", "data-testid": "mismatch-mark", title: "what this replay records is not what its game makes of its moves: open it to see what differs"}, "does not re-judge") :
         m.replay ? "" : el("span", {class: "muted"}, "no replay"))));
     box.append(el("table", {class: "list"},
       el("caption", {class: "legend", "data-testid": "list-legend"},
-        "\u2605 = winner (rank 1; in a draw, every player ranked 1) \u00b7 each player's score follows its name \u00b7 Started: when the judge began the match (UTC)"),
+        "\u2605 = winner (rank 1 without a fault; in a draw, every such player) \u00b7 each player's score follows its name \u00b7 Started: when the judge began the match (UTC)"),
       el("thead", {}, el("tr", {}, el("th", {}, "Match"), el("th", {}, "Game"), el("th", {}, "Seed"), el("th", {}, "Started (UTC)"), el("th", {}, "Players"), el("th", {}, ""))),
       el("tbody", {}, rows)));
   }
@@ -292,7 +292,8 @@ const JudgeView = (() => {
       el("h1", {}, `${h.game}`, result.id ? el("span", {class: "muted"}, ` \u00b7 ${result.id}`) : ""),
       el("div", {class: "meta"},
         el("span", {"data-testid": "seed"}, `seed ${h.seed}`),
-        Object.keys(h.options || {}).sort().map((k) => optionTag(k, String(h.options[k])))),
+        // An empty option is the game's default (a map generated from the seed): no chip.
+        Object.keys(h.options || {}).sort().filter((k) => String(h.options[k]) !== "").map((k) => optionTag(k, String(h.options[k])))),
       resultTable(film));
 
     const controls = el("div", {class: "controls"},

@@ -76,7 +76,8 @@
 
       const fallen = s.p.filter((p) => p.f >= 0).length;
       root.append(svg("text", {x: PAD, y: 17, "font-size": 15, "font-weight": 600, fill: COL.text,
-        text: `${s.t} of ${ctx.turns} global turns played \u00b7 on the board ${s.p.length - fallen} \u00b7 fallen ${fallen}`}));
+        // Global turns count from 0, as the step label's "turn" does: after turn 77, 78 are played.
+        text: `${s.t > 0 ? `after global turn ${s.t - 1}` : "before global turn 0"} (0 to ${ctx.turns - 1}) \u00b7 on the board ${s.p.length - fallen} \u00b7 fallen ${fallen}`}));
 
       // The blocks.
       const blocksG = svg("g", {});
