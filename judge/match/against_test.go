@@ -193,6 +193,11 @@ func TestAgainstTheRecording(t *testing.T) {
 				if rec.Departed != nil || rec.Followed != len(rp.Exchanges) {
 					t.Errorf("seat %d live: departed %v after %d of %d exchanges", seat, rec.Departed, rec.Followed, len(rp.Exchanges))
 				}
+				for i, p := range again.Players {
+					if p.Moves != res.Players[i].Moves {
+						t.Errorf("seat %d live: player %d made %d moves; recorded %d", seat, i, p.Moves, res.Players[i].Moves)
+					}
+				}
 				if judged(again) != judged(res) {
 					t.Errorf("seat %d live: result %s; recorded %s", seat, judged(again), judged(res))
 				}

@@ -26,7 +26,7 @@ func (r *Referee[P]) ask(ctx context.Context, b *bot, req game.Request) (game.Re
 	if b.recording != nil {
 		reply, err := b.recording.answer(b.seat, req)
 		b.cpu += reply.CPU
-		if err == nil && reply.Fault == nil && !req.Intro {
+		if err == nil && reply.Fault == nil && !req.Intro && req.Ready == "" { // as below
 			b.moves++
 		}
 		return reply, err
