@@ -223,7 +223,10 @@ func defaultDataDir() string {
 // judge.yaml in the working directory and /etc/judge; none found is fine). flags, when not
 // nil, are bound by their names: a flag named "data-dir" sets the key "data_dir", and a
 // flag only counts when it was given on the command line.
-func Load(file string, flags *pflag.FlagSet) (Config, error) {
+func Load(file string, flags *pflag.FlagSet) (Config, error) { return LoadOnly(file, flags, nil) }
+
+// LoadOnly is Load checking only the sections named (Config.ValidateOnly).
+func LoadOnly(file string, flags *pflag.FlagSet, sections []string) (Config, error) {
 	v := viper.New()
 	setDefaults(v, "", reflect.ValueOf(Defaults()))
 	v.SetEnvPrefix("JUDGE")
@@ -269,7 +272,7 @@ func Load(file string, flags *pflag.FlagSet) (Config, error) {
 		}
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
-	if err := c.Validate(); err != nil {
+	if err := c.ValidateOnly(sections); err != nil {
 		return Config{}, err
 	}
 	if c.Serve.HTTP == "off" {
@@ -397,24 +400,41 @@ func textHook(from, to reflect.Type, data any) (any, error) {
 
 // Validate checks what the types could not check alone: ranges and the relations between
 // values. Each error names its key.
-func (c Config) Validate() error {
+func (c Config) Validate() error { return c.ValidateOnly(nil) }
+
+// ValidateOnly checks data_dir, log and the sections named ("images", "build", "sandbox",
+// "nats", "portal", "serve"), every one when sections is nil: a command that uses some only
+// (judge contest, judge replay verify of a built-in game's replay) is not refused for a
+// mistake in a section it never reads.
+func (c Config) ValidateOnly(sections []string) error {
+	in := func(s string) bool { return sections == nil || slices.Contains(sections, s) }
 	var errs []error
 	if c.DataDir == "" {
 		errs = append(errs, setting.Invalid("data_dir", "must not be empty"))
 	}
-	errs = append(errs, setting.Named("log.format", c.Log.Format.Validate()), setting.Named("images.source", c.Images.Source.Validate()))
-	if c.Images.Prefix == "" || strings.ContainsAny(c.Images.Prefix, ": @") {
-		errs = append(errs, setting.Invalid("images.prefix", "must be a repository name like \"judge\" (got %q)", c.Images.Prefix))
+	errs = append(errs, setting.Named("log.format", c.Log.Format.Validate()))
+	if in("images") {
+		errs = append(errs, setting.Named("images.source", c.Images.Source.Validate()))
+		if c.Images.Prefix == "" || strings.ContainsAny(c.Images.Prefix, ": @") {
+			errs = append(errs, setting.Invalid("images.prefix", "must be a repository name like \"judge\" (got %q)", c.Images.Prefix))
+		}
 	}
-	errs = append(errs,
-		setting.In("build", c.Build.Validate()),
-		setting.In("sandbox", c.Sandbox.Validate()),
-		setting.In("nats", c.NATS.Validate()),
-		setting.In("portal", c.Portal.Validate()),
-		setting.NotNegative("serve.workers", c.Serve.Workers),
-		setting.Positive("serve.grace", c.Serve.Grace),
-		setting.In("serve", c.Serve.Redelivery.Validate()),
-	)
+	for _, sec := range []struct {
+		name string
+		err  func() error
+	}{
+		{"build", c.Build.Validate},
+		{"sandbox", c.Sandbox.Validate},
+		{"nats", c.NATS.Validate},
+		{"portal", c.Portal.Validate},
+		{"serve", func() error {
+			return errors.Join(setting.NotNegative("workers", c.Serve.Workers), setting.Positive("grace", c.Serve.Grace), c.Serve.Redelivery.Validate())
+		}},
+	} {
+		if in(sec.name) {
+			errs = append(errs, setting.In(sec.name, sec.err()))
+		}
+	}
 	return prefixed(errors.Join(errs...))
 }
 

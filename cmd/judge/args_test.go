@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/sandbox/sandboxtest"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -376,5 +378,29 @@ func TestTournamentRetryHelp(t *testing.T) {
 	if err != nil || !strings.Contains(retry, "--failed") || strings.Contains(retry, "--format") ||
 		!strings.Contains(retry, "The flags of judge tournament apply too") {
 		t.Errorf("judge tournament retry --help: %v\n%s\nwant --failed and a pointer to the tournament's flags, not them", err, retry)
+	}
+}
+
+// A mistake in a section of the configuration a command never reads does not stop it: judge
+// version, judge contest and the replay of a built-in game's match, with no sandbox, are not
+// refused for the sandbox's setting; a command that builds or plays is, naming the key.
+func TestASettingACommandNeverReads(t *testing.T) {
+	noEngineNoQueue(t)
+	t.Setenv("JUDGE_SANDBOX_CPUS", "0")
+	replayFile := filepath.Join(sandboxtest.Root(), "judge/view/testdata/amazes.jsonl")
+	for _, args := range [][]string{{"version"}, {"replay", "verify", replayFile}} {
+		if out, err := runCLI(t, args...); err != nil {
+			t.Errorf("judge %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	if _, err := runCLI(t, "contest", "status"); err == nil || strings.Contains(err.Error(), "sandbox") || !strings.Contains(err.Error(), "login") {
+		t.Errorf("judge contest status, not logged in: %v; want the login asked for, not the sandbox's setting", err)
+	}
+	for _, args := range [][]string{{"play", "--game", "amazes", replayFile, replayFile}, {"compile", replayFile}} {
+		_, err := runCLI(t, args...)
+		if exitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), "sandbox.cpus: must be greater than zero (got 0)") {
+			t.Errorf("judge %s: %v; want exit status 2 naming sandbox.cpus", strings.Join(args, " "), err)
+		}
 	}
 }

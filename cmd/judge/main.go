@@ -126,7 +126,7 @@ func newRoot() *cobra.Command {
 			if err := cmd.ValidateRequiredFlags(); err != nil {
 				return usageError{err}
 			}
-			cfg, err := config.Load(a.configFile, cmd.Flags())
+			cfg, err := config.LoadOnly(a.configFile, cmd.Flags(), sectionsOf(cmd))
 			if err != nil {
 				return usageError{err}
 			}
@@ -142,6 +142,14 @@ func newRoot() *cobra.Command {
 	root.AddCommand(a.imagesCmd(), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
 		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.viewCmd(),
 		a.portalCmd(), a.storeCmd(), a.gameCmd(), a.contestCmd(), a.versionCmd())
+	// The commands that read the store or nothing of the judge's own: a mistake in the
+	// sandbox's or the daemon's settings does not stop them (the sandbox's is checked once one
+	// reaches for it: an added game's referee).
+	for name, sections := range map[string]string{"contest": "", "version": "", "games": "nats", "replay": "nats", "view": "nats", "results": "nats"} {
+		if c, _, err := root.Find([]string{name}); err == nil && c != root {
+			c.Annotations = map[string]string{configSections: sections}
+		}
+	}
 	a.closeEngineAfter(root)
 	// Bad flags and arguments are usage errors (exit status 2), typed rather than told from
 	// the error's text.
@@ -212,6 +220,24 @@ func flagError(cmd *cobra.Command, err error) error {
 	return usageError{err}
 }
 
+// configSections annotates a command with the configuration's sections it reads, comma
+// separated: only those are checked (config.ValidateOnly). A command without it, nor a
+// parent with it, has every section checked.
+const configSections = "config-sections"
+
+// sectionsOf are the sections cmd reads (configSections), nil for every one.
+func sectionsOf(cmd *cobra.Command) []string {
+	for c := cmd; c != nil; c = c.Parent() {
+		if s, ok := c.Annotations[configSections]; ok {
+			if s == "" {
+				return []string{}
+			}
+			return strings.Split(s, ",")
+		}
+	}
+	return nil
+}
+
 // similarFlag is the name of cmd's flag most like name (setting.Closest), "" when none is.
 func similarFlag(cmd *cobra.Command, name string) string {
 	var names []string
@@ -245,6 +271,10 @@ func newLogger(c config.Log) *slog.Logger {
 func (a *app) sandbox(ctx context.Context) (*sandbox.Engine, error) {
 	if a.engine != nil {
 		return a.engine, nil
+	}
+	// A command that checked only some sections (sectionsOf) checks the sandbox's now.
+	if err := a.cfg.ValidateOnly([]string{"images", "build", "sandbox"}); err != nil {
+		return nil, usageError{err}
 	}
 	e, err := sandbox.New(ctx, sandbox.Options{Host: a.cfg.Docker.Host, StateDir: a.cfg.DataDir, Logger: a.log, Pool: a.pool})
 	if err != nil {
