@@ -1,16 +1,20 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -245,7 +249,86 @@ func (a *app) portalContestCmd() *cobra.Command {
 	f.BoolVar(&peers, "peer-matches", false, "let contestants ask for test matches against each other's active versions")
 	f.BoolVar(&ladder, "ladder", false, "keep rated matches flowing among the active versions until the deadline (docs/portal.md)")
 	f.BoolVar(&asJSON, "json", false, "print the contest as JSON")
-	group.AddCommand(create)
+	list := &cobra.Command{
+		Use:   "list [--json]",
+		Short: "The contests: each one's game, people, house bots and deadline",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st, q, err := a.portalStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			cs, err := st.Contests(cmd.Context())
+			if err != nil {
+				return err
+			}
+			people := map[string]int{}
+			for _, c := range cs {
+				us, err := st.Users(cmd.Context(), c.Name)
+				if err != nil {
+					return err
+				}
+				people[c.Name] = len(us)
+			}
+			return printOut(cmd.OutOrStdout(), asJSON, cs, func(w io.Writer) {
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "CONTEST\tGAME\tPEOPLE\tHOUSE BOTS\tDEADLINE\tCREATED")
+				for _, c := range cs {
+					deadline := "-"
+					if !c.Deadline.IsZero() {
+						deadline = c.Deadline.UTC().Format(time.RFC3339)
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", c.Name, c.Game, people[c.Name], len(c.House), deadline, c.Created.Format(time.DateOnly))
+				}
+				tw.Flush()
+			})
+		},
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print the contests as JSON")
+	show := &cobra.Command{
+		Use:   "show NAME [--json]",
+		Short: "A contest's settings: game, options, languages, house bots, quotas, deadline, test rounds, the ladder",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, q, err := a.portalStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			c, err := st.Contest(cmd.Context(), args[0])
+			if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrInvalid) {
+				return usageError{fmt.Errorf("%s: no such contest (judge portal contest list)", args[0])}
+			}
+			if err != nil {
+				return err
+			}
+			return printOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
+				fmt.Fprintf(w, "contest %s: %s\n", c.Name, c.Game)
+				for _, k := range slices.Sorted(maps.Keys(c.Options)) {
+					fmt.Fprintf(w, "  option %s=%s\n", k, c.Options[k])
+				}
+				langs := "all"
+				if len(c.Langs) > 0 {
+					langs = strings.Join(c.Langs, ", ")
+				}
+				fmt.Fprintf(w, "  languages: %s\n", langs)
+				for _, h := range c.House {
+					fmt.Fprintf(w, "  house bot %s (%s)\n", h.Name, h.Lang)
+				}
+				fmt.Fprintf(w, "  test matches an hour: %d; uploads an hour: %d; peer matches: %v; house bots published: %v\n", c.TestQuota, c.UploadQuota, c.PeerMatches, c.PublishHouse)
+				if !c.Deadline.IsZero() {
+					fmt.Fprintf(w, "  deadline: %s\n", c.Deadline.UTC().Format(time.RFC3339))
+				}
+				for _, r := range c.TestRounds {
+					fmt.Fprintf(w, "  test round at %s\n", r.UTC().Format(time.RFC3339))
+				}
+				fmt.Fprintf(w, "  ladder: %v\n", c.Ladder)
+			})
+		},
+	}
+	show.Flags().BoolVar(&asJSON, "json", false, "print the contest as JSON")
+	group.AddCommand(create, list, show)
 	return group
 }
 
@@ -285,8 +368,98 @@ func (a *app) portalUserCmd() *cobra.Command {
 	add.Flags().StringVar(&contest, "contest", "", "the contest")
 	add.Flags().BoolVar(&organiser, "organiser", false, "an organiser of the contest (sees everything of it)")
 	add.Flags().BoolVar(&asJSON, "json", false, "print {\"login\", \"token\", \"invite\"}")
-	user.AddCommand(add)
+	list := &cobra.Command{
+		Use:   "list --contest NAME [--json]",
+		Short: "The contest's people: each one's role, whether the invite was accepted, the versions and the active one",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if contest == "" {
+				return usageError{errors.New("--contest: the contest whose people to list")}
+			}
+			st, q, err := a.portalStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			if _, err := st.Contest(cmd.Context(), contest); errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrInvalid) {
+				return usageError{fmt.Errorf("--contest %s: no such contest (judge portal contest list)", contest)}
+			} else if err != nil {
+				return err
+			}
+			users, err := st.Users(cmd.Context(), contest)
+			if err != nil {
+				return err
+			}
+			people := make([]person, len(users))
+			for i, u := range users {
+				people[i] = personOf(u)
+			}
+			return printOut(cmd.OutOrStdout(), asJSON, people, func(w io.Writer) {
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "LOGIN\tROLE\tSTATE\tVERSIONS\tACTIVE\tADDED")
+				for _, p := range people {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", p.Login, p.Role, p.State, p.Versions, cmp.Or(p.Active, "-"), p.Created.Format(time.DateOnly))
+				}
+				tw.Flush()
+			})
+		},
+	}
+	list.Flags().StringVar(&contest, "contest", "", "the contest")
+	list.Flags().BoolVar(&asJSON, "json", false, "print the people as JSON")
+	reset := &cobra.Command{
+		Use:   "reset --contest NAME LOGIN [--json]",
+		Short: "End every session and API token of a user, forget the password, and print a new one-time invite link",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if contest == "" {
+				return usageError{errors.New("--contest: the contest the user takes part in")}
+			}
+			st, q, err := a.portalStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			_, code, err := st.ResetUser(cmd.Context(), contest, args[0])
+			if errors.Is(err, store.ErrNotFound) {
+				return usageError{fmt.Errorf("%s: no such user of contest %s (judge portal user list --contest %s)", args[0], contest, contest)}
+			}
+			if err != nil {
+				return err
+			}
+			out := map[string]string{"login": args[0], "invite": a.cfg.Portal.InviteURL(code)}
+			return printOut(cmd.OutOrStdout(), asJSON, out, func(w io.Writer) {
+				fmt.Fprintf(w, "%s of %s: every session and API token ended, the password forgotten\ninvite (one time): %s\n", args[0], contest, out["invite"])
+			})
+		},
+	}
+	reset.Flags().StringVar(&contest, "contest", "", "the contest")
+	reset.Flags().BoolVar(&asJSON, "json", false, "print {\"login\", \"invite\"}")
+	user.AddCommand(add, list, reset)
 	return user
+}
+
+// person is a user as judge portal user list shows one: never the password's hash.
+type person struct {
+	Login    string    `json:"login"`
+	Role     string    `json:"role"`  // contestant or organiser
+	State    string    `json:"state"` // invited (no password yet), active or disabled
+	Versions int       `json:"versions"`
+	Active   string    `json:"active,omitempty"`
+	Created  time.Time `json:"created"`
+}
+
+func personOf(u store.User) person {
+	p := person{Login: u.Login, Role: "contestant", State: "active", Versions: u.Versions, Active: u.Active, Created: u.Created}
+	if u.Organiser {
+		p.Role = "organiser"
+	}
+	switch {
+	case u.Disabled:
+		p.State = "disabled"
+	case len(u.Password) == 0:
+		p.State = "invited"
+	}
+	return p
 }
 
 func (a *app) portalRoundCmd() *cobra.Command {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -198,4 +199,56 @@ func uploadVersion(addr, token, contest, name string, data []byte) (int, map[str
 	fw.Write(data)
 	mw.Close()
 	return apiCall(addr, token, "POST", "/api/v1/contests/"+contest+"/submissions", &body, mw.FormDataContentType())
+}
+
+// The organiser's commands for people and contests, on the data directory's store: the
+// contests listed and shown; the people listed with their role and state, never a password's
+// hash; a reset gives a new invite; a contest or a login that is not there is named.
+func TestPortalPeopleAndContests(t *testing.T) {
+	t.Setenv("JUDGE_DATA_DIR", t.TempDir())
+	t.Setenv("JUDGE_NATS_LISTEN", queuetest.FreeAddr(t)) // no judge serve answers there
+	run := func(args ...string) string {
+		t.Helper()
+		out, err := runCLIWithin(t, time.Minute, args...)
+		if err != nil {
+			t.Fatalf("judge %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return out
+	}
+	run("portal", "contest", "create", "spring", "--game", "langwars", "--opt", "turns=5", "--deadline", "2027-01-31T18:00:00Z")
+	run("portal", "user", "add", "--contest", "spring", "alice")
+	run("portal", "user", "add", "--contest", "spring", "org", "--organiser")
+
+	if out := run("portal", "contest", "list"); !strings.Contains(out, "spring   langwars  2") || !strings.Contains(out, "2027-01-31T18:00:00Z") {
+		t.Errorf("contest list:\n%s", out)
+	}
+	if out := run("portal", "contest", "show", "spring"); !strings.Contains(out, "contest spring: langwars") || !strings.Contains(out, "option turns=5") {
+		t.Errorf("contest show:\n%s", out)
+	}
+	out := run("portal", "user", "list", "--contest", "spring", "--json")
+	var people []map[string]any
+	if err := json.Unmarshal([]byte(out), &people); err != nil || len(people) != 2 {
+		t.Fatalf("user list --json: %v\n%s", err, out)
+	}
+	if people[0]["login"] != "alice" || people[0]["role"] != "contestant" || people[0]["state"] != "invited" || people[1]["role"] != "organiser" {
+		t.Errorf("the people: %v", people)
+	}
+	if strings.Contains(out, "password") {
+		t.Errorf("user list shows a password:\n%s", out)
+	}
+	if out := run("portal", "user", "reset", "--contest", "spring", "alice"); !strings.Contains(out, "every session and API token ended") || !strings.Contains(out, "/invite/inv_") {
+		t.Errorf("user reset:\n%s", out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"portal", "contest", "show", "autumn"}, "autumn: no such contest"},
+		{[]string{"portal", "user", "list", "--contest", "autumn"}, "--contest autumn: no such contest"},
+		{[]string{"portal", "user", "reset", "--contest", "spring", "zed"}, "zed: no such user of contest spring"},
+	} {
+		if _, err := runCLI(t, tc.args...); exitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), tc.want) {
+			t.Errorf("judge %s: %v; want exit status 2 saying %q", strings.Join(tc.args, " "), err, tc.want)
+		}
+	}
 }

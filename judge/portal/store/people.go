@@ -334,6 +334,25 @@ func (s *Store) SetPassword(ctx context.Context, contest, login, old, password s
 	return u, err
 }
 
+// ResetUser ends every session and API token of a user and forgets the password: the user
+// logs in again only through the new one-time invite code it returns (a lost password, a
+// leaked token, a person who left).
+func (s *Store) ResetUser(ctx context.Context, contest, login string) (User, string, error) {
+	if ValidName("contest", contest) != nil || ValidName("login", login) != nil {
+		return User{}, "", ErrNotFound
+	}
+	u, err := update(ctx, s, userKey(contest, login), func(u *User) error {
+		u.Password, u.Epoch, u.TokenEpoch = nil, u.Epoch+1, u.TokenEpoch+1
+		return nil
+	})
+	if err != nil {
+		return u, "", err
+	}
+	s.dropTokens(ctx, u)
+	code, err := s.NewInvite(ctx, contest, login)
+	return u, code, err
+}
+
 // ErrBadLogin is a login or password that does not match, told apart by nothing.
 var ErrBadLogin = errors.New("wrong login or password")
 

@@ -307,3 +307,46 @@ func TestOldTokensAreAdopted(t *testing.T) {
 		t.Errorf("the old token's record after the change: %v", err)
 	}
 }
+
+// A reset ends the user's sessions and tokens and the old password: only the new invite
+// lets the user in again, with a password of its own.
+func TestResetUser(t *testing.T) {
+	s, ctx := open(t), t.Context()
+	if _, err := s.CreateContest(ctx, store.Contest{Name: "spring", Game: "amazes", TestQuota: 10}); err != nil {
+		t.Fatal(err)
+	}
+	nu, err := s.AddUser(ctx, "spring", "alice", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := s.AcceptInvite(ctx, nu.Invite, "correct horse battery")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, _, err := s.NewSession(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, code, err := s.ResetUser(ctx, "spring", "alice")
+	if err != nil || code == "" {
+		t.Fatalf("reset: %q %v", code, err)
+	}
+	if _, _, err := s.TokenUser(ctx, nu.Token); err == nil {
+		t.Error("the token outlived the reset")
+	}
+	if _, _, err := s.SessionUser(ctx, sess); err == nil {
+		t.Error("the session outlived the reset")
+	}
+	if _, err := s.CheckPassword(ctx, "spring", "alice", "correct horse battery"); err == nil {
+		t.Error("the old password outlived the reset")
+	}
+	if _, err := s.AcceptInvite(ctx, code, "another good password"); err != nil {
+		t.Errorf("the new invite: %v", err)
+	}
+	if _, err := s.CheckPassword(ctx, "spring", "alice", "another good password"); err != nil {
+		t.Errorf("the new password: %v", err)
+	}
+	if _, _, err := s.ResetUser(ctx, "spring", "bob"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a reset of nobody: %v", err)
+	}
+}
