@@ -140,7 +140,7 @@ func seatOf(arg string, h replay.Header) (int, error) {
 	for i, p := range h.Players {
 		if p.Name == arg {
 			if found >= 0 {
-				return 0, usageError{fmt.Errorf("--seat %s: two seats have that name; give the number (%s)", arg, strings.Join(seats, ", "))}
+				return 0, usageError{fmt.Errorf("--seat %s: more than one seat has that name; give the number (%s)", arg, strings.Join(seats, ", "))}
 			}
 			found = i
 		}

@@ -185,6 +185,7 @@ func TestPlayAgainstRefuses(t *testing.T) {
 		return p
 	}
 	write("m.jsonl", rp)
+	twice := write("twice.jsonl", strings.Replace(rp, `"name":"b"`, `"name":"a"`, 1))
 	truncated := write("t.jsonl", strings.SplitAfter(rp, "\n")[0])
 	notReplay := write("n.jsonl", "# a README\n")
 	for _, tc := range []struct {
@@ -198,6 +199,7 @@ func TestPlayAgainstRefuses(t *testing.T) {
 		{"no seat", []string{"--against", good, bot}, "--seat: which seat the BOT plays (the replay's: 0 (a), 1 (b))"},
 		{"a seat too far", []string{"--against", good, "--seat", "2", bot}, "--seat 2: the replay's seats are 0 (a), 1 (b)"},
 		{"a name that is none", []string{"--against", good, "--seat", "c", bot}, "--seat c: no seat of that name"},
+		{"a name two seats have", []string{"--against", twice, "--seat", "a", bot}, "--seat a: more than one seat has that name; give the number (0 (a), 1 (a))"},
 		{"two bots", []string{"--against", good, "--seat", "a", bot, bot}, "one BOT, the seat's, not 2"},
 		{"a seed", []string{"--against", good, "--seat", "0", "--seed", "3", bot}, "--seed and --opt do not go with it"},
 		{"a seat without a replay", []string{"--game", "amazes", "--seat", "0", bot, bot}, "go with --against REPLAY"},
