@@ -26,9 +26,17 @@ func start(t *testing.T, script string) *local.Process {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	// As a match starts it: stopped once it waits for its input, its start-up its own.
-	for deadline := time.Now().Add(5 * time.Second); !p.Waiting() && time.Now().Before(deadline); {
+	// As a match starts it (match's waitIdle): stopped once it waits for its input at two looks
+	// in a row with no CPU used between, its start-up its own. One look is not enough: a
+	// starting runtime can be seen in a pipe read for a moment.
+	prev, was := p.CPU(), false
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
 		time.Sleep(time.Millisecond)
+		now, waiting := p.CPU(), p.Waiting()
+		if waiting && was && now == prev {
+			break
+		}
+		prev, was = now, waiting
 	}
 	p.Freeze()
 	return p
@@ -52,6 +60,10 @@ var wide = sandbox.TurnLimits{CPU: 5 * time.Second, Wall: 10 * time.Second}
 // resolution and what reading and writing a line costs: a millisecond.
 func TestCPUPerTurnIsTheBots(t *testing.T) {
 	p := start(t, burner)
+	// A first turn takes what is left of the runtime's start, if the look at it came early.
+	if _, err := p.Exchange([]byte("0\n"), 1, wide); err != nil {
+		t.Fatal(err)
+	}
 	for _, ms := range []int{5, 30, 80, 1, 120} {
 		turn, err := p.Exchange([]byte(strconv.Itoa(ms)+"\n"), 1, wide)
 		if err != nil {

@@ -33,6 +33,27 @@ func get[T any](t *testing.T, b *browser, a chromedp.Action[T]) T { return brows
 
 func shots(t *testing.T) string { return browsertest.Shots(t) }
 
+// checkOptionChips checks the page's options: each option with a value shown as k=v; an
+// empty one (a map generated from the seed) not shown as a bare "k=".
+func checkOptionChips(t *testing.T, b *browser, rp *replay.Replay) {
+	t.Helper()
+	chips := get(t, b, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-testid=option]")].map((e) => e.textContent)`))
+	want := 0
+	for k, v := range rp.Header.Options {
+		if v != "" {
+			want++
+		}
+		for _, c := range chips {
+			if c == k+"=" {
+				t.Errorf("the empty option %s shows as %q", k, c)
+			}
+		}
+	}
+	if len(chips) != want {
+		t.Errorf("the page shows the options %q; the replay has %d with a value", chips, want)
+	}
+}
+
 func readReplay(t *testing.T, path string) *replay.Replay {
 	t.Helper()
 	f, err := os.Open(path)
@@ -160,23 +181,7 @@ func TestViewerShowsEveryGame(t *testing.T) {
 			if s := stepAfter(t, b, n); s != n {
 				t.Fatalf("after End the page is at step %d of %d", s, n)
 			}
-			// Each option with a value is shown as k=v; an empty one (a map generated from the
-			// seed) is not shown as a bare "k=".
-			chips := get(t, b, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-testid=option]")].map((e) => e.textContent)`))
-			want := 0
-			for k, v := range rp.Header.Options {
-				if v != "" {
-					want++
-				}
-				for _, c := range chips {
-					if c == k+"=" {
-						t.Errorf("the empty option %s shows as %q", k, c)
-					}
-				}
-			}
-			if len(chips) != want {
-				t.Errorf("the page shows the options %q; the replay has %d with a value", chips, want)
-			}
+			checkOptionChips(t, b, rp)
 			// Drop the Block's board names the turn as the step label does (from 0).
 			if g.Name() == "dropblock" {
 				head := get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=board] svg text").textContent`))
@@ -280,23 +285,7 @@ func TestSelfContainedPage(t *testing.T) {
 			}
 			f.Close()
 			b.Do(t, chromedp.Navigate("file://"+out), chromedp.WaitVisible(chromedp.CSS(`[data-testid=board] svg`)))
-			// Each option with a value is shown as k=v; an empty one (a map generated from the
-			// seed) is not shown as a bare "k=".
-			chips := get(t, b, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-testid=option]")].map((e) => e.textContent)`))
-			want := 0
-			for k, v := range rp.Header.Options {
-				if v != "" {
-					want++
-				}
-				for _, c := range chips {
-					if c == k+"=" {
-						t.Errorf("the empty option %s shows as %q", k, c)
-					}
-				}
-			}
-			if len(chips) != want {
-				t.Errorf("the page shows the options %q; the replay has %d with a value", chips, want)
-			}
+			checkOptionChips(t, b, rp)
 			live, final := shownScores(t, b, len(rp.Header.Players))
 			if want := scoresOf(rp.Result); !near(live, want) || !near(final, want) {
 				t.Errorf("the page shows %v and %v, the result is %v", live, final, want)
