@@ -199,11 +199,11 @@ func (r *Referee[P]) referee(ctx context.Context, m game.Match, j Job, bots []*b
 			continue
 		}
 		reply, err := r.ask(ctx, b, req)
-		var departed *DepartedError
-		if errors.As(err, &departed) {
-			return err
-		}
 		if err != nil {
+			// A recording that cannot go on is the replay's answer, not the machine's failure.
+			if departed := (*DepartedError)(nil); errors.As(err, &departed) {
+				return err
+			}
 			return result.Errorf(result.Infrastructure, "player %d (%s) at turn %d: %w", req.Player, j.Players[req.Player].Name, req.Turn, err)
 		}
 		// The game sees the CPU time exactly as the replay records it, so that re-judging the
