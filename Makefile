@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: release judge images gvisor browser netns local-tools demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal bench-referee bench-local load-portal season soak vet daemon-image
+.PHONY: release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal bench-referee bench-local load-portal season soak vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -42,20 +42,23 @@ demo: images
 vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
-	@# The contestants' macOS build (make release) stays one: Linux's calls stay in their files.
+	@# The contestants' macOS and Windows builds (make release) stay builds: Linux's calls stay in
+	@# their files.
 	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/judge
+	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/judge
 
 # Binaries for contestants, dist/judge-VERSION-OS-ARCH and their SHA256SUMS, the version
 # stamped (judge version prints it). The macOS ones run the client commands (judge contest,
-# the viewer, replays); the sandbox is Linux's and says so there. No Windows build yet.
+# the viewer, replays) and --local; the Windows one (judge-VERSION-windows-amd64.exe) the client
+# commands. The sandbox is Linux's and says so elsewhere.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-RELEASE := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+RELEASE := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 release:
 	rm -rf dist && mkdir -p dist
 	@for t in $(RELEASE); do \
-		os=$${t%/*}; arch=$${t#*/}; echo "judge $(VERSION) for $$os/$$arch"; \
+		os=$${t%/*}; arch=$${t#*/}; exe=; [ $$os = windows ] && exe=.exe; echo "judge $(VERSION) for $$os/$$arch"; \
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "-X main.version=$(VERSION)" \
-			-o dist/judge-$(VERSION)-$$os-$$arch ./cmd/judge || exit 1; \
+			-o dist/judge-$(VERSION)-$$os-$$arch$$exe ./cmd/judge || exit 1; \
 	done
 	cd dist && sha256sum judge-* > SHA256SUMS
 	@cat dist/SHA256SUMS
@@ -74,6 +77,12 @@ LOCALTOOLS = g++:g++ fpc:fp-compiler javac:openjdk-17-jdk-headless python3:pytho
 local-tools:
 	@missing=""; for tp in $(LOCALTOOLS); do command -v $${tp%%:*} >/dev/null || missing="$$missing $${tp#*:}"; done; \
 	[ -z "$$missing" ] || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing)
+
+# Wine and MinGW, from Debian's packages, for the Windows build's test (cmd/judge: judge.exe
+# against a real portal; MinGW builds the one DLL Wine 8 lacks, tools/wine).
+wine:
+	@[ -x /usr/lib/wine/wine64 ] || command -v wine64 >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wine64)
+	@command -v x86_64-w64-mingw32-gcc >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends gcc-mingw-w64-x86-64-win32)
 
 # iproute2 and nsenter, for the partition test's network namespaces (judge/daemon).
 netns:
@@ -96,11 +105,11 @@ TESTTIME := bin/testtime
 TESTRUNS := $(JUDGE_DATA_DIR)/ci
 BOTPKGS   = $(shell $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | grep -E ' .*(sandbox/sandboxtest|match/matchtest)' | cut -d' ' -f1 | grep -E '/(sandbox|judge/build|judge/match|judge/games)(/|$$)')
 SYSPKGS = $(filter-out $(BOTPKGS),$(shell $(GO) list ./...))
-TESTENV  := JUDGE_REQUIRE_DOCKER=1 JUDGE_REQUIRE_BROWSER=1 JUDGE_REQUIRE_LOCAL_TOOLS=1 JUDGE_SCREENSHOTS=$(JUDGE_DATA_DIR)/screenshots
+TESTENV  := JUDGE_REQUIRE_DOCKER=1 JUDGE_REQUIRE_BROWSER=1 JUDGE_REQUIRE_LOCAL_TOOLS=1 JUDGE_REQUIRE_WINE=1 JUDGE_SCREENSHOTS=$(JUDGE_DATA_DIR)/screenshots
 GOTEST   := $(GO) test -json -count=1 -timeout 40m
 RUNSC    := JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR)/runsc JUDGE_TEST_RUNTIME=runsc
 TESTSUMMARY := runc=$(TESTRUNS)/runc.json runc-sys=$(TESTRUNS)/runc-sys.json runsc=$(TESTRUNS)/runsc.json runc-alone=$(TESTRUNS)/runc-alone.json runsc-alone=$(TESTRUNS)/runsc-alone.json
-test: images gvisor browser netns local-tools vet
+test: images gvisor browser netns local-tools wine vet
 	$(GO) build -o $(TESTTIME) ./tools/testtime
 	mkdir -p $(TESTRUNS) && rm -f $(TESTRUNS)/*.json
 	@status=0; bots="$(BOTPKGS)"; \

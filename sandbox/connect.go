@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/botjudge/judge/sandbox/internal/unix"
 )
 
 // connectTimeout bounds the launcher's start, up to its opening of the pipes.

@@ -15,7 +15,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
-	"syscall"
+
+	"github.com/botjudge/judge/sandbox/internal/unix"
 
 	"github.com/docker/docker/client"
 )
@@ -131,7 +132,7 @@ func (e *Engine) lock(stateDir string) error {
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		f.Close()
 		return fmt.Errorf("sandbox: locking %s: %w", abs, err)
 	}

@@ -5,7 +5,7 @@ import (
 	"os"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/botjudge/judge/sandbox/internal/unix"
 )
 
 // Errors of a Process's line I/O.

@@ -3,7 +3,7 @@ package sandbox
 import (
 	"os"
 
-	"golang.org/x/sys/unix"
+	"github.com/botjudge/judge/sandbox/internal/unix"
 )
 
 // filesPerContainer is about what the judge holds open for one bot's container: its pipes,

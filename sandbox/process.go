@@ -12,8 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/botjudge/judge/sandbox/internal/unix"
 	"github.com/docker/docker/pkg/stdcopy"
-	"golang.org/x/sys/unix"
 )
 
 // RunSpec describes a bot to run.

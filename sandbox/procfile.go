@@ -3,7 +3,7 @@ package sandbox
 import (
 	"os"
 
-	"golang.org/x/sys/unix"
+	"github.com/botjudge/judge/sandbox/internal/unix"
 )
 
 // The judge reads kernel files (the cgroups', /proc's) on every move and at every look at a

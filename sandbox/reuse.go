@@ -9,8 +9,9 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"github.com/botjudge/judge/sandbox/internal/unix"
 )
 
 // A bot's container under runc serves it again in a later match: the launcher (see
@@ -29,7 +30,7 @@ type box struct {
 	a       *attached
 	sup     int    // the launcher's host PID; 0 until found
 	image   string // the ID of the container's image
-	status  chan syscall.WaitStatus
+	status  chan unix.WaitStatus
 	partial []byte // the start of a report line the stream cut (Write's alone)
 	// dirty is what the launcher could not reset; set before done closes.
 	dirty atomic.Pointer[string]
@@ -40,7 +41,7 @@ type box struct {
 }
 
 func newBox(a *attached, errTo *capped) *box {
-	b := &box{a: a, status: make(chan syscall.WaitStatus, 4), done: make(chan struct{})}
+	b := &box{a: a, status: make(chan unix.WaitStatus, 4), done: make(chan struct{})}
 	b.errTo.Store(errTo)
 	return b
 }
@@ -60,7 +61,7 @@ func (b *box) Write(p []byte) (int, error) {
 		case "exit":
 			if n, err := strconv.Atoi(string(arg)); err == nil {
 				select {
-				case b.status <- syscall.WaitStatus(n):
+				case b.status <- unix.WaitStatus(n):
 				default:
 				}
 			}
@@ -80,7 +81,7 @@ type boxErr struct{ b *box }
 func (w boxErr) Write(p []byte) (int, error) { return w.b.errTo.Load().Write(p) }
 
 // exitOf is how a child the launcher reaped ended, as the engine reports a container's.
-func exitOf(ws syscall.WaitStatus) Exit {
+func exitOf(ws unix.WaitStatus) Exit {
 	if ws.Signaled() {
 		return exitCode(128 + int(ws.Signal()))
 	}

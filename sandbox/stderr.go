@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sync"
 
-	"golang.org/x/sys/unix"
+	"github.com/botjudge/judge/sandbox/internal/unix"
 )
 
 // errPipe is the judge's end of the bot's stderr pipe (/judge/io/err), kept in a capped

@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
+
+	"github.com/botjudge/judge/sandbox/internal/unix"
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
@@ -37,7 +38,7 @@ func (e *Engine) Sweep(ctx context.Context) (int, error) {
 				if cg, err := openCgroup(pid, c.ID); err == nil {
 					cg.Freeze(false)
 					cg.close()
-					syscall.Kill(pid, syscall.SIGCONT)
+					unix.Kill(pid, unix.SIGCONT)
 				}
 			}
 		}
@@ -71,10 +72,10 @@ func ownerAlive(path string) bool {
 		return false
 	}
 	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		return true
 	}
-	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	unix.Flock(int(f.Fd()), unix.LOCK_UN)
 	return false
 }
 

@@ -4,13 +4,17 @@ package sandbox
 
 import (
 	"errors"
+	"runtime"
 
-	"golang.org/x/sys/unix"
+	"github.com/botjudge/judge/sandbox/internal/unix"
 )
 
 // errNotLinux is the sandbox's answer off Linux: its containers need Linux's cgroups, pidfds
-// and seccomp.
-var errNotLinux = errors.New("sandbox: the sandbox runs on Linux only (cgroups, pidfds, seccomp): on this system the judge's client commands work (judge contest)")
+// and seccomp. It says what does work there.
+var errNotLinux = errors.New("sandbox: the sandbox runs on Linux only (cgroups, pidfds, seccomp): " + map[string]string{
+	"darwin":  "here judge play --local plays bots as plain processes, and judge contest, replay and view work",
+	"windows": "here judge contest, replay and view work; to play, run the Linux judge under WSL 2 (docs/contestant.md)",
+}[runtime.GOOS])
 
 // linuxOnly is the sandbox's refusal, before it looks for an engine.
 func linuxOnly() error { return errNotLinux }

@@ -17,8 +17,8 @@ import (
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
-// contestCLI runs judge contest ... in this process with stdin; what it printed on stdout.
-func contestCLI(t *testing.T, stdin string, args ...string) (string, error) {
+// inProcess runs judge ... in this process with stdin: what it printed on stdout.
+func inProcess(t *testing.T, stdin string, args ...string) (string, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -27,26 +27,41 @@ func contestCLI(t *testing.T, stdin string, args ...string) (string, error) {
 	root.SetIn(strings.NewReader(stdin))
 	root.SetOut(&out)
 	root.SetErr(&errOut)
-	root.SetArgs(append([]string{"contest"}, args...))
+	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
-	t.Logf("judge contest %s: %v\n%s%s", strings.Join(args, " "), err, errOut.String(), out.String())
+	t.Logf("judge %s: %v\n%s%s", strings.Join(args, " "), err, errOut.String(), out.String())
 	return out.String(), err
 }
 
 // The portal from a contestant's command line, against a real portal (judge portal with its
-// embedded NATS server and daemon, Docker): a bad token refused with the portal's word, the
-// login kept readable by its owner alone, a version that does not compile (exit 1 and the
-// compiler's log), one that does (validated and activated), a test match against the house
-// bot with its replay saved, the matches, versions and leaderboard, and another contestant's
-// match refused with the portal's 404, no file written; then, logged in to a contest of a game
-// of four, a version and a test match of four seats.
+// embedded NATS server and daemon, Docker), by this build and by the Windows build under Wine:
+// a bad token refused with the portal's word, the login kept (readable by its owner alone on
+// Linux), a version that does not compile (exit 1 and the compiler's log), one that does
+// (validated and activated), a test match against the house bot with its replay saved, the
+// matches, versions and leaderboard, and another contestant's match refused with the portal's
+// 404, no file written; then, logged in to a contest of a game of four, a version and a test
+// match of four seats. The Windows build plays nothing, and says so.
 func TestContestFromTheCommandLine(t *testing.T) {
 	sandboxtest.Engine(t)
+	t.Run("linux", func(t *testing.T) {
+		config := t.TempDir()
+		t.Setenv("XDG_CONFIG_HOME", config)
+		contestFromTheCommandLine(t, inProcess, filepath.Join(config, "judge"), false)
+	})
+	t.Run("windows", func(t *testing.T) {
+		run, appData := windowsJudge(t)
+		contestFromTheCommandLine(t, run, filepath.Join(appData, "judge"), true)
+	})
+}
+
+func contestFromTheCommandLine(t *testing.T, judge cli, kept string, windows bool) {
+	contestCLI := func(t *testing.T, stdin string, args ...string) (string, error) {
+		t.Helper()
+		return judge(t, stdin, append([]string{"contest"}, args...)...)
+	}
 	natsHere(t)
 	addr := queuetest.FreeAddr(t)
 	t.Setenv("JUDGE_PORTAL_LISTEN", addr)
-	config := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", config)
 	bot := filepath.Join(sandboxtest.Root(), "bots", "amazes", "cpp")
 	if out, err := runCLIWithin(t, 5*time.Minute, "portal", "contest", "create", "cup", "--game", "amazes", "--opt", "turns=20", "--house", "easy="+bot); err != nil {
 		t.Fatalf("contest create: %v\n%s", err, out)
@@ -88,8 +103,8 @@ func TestContestFromTheCommandLine(t *testing.T) {
 	if out, err := contestCLI(t, tokens["cup/ann"]+"\n", "login", page); err != nil || !strings.Contains(out, "logged in to contest cup (amazes)") {
 		t.Fatalf("login with the token on standard input: %v %s", err, out)
 	}
-	if st, err := os.Stat(filepath.Join(config, "judge", "contest.json")); err != nil || st.Mode().Perm() != 0o600 {
-		t.Errorf("the kept login: %v, mode %v; want 0600", err, st.Mode().Perm())
+	if st, err := os.Stat(filepath.Join(kept, "contest.json")); err != nil || !windows && st.Mode().Perm() != 0o600 {
+		t.Errorf("the kept login: %v, %v; want it there, mode 0600 on Linux", err, st)
 	}
 
 	if _, err := contestCLI(t, "", "submit", "--lang", "cobol", bot); exitCode(err) != 2 || !strings.Contains(err.Error(), `unknown language "cobol"`) {
@@ -120,6 +135,9 @@ func TestContestFromTheCommandLine(t *testing.T) {
 		t.Errorf("the test match's replay: %v", err)
 	} else if rp, err := replay.Read(f); err != nil || len(rp.Header.Players) != 2 || rp.Header.Players[0].Name != "ann" {
 		t.Errorf("the saved replay: %v %+v", err, rp)
+	}
+	if out, err := judge(t, "", "replay", "verify", saved); err != nil || !strings.Contains(out, "re-judged to the recorded result") {
+		t.Errorf("replay verify of the saved replay: %v %s", err, out)
 	}
 	if out, err := contestCLI(t, "", "matches"); err != nil || !strings.Contains(out, m.ID) || !strings.Contains(out, "validation") {
 		t.Errorf("the matches: %v\n%s", err, out)
@@ -186,6 +204,21 @@ func TestContestFromTheCommandLine(t *testing.T) {
 		t.Errorf("the match of four's replay: %v", err)
 	} else if rp, err := replay.Read(f); err != nil || len(rp.Header.Players) != 4 || rp.Header.Players[0].Name != "ann" {
 		t.Errorf("the match of four's replay: %v %+v", err, rp)
+	}
+	if !windows {
+		return
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"play", "--game", "amazes", bot, bot}, 1, "the sandbox runs on Linux only"},
+		{[]string{"play", "--local", "--game", "amazes", bot, bot}, 2, "--local is not available on Windows"},
+	} {
+		if _, err := judge(t, "", tc.args...); exitCode(err) != tc.code || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "WSL 2") {
+			t.Errorf("judge %s on Windows: %v (exit %d); want exit %d, %q and WSL 2", strings.Join(tc.args, " "), err, exitCode(err), tc.code, tc.want)
+		}
 	}
 }
 

@@ -2,14 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
-	"runtime"
-	"slices"
 
-	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/local"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/result"
@@ -37,39 +31,10 @@ func (a *app) matchPlayer(ctx context.Context, how howToPlay, j match.Job) (play
 		r.NoTimeLimits = how.loose
 		return r, nil
 	}
-	var missing []error
-	var langs []string
-	for i, e := range j.Players {
-		if j.Recording == nil || i == j.Recording.Live {
-			langs = append(langs, e.Submission.Lang)
-		}
+	if err := local.Supported(); err != nil {
+		return nil, usageError{err}
 	}
-	if g, ok := j.Game.(*referee.Game); ok {
-		langs = append(langs, g.Manifest.Referee.Lang)
-	}
-	slices.Sort(langs)
-	for _, l := range slices.Compact(langs) {
-		if err := local.Check(l); err != nil {
-			missing = append(missing, err)
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("--local: %w", errors.Join(missing...))
-	}
-	unmetered := runtime.GOOS != "linux"
-	if unmetered && !how.loose {
-		return nil, usageError{fmt.Errorf("--local: on %s the judge cannot read a bot's CPU time as it runs, so the time limits cannot be kept: add --no-time-limits to play without them", runtime.GOOS)}
-	}
-	work := filepath.Join(a.cfg.DataDir, "local", "work")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		return nil, err
-	}
-	s := a.cfg.Sandbox
-	return &match.Referee[*local.Process]{
-		Sandbox: &local.Engine{WorkDir: work, Unmetered: unmetered}, Builder: a.localBuilder(),
-		WorkDir: work, Version: judgeVersion(), Output: s.Output, StderrMatch: s.StderrMatch,
-		NoTimeLimits: how.loose, Unsandboxed: true,
-	}, nil
+	return a.localReferee(how, j)
 }
 
 // localBuilder builds with this machine's compilers, keeping its builds in the data directory.

@@ -13,8 +13,7 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/botjudge/judge/judge/disk"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/sandbox"
 )
@@ -237,11 +236,11 @@ func (d *Daemon) done() { d.running.Add(-1) }
 // lacksRoom is the first of dirs with less than RoomNeeded free, and why.
 func lacksRoom(dirs []string) (string, error) {
 	for _, dir := range dirs {
-		var st unix.Statfs_t
-		if err := unix.Statfs(dir, &st); err != nil {
+		free, err := disk.Free(dir)
+		if err != nil {
 			return dir, err
 		}
-		if free := st.Bavail * uint64(st.Bsize); free < RoomNeeded {
+		if free < RoomNeeded {
 			return dir, fmt.Errorf("%d MiB free, %d MiB needed", free>>20, RoomNeeded>>20)
 		}
 	}

@@ -161,6 +161,9 @@ func (e *MissingError) Error() string {
 
 // Check is nil when this machine has every tool lang needs, else a *MissingError naming them.
 func Check(lang string) error {
+	if err := Supported(); err != nil {
+		return err
+	}
 	r, ok := recipes[lang]
 	if !ok {
 		return fmt.Errorf("the language %q is not one the judge knows (%s)", lang, strings.Join(images.LangNames(), ", "))

@@ -36,3 +36,6 @@ func peakRSS(pid int) int64 {
 
 // fionread asks how many bytes a pipe holds.
 const fionread = unix.TIOCINQ
+
+// Supported is nil: bots run here as plain processes, metered.
+func Supported() error { return nil }

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package local runs bots as plain processes of this machine, built with its own compilers:
 // judge play --local, a judge without Docker for a contestant's own machine. Nothing is
 // sandboxed: no container, no memory limit, no seccomp; the referee, the replay and the result

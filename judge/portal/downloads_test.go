@@ -18,8 +18,8 @@ import (
 func TestTheJudgeForContestants(t *testing.T) {
 	dir := t.TempDir()
 	sum := strings.Repeat("ab", 32)
-	files := map[string]string{"judge-v1.2-linux-amd64": "ELF linux", "judge-v1.2-darwin-arm64": "Mach-O", "secret": "the organiser's", "SHA256SUMS": sum + "  judge-v1.2-linux-amd64\n" +
-		sum + "  judge-v1.2-darwin-arm64\n" + sum + "  ../judge-x-linux-amd64\n" + sum + "  secret\n"}
+	files := map[string]string{"judge-v1.2-linux-amd64": "ELF linux", "judge-v1.2-darwin-arm64": "Mach-O", "judge-v1.2-windows-amd64.exe": "PE", "secret": "the organiser's", "SHA256SUMS": sum + "  judge-v1.2-linux-amd64\n" +
+		sum + "  judge-v1.2-darwin-arm64\n" + sum + "  judge-v1.2-windows-amd64.exe\n" + sum + "  ../judge-x-linux-amd64\n" + sum + "  secret\n"}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -30,6 +30,7 @@ func TestTheJudgeForContestants(t *testing.T) {
 	ann := e.user("spring", "ann", false)
 	code, page := ann.get("/c/spring/judge")
 	if code != 200 || !strings.Contains(page, `href="/downloads/judge-v1.2-linux-amd64"`) || !strings.Contains(page, `href="/downloads/judge-v1.2-darwin-arm64"`) ||
+		!strings.Contains(page, `<td>windows amd64</td><td><a href="/downloads/judge-v1.2-windows-amd64.exe"`) ||
 		strings.Contains(page, "secret") || strings.Contains(page, "judge-x") || !strings.Contains(page, "judge contest login http://127.0.0.1:8090/c/spring/") {
 		t.Errorf("the page: %d\n%s", code, page)
 	}
@@ -43,6 +44,7 @@ func TestTheJudgeForContestants(t *testing.T) {
 	}{
 		{"/downloads/judge-v1.2-linux-amd64", 200, "ELF linux"},
 		{"/downloads/judge-v1.2-darwin-arm64", 200, "Mach-O"},
+		{"/downloads/judge-v1.2-windows-amd64.exe", 200, "PE"},
 		{"/downloads/secret", 404, "no such download"},
 		{"/downloads/SHA256SUMS", 404, "no such download"},
 		{"/downloads/..%2fjudge-x-linux-amd64", 404, ""},

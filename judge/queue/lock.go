@@ -2,12 +2,10 @@ package queue
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // lockName is the file in a store directory that the process running a server on it holds
@@ -64,9 +62,9 @@ func lockStore(dir string) (*storeLock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("queue: locking the NATS store: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+	if busy, err := lockFile(f); err != nil {
 		defer f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
+		if busy {
 			var h lockHolder
 			if b, rerr := io.ReadAll(f); rerr == nil {
 				_ = json.Unmarshal(b, &h) // half-written while its holder starts: unknown

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/botjudge/judge/judge/disk"
 )
 
 // A write to the store that fails (its disk full) leaves the embedded server's stream
@@ -61,11 +61,11 @@ func (q *Queue) mend() {
 
 // hasRoom says why dir's disk has less than storeRoom free, or nil.
 func hasRoom(dir string) error {
-	var st unix.Statfs_t
-	if err := unix.Statfs(dir, &st); err != nil {
+	free, err := disk.Free(dir)
+	if err != nil {
 		return err
 	}
-	if free := st.Bavail * uint64(st.Bsize); free < storeRoom {
+	if free < storeRoom {
 		return fmt.Errorf("%s: %d MiB free, %d MiB needed", dir, free>>20, storeRoom>>20)
 	}
 	return nil

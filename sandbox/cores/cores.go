@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -14,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 )
 
 // Core is a physical core: the logical CPUs that share it (hyper-thread siblings), of those
@@ -202,9 +200,9 @@ func Take(dir string, cores []Core, want int) (*Lease, error) {
 			l.Release()
 			return nil, fmt.Errorf("cores: %w", err)
 		}
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if busy, err := tryLock(f); err != nil {
 			f.Close()
-			if errors.Is(err, syscall.EWOULDBLOCK) {
+			if busy {
 				continue // another judge's
 			}
 			l.Release()

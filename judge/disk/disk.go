@@ -1,0 +1,2 @@
+// Package disk says how much room a directory's disk has left.
+package disk
