@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal bench-referee bench-local load-portal season soak vet daemon-image
+.PHONY: docs release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal bench-referee bench-local load-portal season soak vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -47,6 +47,12 @@ vet:
 	CGO_ENABLED=0 GOOS=darwin GOARCH=arm64 $(GO) build -o /dev/null ./cmd/judge
 	CGO_ENABLED=0 GOOS=windows GOARCH=amd64 $(GO) build -o /dev/null ./cmd/judge
 
+# The command reference, docs/commands, from the commands themselves (judge docs); the
+# test TestCommandReference fails when it is not the binary's.
+docs: judge
+	rm -f docs/commands/*.md
+	$(JUDGE) docs docs/commands
+
 # Binaries for contestants, dist/judge-VERSION-OS-ARCH and their SHA256SUMS, the version
 # stamped (judge version prints it). The macOS ones run the client commands (judge contest,
 # the viewer, replays) and --local; the Windows one (judge-VERSION-windows-amd64.exe) the client
@@ -60,6 +66,7 @@ release:
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "-X main.version=$(VERSION)" \
 			-o dist/judge-$(VERSION)-$$os-$$arch$$exe ./cmd/judge || exit 1; \
 	done
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(GO) run -ldflags "-X main.version=$(VERSION)" ./cmd/judge docs --man dist/man
 	cd dist && sha256sum judge-* > SHA256SUMS
 	@cat dist/SHA256SUMS
 

@@ -141,11 +141,11 @@ func newRoot() *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n") // as `judge version` prints it
 	root.AddCommand(a.imagesCmd(), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
 		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.viewCmd(),
-		a.portalCmd(), a.storeCmd(), a.gameCmd(), a.contestCmd(), a.versionCmd())
+		a.portalCmd(), a.storeCmd(), a.gameCmd(), a.contestCmd(), a.versionCmd(), a.docsCmd())
 	// The commands that read the store or nothing of the judge's own: a mistake in the
 	// sandbox's or the daemon's settings does not stop them (the sandbox's is checked once one
 	// reaches for it: an added game's referee).
-	for name, sections := range map[string]string{"contest": "", "version": "", "games": "nats", "replay": "nats", "view": "nats", "results": "nats"} {
+	for name, sections := range map[string]string{"contest": "", "version": "", "docs": "", "games": "nats", "replay": "nats", "view": "nats", "results": "nats"} {
 		if c, _, err := root.Find([]string{name}); err == nil && c != root {
 			c.Annotations = map[string]string{configSections: sections}
 		}
