@@ -273,13 +273,16 @@ func (a *app) portalContestCmd() *cobra.Command {
 			}
 			return printOut(cmd.OutOrStdout(), asJSON, cs, func(w io.Writer) {
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "CONTEST\tGAME\tPEOPLE\tHOUSE BOTS\tDEADLINE\tCREATED")
+				fmt.Fprintln(tw, "CONTEST\tGAME\tPEOPLE\tHOUSE BOTS\tDEADLINE\tCREATED\tCLOSED")
 				for _, c := range cs {
-					deadline := "-"
+					deadline, closed := "-", "-"
 					if !c.Deadline.IsZero() {
 						deadline = c.Deadline.UTC().Format(time.RFC3339)
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\n", c.Name, c.Game, people[c.Name], len(c.House), deadline, c.Created.Format(time.DateOnly))
+					if c.ReadOnly() {
+						closed = c.ClosedAt.UTC().Format(time.RFC3339)
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\n", c.Name, c.Game, people[c.Name], len(c.House), deadline, c.Created.Format(time.DateOnly), closed)
 				}
 				tw.Flush()
 			})
@@ -324,11 +327,37 @@ func (a *app) portalContestCmd() *cobra.Command {
 					fmt.Fprintf(w, "  test round at %s\n", r.UTC().Format(time.RFC3339))
 				}
 				fmt.Fprintf(w, "  ladder: %v\n", c.Ladder)
+				if c.ReadOnly() {
+					fmt.Fprintf(w, "  closed at %s: read-only\n", c.ClosedAt.UTC().Format(time.RFC3339))
+				}
 			})
 		},
 	}
 	show.Flags().BoolVar(&asJSON, "json", false, "print the contest as JSON")
-	group.AddCommand(create, list, show)
+	closeCmd := &cobra.Command{
+		Use:   "close NAME [--json]",
+		Short: "Close a contest: read-only from now on (no version, test match, round, person or setting more), its pages, matches and standings still to see",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st, q, err := a.portalStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			c, err := st.CloseContest(cmd.Context(), args[0])
+			if errors.Is(err, store.ErrNotFound) {
+				return usageError{fmt.Errorf("%s: no such contest (judge portal contest list)", args[0])}
+			}
+			if err != nil {
+				return err
+			}
+			return printOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
+				fmt.Fprintf(w, "contest %s: closed at %s, read-only\n", c.Name, c.ClosedAt.UTC().Format(time.RFC3339))
+			})
+		},
+	}
+	closeCmd.Flags().BoolVar(&asJSON, "json", false, "print the contest as JSON")
+	group.AddCommand(create, list, show, closeCmd)
 	return group
 }
 
@@ -423,6 +452,9 @@ func (a *app) portalUserCmd() *cobra.Command {
 			if errors.Is(err, store.ErrNotFound) {
 				return usageError{fmt.Errorf("%s: no such user of contest %s (judge portal user list --contest %s)", args[0], contest, contest)}
 			}
+			if errors.Is(err, store.ErrInvalid) {
+				return usageError{errors.New(strings.TrimPrefix(err.Error(), store.ErrInvalid.Error()+": "))}
+			}
 			if err != nil {
 				return err
 			}
@@ -434,7 +466,34 @@ func (a *app) portalUserCmd() *cobra.Command {
 	}
 	reset.Flags().StringVar(&contest, "contest", "", "the contest")
 	reset.Flags().BoolVar(&asJSON, "json", false, "print {\"login\", \"invite\"}")
-	user.AddCommand(add, list, reset)
+	remove := &cobra.Command{
+		Use:   "remove --contest NAME LOGIN [--json]",
+		Short: "Take a user out of a contest: no login, session or API token more, off the ladder and the rounds; their versions and matches stay",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if contest == "" {
+				return usageError{errors.New("--contest: the contest the user takes part in")}
+			}
+			st, q, err := a.portalStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			u, err := st.RemoveUser(cmd.Context(), contest, args[0])
+			if errors.Is(err, store.ErrNotFound) {
+				return usageError{fmt.Errorf("%s: no such user of contest %s (judge portal user list --contest %s)", args[0], contest, contest)}
+			}
+			if err != nil {
+				return err
+			}
+			return printOut(cmd.OutOrStdout(), asJSON, personOf(u), func(w io.Writer) {
+				fmt.Fprintf(w, "%s removed from %s: every session and API token ended; %d version(s) and their matches kept\n", args[0], contest, u.Versions)
+			})
+		},
+	}
+	remove.Flags().StringVar(&contest, "contest", "", "the contest")
+	remove.Flags().BoolVar(&asJSON, "json", false, "print the user as judge portal user list --json does")
+	user.AddCommand(add, list, reset, remove)
 	return user
 }
 
@@ -442,7 +501,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 type person struct {
 	Login    string    `json:"login"`
 	Role     string    `json:"role"`  // contestant or organiser
-	State    string    `json:"state"` // invited (no password yet), active or disabled
+	State    string    `json:"state"` // invited (no password yet), active or removed
 	Versions int       `json:"versions"`
 	Active   string    `json:"active,omitempty"`
 	Created  time.Time `json:"created"`
@@ -455,7 +514,7 @@ func personOf(u store.User) person {
 	}
 	switch {
 	case u.Disabled:
-		p.State = "disabled"
+		p.State = "removed"
 	case len(u.Password) == 0:
 		p.State = "invited"
 	}

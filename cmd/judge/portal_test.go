@@ -203,7 +203,8 @@ func uploadVersion(addr, token, contest, name string, data []byte) (int, map[str
 
 // The organiser's commands for people and contests, on the data directory's store: the
 // contests listed and shown; the people listed with their role and state, never a password's
-// hash; a reset gives a new invite; a contest or a login that is not there is named.
+// hash; a reset gives a new invite; a removed user is listed as such and cannot be reset; a
+// closed contest says so and takes no one more; a contest or a login that is not there is named.
 func TestPortalPeopleAndContests(t *testing.T) {
 	t.Setenv("JUDGE_DATA_DIR", t.TempDir())
 	t.Setenv("JUDGE_NATS_LISTEN", queuetest.FreeAddr(t)) // no judge serve answers there
@@ -239,6 +240,21 @@ func TestPortalPeopleAndContests(t *testing.T) {
 	if out := run("portal", "user", "reset", "--contest", "spring", "alice"); !strings.Contains(out, "every session and API token ended") || !strings.Contains(out, "/invite/inv_") {
 		t.Errorf("user reset:\n%s", out)
 	}
+	if out := run("portal", "user", "remove", "--contest", "spring", "alice"); !strings.Contains(out, "alice removed from spring") {
+		t.Errorf("user remove:\n%s", out)
+	}
+	if out := run("portal", "user", "list", "--contest", "spring"); !strings.Contains(out, "alice  contestant  removed") {
+		t.Errorf("user list after the removal:\n%s", out)
+	}
+	if out := run("portal", "contest", "close", "spring"); !strings.Contains(out, "contest spring: closed at ") {
+		t.Errorf("contest close:\n%s", out)
+	}
+	if out := run("portal", "contest", "show", "spring"); !strings.Contains(out, ": read-only") {
+		t.Errorf("contest show of a closed contest:\n%s", out)
+	}
+	if _, err := runCLI(t, "portal", "user", "add", "--contest", "spring", "carol"); exitCode(err) != 1 || !strings.Contains(fmt.Sprint(err), "contest spring was closed at") {
+		t.Errorf("user add to a closed contest: %v (exit %d); want exit 1 saying it is closed", err, exitCode(err))
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -246,6 +262,10 @@ func TestPortalPeopleAndContests(t *testing.T) {
 		{[]string{"portal", "contest", "show", "autumn"}, "autumn: no such contest"},
 		{[]string{"portal", "user", "list", "--contest", "autumn"}, "--contest autumn: no such contest"},
 		{[]string{"portal", "user", "reset", "--contest", "spring", "zed"}, "zed: no such user of contest spring"},
+		{[]string{"portal", "user", "reset", "--contest", "spring", "alice"}, "alice was removed from contest spring"},
+		{[]string{"portal", "user", "remove", "--contest", "spring", "zed"}, "zed: no such user of contest spring"},
+		{[]string{"portal", "user", "remove", "alice"}, "--contest: the contest"},
+		{[]string{"portal", "contest", "close", "autumn"}, "autumn: no such contest"},
 	} {
 		if _, err := runCLI(t, tc.args...); exitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), tc.want) {
 			t.Errorf("judge %s: %v; want exit status 2 saying %q", strings.Join(tc.args, " "), err, tc.want)

@@ -64,6 +64,9 @@ func (e *Engine) StartRound(ctx context.Context, ct store.Contest, spec RoundSpe
 }
 
 func (e *Engine) startRound(ctx context.Context, ct store.Contest, spec RoundSpec, at time.Time, scheduled bool) (store.Round, error) {
+	if ct.ReadOnly() {
+		return store.Round{}, ct.ClosedError()
+	}
 	switch spec.Kind {
 	case store.RoundTest:
 	case store.RoundOfficial:

@@ -39,7 +39,7 @@ func (s *Server) submit(ctx context.Context, c caller, cname string, up upload.U
 		return store.Submission{}, err
 	}
 	if ct.Closed(time.Now()) {
-		return store.Submission{}, apierror.New(http.StatusForbidden, "closed", "submissions closed at %s", ct.Deadline.Format("2006-01-02 15:04 MST"))
+		return store.Submission{}, apierror.New(http.StatusForbidden, "closed", "submissions closed at %s", ct.Ended().Format("2006-01-02 15:04 MST"))
 	}
 	lang, err := s.langOf(up)
 	if err != nil {
@@ -119,7 +119,7 @@ func (s *Server) activate(ctx context.Context, c caller, id string) (store.Submi
 		return sub, err
 	}
 	if ct.Closed(time.Now()) { // the active versions are frozen for the official round
-		return sub, apierror.New(http.StatusForbidden, "closed", "submissions closed at %s: the active versions are frozen", ct.Deadline.Format("2006-01-02 15:04 MST"))
+		return sub, apierror.New(http.StatusForbidden, "closed", "submissions closed at %s: the active versions are frozen", ct.Ended().Format("2006-01-02 15:04 MST"))
 	}
 	if _, err := s.c.Store.Activate(ctx, sub); err != nil {
 		return sub, err
@@ -154,6 +154,9 @@ func (s *Server) askMatch(ctx context.Context, c caller, cname string, opponents
 	ct, err := s.inContest(ctx, c, cname)
 	if err != nil {
 		return store.Match{}, err
+	}
+	if ct.ReadOnly() {
+		return store.Match{}, ct.ClosedError()
 	}
 	g, sz, err := s.engine.Sizes(ct)
 	if err != nil {

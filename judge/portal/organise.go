@@ -98,6 +98,9 @@ func (s *Server) changeSettings(ctx context.Context, c caller, contest string, s
 		return store.Contest{}, apierror.New(http.StatusBadRequest, "bad_request", "upload_quota %d: want 1 or more uploads an hour", *set.UploadQuota)
 	}
 	return s.c.Store.UpdateContest(ctx, contest, func(ct *store.Contest) error {
+		if ct.ReadOnly() {
+			return ct.ClosedError()
+		}
 		if set.Deadline != nil {
 			ct.Deadline = deadline
 		}
@@ -157,6 +160,10 @@ func contestJSON(ct store.Contest) map[string]any {
 		"disable_window": ct.LadderSettings.DisableWindow, "min_rate": ct.LadderSettings.MinRate, "max_rate": ct.LadderSettings.Ceiling(), "test_rounds": append([]time.Time{}, ct.TestRounds...)}
 	if !ct.Deadline.IsZero() {
 		out["deadline"] = ct.Deadline.Format(time.RFC3339)
+	}
+	out["closed_at"] = nil
+	if ct.ReadOnly() {
+		out["closed_at"] = ct.ClosedAt.Format(time.RFC3339)
 	}
 	return out
 }
@@ -274,6 +281,9 @@ func (s *Server) addHouse(ctx context.Context, c caller, cname string, up upload
 		return ct, err
 	}
 	return s.c.Store.UpdateContest(ctx, cname, func(x *store.Contest) error {
+		if x.ReadOnly() {
+			return x.ClosedError()
+		}
 		if _, dup := x.HouseBot(up.Name); dup {
 			return apierror.New(http.StatusConflict, "exists", "the contest has a house bot %q already", up.Name)
 		}

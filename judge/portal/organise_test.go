@@ -168,3 +168,60 @@ func TestTwoPortals(t *testing.T) {
 		t.Errorf("jobs judged: %v; want the build and the validation once each", seen)
 	}
 }
+
+// A closed contest is read-only and still viewable: no version, test match, setting, person
+// or house bot more (403 closed, saying when), while its contest, versions and pages answer
+// and say it is closed. A removed contestant's token and session no longer work.
+func TestClosedContestAndRemovedUser(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	o := e.user("spring", "olga", true)
+	a := e.user("spring", "alice", false)
+	b := e.user("spring", "bob", false)
+	code, up := a.upload("spring", map[string]string{"main.cpp": "int main(){}"})
+	if code != 202 {
+		t.Fatalf("an upload while open: %d %v", code, up)
+	}
+	if _, err := e.st.CloseContest(t.Context(), "spring"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		who          *client
+		method, path string
+		body         string
+	}{
+		{a, "POST", "/api/v1/contests/spring/matches", `{"opponents":["house:easy"]}`},
+		{o, "PUT", "/api/v1/contests/spring/settings", `{"test_quota":5}`},
+		{o, "POST", "/api/v1/contests/spring/users", `{"login":"carol"}`},
+	} {
+		code, out, _ := tc.who.api(tc.method, tc.path, strings.NewReader(tc.body), "application/json")
+		if code != 403 || !strings.Contains(mustJSON(out), `"code":"closed"`) || !strings.Contains(mustJSON(out), "read-only") {
+			t.Errorf("%s %s in a closed contest: %d %v; want 403 closed", tc.method, tc.path, code, out)
+		}
+	}
+	if code, out := a.upload("spring", map[string]string{"main.cpp": "int main(){}"}); code != 403 || !strings.Contains(mustJSON(out), `"code":"closed"`) {
+		t.Errorf("an upload to a closed contest: %d %v", code, out)
+	}
+	if code, out, _ := a.api("GET", "/api/v1/contests/spring", nil, ""); code != 200 || out["closed_at"] == nil {
+		t.Errorf("the closed contest: %d %v; want it, with closed_at", code, out)
+	}
+	if code, out, _ := a.api("GET", "/api/v1/submissions/"+up["id"].(string), nil, ""); code != 200 {
+		t.Errorf("a version of the closed contest: %d %v", code, out)
+	}
+	for _, c := range []*client{a, o} {
+		page := map[*client]string{a: "/c/spring/", o: "/c/spring/admin"}[c]
+		if code, body := c.get(page); code != 200 || !strings.Contains(body, `data-testid="read-only"`) {
+			t.Errorf("%s: %d; want it to say the contest is closed", page, code)
+		}
+	}
+
+	if _, err := e.st.RemoveUser(t.Context(), "spring", "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if e.works(b.token) {
+		t.Error("a removed contestant's token still works")
+	}
+	if code, body := b.get("/c/spring/"); code == 200 && strings.Contains(body, "bob") && strings.Contains(body, "Log out") {
+		t.Errorf("a removed contestant's session still works: %d", code)
+	}
+}

@@ -136,6 +136,8 @@ func (s *Server) asAPIError(err error) *apierror.Error {
 		return &apierror.Error{Status: http.StatusTooManyRequests, Code: "quota", Message: qe.Error(), Retry: qe.Retry}
 	case errors.Is(err, store.ErrNotFound):
 		return errNotFound
+	case errors.Is(err, store.ErrClosed):
+		return apierror.New(http.StatusForbidden, "closed", "%s", err)
 	case errors.Is(err, store.ErrExists):
 		return apierror.New(http.StatusConflict, "exists", "%v", err)
 	case errors.Is(err, contest.ErrTooFew):

@@ -44,6 +44,10 @@ type Contest struct {
 	Ladder         bool            `json:"ladder,omitempty"`
 	LadderSettings ladder.Settings `json:"ladder_settings"`
 	Created        time.Time       `json:"created"`
+	// ClosedAt is when the organisers closed the contest (CloseContest): from then on it is
+	// read-only (no version, test match, round, person or setting more) and still viewable.
+	// Zero is open.
+	ClosedAt time.Time `json:"closed_at,omitzero"`
 }
 
 // DefaultTestQuota is a new contest's test matches per contestant and hour.
@@ -84,8 +88,50 @@ func (c Contest) HouseBot(name string) (House, bool) {
 	return House{}, false
 }
 
-// Closed reports whether the deadline has passed at t.
-func (c Contest) Closed(t time.Time) bool { return !c.Deadline.IsZero() && !t.Before(c.Deadline) }
+// Closed reports whether submissions have ended at t: the deadline has passed, or the
+// contest was closed.
+func (c Contest) Closed(t time.Time) bool {
+	return c.ReadOnly() || !c.Deadline.IsZero() && !t.Before(c.Deadline)
+}
+
+// ReadOnly reports whether the organisers closed the contest.
+func (c Contest) ReadOnly() bool { return !c.ClosedAt.IsZero() }
+
+// Ended is when submissions ended: the deadline or the closing, whichever came first.
+func (c Contest) Ended() time.Time {
+	if c.ReadOnly() && (c.Deadline.IsZero() || c.ClosedAt.Before(c.Deadline)) {
+		return c.ClosedAt
+	}
+	return c.Deadline
+}
+
+// ClosedError is a change refused because the contest is closed: an ErrClosed.
+func (c Contest) ClosedError() error { return closedError{c.Name, c.ClosedAt} }
+
+type closedError struct {
+	contest string
+	at      time.Time
+}
+
+func (e closedError) Error() string {
+	return fmt.Sprintf("contest %s was closed at %s: it is read-only", e.contest, e.at.UTC().Format("2006-01-02 15:04 MST"))
+}
+
+func (e closedError) Is(target error) bool { return target == ErrClosed }
+
+// CloseContest makes a contest read-only from now on (Contest.ClosedAt); closed already, it
+// stays closed since then.
+func (s *Store) CloseContest(ctx context.Context, name string) (Contest, error) {
+	if ValidName("contest", name) != nil {
+		return Contest{}, ErrNotFound
+	}
+	return s.UpdateContest(ctx, name, func(c *Contest) error {
+		if !c.ReadOnly() {
+			c.ClosedAt = s.now().UTC()
+		}
+		return nil
+	})
+}
 
 func contestKey(name string) string { return "contest." + name }
 
@@ -164,7 +210,8 @@ type User struct {
 	// made before tokens had epochs (all 0) live until the next change.
 	TokenEpoch int       `json:"token_epoch,omitempty"`
 	Created    time.Time `json:"created"`
-	// Disabled users cannot log in or use their tokens.
+	// Disabled users were removed (RemoveUser): they cannot log in or use a token, and the
+	// ladder and the rounds leave them out; what they did stays.
 	Disabled bool `json:"disabled,omitempty"`
 	// Versions counts the user's submissions; Active is the active one's id.
 	Versions int    `json:"versions"`
@@ -197,8 +244,12 @@ func (s *Store) AddUser(ctx context.Context, contest, login string, organiser bo
 	if err := ValidName("login", login); err != nil {
 		return NewUser{}, err
 	}
-	if _, err := s.Contest(ctx, contest); err != nil {
+	ct, err := s.Contest(ctx, contest)
+	if err != nil {
 		return NewUser{}, fmt.Errorf("contest %s: %w", contest, err)
+	}
+	if ct.ReadOnly() {
+		return NewUser{}, ct.ClosedError()
 	}
 	u := User{Contest: contest, Login: login, Organiser: organiser, Created: s.now().UTC()}
 	if err := s.create(ctx, userKey(contest, login), u); errors.Is(err, ErrExists) {
@@ -299,6 +350,9 @@ func (s *Store) AcceptInvite(ctx context.Context, code, password string) (User, 
 	}
 	reset := false
 	u, err := update(ctx, s, userKey(inv.Contest, inv.Login), func(u *User) error {
+		if u.Disabled {
+			return ErrNotFound // removed since the invite was made
+		}
 		// An invite to a user who has a password is a reset: whoever had the old one may
 		// have made tokens with it.
 		reset = len(u.Password) > 0
@@ -342,6 +396,9 @@ func (s *Store) ResetUser(ctx context.Context, contest, login string) (User, str
 		return User{}, "", ErrNotFound
 	}
 	u, err := update(ctx, s, userKey(contest, login), func(u *User) error {
+		if u.Disabled {
+			return fmt.Errorf("%w: %s was removed from contest %s", ErrInvalid, login, contest)
+		}
 		u.Password, u.Epoch, u.TokenEpoch = nil, u.Epoch+1, u.TokenEpoch+1
 		return nil
 	})
@@ -351,6 +408,23 @@ func (s *Store) ResetUser(ctx context.Context, contest, login string) (User, str
 	s.dropTokens(ctx, u)
 	code, err := s.NewInvite(ctx, contest, login)
 	return u, code, err
+}
+
+// RemoveUser takes a user out of a contest: every session and API token ended, the password
+// and any invite void, and the ladder and the rounds leave the user's versions out from their
+// next look. The user's versions, matches and ratings stay, so that no result changes.
+func (s *Store) RemoveUser(ctx context.Context, contest, login string) (User, error) {
+	if ValidName("contest", contest) != nil || ValidName("login", login) != nil {
+		return User{}, ErrNotFound
+	}
+	u, err := update(ctx, s, userKey(contest, login), func(u *User) error {
+		u.Disabled, u.Password, u.Epoch, u.TokenEpoch = true, nil, u.Epoch+1, u.TokenEpoch+1
+		return nil
+	})
+	if err == nil {
+		s.dropTokens(ctx, u)
+	}
+	return u, err
 }
 
 // ErrBadLogin is a login or password that does not match, told apart by nothing.

@@ -25,11 +25,13 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// Errors the store returns; the portal answers them as 404, 409 and 400.
+// Errors the store returns; the portal answers them as 404, 409, 400 and 403.
 var (
 	ErrNotFound = errors.New("not found")
 	ErrExists   = errors.New("already exists")
 	ErrInvalid  = errors.New("invalid")
+	// ErrClosed is a change to a contest its organisers closed (Contest.ClosedAt).
+	ErrClosed = errors.New("closed")
 )
 
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,31}$`)

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -348,5 +349,67 @@ func TestResetUser(t *testing.T) {
 	}
 	if _, _, err := s.ResetUser(ctx, "spring", "bob"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a reset of nobody: %v", err)
+	}
+}
+
+// A removed user is out: no session, token, password or earlier invite lets them in, a reset
+// is refused, and their versions stay counted. A closed contest refuses new people, and
+// closing again keeps the first closing's time.
+func TestRemoveUserAndCloseContest(t *testing.T) {
+	s, ctx := open(t), t.Context()
+	if _, err := s.CreateContest(ctx, store.Contest{Name: "spring", Game: "amazes", TestQuota: 10}); err != nil {
+		t.Fatal(err)
+	}
+	nu, err := s.AddUser(ctx, "spring", "alice", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := s.AcceptInvite(ctx, nu.Invite, "correct horse battery")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, _, err := s.NewSession(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	late, err := s.NewInvite(ctx, "spring", "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, err = s.RemoveUser(ctx, "spring", "alice"); err != nil || !u.Disabled {
+		t.Fatalf("remove: %+v %v", u, err)
+	}
+	if _, _, err := s.TokenUser(ctx, nu.Token); err == nil {
+		t.Error("the token outlived the removal")
+	}
+	if _, _, err := s.SessionUser(ctx, sess); err == nil {
+		t.Error("the session outlived the removal")
+	}
+	if _, err := s.CheckPassword(ctx, "spring", "alice", "correct horse battery"); err == nil {
+		t.Error("the password outlived the removal")
+	}
+	if _, err := s.AcceptInvite(ctx, late, "another good password"); err == nil {
+		t.Error("an invite made before the removal let the user back in")
+	}
+	if _, _, err := s.ResetUser(ctx, "spring", "alice"); !errors.Is(err, store.ErrInvalid) || !strings.Contains(err.Error(), "alice was removed") {
+		t.Errorf("a reset of a removed user: %v", err)
+	}
+	if _, err := s.RemoveUser(ctx, "spring", "bob"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("removing nobody: %v", err)
+	}
+
+	c, err := s.CloseContest(ctx, "spring")
+	if err != nil || !c.ReadOnly() || !c.Closed(c.ClosedAt) || !c.Ended().Equal(c.ClosedAt) {
+		t.Fatalf("close: %+v %v", c, err)
+	}
+	again, err := s.CloseContest(ctx, "spring")
+	if err != nil || !again.ClosedAt.Equal(c.ClosedAt) {
+		t.Errorf("closing again: %v %v; want the first time, %v", again.ClosedAt, err, c.ClosedAt)
+	}
+	if _, err := s.AddUser(ctx, "spring", "carol", false); !errors.Is(err, store.ErrClosed) || !strings.Contains(err.Error(), "read-only") {
+		t.Errorf("a person added to a closed contest: %v", err)
+	}
+	if _, err := s.CloseContest(ctx, "autumn"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("closing no contest: %v", err)
 	}
 }
