@@ -1,8 +1,8 @@
 // Package config loads the judge's configuration: command-line flags override JUDGE_*
 // environment variables, which override judge.yaml, which overrides the defaults below.
 //
-// Every key is documented in README.md and in judge.example.yaml; a key that is unknown,
-// of the wrong type or out of range is an error that names the key.
+// Every key is documented in docs/configuration.md and in judge.example.yaml; a key that is
+// unknown, of the wrong type or out of range is an error that names the key.
 package config
 
 import (
@@ -315,7 +315,7 @@ func unknownKeys(v *viper.Viper, file string) error {
 	if file != "" {
 		where = "config: " + file
 	}
-	return fmt.Errorf("%s: not configuration keys:\n%s\n(README.md and judge.example.yaml list the keys)", where, strings.Join(lines, "\n"))
+	return fmt.Errorf("%s: not configuration keys:\n%s\n(docs/configuration.md and judge.example.yaml list the keys)", where, strings.Join(lines, "\n"))
 }
 
 // knownKey reports whether key is a top-level configuration key, so that a flag of the

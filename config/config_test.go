@@ -281,16 +281,16 @@ func TestMaxAges(t *testing.T) {
 	}
 }
 
-// README's table has a row for every key and no other, and each row's default is the
-// default: loading the table's values as a file changes nothing.
+// docs/configuration.md's table has a row for every key and no other, and each row's
+// default is the default: loading the table's values as a file changes nothing.
 func TestConfigKeysDocumented(t *testing.T) {
 	cleanEnv(t)
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, table, _ := strings.Cut(string(data), "\n## Configuration\n")
-	table, _, _ = strings.Cut(table, "\n## ")
+	// The table is on the page before its first section ("## Adding a key").
+	table, _, _ := strings.Cut(string(data), "\n## ")
 	row := regexp.MustCompile("(?m)^\\| `([a-z_.]+)`[^|]*\\| (.*?) \\|")
 	documented := map[string]string{}
 	for _, m := range row.FindAllStringSubmatch(table, -1) {
@@ -300,7 +300,7 @@ func TestConfigKeysDocumented(t *testing.T) {
 	for _, key := range keys() {
 		def, ok := documented[key]
 		if !ok {
-			t.Errorf("README's configuration table has no row for %s", key)
+			t.Errorf("docs/configuration.md's table has no row for %s", key)
 			continue
 		}
 		delete(documented, key)
@@ -323,7 +323,7 @@ func TestConfigKeysDocumented(t *testing.T) {
 		m[parts[len(parts)-1]] = v
 	}
 	for key := range documented {
-		t.Errorf("README documents %s, which is not a key", key)
+		t.Errorf("docs/configuration.md documents %s, which is not a key", key)
 	}
 	text, err := yaml.Marshal(file)
 	if err != nil {
@@ -331,12 +331,12 @@ func TestConfigKeysDocumented(t *testing.T) {
 	}
 	c, err := Load(write(t, string(text)), nil)
 	if err != nil {
-		t.Fatalf("README's defaults do not load: %v\n%s", err, text)
+		t.Fatalf("docs/configuration.md's defaults do not load: %v\n%s", err, text)
 	}
 	c.DataDir = Defaults().DataDir
 	for _, key := range keys() {
 		if got, want := lookup(c, key), lookup(Defaults(), key); !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: README says %v, the default is %v", key, got, want)
+			t.Errorf("%s: docs/configuration.md says %v, the default is %v", key, got, want)
 		}
 	}
 }

@@ -55,7 +55,7 @@ type Lang struct {
 	Name string
 	// Exts are the source file extensions that select this language.
 	Exts []string
-	// Flags are the fixed compiler flags (documented in README.md). They are part of the
+	// Flags are the fixed compiler flags (documented in docs/languages.md). They are part of the
 	// artifact cache key.
 	Flags []string
 	// Run is the command that starts the artifact, mounted read-only at /bot, in the run image.

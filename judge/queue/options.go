@@ -193,13 +193,13 @@ const (
 	DefaultReplicas   = 1
 	DefaultCluster    = "judge"
 	// DefaultReplaysMaxAge keeps a week of test and ladder replays: at most 26 GiB for a judge
-	// that stores a 46 KB replay (Amazes) every second (README, "The daemon").
+	// that stores a 46 KB replay (Amazes) every second (docs/operations.md, "The daemon").
 	DefaultReplaysMaxAge = 7 * 24 * time.Hour
 	// DefaultArtifactsMaxAge keeps a shared compiled bot 30 days from its storing: a daemon
-	// that needs an older one compiles it again (README, "The daemon").
+	// that needs an older one compiles it again (docs/operations.md, "The daemon").
 	DefaultArtifactsMaxAge = 30 * 24 * time.Hour
 	// DefaultResultsMaxAge keeps 30 days of test and ladder results: at most 5 GiB for a
-	// judge that publishes a 2 KB result every second (README, "The daemon").
+	// judge that publishes a 2 KB result every second (docs/operations.md, "The daemon").
 	DefaultResultsMaxAge = 30 * 24 * time.Hour
 	// DefaultReplaysMaxBytes, DefaultResultsMaxBytes and DefaultPortalMaxBytes are the
 	// stores' bounds: the ages' own at a match a second (above), for a ladder far faster than

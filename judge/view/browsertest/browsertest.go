@@ -193,9 +193,9 @@ func CheckInert(t *testing.T, b *Browser, scripts int, want ...string) {
 	}
 }
 
-// Shots is where screenshots go: JUDGE_SCREENSHOTS (README's are made with
-// JUDGE_SCREENSHOTS=$PWD/docs/screenshots from the root: a relative path is the package's),
-// else the test's temporary directory.
+// Shots is where screenshots go: JUDGE_SCREENSHOTS (those of docs/viewer.md and docs/portal.md
+// are made with JUDGE_SCREENSHOTS=$PWD/docs/screenshots from the root: a relative path is the
+// package's), else the test's temporary directory.
 func Shots(t *testing.T) string {
 	if d := os.Getenv("JUDGE_SCREENSHOTS"); d != "" {
 		if err := os.MkdirAll(d, 0o755); err != nil {
