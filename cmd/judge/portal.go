@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"maps"
 	"os/signal"
+	"os/user"
 	"slices"
 	"strings"
 	"sync"
@@ -87,7 +88,9 @@ func (a *app) portalStore(ctx context.Context) (*store.Store, *queue.Queue, erro
 		q.Close()
 		return nil, nil, err
 	}
-	return store.New(kv), q, nil
+	st := store.New(kv)
+	st.TokenTTL = a.cfg.Portal.TokenTTL()
+	return st, q, nil
 }
 
 // storeQueue opens the judge's store for an organiser's command: on nats.url's server; else
@@ -232,6 +235,7 @@ func (a *app) portalContestCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			record(cmd, st, c.Name, "created the contest (%s)", c.Game)
 			return printOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
 				fmt.Fprintf(w, "contest %s: %s, %d house bot(s); add people with `judge portal user add --contest %s LOGIN`\n",
 					c.Name, c.Game, len(c.House), c.Name)
@@ -351,13 +355,49 @@ func (a *app) portalContestCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			record(cmd, st, c.Name, "closed the contest")
 			return printOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
 				fmt.Fprintf(w, "contest %s: closed at %s, read-only\n", c.Name, c.ClosedAt.UTC().Format(time.RFC3339))
 			})
 		},
 	}
 	closeCmd.Flags().BoolVar(&asJSON, "json", false, "print the contest as JSON")
-	group.AddCommand(create, list, show, closeCmd)
+	var last int
+	logCmd := &cobra.Command{
+		Use:   "log NAME [-n N] [--json]",
+		Short: "What the contest's organisers did (who, what, when), newest first: on its pages, by its API, and from here",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if last < 0 {
+				return usageError{fmt.Errorf("-n %d: want 0 (all) or more", last)}
+			}
+			st, q, err := a.portalStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			if _, err := st.Contest(cmd.Context(), args[0]); errors.Is(err, store.ErrNotFound) {
+				return usageError{fmt.Errorf("%s: no such contest (judge portal contest list)", args[0])}
+			} else if err != nil {
+				return err
+			}
+			actions, err := st.Actions(cmd.Context(), args[0], last)
+			if err != nil {
+				return err
+			}
+			return printOut(cmd.OutOrStdout(), asJSON, actions, func(w io.Writer) {
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "WHEN\tWHO\tWHAT")
+				for _, x := range actions {
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", x.At.UTC().Format(time.RFC3339), x.Who, x.What)
+				}
+				tw.Flush()
+			})
+		},
+	}
+	logCmd.Flags().IntVarP(&last, "last", "n", 0, "the newest N actions (0: all)")
+	logCmd.Flags().BoolVar(&asJSON, "json", false, "print the actions as JSON")
+	group.AddCommand(create, list, show, closeCmd, logCmd)
 	return group
 }
 
@@ -388,6 +428,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			record(cmd, st, contest, "added %s %s", map[bool]string{false: "contestant", true: "organiser"}[organiser], args[0])
 			out := map[string]string{"login": nu.User.Login, "token": nu.Token, "invite": a.cfg.Portal.InviteURL(nu.Invite)}
 			return printOut(cmd.OutOrStdout(), asJSON, out, func(w io.Writer) {
 				fmt.Fprintf(w, "%s added to %s\ninvite (one time): %s\nAPI token: %s\n", out["login"], contest, out["invite"], out["token"])
@@ -458,6 +499,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			record(cmd, st, contest, "reset %s: every session and token ended, a new invite", args[0])
 			out := map[string]string{"login": args[0], "invite": a.cfg.Portal.InviteURL(code)}
 			return printOut(cmd.OutOrStdout(), asJSON, out, func(w io.Writer) {
 				fmt.Fprintf(w, "%s of %s: every session and API token ended, the password forgotten\ninvite (one time): %s\n", args[0], contest, out["invite"])
@@ -486,6 +528,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			record(cmd, st, contest, "removed %s", args[0])
 			return printOut(cmd.OutOrStdout(), asJSON, personOf(u), func(w io.Writer) {
 				fmt.Fprintf(w, "%s removed from %s: every session and API token ended; %d version(s) and their matches kept\n", args[0], contest, u.Versions)
 			})
@@ -495,6 +538,19 @@ func (a *app) portalUserCmd() *cobra.Command {
 	remove.Flags().BoolVar(&asJSON, "json", false, "print the user as judge portal user list --json does")
 	user.AddCommand(add, list, reset, remove)
 	return user
+}
+
+// record keeps an organiser's action done from the command line, as the portal keeps those
+// done on its pages (store.Record), by "cli:" and the system's user; one that cannot be kept
+// is said on stderr, the action being done.
+func record(cmd *cobra.Command, st *store.Store, contest, format string, args ...any) {
+	who := "cli"
+	if u, err := user.Current(); err == nil {
+		who += ":" + u.Username
+	}
+	if err := st.Record(cmd.Context(), contest, who, fmt.Sprintf(format, args...)); err != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "judge: the action was done, but not kept in the contest's log: %v\n", err)
+	}
 }
 
 // person is a user as judge portal user list shows one: never the password's hash.
@@ -557,6 +613,7 @@ func (a *app) portalRoundCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			record(cmd, st, ct.Name, "started the %s round %s", r.Kind, r.ID)
 			return printOut(cmd.OutOrStdout(), asJSON, r, func(w io.Writer) {
 				fmt.Fprintf(w, "round %s: %d entrants frozen; a running portal plays it (%s/c/%s/rounds/%s)\n",
 					r.ID, len(r.Entrants), a.cfg.Portal.BaseURL(), contestName, r.ID)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -255,6 +256,25 @@ func TestPortalPeopleAndContests(t *testing.T) {
 	if _, err := runCLI(t, "portal", "user", "add", "--contest", "spring", "carol"); exitCode(err) != 1 || !strings.Contains(fmt.Sprint(err), "contest spring was closed at") {
 		t.Errorf("user add to a closed contest: %v (exit %d); want exit 1 saying it is closed", err, exitCode(err))
 	}
+	// What was done is in the contest's log, newest first, by the command line's user.
+	var actions []struct{ Who, What string }
+	if err := json.Unmarshal([]byte(run("portal", "contest", "log", "spring", "--json")), &actions); err != nil {
+		t.Fatal(err)
+	}
+	var whats []string
+	for _, x := range actions {
+		whats = append(whats, x.What)
+		if !strings.HasPrefix(x.Who, "cli") {
+			t.Errorf("an action by %q, not the command line", x.Who)
+		}
+	}
+	if want := []string{"closed the contest", "removed alice", "reset alice: every session and token ended, a new invite",
+		"added organiser org", "added contestant alice", "created the contest (langwars)"}; !slices.Equal(whats, want) {
+		t.Errorf("contest log: %q\nwant %q", whats, want)
+	}
+	if out := run("portal", "contest", "log", "spring", "-n", "1"); !strings.Contains(out, "closed the contest") || strings.Contains(out, "removed alice") {
+		t.Errorf("contest log -n 1:\n%s", out)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -266,6 +286,8 @@ func TestPortalPeopleAndContests(t *testing.T) {
 		{[]string{"portal", "user", "remove", "--contest", "spring", "zed"}, "zed: no such user of contest spring"},
 		{[]string{"portal", "user", "remove", "alice"}, "--contest: the contest"},
 		{[]string{"portal", "contest", "close", "autumn"}, "autumn: no such contest"},
+		{[]string{"portal", "contest", "log", "autumn"}, "autumn: no such contest"},
+		{[]string{"portal", "contest", "log", "spring", "-n", "-1"}, "-n -1: want 0 (all) or more"},
 	} {
 		if _, err := runCLI(t, tc.args...); exitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), tc.want) {
 			t.Errorf("judge %s: %v; want exit status 2 saying %q", strings.Join(tc.args, " "), err, tc.want)

@@ -3,6 +3,7 @@ package portal
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,17 +18,39 @@ import (
 
 // tokenJSON is a token as its owner sees it listed: never the secret, nor its digest.
 type tokenJSON struct {
-	ID      string `json:"id"`
-	Name    string `json:"name"`
-	Created string `json:"created"`
+	ID      string  `json:"id"`
+	Name    string  `json:"name"`
+	Created string  `json:"created"`
+	Expires *string `json:"expires"` // null: never (a token made before tokens expired)
 }
 
 func tokensJSON(ts []store.Token) []tokenJSON {
 	out := []tokenJSON{}
 	for _, t := range ts {
-		out = append(out, tokenJSON{ID: t.ID, Name: t.Name, Created: t.Created.Format(time.RFC3339)})
+		out = append(out, tokenJSONOf(t))
 	}
 	return out
+}
+
+func tokenJSONOf(t store.Token) tokenJSON {
+	j := tokenJSON{ID: t.ID, Name: t.Name, Created: t.Created.Format(time.RFC3339)}
+	if !t.Expires.IsZero() {
+		e := t.Expires.Format(time.RFC3339)
+		j.Expires = &e
+	}
+	return j
+}
+
+// tokenTTL is how long a new token asked to live days lives: token_days when 0, at most
+// token_max_days.
+func (s *Server) tokenTTL(days int) (time.Duration, error) {
+	if days == 0 {
+		return s.c.TokenTTL(), nil
+	}
+	if days < 0 || days > s.c.TokenMaxDays {
+		return 0, apierror.New(http.StatusBadRequest, "bad_request", "days %d: a token lives 1 to %d days (%d when not said)", days, s.c.TokenMaxDays, s.c.TokenDays)
+	}
+	return time.Duration(days) * 24 * time.Hour, nil
 }
 
 // tokenName is a token's name as asked for, within bounds.
@@ -42,19 +65,24 @@ func tokenName(name string) (string, error) {
 func (s *Server) apiNewToken(w http.ResponseWriter, r *http.Request, c caller) error {
 	var body struct {
 		Name string `json:"name"`
+		Days int    `json:"days"`
 	}
-	if err := decodeBody(r, &body, `{"name": "..."}`); err != nil {
+	if err := decodeBody(r, &body, `{"name": "...", "days": N}`); err != nil {
 		return err
 	}
 	name, err := tokenName(body.Name)
 	if err != nil {
 		return err
 	}
-	tok, t, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, name)
+	ttl, err := s.tokenTTL(body.Days)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, map[string]string{"token": tok, "id": t.ID, "name": t.Name})
+	tok, t, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, name, ttl)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"token": tok, "id": t.ID, "name": t.Name, "expires": tokenJSONOf(t).Expires})
 	return nil
 }
 
@@ -95,7 +123,7 @@ func (s *Server) apiPassword(w http.ResponseWriter, r *http.Request, c caller) e
 		}
 		out["status"] += "; this browser has a new session"
 	case c.Token != nil:
-		tok, t, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, c.Token.Name)
+		tok, t, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, c.Token.Name, s.c.TokenTTL())
 		if err != nil {
 			return err
 		}
@@ -121,6 +149,8 @@ type accountData struct {
 	pageData
 	Token  string // a new token, shown once
 	Tokens []tokenJSON
+	// TokenDays and TokenMaxDays bound a new token's life (Options).
+	TokenDays, TokenMaxDays int
 }
 
 func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, c caller, status int, d accountData) error {
@@ -129,6 +159,7 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, c caller,
 		return err
 	}
 	d.Tokens = tokensJSON(ts)
+	d.TokenDays, d.TokenMaxDays = s.c.TokenDays, s.c.TokenMaxDays
 	s.render(w, status, "account.html", d)
 	return nil
 }
@@ -171,7 +202,17 @@ func (s *Server) newTokenPage(w http.ResponseWriter, r *http.Request, c caller) 
 	if err != nil {
 		return err
 	}
-	tok, _, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, name)
+	days := 0
+	if v := strings.TrimSpace(r.FormValue("days")); v != "" {
+		if days, err = strconv.Atoi(v); err != nil {
+			return apierror.New(http.StatusBadRequest, "bad_request", "days %q: want a number of days", v)
+		}
+	}
+	ttl, err := s.tokenTTL(days)
+	if err != nil {
+		return err
+	}
+	tok, _, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, name, ttl)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // works reports whether token still answers for its user.
@@ -121,4 +122,46 @@ func (b *browser) pageToken(t *testing.T, name string) (string, string) {
 		t.Fatalf("a token on the page: %d", code)
 	}
 	return tok, page
+}
+
+// An API token lives portal.token_days unless its maker asks for 1 to portal.token_max_days;
+// the first one, user add's, lives token_days too; each token is listed with its expiry, and
+// the account page asks for the days.
+func TestTokensExpire(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	a := e.user("spring", "alice", false)
+	around := func(expires any, days int) bool {
+		s, _ := expires.(string)
+		at, err := time.Parse(time.RFC3339, s)
+		want := time.Now().Add(time.Duration(days) * 24 * time.Hour)
+		return err == nil && at.After(want.Add(-time.Minute)) && at.Before(want.Add(time.Minute))
+	}
+	for _, tc := range []struct {
+		body string
+		code int
+		days int
+	}{
+		{`{"name":"default"}`, 201, 90},
+		{`{"name":"week","days":7}`, 201, 7},
+		{`{"name":"year","days":365}`, 201, 365},
+		{`{"name":"forever","days":366}`, 400, 0},
+		{`{"name":"past","days":-1}`, 400, 0},
+	} {
+		code, out, _ := a.api("POST", "/api/v1/tokens", strings.NewReader(tc.body), "application/json")
+		if code != tc.code || tc.code == 201 && !around(out["expires"], tc.days) || tc.code == 400 && !strings.Contains(mustJSON(out), "1 to 365 days") {
+			t.Errorf("%s: %d %v; want %d, expiring in %d days", tc.body, code, out, tc.code, tc.days)
+		}
+	}
+	_, out, _ := a.api("GET", "/api/v1/tokens", nil, "")
+	for _, tok := range out["tokens"].([]any) {
+		tok := tok.(map[string]any)
+		want := map[any]int{"first": 90, "default": 90, "week": 7, "year": 365}[tok["name"]]
+		if !around(tok["expires"], want) {
+			t.Errorf("listed: %v; want it to expire in %d days", tok, want)
+		}
+	}
+	if code, page := a.get("/c/spring/account"); code != 200 || !strings.Contains(page, `name="days"`) || !strings.Contains(page, `max="365"`) || !strings.Contains(page, "<th>expires</th>") {
+		t.Errorf("the account page: %d", code)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/botjudge/judge/judge/setting"
 )
@@ -31,12 +32,20 @@ type Options struct {
 	// them on each contest's "the judge" page and serves them at /downloads/NAME. Empty: the
 	// page says where else to get the judge.
 	Downloads string `mapstructure:"downloads"`
+	// TokenDays is how many days an API token lives when its maker does not say (the one
+	// user add prints too); TokenMaxDays the most its maker may ask for.
+	TokenDays    int `mapstructure:"token_days"`
+	TokenMaxDays int `mapstructure:"token_max_days"`
 }
 
-// DefaultOptions are the portal's defaults: this machine only, 10 logins a minute.
+// DefaultOptions are the portal's defaults: this machine only, 10 logins a minute, API
+// tokens for 90 days (a season) and at most a year.
 func DefaultOptions() Options {
-	return Options{Listen: "127.0.0.1:8090", TrustedProxies: []string{}, LoginRate: 10}
+	return Options{Listen: "127.0.0.1:8090", TrustedProxies: []string{}, LoginRate: 10, TokenDays: 90, TokenMaxDays: 365}
 }
+
+// TokenTTL is how long a token lives when its maker does not say.
+func (o Options) TokenTTL() time.Duration { return time.Duration(o.TokenDays) * 24 * time.Hour }
 
 // Validate checks the options; errors name the key.
 func (o Options) Validate() error {
@@ -53,7 +62,11 @@ func (o Options) Validate() error {
 		errs = append(errs, setting.Invalid("tls_cert", "tls_cert and tls_key go together"))
 	}
 	_, err := parseProxies(o.TrustedProxies)
-	errs = append(errs, setting.Named("trusted_proxies", err), setting.Positive("login_rate", o.LoginRate))
+	errs = append(errs, setting.Named("trusted_proxies", err), setting.Positive("login_rate", o.LoginRate),
+		setting.Positive("token_days", o.TokenDays), setting.Positive("token_max_days", o.TokenMaxDays))
+	if o.TokenDays > o.TokenMaxDays {
+		errs = append(errs, setting.Invalid("token_days", "%d is more than token_max_days, %d", o.TokenDays, o.TokenMaxDays))
+	}
 	return errors.Join(errs...)
 }
 

@@ -3,6 +3,7 @@ package portal
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -47,7 +48,30 @@ func (s *Server) addUser(ctx context.Context, c caller, contest, login string, o
 	if err != nil {
 		return newUser{}, err
 	}
+	s.record(ctx, contest, c, "added %s %s", map[bool]string{false: "contestant", true: "organiser"}[organiser], login)
 	return newUser{Login: nu.User.Login, Token: nu.Token, Invite: s.c.InviteURL(nu.Invite)}, nil
+}
+
+// record keeps what organiser c did to contest for its organisers (store.Record); the action
+// is done already, so a record that cannot be kept is logged, not the action's failure.
+func (s *Server) record(ctx context.Context, contest string, c caller, format string, args ...any) {
+	if err := s.c.Store.Record(ctx, contest, c.Login, fmt.Sprintf(format, args...)); err != nil {
+		s.c.Log.Error("portal: keeping an organiser's action", "contest", contest, "login", c.Login, "err", err)
+	}
+}
+
+// apiActions lists the contest's organisers' actions, newest first, for its organisers.
+func (s *Server) apiActions(w http.ResponseWriter, r *http.Request, c caller) error {
+	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
+	if err != nil {
+		return err
+	}
+	actions, err := s.c.Store.Actions(r.Context(), ct.Name, 0)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"actions": actions})
+	return nil
 }
 
 // settings are a contest's settings an organiser may change while it runs.
@@ -69,7 +93,7 @@ type settings struct {
 	MaxRate       *int  `json:"max_rate,omitempty"`
 }
 
-func (s *Server) changeSettings(ctx context.Context, c caller, contest string, set settings) (store.Contest, error) {
+func (s *Server) changeSettings(ctx context.Context, c caller, contest string, set settings) (_ store.Contest, err error) {
 	if _, err := s.organiser(ctx, c, contest); err != nil {
 		return store.Contest{}, err
 	}
@@ -97,6 +121,12 @@ func (s *Server) changeSettings(ctx context.Context, c caller, contest string, s
 	if set.UploadQuota != nil && *set.UploadQuota < 1 {
 		return store.Contest{}, apierror.New(http.StatusBadRequest, "bad_request", "upload_quota %d: want 1 or more uploads an hour", *set.UploadQuota)
 	}
+	defer func() {
+		if err == nil {
+			b, _ := json.Marshal(set)
+			s.record(ctx, contest, c, "changed the settings: %s", b)
+		}
+	}()
 	return s.c.Store.UpdateContest(ctx, contest, func(ct *store.Contest) error {
 		if ct.ReadOnly() {
 			return ct.ClosedError()
@@ -257,7 +287,7 @@ func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c cal
 }
 
 // addHouse adds a house bot to the contest from an upload (its name field names it).
-func (s *Server) addHouse(ctx context.Context, c caller, cname string, up upload.Upload) (store.Contest, error) {
+func (s *Server) addHouse(ctx context.Context, c caller, cname string, up upload.Upload) (_ store.Contest, err error) {
 	ct, err := s.organiser(ctx, c, cname)
 	if err != nil {
 		return ct, err
@@ -280,6 +310,11 @@ func (s *Server) addHouse(ctx context.Context, c caller, cname string, up upload
 	if err := s.engine.PutSources(ctx, key, job.NewPlayer(up.Name, lang, game.WithLibrary(g, lang, up.Files)).Files); err != nil {
 		return ct, err
 	}
+	defer func() {
+		if err == nil {
+			s.record(ctx, cname, c, "added house bot %s (%s)", up.Name, lang)
+		}
+	}()
 	return s.c.Store.UpdateContest(ctx, cname, func(x *store.Contest) error {
 		if x.ReadOnly() {
 			return x.ClosedError()
@@ -376,6 +411,7 @@ func (s *Server) newContest(ctx context.Context, c caller, from string, f contes
 	if err != nil {
 		return ct, err
 	}
+	s.record(ctx, ct.Name, c, "created the contest (%s), from contest %s", ct.Game, from)
 	me, err := s.c.Store.User(ctx, c.Contest, c.Login)
 	if err != nil {
 		return ct, err

@@ -225,3 +225,36 @@ func TestClosedContestAndRemovedUser(t *testing.T) {
 		t.Errorf("a removed contestant's session still works: %d", code)
 	}
 }
+
+// What organisers do is kept, who and when, and shown to the contest's organisers alone:
+// newest first by the API and on the organiser page.
+func TestOrganisersActionsAreKept(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	o := e.user("spring", "olga", true)
+	a := e.user("spring", "alice", false)
+	if code, out, _ := o.api("POST", "/api/v1/contests/spring/users", strings.NewReader(`{"login":"bob"}`), "application/json"); code != 201 {
+		t.Fatalf("adding bob: %d %v", code, out)
+	}
+	if code, out, _ := o.api("PUT", "/api/v1/contests/spring/settings", strings.NewReader(`{"test_quota":3}`), "application/json"); code != 200 {
+		t.Fatalf("the settings: %d %v", code, out)
+	}
+	if code, _ := o.post("/c/spring/admin/users", url.Values{"login": {"<b>carol</b>"}}, true); code != 400 {
+		t.Errorf("a login of markup: %d, want 400", code)
+	}
+	code, out, _ := o.api("GET", "/api/v1/contests/spring/actions", nil, "")
+	list, _ := out["actions"].([]any)
+	if code != 200 || len(list) != 2 {
+		t.Fatalf("the actions: %d %v; want the two done", code, out)
+	}
+	newest, oldest := list[0].(map[string]any), list[1].(map[string]any)
+	if newest["who"] != "olga" || newest["what"] != `changed the settings: {"test_quota":3}` || oldest["what"] != "added contestant bob" || newest["at"] == nil {
+		t.Errorf("the actions: %v", list)
+	}
+	if code, _, _ := a.api("GET", "/api/v1/contests/spring/actions", nil, ""); code != 403 {
+		t.Errorf("a contestant reads the organisers' actions: %d, want 403", code)
+	}
+	if code, page := o.get("/c/spring/admin"); code != 200 || !strings.Contains(page, `data-testid="actions"`) || !strings.Contains(page, "added contestant bob") {
+		t.Errorf("the organiser page's actions: %d", code)
+	}
+}

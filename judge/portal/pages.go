@@ -686,6 +686,10 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, f
 			}
 		}
 	}
+	actions, err := s.c.Store.Actions(r.Context(), ct.Name, homeLimit)
+	if err != nil {
+		return err
+	}
 	status, msg := http.StatusOK, ""
 	if failed != nil {
 		status, msg = failed.Status, failed.Message
@@ -699,9 +703,10 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, f
 		Versions listing
 		All      listing
 		Own      map[string]store.Submission // the people's active and staged versions, by id
+		Actions  []store.Action              // the organisers' newest actions
 	}{s.base(r, c, ct.Name+" · organiser", msg), ct, users, subs.Items, ms.Items,
 		newListing("/c/"+ct.Name+"/admin/versions", store.List{}, subs.Older, store.Cursor{}, false),
-		newListing("/c/"+ct.Name+"/admin/matches", store.List{}, ms.Older, store.Cursor{}, true), own})
+		newListing("/c/"+ct.Name+"/admin/matches", store.List{}, ms.Older, store.Cursor{}, true), own, actions})
 	return nil
 }
 

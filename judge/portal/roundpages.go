@@ -29,6 +29,7 @@ func (s *Server) apiStartRound(w http.ResponseWriter, r *http.Request, c caller)
 	if err != nil {
 		return err
 	}
+	s.record(r.Context(), ct.Name, c, "started the %s round %s", round.Kind, round.ID)
 	writeJSON(w, http.StatusAccepted, round)
 	return nil
 }
@@ -127,6 +128,7 @@ func (s *Server) startRoundPage(w http.ResponseWriter, r *http.Request, c caller
 	if err != nil {
 		return err
 	}
+	s.record(r.Context(), ct.Name, c, "started the %s round %s", round.Kind, round.ID)
 	s.back(w, r, c.Session.CSRF, "/c/"+ct.Name+"/rounds/"+round.ID, "The round has started.")
 	return nil
 }

@@ -31,6 +31,7 @@ func (s *Server) routes() http.Handler {
 	api("GET /api/v1/rounds/{id}", s.apiRound)
 	api("GET /api/v1/contests/{contest}", s.apiContest)
 	api("PUT /api/v1/contests/{contest}/settings", s.apiSettings)
+	api("GET /api/v1/contests/{contest}/actions", s.apiActions)
 	api("POST /api/v1/contests/{contest}/users", s.apiAddUser)
 	api("POST /api/v1/contests/{contest}/house", s.apiAddHouse)
 	api("POST /api/v1/contests", s.apiNewContest)

@@ -70,6 +70,7 @@ func New(c Config) (*Server, error) {
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)
 	}
+	c.Store.TokenTTL = c.TokenTTL()
 	proxies, _ := parseProxies(c.TrustedProxies)
 	s := &Server{c: c, limiter: newLimiter(c.LoginRate, proxies), films: &view.Films{Lookup: c.Games}}
 	s.handler = s.routes()

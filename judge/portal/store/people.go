@@ -257,7 +257,7 @@ func (s *Store) AddUser(ctx context.Context, contest, login string, organiser bo
 	} else if err != nil {
 		return NewUser{}, err
 	}
-	tok, _, err := s.NewToken(ctx, contest, login, "first")
+	tok, _, err := s.NewToken(ctx, contest, login, "first", s.TokenTTL)
 	if err != nil {
 		return NewUser{}, err
 	}
@@ -463,6 +463,9 @@ type Token struct {
 	Login   string    `json:"login"`
 	Name    string    `json:"name"`
 	Created time.Time `json:"created"`
+	// Expires is when the token stops working; zero is never (a token made before tokens
+	// expired, or with no time to live).
+	Expires time.Time `json:"expires,omitzero"`
 	// Epoch is the user's TokenEpoch when the token was made.
 	Epoch  int    `json:"epoch,omitempty"`
 	Digest string `json:"digest,omitempty"`
@@ -475,14 +478,21 @@ func tokenIndex(contest, login, id string) string {
 	return fmt.Sprintf("own.%s.%s.t.%s", contest, login, id)
 }
 
-// NewToken makes an API token for a user; the token is shown once.
-func (s *Store) NewToken(ctx context.Context, contest, login, name string) (string, Token, error) {
+// Expired reports whether the token no longer works at t.
+func (t Token) Expired(at time.Time) bool { return !t.Expires.IsZero() && !at.Before(t.Expires) }
+
+// NewToken makes an API token for a user that lives for ttl (0: until revoked); the token is
+// shown once.
+func (s *Store) NewToken(ctx context.Context, contest, login, name string, ttl time.Duration) (string, Token, error) {
 	u, err := s.User(ctx, contest, login)
 	if err != nil {
 		return "", Token{}, err
 	}
 	tok := secret("jt_")
 	t := Token{ID: NewID("tk"), Contest: contest, Login: login, Name: name, Created: s.now().UTC(), Epoch: u.TokenEpoch}
+	if ttl > 0 {
+		t.Expires = t.Created.Add(ttl)
+	}
 	// The index first: a token is never valid without being listed, so never beyond revoking.
 	idx := t
 	idx.Digest = digest(tok)
@@ -511,7 +521,7 @@ func (s *Store) TokenUser(ctx context.Context, token string) (User, Token, error
 	if err != nil {
 		return User{}, Token{}, err
 	}
-	if u.Disabled || t.Epoch != u.TokenEpoch {
+	if u.Disabled || t.Epoch != u.TokenEpoch || t.Expired(s.now()) {
 		return User{}, Token{}, ErrNotFound
 	}
 	if t.ID == "" {
@@ -557,7 +567,7 @@ func (s *Store) Tokens(ctx context.Context, contest, login string) ([]Token, err
 	var out []Token
 	for _, k := range keys {
 		var t Token
-		if _, err := s.get(ctx, k, &t); err == nil && t.Epoch == u.TokenEpoch {
+		if _, err := s.get(ctx, k, &t); err == nil && t.Epoch == u.TokenEpoch && !t.Expired(s.now()) {
 			out = append(out, t)
 		}
 	}

@@ -50,6 +50,8 @@ func ValidName(what, s string) error {
 type Store struct {
 	kv  jetstream.KeyValue
 	now func() time.Time
+	// TokenTTL is how long the token AddUser makes lives; 0 is until revoked.
+	TokenTTL time.Duration
 	indexState
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -411,5 +412,42 @@ func TestRemoveUserAndCloseContest(t *testing.T) {
 	}
 	if _, err := s.CloseContest(ctx, "autumn"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("closing no contest: %v", err)
+	}
+}
+
+// A token past its time is not a token: it lets no one in and is not listed.
+func TestTokenExpires(t *testing.T) {
+	s, ctx := open(t), t.Context()
+	if _, err := s.CreateContest(ctx, store.Contest{Name: "spring", Game: "amazes", TestQuota: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AddUser(ctx, "spring", "alice", false); err != nil {
+		t.Fatal(err)
+	}
+	short, st, err := s.NewToken(ctx, "spring", "alice", "short", 50*time.Millisecond)
+	if err != nil || st.Expires.IsZero() {
+		t.Fatalf("a token of 50 ms: %+v %v", st, err)
+	}
+	long, _, err := s.NewToken(ctx, "spring", "alice", "long", time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.TokenUser(ctx, short); err != nil {
+		t.Fatalf("the short token at once: %v", err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if _, _, err := s.TokenUser(ctx, short); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the short token past its time: %v", err)
+	}
+	if _, _, err := s.TokenUser(ctx, long); err != nil {
+		t.Errorf("the long token: %v", err)
+	}
+	ts, err := s.Tokens(ctx, "spring", "alice")
+	var names []string
+	for _, tk := range ts {
+		names = append(names, tk.Name)
+	}
+	if err != nil || !slices.Equal(names, []string{"first", "long"}) {
+		t.Errorf("the tokens listed: %v %v; want first and long", names, err)
 	}
 }
