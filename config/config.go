@@ -253,7 +253,9 @@ func LoadOnly(file string, flags *pflag.FlagSet, sections []string) (Config, err
 		var bindErr error
 		flags.VisitAll(func(f *pflag.Flag) {
 			key := strings.ReplaceAll(f.Name, "-", "_")
-			if v.IsSet(key) || knownKey(key) {
+			// Only a key's flag: another flag's name may be an environment variable's too
+			// (--nats-store and JUDGE_NATS_STORE, which is nats.store), not a key.
+			if knownKey(key) || slices.Contains(v.AllKeys(), key) {
 				if err := v.BindPFlag(key, f); err != nil && bindErr == nil {
 					bindErr = err
 				}

@@ -149,6 +149,23 @@ func TestUnsetFlagDoesNotOverride(t *testing.T) {
 	}
 }
 
+// A command's own flag whose name is also an environment variable's (--nats-store, and
+// JUDGE_NATS_STORE for nats.store) is not taken for a key.
+func TestFlagThatIsNoKey(t *testing.T) {
+	cleanEnv(t)
+	t.Setenv("JUDGE_NATS_STORE", "/from/env")
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	fs.String("nats-store", "", "")
+	fs.Parse([]string{"--nats-store", "/a/store"})
+	c, err := Load(write(t, ""), fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.NATS.StoreDir != "/from/env" {
+		t.Errorf("nats.store = %q, want the environment's", c.NATS.StoreDir)
+	}
+}
+
 func TestErrorsNameTheKey(t *testing.T) {
 	for _, tc := range []struct{ yaml, env, key string }{
 		{yaml: "build:\n  timeout: soon\n", key: "build.timeout"},

@@ -72,7 +72,7 @@ judge serving it, if one runs), else the judge serving at nats.listen.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().StringVar(&nats, "nats-store", "", "read this NATS store directory (default: the data directory's, or the server at nats.url)")
-	cmd.AddCommand(a.storeCleanCmd())
+	cmd.AddCommand(a.storeCleanCmd(), a.storeBackupCmd(), a.storeRestoreCmd())
 	return cmd
 }
 

@@ -79,6 +79,9 @@ type Options struct {
 	// return ErrReadOnly. The results stream must exist; a missing object store holds no
 	// objects.
 	ReadOnly bool `mapstructure:"-"`
+	// bare opens the server and creates nothing on it, not even to look: Restore's, which
+	// puts the streams there itself.
+	bare bool
 	// Logger receives connection events and the embedded server's log, default
 	// slog.Default().
 	Logger *slog.Logger `mapstructure:"-"`

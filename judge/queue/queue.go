@@ -190,6 +190,9 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 		q.shutdownServer()
 		return nil, err
 	}
+	if o.bare {
+		return q, nil
+	}
 	if err := q.setup(ctx); err != nil {
 		q.nc.Close()
 		q.shutdownServer()
