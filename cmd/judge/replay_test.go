@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
 // runOut runs the CLI with args and returns what it printed on stdout and its error.
@@ -93,5 +96,17 @@ func TestReplayThatLies(t *testing.T) {
 	}
 	if _, err := runOut(t, "replay", "verify", filepath.Join(dir, "missing.jsonl")); !errors.As(err, &ue) {
 		t.Errorf("verify of a missing file: %v, want a usage error", err)
+	}
+}
+
+// A replay of an added game written by an earlier judge (judge/replay/testdata/earlier)
+// re-judges to its result with the game's referee, of the version that judged it.
+func TestEarlierAddedGameReplay(t *testing.T) {
+	sandboxtest.Engine(t)
+	root := sandboxtest.Root()
+	file := filepath.Join(root, "judge", "replay", "testdata", "earlier", "added-on-the-run-b4473f6.jsonl")
+	out, err := runCLIWithin(t, 5*time.Minute, "replay", "verify", "--game", filepath.Join(root, "docs", "examples", "on-the-run"), file)
+	if err != nil || !strings.Contains(out, "re-judged to the recorded result") {
+		t.Errorf("replay verify: %v\n%s", err, out)
 	}
 }
