@@ -194,6 +194,14 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 		if job.ValidID(id) != nil {
 			id = fmt.Sprintf("invalid-%d", dl.Seq)
 		}
+		var newer *job.NewerError
+		if errors.As(err, &newer) && !dl.LastAttempt() {
+			wait := d.o.Backoff[min(int(dl.NumDelivered)-1, len(d.o.Backoff)-1)]
+			log.Warn("daemon: a job of a newer judge: handed back for another daemon", "id", id, "err", err, "retry_in", wait)
+			d.o.Metrics.Jobs.WithLabelValues("handed_back").Inc()
+			d.settle(log, func() error { return dl.Nak(wait) })
+			return
+		}
 		log.Warn("daemon: invalid job", "id", id, "err", err)
 		d.answer(ctx, log, dl, result.Failed(id, j.Game, 0, err), false)
 		return

@@ -201,6 +201,10 @@ func TestFailurePolicyWithFakes(t *testing.T) {
 	}{
 		{"judged", aJob("m1"), judged, 1, "ack", ""},
 		{"not a job", []byte(`{"version":`), judged, 1, "term", result.InvalidJob},
+		// A newer judge's job goes back for a daemon that reads it, and fails only at the end.
+		{"a field of a newer judge", []byte(strings.Replace(string(aJob("m1")), `"players":[`, `"priority":3,"players":[`, 1)), judged, 1, "nak 5s", "-"},
+		{"a newer version", []byte(strings.Replace(string(aJob("m1")), `"version":1`, `"version":2`, 1)), judged, 2, "nak 30s", "-"},
+		{"a field of a newer judge, the last time", []byte(strings.Replace(string(aJob("m1")), `"players":[`, `"priority":3,"players":[`, 1)), judged, maxDeliver, "term", result.InvalidJob},
 		{"unknown game", []byte(strings.Replace(string(aJob("m1")), "amazes", "chess", 1)), judged, 1, "term", result.UnknownGame},
 		{"a bad option", aJob("m1"), fails(result.Errorf(result.BadOption, "option turns: 999 is out of range 1..150")), 1, "term", result.BadOption},
 		{"the judge failed", aJob("m1"), fails(errors.New("the engine is gone")), 1, "nak 5s", "-"},

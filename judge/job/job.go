@@ -6,6 +6,7 @@ package job
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,6 +59,17 @@ type Rules struct {
 	MaxSource int64
 }
 
+// NewerError is a job this judge cannot read that a newer judge may: it has a field this
+// one does not know, or a newer version. A daemon hands such a job back for another daemon
+// to take (one already upgraded, in a cluster upgraded one machine at a time), and fails it
+// as invalid_job, naming what it did not know, only on its last attempt: never judged as if
+// the field were not there.
+type NewerError struct{ What string }
+
+func (e *NewerError) Error() string {
+	return "a job of a newer judge: " + e.What + " is not one this judge knows"
+}
+
 // Parse reads a job and checks everything that can be checked without the game's rules:
 // the format, the id, the game's name and player count, the languages and file names, and
 // the size of the sources, and returns it with its game. The game's options are checked
@@ -68,10 +80,16 @@ func Parse(data []byte, r Rules) (Job, game.Game, error) {
 	dec.DisallowUnknownFields()
 	dec.UseNumber()
 	if err := dec.Decode(&j); err != nil {
+		if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return j, nil, result.Errorf(result.InvalidJob, "%w", &NewerError{What: "the field " + field})
+		}
 		return j, nil, result.Errorf(result.InvalidJob, "not a job: %w", err)
 	}
 	if dec.More() {
 		return j, nil, result.Errorf(result.InvalidJob, "not a job: data after the JSON object")
+	}
+	if j.Version > Version {
+		return j, nil, result.Errorf(result.InvalidJob, "%w", &NewerError{What: fmt.Sprintf("version %d (this judge reads %d)", j.Version, Version)})
 	}
 	if j.Version != Version {
 		return j, nil, result.Errorf(result.InvalidJob, "version %d is not supported (want %d)", j.Version, Version)

@@ -48,23 +48,25 @@ func TestParse(t *testing.T) {
 		name, from, to string
 		code           result.Code
 		mention        string
+		newer          bool // a newer judge's job (NewerError): handed back, not failed at once
 	}{
-		{"not JSON", good, "{", result.InvalidJob, "not a job"},
-		{"unknown field", `"seed":3`, `"seed":3,"colour":1`, result.InvalidJob, "colour"},
-		{"version", `"version":1`, `"version":2`, result.InvalidJob, "version 2"},
-		{"bad id", `"id":"m1"`, `"id":"a b"`, result.InvalidJob, "id"},
-		{"unknown game", `"game":"amazes"`, `"game":"chess"`, result.UnknownGame, "chess"},
-		{"player count", `,{"name":"b","lang":"go","files":{"b.go":"package main"}}`, ``, result.InvalidJob, "amazes takes 2 players, the match has 1"},
+		{"not JSON", good, "{", result.InvalidJob, "not a job", false},
+		{"unknown field", `"seed":3`, `"seed":3,"colour":1`, result.InvalidJob, `the field "colour" is not one this judge knows`, true},
+		{"version", `"version":1`, `"version":2`, result.InvalidJob, "version 2 (this judge reads 1)", true},
+		{"version 0", `"version":1`, `"version":0`, result.InvalidJob, "version 0 is not supported", false},
+		{"bad id", `"id":"m1"`, `"id":"a b"`, result.InvalidJob, "id", false},
+		{"unknown game", `"game":"amazes"`, `"game":"chess"`, result.UnknownGame, "chess", false},
+		{"player count", `,{"name":"b","lang":"go","files":{"b.go":"package main"}}`, ``, result.InvalidJob, "amazes takes 2 players, the match has 1", false},
 		{"player count of a four-player game", good, strings.Replace(four, `,{"name":"d","lang":"go","files":{"b.go":"package main"}}`, ``, 1),
-			result.InvalidJob, "langwars takes 4 players, the match has 3"},
-		{"unknown language", `"lang":"go"`, `"lang":"cobol"`, result.InvalidJob, "cobol"},
-		{"no files", `"files":{"b.go":"package main"}`, `"files":{}`, result.InvalidJob, "no source"},
-		{"path escape", `"b.go"`, `"../b.go"`, result.InvalidJob, ".."},
-		{"file and directory", `"files":{"b.go":"package main"}`, `"files":{"b":"x","b/b.go":"package main"}`, result.InvalidJob, "both a file and the directory"},
-		{"too large", `int main(){}`, strings.Repeat("x", 2<<20), result.InvalidJob, "limit"},
-		{"option type", `"turns":150`, `"turns":[1]`, result.BadOption, "turns"},
-		{"unknown kind", `"seed":3`, `"seed":3,"kind":"train"`, result.InvalidJob, "kind"},
-		{"a build job of no player", good, `{"version":1,"id":"b1","game":"amazes","kind":"build","players":[]}`, result.InvalidJob, "at least one player"},
+			result.InvalidJob, "langwars takes 4 players, the match has 3", false},
+		{"unknown language", `"lang":"go"`, `"lang":"cobol"`, result.InvalidJob, "cobol", false},
+		{"no files", `"files":{"b.go":"package main"}`, `"files":{}`, result.InvalidJob, "no source", false},
+		{"path escape", `"b.go"`, `"../b.go"`, result.InvalidJob, "..", false},
+		{"file and directory", `"files":{"b.go":"package main"}`, `"files":{"b":"x","b/b.go":"package main"}`, result.InvalidJob, "both a file and the directory", false},
+		{"too large", `int main(){}`, strings.Repeat("x", 2<<20), result.InvalidJob, "limit", false},
+		{"option type", `"turns":150`, `"turns":[1]`, result.BadOption, "turns", false},
+		{"unknown kind", `"seed":3`, `"seed":3,"kind":"train"`, result.InvalidJob, "kind", false},
+		{"a build job of no player", good, `{"version":1,"id":"b1","game":"amazes","kind":"build","players":[]}`, result.InvalidJob, "at least one player", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := strings.Replace(good, tc.from, tc.to, 1)
@@ -78,6 +80,9 @@ func TestParse(t *testing.T) {
 			e := result.AsError(err)
 			if !errors.Is(err, tc.code) || !strings.Contains(e.Message, tc.mention) || strings.HasPrefix(e.Message, string(tc.code)) {
 				t.Errorf("code %q message %q; want %s mentioning %q, without the code", e.Code, e.Message, tc.code, tc.mention)
+			}
+			if newer := errors.As(err, new(*NewerError)); newer != tc.newer {
+				t.Errorf("a newer judge's job: %v, want %v", newer, tc.newer)
 			}
 		})
 	}

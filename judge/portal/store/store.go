@@ -18,6 +18,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 	"time"
@@ -99,7 +100,8 @@ func (s *Store) create(ctx context.Context, key string, v any) error {
 
 // update reads key into v, lets change change it, and writes it back if nobody wrote it
 // meanwhile; otherwise it reads again and retries. change may return an error to stop. A
-// change that changes nothing writes nothing.
+// change that changes nothing writes nothing. The fields of the record this version does not
+// know (a newer portal's) are written back as they were (keepUnknown).
 func update[T any](ctx context.Context, s *Store, key string, change func(*T) error) (T, error) {
 	for {
 		var v T
@@ -114,6 +116,7 @@ func update[T any](ctx context.Context, s *Store, key string, change func(*T) er
 		if err != nil {
 			return v, err
 		}
+		data = keepUnknown(reflect.TypeFor[T](), was, data)
 		if bytes.Equal(data, was) {
 			return v, nil
 		}

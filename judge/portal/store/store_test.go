@@ -451,3 +451,59 @@ func TestTokenExpires(t *testing.T) {
 		t.Errorf("the tokens listed: %v %v; want first and long", names, err)
 	}
 }
+
+// A record a newer portal wrote keeps the fields this version does not know when this version
+// changes it (a cluster upgraded one machine at a time), at the top and in a record within;
+// a field this version knows is still its own to change and to drop.
+func TestUnknownFieldsOutliveAChange(t *testing.T) {
+	s, kv := openKV(t)
+	ctx := t.Context()
+	if _, err := s.CreateContest(ctx, store.Contest{Name: "spring", Game: "amazes", TestQuota: 10}); err != nil {
+		t.Fatal(err)
+	}
+	nu, err := s.AddUser(ctx, "spring", "ann", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.AcceptInvite(ctx, nu.Invite, "a good long password"); err != nil {
+		t.Fatal(err)
+	}
+	newer := func(key string, add func(map[string]any)) {
+		e, err := kv.Get(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		json.Unmarshal(e.Value(), &m)
+		add(m)
+		data, _ := json.Marshal(m)
+		if _, err := kv.Put(ctx, key, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	newer("contest.spring", func(m map[string]any) {
+		m["sponsor"] = "ACME"
+		m["ladder_settings"].(map[string]any)["decay"] = 0.5
+	})
+	newer("user.spring.ann", func(m map[string]any) { m["nickname"] = "Annie" })
+
+	if _, err := s.UpdateContest(ctx, "spring", func(c *store.Contest) error { c.TestQuota = 3; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.RemoveUser(ctx, "spring", "ann"); err != nil { // drops the password, a known field
+		t.Fatal(err)
+	}
+	raw := func(key string) string {
+		e, err := kv.Get(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(e.Value())
+	}
+	if c := raw("contest.spring"); !strings.Contains(c, `"sponsor":"ACME"`) || !strings.Contains(c, `"decay":0.5`) || !strings.Contains(c, `"test_quota":3`) {
+		t.Errorf("the contest after a change: %s", c)
+	}
+	if u := raw("user.spring.ann"); !strings.Contains(u, `"nickname":"Annie"`) || strings.Contains(u, `"password"`) || !strings.Contains(u, `"disabled":true`) {
+		t.Errorf("the user after a change: %s", u)
+	}
+}
