@@ -258,3 +258,53 @@ func TestOrganisersActionsAreKept(t *testing.T) {
 		t.Errorf("the organiser page's actions: %d", code)
 	}
 }
+
+// Organisers reset and remove people and close the contest from the API and their page, as
+// the command line does; never themselves; a contestant may do none of it; each is kept in
+// the organisers' actions.
+func TestOrganisersManagePeopleAndClose(t *testing.T) {
+	e := newEnv(t)
+	e.contest("spring", nil)
+	o := e.user("spring", "olga", true)
+	a := e.user("spring", "alice", false)
+	b := e.user("spring", "bob", false)
+	for _, tc := range []struct {
+		who          *client
+		method, path string
+		code         int
+	}{
+		{a, "POST", "/api/v1/contests/spring/users/bob/reset", 403},
+		{a, "DELETE", "/api/v1/contests/spring/users/bob", 403},
+		{a, "POST", "/api/v1/contests/spring/close", 403},
+		{o, "POST", "/api/v1/contests/spring/users/olga/reset", 409},
+		{o, "DELETE", "/api/v1/contests/spring/users/olga", 409},
+		{o, "DELETE", "/api/v1/contests/spring/users/zed", 404},
+	} {
+		if code, out, _ := tc.who.api(tc.method, tc.path, nil, ""); code != tc.code {
+			t.Errorf("%s %s by %s: %d %v, want %d", tc.method, tc.path, tc.who.login, code, out, tc.code)
+		}
+	}
+	code, out, _ := o.api("POST", "/api/v1/contests/spring/users/alice/reset", nil, "")
+	if code != 200 || !strings.Contains(mustJSON(out), "/invite/inv_") || e.works(a.token) {
+		t.Errorf("olga resets alice: %d %v; alice's token works after: %v", code, out, e.works(a.token))
+	}
+	if code, page := o.post("/c/spring/admin/users/bob/remove", url.Values{}, true); code != 200 || !strings.Contains(page, "Removed bob") || e.works(b.token) {
+		t.Errorf("olga removes bob on her page: %d; bob's token works after: %v", code, e.works(b.token))
+	}
+	if _, page := o.get("/c/spring/admin"); !strings.Contains(page, "<td>bob</td><td>contestant</td><td>removed</td>") {
+		t.Errorf("the people after bob's removal: %s", page)
+	}
+	if code, page := o.post("/c/spring/admin/close", url.Values{"confirm": {"sprung"}}, true); code != 400 || !strings.Contains(page, "type the contest&#39;s name") {
+		t.Errorf("closing without its name typed: %d", code)
+	}
+	if code, page := o.post("/c/spring/admin/close", url.Values{"confirm": {"spring"}}, true); code != 200 || !strings.Contains(page, `data-testid="read-only"`) {
+		t.Errorf("closing with its name typed: %d", code)
+	}
+	if ct, err := e.st.Contest(t.Context(), "spring"); err != nil || !ct.ReadOnly() {
+		t.Errorf("the contest after closing: %+v %v", ct, err)
+	}
+	_, out, _ = o.api("GET", "/api/v1/contests/spring/actions", nil, "")
+	if raw := mustJSON(out); !strings.Contains(raw, "closed the contest") || !strings.Contains(raw, "removed bob") || !strings.Contains(raw, "reset alice") {
+		t.Errorf("the actions: %s", raw)
+	}
+}
