@@ -69,3 +69,21 @@ func TestTheJudgeForContestants(t *testing.T) {
 		t.Errorf("without downloads:\n%s", page)
 	}
 }
+
+// The games' rules pages are the portal's too, to anyone (a match's viewer links its game's),
+// served with a policy that runs nothing.
+func TestRulesPages(t *testing.T) {
+	e := newEnv(t)
+	resp, err := http.Get(e.srv.URL + "/rules/langwars")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "<h1>Lang Wars</h1>") || !strings.HasPrefix(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") {
+		t.Errorf("/rules/langwars: %d %q\n%.300s", resp.StatusCode, resp.Header.Get("Content-Security-Policy"), page)
+	}
+	if resp, err := http.Get(e.srv.URL + "/rules/nothing"); err != nil || resp.StatusCode != 404 {
+		t.Errorf("/rules/nothing: %v %v", resp.Status, err)
+	}
+}

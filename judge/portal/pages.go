@@ -643,7 +643,7 @@ func (s *Server) viewPage(w http.ResponseWriter, r *http.Request, c caller) erro
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	// Opened from the match's page to watch it: from its start, and a way back there.
-	return view.WriteHTMLWith(w, f, view.PageOptions{First: true, Back: "/c/" + m.Contest + "/m/" + m.ID, BackText: "← back to the match"})
+	return view.WriteHTMLWith(w, f, view.PageOptions{First: true, Back: "/c/" + m.Contest + "/m/" + m.ID, BackText: "← back to the match", Rules: "/rules/"})
 }
 
 func (s *Server) replayDownload(w http.ResponseWriter, r *http.Request, c caller) error {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/botjudge/judge/judge/portal/apierror"
+	"github.com/botjudge/judge/judge/view"
 )
 
 // routes are the portal's pages and API (docs/portal.md). Every request passes
@@ -88,6 +89,7 @@ func (s *Server) routes() http.Handler {
 	page("GET /c/{contest}/house/{name}", s.houseDownload)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", s.static()))
 	mux.HandleFunc("GET /downloads/{file}", s.downloadFile)
+	mux.HandleFunc("GET /rules/{name}", view.ServeRules) // public, as the games are
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		if c, err := s.who(r); err == nil {

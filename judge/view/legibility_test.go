@@ -2,6 +2,8 @@ package view_test
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -374,6 +376,57 @@ func TestAmazesSaysWhyScoresDiffer(t *testing.T) {
 				}
 			})
 		}
+	}
+	b.CheckLocal(t)
+}
+
+// legendInView is what of a game's page a person at 1400 x 900 must see without scrolling:
+// what the game is, the link to its rules, and the legend of its marks.
+const legendInView = `(() => {
+  window.scrollTo(0, 0);
+  const out = [];
+  for (const s of ["about", "rules-link", "legend"]) {
+    const e = document.querySelector("[data-testid=" + s + "]");
+    if (!e) { out.push(s + " is missing"); continue; }
+    const r = e.getBoundingClientRect();
+    if (!r.width || r.top < 0 || r.bottom > innerHeight) out.push(s + " is at " + Math.round(r.top) + "-" + Math.round(r.bottom) + " of " + innerHeight);
+  }
+  const a = document.querySelector("[data-testid=rules-link]");
+  if (a) out.push("href=" + a.getAttribute("href"));
+  return out.join("; ");
+})()`
+
+// TestGamePageSaysWhatTheGameIs: every game's page says in a line what the game is, links
+// its rules page (which the viewer serves), and shows the legend of its marks without
+// scrolling at 1400 x 900.
+func TestGamePageSaysWhatTheGameIs(t *testing.T) {
+	b := newBrowser(t)
+	srv := legibilityServer(t, false)
+	for _, g := range games.All() {
+		t.Run(g.Name(), func(t *testing.T) {
+			openAt(t, b, srv.URL, g.Name(), 1400, 900)
+			got := get(t, b, chromedp.Evaluate[string](legendInView))
+			if got != "href=rules/"+g.Name() {
+				t.Errorf("at 1400x900: %s; want the line, the link (rules/%s) and the legend in view", got, g.Name())
+			}
+			resp, err := http.Get(srv.URL + "/rules/" + g.Name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.Contains(string(page), "Game identifier: <code>"+g.Name()+"</code>") || !strings.Contains(string(page), `href="common"`) {
+				t.Errorf("the rules page of %s: %d\n%.400s", g.Name(), resp.StatusCode, page)
+			}
+		})
+	}
+	for _, path := range []string{"/rules/chess", "/rules/..%2Fportal", "/rules/README"} {
+		if resp, err := http.Get(srv.URL + path); err != nil || resp.StatusCode != 404 {
+			t.Errorf("%s: %v %v; want 404", path, resp.Status, err)
+		}
+	}
+	if resp, err := http.Get(srv.URL + "/rules/common"); err != nil || resp.StatusCode != 200 {
+		t.Errorf("the rules every game shares: %v %v", resp.Status, err)
 	}
 	b.CheckLocal(t)
 }

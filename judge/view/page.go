@@ -75,7 +75,7 @@ func inlineCSP(scripts []template.JS) string {
 // WriteIndex writes the page `judge view` serves: its scripts and style are fetched from
 // static/.
 func WriteIndex(w io.Writer, title string) error {
-	return page.Execute(w, pageData{CSP: servedCSP, Title: title, Sources: scripts()})
+	return page.Execute(w, pageData{PageOptions: PageOptions{Rules: "rules/"}, CSP: servedCSP, Title: title, Sources: scripts()})
 }
 
 // WriteHTML writes one self-contained page that plays the film: the app, its style and the
@@ -90,6 +90,9 @@ type PageOptions struct {
 	First bool
 	// Back is a link in the page's header to where it was opened from, BackText its label.
 	Back, BackText string
+	// Rules is where the games' rules pages are served (ServeRules: Rules + the game's
+	// name), linked beside the game's name; empty for a page with no server behind it.
+	Rules string
 }
 
 // WriteHTMLWith is WriteHTML with options.

@@ -69,6 +69,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/film/{key...}", s.film)
 	mux.HandleFunc("POST /api/film", s.upload)
 	mux.HandleFunc("GET /frame/{key...}", s.frame)
+	mux.HandleFunc("GET /rules/{name}", ServeRules)
 	return secure(mux)
 }
 

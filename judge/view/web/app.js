@@ -254,6 +254,17 @@ const JudgeView = (() => {
     return out;
   }
 
+  // aboutGame says in a line what the game is, with a link to its rules where a server
+  // serves them (rules: their address, PageOptions.Rules).
+  function aboutGame(h, rules) {
+    const r = h.game_version ? null : renderers[h.game];
+    if (!r || !r.about) {
+      return h.game_version ? el("p", {class: "about", "data-testid": "about"}, "A game added to this judge: its rules are its author's.") : "";
+    }
+    return el("p", {class: "about", "data-testid": "about"}, r.about,
+      rules ? [" ", el("a", {href: rules + encodeURIComponent(h.game), target: "_blank", rel: "noopener", "data-testid": "rules-link"}, "The rules \u2192")] : "");
+  }
+
   function showFilm(film) {
     const box = root();
     stopPlayer();
@@ -290,6 +301,7 @@ const JudgeView = (() => {
     const result = film.result || {};
     const info = el("div", {class: "info"},
       el("h1", {}, `${h.game}`, result.id ? el("span", {class: "muted"}, ` \u00b7 ${result.id}`) : ""),
+      aboutGame(h, box.dataset.rules),
       el("div", {class: "meta"},
         el("span", {"data-testid": "seed"}, `seed ${h.seed}`),
         // An empty option is the game's default (a map generated from the seed): no chip.

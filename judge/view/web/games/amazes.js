@@ -49,6 +49,7 @@
   }
 
   JudgeView.register("amazes", {
+    about: "Two players explore the same hidden 25 x 25 maze: new squares seen and reached earn points, each step costs one, landing on the opponent pays a bonus (CodeCup 2010).",
     toggles: [{key: "real", label: "Real maze", value: false}],
 
     prepare(film) {
@@ -216,7 +217,7 @@
 
   // legend explains the marks, in two rows below the panels.
   function legend(ctx, v, ps, width, y) {
-    const g = svg("g", {"font-size": 9.5, fill: "#444"});
+    const g = svg("g", {"font-size": 9.5, fill: "#444", "data-testid": "legend"});
     let x = PAD;
     const item = (shape, label) => {
       g.append(shape(x), svg("text", {x: x + 13, y: y + 3}, label));

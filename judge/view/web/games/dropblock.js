@@ -53,7 +53,35 @@
     return `turn ${x.turn} \u00b7 ${name} ${said}: ${did}`;
   }
 
+  // legend explains the marks, in rows from y across W, above the board where it is seen at
+  // once; into g when given, and it says the height it takes.
+  function legend(W, y, g) {
+    const y0 = y;
+    const items = [
+      ["standing", (lx) => svg("rect", {x: lx, y: y, width: 16, height: 16, fill: COL.standing, stroke: COL.edge})],
+      ["falls in k turns", (lx) => [svg("rect", {x: lx, y: y, width: 16, height: 16, fill: COL.fall2}), svg("rect", {x: lx, y: y, width: 16, height: 16, fill: "url(#db-hatch)"}),
+        svg("text", {x: lx + 8, y: y + 12, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#b71c1c", text: "k"})]],
+      ["fallen, back in k", (lx) => [svg("rect", {x: lx, y: y, width: 16, height: 16, fill: COL.hole}),
+        svg("text", {x: lx + 8, y: y + 12, "text-anchor": "middle", "font-size": 9, "font-weight": 700, fill: COL.back, text: "\u21bbk"})]],
+      ["just fell", (lx) => svg("rect", {x: lx + 1, y: y + 1, width: 14, height: 14, fill: COL.hole, stroke: COL.justFell, "stroke-width": 2.5})],
+      ["player, wait", (lx) => [svg("circle", {cx: lx + 8, cy: y + 9, r: 7, fill: "#777"}), svg("circle", {cx: lx + 15, cy: y + 3, r: 5, fill: "#222"}),
+        svg("text", {x: lx + 15, y: y + 6, "text-anchor": "middle", "font-size": 8, fill: "#fff", text: "2"})]],
+      ["fell here", (lx) => [svg("circle", {cx: lx + 8, cy: y + 8, r: 7.5, fill: "#fff", stroke: "#777", "stroke-width": 1.5, "stroke-dasharray": "3 2"}),
+        svg("path", {d: `M${lx + 4},${y + 4}L${lx + 12},${y + 12}M${lx + 12},${y + 4}L${lx + 4},${y + 12}`, stroke: "#777", "stroke-width": 2})]],
+      ["program stopped", (lx) => svg("text", {x: lx + 6, y: y + 13, "font-size": 14, "font-weight": 700, fill: "#b71c1c", text: "!"})],
+    ];
+    let lx = PAD;
+    for (const [label, icon] of items) {
+      const w = 24 + label.length * 5.6 + 12;
+      if (lx + w > W) { lx = PAD; y += 22; }
+      if (g) g.append(svg("g", {}, icon(lx)), svg("text", {x: lx + 21, y: y + 12.5, "font-size": 11, fill: "#555", text: label}));
+      lx += w;
+    }
+    return y + 22 - y0;
+  }
+
   JudgeView.register("dropblock", {
+    about: "Four players walk on a board of blocks and make the blocks ahead of them drop a few turns later, taking down whoever stands there: the last one on the board wins (JavaChallenge 2015).",
     toggles: [{key: "coords", label: "square numbers", value: true}],
     prepare(film) {
       const w = film.header.world || {};
@@ -61,15 +89,17 @@
       const names = (film.header.players || []).map((p, i) => p.name || `player ${i}`);
       const turns = +((film.header.options || {}).turns || 1000);
       const W = PAD + size * CELL + 40;
-      const boardH = TOP + size * CELL;
-      return {size, bs, names, turns, W, boardH, H: boardH + 16 + 4 * 22 + 70};
+      const LH = legend(W, 0, null);
+      const top = TOP + LH;
+      const boardH = top + size * CELL;
+      return {size, bs, names, turns, W, top, LH, boardH, H: boardH + 16 + 4 * 22 + 12};
     },
     draw(box, v) {
       const {ctx, state: s, film, step, exchange: x, toggles} = v;
-      const {size, bs, names, W, H, boardH} = ctx;
+      const {size, bs, names, W, H, boardH, top} = ctx;
       const nb = size / bs;
       const prev = frameBefore(film, step);
-      const X = (c) => PAD + c * CELL, Y = (r) => TOP + r * CELL;
+      const X = (c) => PAD + c * CELL, Y = (r) => top + r * CELL;
       const root = svg("svg", {viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `Drop the Block, global turn ${s.t}`});
       root.append(svg("defs", {}, svg("pattern", {id: "db-hatch", width: 8, height: 8, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)"},
         svg("rect", {width: 3, height: 8, fill: "rgba(0,0,0,0.13)"}))));
@@ -78,6 +108,9 @@
       root.append(svg("text", {x: PAD, y: 17, "font-size": 15, "font-weight": 600, fill: COL.text,
         // Global turns count from 0, as the step label's "turn" does: after turn 77, 78 are played.
         text: `${s.t > 0 ? `after global turn ${s.t - 1}` : "before global turn 0"} (0 to ${ctx.turns - 1}) \u00b7 on the board ${s.p.length - fallen} \u00b7 fallen ${fallen}`}));
+      const key = svg("g", {"data-testid": "legend"});
+      legend(W, 24, key);
+      root.append(key);
 
       // The blocks.
       const blocksG = svg("g", {});
@@ -118,7 +151,7 @@
       if (toggles.coords) {
         const g = svg("g", {"font-size": 9, fill: "#888", "text-anchor": "middle"});
         for (let i = 0; i < size; i++) {
-          g.append(svg("text", {x: X(i) + CELL / 2, y: TOP - 3, text: i}), svg("text", {x: PAD / 2, y: Y(i) + CELL / 2 + 3, text: i}));
+          g.append(svg("text", {x: X(i) + CELL / 2, y: top - 3, text: i}), svg("text", {x: PAD / 2, y: Y(i) + CELL / 2 + 3, text: i}));
         }
         root.append(g);
       }
@@ -188,28 +221,6 @@
             text: status + (p.x ? " \u00b7 stopped" : "")}));
       });
 
-      // The legend.
-      y += 18;
-      const items = [
-        ["standing", (lx) => svg("rect", {x: lx, y: y, width: 16, height: 16, fill: COL.standing, stroke: COL.edge})],
-        ["falls in k turns", (lx) => [svg("rect", {x: lx, y: y, width: 16, height: 16, fill: COL.fall2}), svg("rect", {x: lx, y: y, width: 16, height: 16, fill: "url(#db-hatch)"}),
-          svg("text", {x: lx + 8, y: y + 12, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#b71c1c", text: "k"})]],
-        ["fallen, back in k", (lx) => [svg("rect", {x: lx, y: y, width: 16, height: 16, fill: COL.hole}),
-          svg("text", {x: lx + 8, y: y + 12, "text-anchor": "middle", "font-size": 9, "font-weight": 700, fill: COL.back, text: "\u21bbk"})]],
-        ["just fell", (lx) => svg("rect", {x: lx + 1, y: y + 1, width: 14, height: 14, fill: COL.hole, stroke: COL.justFell, "stroke-width": 2.5})],
-        ["player, wait", (lx) => [svg("circle", {cx: lx + 8, cy: y + 9, r: 7, fill: "#777"}), svg("circle", {cx: lx + 15, cy: y + 3, r: 5, fill: "#222"}),
-          svg("text", {x: lx + 15, y: y + 6, "text-anchor": "middle", "font-size": 8, fill: "#fff", text: "2"})]],
-        ["fell here", (lx) => [svg("circle", {cx: lx + 8, cy: y + 8, r: 7.5, fill: "#fff", stroke: "#777", "stroke-width": 1.5, "stroke-dasharray": "3 2"}),
-          svg("path", {d: `M${lx + 4},${y + 4}L${lx + 12},${y + 12}M${lx + 12},${y + 4}L${lx + 4},${y + 12}`, stroke: "#777", "stroke-width": 2})]],
-        ["program stopped", (lx) => svg("text", {x: lx + 6, y: y + 13, "font-size": 14, "font-weight": 700, fill: "#b71c1c", text: "!"})],
-      ];
-      let lx = PAD;
-      for (const [label, icon] of items) {
-        const w = 24 + label.length * 5.6 + 12;
-        if (lx + w > W) { lx = PAD; y += 22; }
-        root.append(svg("g", {}, icon(lx)), svg("text", {x: lx + 21, y: y + 12.5, "font-size": 11, fill: "#555", text: label}));
-        lx += w;
-      }
       box.replaceChildren(root);
     },
   });

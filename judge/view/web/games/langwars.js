@@ -16,6 +16,7 @@
   const pts = (twelfths) => (twelfths > 0 ? "+" : twelfths < 0 ? "\u2212" : "") + fmt(Math.abs(twelfths) / 12);
 
   JudgeView.register("langwars", {
+    about: "Four players spread eight programming languages for ten turns; for each language, the most believers win its attention in points and the fewest lose it (JavaChallenge 2014).",
     toggles: [{key: "real", label: "real believers (holiday picks, hidden from the players, included)", value: true}],
 
     prepare(film) {
@@ -151,7 +152,9 @@
       }
       const ky = H - 14;
       let kx = 4;
-      const key = (mark, label) => { g.append(mark(kx)); g.append(svg("text", {x: kx + 16, y: ky + 4, "font-size": 10, fill: "#555", text: label})); kx += 22 + label.length * 5.2; };
+      const keys = svg("g", {"data-testid": "legend"});
+      g.append(keys);
+      const key = (mark, label) => { keys.append(mark(kx)); keys.append(svg("text", {x: kx + 16, y: ky + 4, "font-size": 10, fill: "#555", text: label})); kx += 22 + label.length * 5.2; };
       key((x) => svg("rect", {x, y: ky - 6, width: 11, height: 11, fill: "#78909c"}), "revealed (workday picks)");
       if (real) key((x) => svg("rect", {x, y: ky - 6, width: 11, height: 11, fill: "url(#lw-hid-key)", stroke: "#78909c", "stroke-width": 0.6}), "hidden (holiday picks)");
       key((x) => svg("rect", {x: x + 0.75, y: ky - 5.25, width: 9.5, height: 9.5, fill: "none", stroke: "#111", "stroke-width": 1.5}), "counted this turn");

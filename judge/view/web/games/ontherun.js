@@ -11,7 +11,7 @@
   const {svg, el, color, fmt, frameAt} = JudgeView;
   const S = 1000;      // the map's side in SVG units
   const PAD = 24;      // room around the map for the pieces and labels
-  const LEGEND = 84;   // the legend's strip under the map
+  const LEGEND = 84;   // the legend's strip above the map
   const STYLE = {
     C: {name: "car", stroke: "#b8b8b8", width: 1.6, dash: null},
     T: {name: "train", stroke: "#f0a030", width: 2.2, dash: "10 5"},
@@ -148,7 +148,8 @@
   }
 
   function legendLayer() {
-    const y = S + PAD + 20, g = svg("g", {"font-size": 21, fill: "#333"});
+    // Above the map, where it is seen without scrolling.
+    const y = -PAD - LEGEND + 20, g = svg("g", {"font-size": 21, fill: "#333", "data-testid": "legend"});
     let x = -PAD + 4;
     const item = (draw, label, w) => { g.append(draw(x), svg("text", {x: x + w + 6, y: y + 5, text: label})); x += w + 22 + label.length * 10.6; };
     for (const t of ["C", "T", "P"]) {
@@ -184,6 +185,7 @@
   const word = (t) => (STYLE[t] ? STYLE[t].name : t);
 
   JudgeView.register("ontherun", {
+    about: "A fugitive hides on a map of cities joined by roads, railways and flights; four detectives hear how it travels, see where it is every fifth turn, and try to catch it within 50 turns (CodeCup 2007).",
     toggles: [{key: "truth", label: "fugitive where it really is (off: as the Detectives know it)", value: true}],
 
     prepare(film) {
@@ -198,7 +200,7 @@
         for (const k of [`${c.a}-${c.b}`, `${c.b}-${c.a}`]) links.set(k, (links.get(k) || "") + c.type);
       }
       const names = (film.header.players || []).map((p, i) => p.name || `player ${i}`);
-      const root = svg("svg", {viewBox: `${-PAD} ${-PAD} ${S + 2 * PAD} ${S + 2 * PAD + LEGEND}`, role: "img",
+      const root = svg("svg", {viewBox: `${-PAD} ${-PAD - LEGEND} ${S + 2 * PAD} ${S + 2 * PAD + LEGEND}`, role: "img",
         "aria-label": "On The Run map", "font-family": "sans-serif"});
       const pieces = svg("g", {});
       const map = mapLayer(w, xy, types);

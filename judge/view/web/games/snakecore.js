@@ -47,6 +47,7 @@
   }
 
   JudgeView.register("snakecore", {
+    about: "Each player steers a python over a square field: it grows by eating blocks, scores by biting other pythons and unloading into reactors, and spends energy to be unbitable for a while (SnakeCore 2008).",
     toggles: [
       {key: "coords", label: "coordinates", value: true},
       {key: "chain", label: "body chains", value: true},
@@ -167,7 +168,7 @@
         el("tbody", {}, rows));
       const key = (mark, text) => el("span", {style: "margin-right:1.1em;white-space:nowrap"}, mark, " ", text);
       const icon = (...parts) => svg("svg", {viewBox: `0 0 ${C} ${C}`, width: 13, height: 13, style: "width:13px;height:13px;display:inline-block;vertical-align:middle"}, ...parts);
-      const legend = el("div", {style: "font-size:12px;color:#555;margin-top:4px"},
+      const legend = el("div", {style: "font-size:12px;color:#555;margin:2px 0 4px", "data-testid": "legend"},
         key(icon(svg("path", {d: square(0, 0, C), fill: "#455a64"})), "wall"),
         key(icon(svg("rect", {x: 0.5, y: 0.5, width: C - 1, height: C - 1, rx: 1.5, fill: "#212121"}), svg("circle", {cx: C / 2, cy: C / 2, r: 3, fill: "#ffeb3b", stroke: "#ff6f00"})), "reactor"),
         key(icon(svg("path", {d: square(0, 0, C * 0.56), fill: "#bdbdbd", stroke: "#757575", "stroke-width": 0.6})), "block"),
@@ -176,7 +177,8 @@
         key(icon(svg("circle", {cx: C / 2, cy: C / 2, r: C * 0.45, fill: HALO, "fill-opacity": 0.55})), "halo: protected; badge: protection counter (\u22121 as each own move begins, protected while above 0)"),
         key(icon(svg("circle", {cx: C / 2, cy: C / 2, r: C * 0.42, fill: "none", stroke: "#111", "stroke-dasharray": "2 1.5"})), "just moved"),
         key(icon(svg("path", {d: "M1 1l8 8m0 -8l-8 8", stroke: "#000", "stroke-width": 1.4})), "disqualified"));
-      box.replaceChildren(caption, root, table, legend);
+      // The legend above the board, where it is seen without scrolling.
+      box.replaceChildren(caption, legend, root, table);
     },
   });
 })();
