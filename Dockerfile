@@ -9,7 +9,9 @@
 #
 #   docker run -d --pid=host -v /var/run/docker.sock:/var/run/docker.sock \
 #     -v /sys/fs/cgroup:/sys/fs/cgroup -v /var/lib/judge:/var/lib/judge \
-#     -e JUDGE_DATA_DIR=/var/lib/judge judge serve
+#     -v /run/judge:/run/judge -e JUDGE_DATA_DIR=/var/lib/judge judge serve
+#
+# Without --pid=host it cannot see its bots' processes, and refuses to judge (TestDaemonImage).
 ARG BASE
 FROM ${BASE}
 COPY bin/judge /usr/local/bin/judge

@@ -1,9 +1,11 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"time"
 
@@ -299,5 +301,23 @@ func (e *Engine) inspect(ctx context.Context, id string) (pid int, image string,
 	if info.State == nil || info.State.Pid == 0 || !info.State.Running {
 		return 0, image, fmt.Errorf("%w: container %s", errNotRunning, id[:12])
 	}
+	if err := seesProcess(info.State.Pid, info.ID); err != nil {
+		return 0, image, err
+	}
 	return info.State.Pid, image, nil
+}
+
+// ErrOtherPIDs is a judge that cannot see its bots' processes: it runs in a PID namespace of
+// its own (a container without --pid=host), where the engine's process numbers are not its
+// bots', so it could neither read their CPU time and memory nor freeze them. It stops there,
+// rather than judge with figures of nothing.
+var ErrOtherPIDs = errors.New("sandbox: the judge cannot see its bots' processes: it runs in a PID namespace of its own (a container without --pid=host?); run it in the engine's (docker run --pid=host)")
+
+// seesProcess checks that pid, as the engine numbers it, is container id's process here too.
+func seesProcess(pid int, id string) error {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
+	if errors.Is(err, os.ErrNotExist) || err == nil && id != "" && !bytes.Contains(b, []byte(id)) {
+		return fmt.Errorf("%w (the engine's process %d of container %.12s is not it here)", ErrOtherPIDs, pid, id)
+	}
+	return nil // another error (a process that just ended) is for the caller's next look
 }

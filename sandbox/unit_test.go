@@ -522,3 +522,23 @@ func TestEngineErr(t *testing.T) {
 		t.Error("engineErr(nil) is not nil")
 	}
 }
+
+// A process the engine numbers is the judge's to watch only when that number is the
+// container's process here too (the same PID namespace): else ErrOtherPIDs.
+func TestSeesProcess(t *testing.T) {
+	self, _ := os.ReadFile("/proc/self/cgroup")
+	for _, tc := range []struct {
+		name string
+		pid  int
+		id   string
+		want error
+	}{
+		{"no such process here", 1 << 30, "abc", ErrOtherPIDs},
+		{"a process of another container", os.Getpid(), "0123456789abcdef0123456789abcdef", ErrOtherPIDs},
+		{"the container's process", os.Getpid(), "", nil},
+	} {
+		if err := seesProcess(tc.pid, tc.id); !errors.Is(err, tc.want) || (tc.want == nil) != (err == nil) {
+			t.Errorf("%s: %v, want %v (this process's cgroups: %q)", tc.name, err, tc.want, self)
+		}
+	}
+}
