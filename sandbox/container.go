@@ -302,7 +302,17 @@ func (e *Engine) inspect(ctx context.Context, id string) (pid int, image string,
 		return 0, image, fmt.Errorf("%w: container %s", errNotRunning, id[:12])
 	}
 	if err := seesProcess(info.State.Pid, info.ID); err != nil {
-		return 0, image, err
+		if !errors.Is(err, errNoProcess) {
+			return 0, image, err
+		}
+		// No such process here: it ended since (the caller finds that out as before), or it
+		// is out of sight, which a container still running on it a moment later says.
+		time.Sleep(50 * time.Millisecond)
+		if again, aerr := e.api().ContainerInspect(ctx, id); aerr == nil && again.State != nil && again.State.Running && again.State.Pid == info.State.Pid {
+			if _, err := os.Stat(fmt.Sprintf("/proc/%d", info.State.Pid)); errors.Is(err, os.ErrNotExist) {
+				return 0, image, fmt.Errorf("%w (the engine's process %d of container %.12s is not here)", ErrOtherPIDs, info.State.Pid, id)
+			}
+		}
 	}
 	return info.State.Pid, image, nil
 }
@@ -313,11 +323,18 @@ func (e *Engine) inspect(ctx context.Context, id string) (pid int, image string,
 // rather than judge with figures of nothing.
 var ErrOtherPIDs = errors.New("sandbox: the judge cannot see its bots' processes: it runs in a PID namespace of its own (a container without --pid=host?); run it in the engine's (docker run --pid=host)")
 
-// seesProcess checks that pid, as the engine numbers it, is container id's process here too.
+// errNoProcess is a process number with no process here.
+var errNoProcess = errors.New("sandbox: no such process")
+
+// seesProcess checks that pid, as the engine numbers it, is container id's process here too:
+// ErrOtherPIDs when it is another's, errNoProcess when there is none.
 func seesProcess(pid int, id string) error {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
-	if errors.Is(err, os.ErrNotExist) || err == nil && id != "" && !bytes.Contains(b, []byte(id)) {
-		return fmt.Errorf("%w (the engine's process %d of container %.12s is not it here)", ErrOtherPIDs, pid, id)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return errNoProcess
+	case err == nil && id != "" && !bytes.Contains(b, []byte(id)):
+		return fmt.Errorf("%w (the engine's process %d of container %.12s is another here)", ErrOtherPIDs, pid, id)
 	}
-	return nil // another error (a process that just ended) is for the caller's next look
+	return nil
 }

@@ -533,7 +533,7 @@ func TestSeesProcess(t *testing.T) {
 		id   string
 		want error
 	}{
-		{"no such process here", 1 << 30, "abc", ErrOtherPIDs},
+		{"no such process here", 1 << 30, "abc", errNoProcess},
 		{"a process of another container", os.Getpid(), "0123456789abcdef0123456789abcdef", ErrOtherPIDs},
 		{"the container's process", os.Getpid(), "", nil},
 	} {

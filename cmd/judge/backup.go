@@ -20,9 +20,9 @@ func (a *app) storeBackupCmd() *cobra.Command {
 each JetStream stream of the server (the jobs and the results, the object stores of replays,
 builds, images, sources and games, the key-value buckets of the portal and the rest) with its
 consumers, JetStream's own format, and DIR/backup.json, written last, which lists them. It
-changes nothing and may run while the judges work: the jobs are taken first and the results
-before the replays and the portal's records, so a match that ends meanwhile is either still
-a job or done with its result and replay. It reads the server at nats.url, else the data
+changes nothing and may run while the judges work: the portal's records are taken first, then
+the jobs, the results and the objects, so a match that ends meanwhile is either still a job or
+done with its result and replay, and no record names what the backup lacks. It reads the server at nats.url, else the data
 directory's NATS store (through the judge serving it, if one runs), else the judge serving at
 nats.listen. judge store restore puts it back.`,
 		Args: cobra.ExactArgs(1),

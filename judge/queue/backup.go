@@ -40,19 +40,24 @@ type StreamBackup struct {
 // ErrNotEmpty is a restore onto a server that has streams already.
 var ErrNotEmpty = errors.New("the server has streams already")
 
-// backupOrder is the order the streams are taken in: the jobs first, and the results before
-// the objects and the portal's records after them, so that a job that ends while the backup
-// runs is either still in the jobs, or done with its result and replay in the backup.
+// backupOrder is the order the streams are taken in, so that what the backup's records name
+// is in it: the key-value buckets first (the portal's records), then the jobs, then the
+// results, then the object stores (replays, builds, sources). A match that ends while the
+// backup runs is then either still a job in it, to be judged again, or done with its result
+// and replay; and a record of the portal never names a result or a replay the backup lacks
+// (the contest engine, when it starts, reads every result again and catches its records up).
 func (q *Queue) backupOrder(name string) int {
 	switch {
-	case name == q.jobsStream:
+	case strings.HasPrefix(name, "KV_"):
 		return 0
-	case name == q.resultsStream:
+	case name == q.jobsStream:
 		return 1
-	case strings.HasPrefix(name, "OBJ_"):
+	case name == q.resultsStream:
 		return 2
+	case strings.HasPrefix(name, "OBJ_"):
+		return 3
 	}
-	return 3
+	return 4
 }
 
 // Backup writes a snapshot of every stream on the server into dir, which must not exist or
