@@ -302,17 +302,17 @@ func (e *Engine) inspect(ctx context.Context, id string) (pid int, image string,
 		return 0, image, fmt.Errorf("%w: container %s", errNotRunning, id[:12])
 	}
 	if err := seesProcess(info.State.Pid, info.ID); err != nil {
-		if !errors.Is(err, errNoProcess) {
-			return 0, image, err
-		}
-		// No such process here: it ended since (the caller finds that out as before), or it
-		// is out of sight, which a container still running on it a moment later says.
-		time.Sleep(50 * time.Millisecond)
-		if again, aerr := e.api().ContainerInspect(ctx, id); aerr == nil && again.State != nil && again.State.Running && again.State.Pid == info.State.Pid {
-			if _, err := os.Stat(fmt.Sprintf("/proc/%d", info.State.Pid)); errors.Is(err, os.ErrNotExist) {
-				return 0, image, fmt.Errorf("%w (the engine's process %d of container %.12s is not here)", ErrOtherPIDs, info.State.Pid, id)
+		// Not the container's process here: out of sight, or ending (an exiting process has
+		// left its cgroups, an ended one is gone) before the engine has seen it stop. Out of
+		// sight is what stays so while the engine still runs the container on that process.
+		for range 10 {
+			time.Sleep(100 * time.Millisecond)
+			again, aerr := e.api().ContainerInspect(ctx, id)
+			if aerr != nil || again.State == nil || !again.State.Running || again.State.Pid != info.State.Pid || seesProcess(info.State.Pid, info.ID) == nil {
+				return info.State.Pid, image, nil // the caller finds out how it ended, as ever
 			}
 		}
+		return 0, image, fmt.Errorf("%w (%v)", ErrOtherPIDs, err)
 	}
 	return info.State.Pid, image, nil
 }
@@ -332,7 +332,7 @@ func seesProcess(pid int, id string) error {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return errNoProcess
+		return fmt.Errorf("%w: the engine's process %d of container %.12s", errNoProcess, pid, id)
 	case err == nil && id != "" && !bytes.Contains(b, []byte(id)):
 		return fmt.Errorf("%w (the engine's process %d of container %.12s is another here)", ErrOtherPIDs, pid, id)
 	}
