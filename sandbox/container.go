@@ -303,13 +303,18 @@ func (e *Engine) inspect(ctx context.Context, id string) (pid int, image string,
 	}
 	if err := seesProcess(info.State.Pid, info.ID); err != nil {
 		// Not the container's process here: out of sight, or ending (an exiting process has
-		// left its cgroups, an ended one is gone) before the engine has seen it stop. Out of
-		// sight is what stays so while the engine still runs the container on that process.
-		for range 10 {
-			time.Sleep(100 * time.Millisecond)
+		// left its cgroups, an ended one is gone) before the engine has seen its container
+		// stop. Out of sight is what stays so for a second while the engine runs it on.
+		for range 50 {
+			time.Sleep(20 * time.Millisecond)
 			again, aerr := e.api().ContainerInspect(ctx, id)
-			if aerr != nil || again.State == nil || !again.State.Running || again.State.Pid != info.State.Pid || seesProcess(info.State.Pid, info.ID) == nil {
-				return info.State.Pid, image, nil // the caller finds out how it ended, as ever
+			switch {
+			case aerr != nil:
+				return 0, image, fmt.Errorf("sandbox: inspecting container: %w", aerr)
+			case again.State == nil || !again.State.Running || again.State.Pid != info.State.Pid:
+				return 0, image, fmt.Errorf("%w: container %s", errNotRunning, id[:12])
+			case seesProcess(info.State.Pid, info.ID) == nil:
+				return info.State.Pid, image, nil
 			}
 		}
 		return 0, image, fmt.Errorf("%w (%v)", ErrOtherPIDs, err)

@@ -62,14 +62,18 @@ func (e *Engine) Sweep(ctx context.Context) (int, error) {
 	return removed, errors.Join(errs...)
 }
 
-// ownerAlive reports whether some process holds the lock file at path.
+// ownerAlive reports whether some process holds the lock file at path, or may: a lock in a
+// directory this judge cannot see is another filesystem's (a judge in a container beside one
+// on the host, on the same engine and host name), whose judge it cannot tell dead, and whose
+// bots it must not kill.
 func ownerAlive(path string) bool {
 	if path == "" {
 		return false
 	}
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
-		return false
+		_, derr := os.Stat(filepath.Dir(path))
+		return errors.Is(derr, os.ErrNotExist)
 	}
 	defer f.Close()
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {

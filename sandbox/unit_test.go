@@ -542,3 +542,39 @@ func TestSeesProcess(t *testing.T) {
 		}
 	}
 }
+
+// A judge tells dead only a judge whose lock it can see: held is alive, there and free is
+// dead, gone from a directory it sees is dead, in a directory it cannot see (another
+// filesystem's: a judge in a container beside one on the host) is alive, its bots spared.
+func TestOwnerAlive(t *testing.T) {
+	dir := t.TempDir()
+	held, free := filepath.Join(dir, "held.lock"), filepath.Join(dir, "free.lock")
+	for _, p := range []string{held, free} {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := os.Open(held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	// ownerAlive's own flock is on a file description of its own: the lock above holds.
+	for _, tc := range []struct {
+		path string
+		want bool
+	}{
+		{held, true},
+		{free, false},
+		{filepath.Join(dir, "removed.lock"), false},
+		{filepath.Join(dir, "not-here", "instances", "x.lock"), true},
+		{"", false},
+	} {
+		if got := ownerAlive(tc.path); got != tc.want {
+			t.Errorf("ownerAlive(%q) = %v, want %v", tc.path, got, tc.want)
+		}
+	}
+}
