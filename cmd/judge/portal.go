@@ -305,7 +305,7 @@ func (a *app) portalContestCmd() *cobra.Command {
 			defer q.Close()
 			c, err := st.Contest(cmd.Context(), args[0])
 			if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrInvalid) {
-				return usageError{fmt.Errorf("%s: no such contest (judge portal contest list)", args[0])}
+				return noContest("", args[0])
 			}
 			if err != nil {
 				return err
@@ -350,7 +350,7 @@ func (a *app) portalContestCmd() *cobra.Command {
 			defer q.Close()
 			c, err := st.CloseContest(cmd.Context(), args[0])
 			if errors.Is(err, store.ErrNotFound) {
-				return usageError{fmt.Errorf("%s: no such contest (judge portal contest list)", args[0])}
+				return noContest("", args[0])
 			}
 			if err != nil {
 				return err
@@ -377,7 +377,7 @@ func (a *app) portalContestCmd() *cobra.Command {
 			}
 			defer q.Close()
 			if _, err := st.Contest(cmd.Context(), args[0]); errors.Is(err, store.ErrNotFound) {
-				return usageError{fmt.Errorf("%s: no such contest (judge portal contest list)", args[0])}
+				return noContest("", args[0])
 			} else if err != nil {
 				return err
 			}
@@ -452,7 +452,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 			}
 			defer q.Close()
 			if _, err := st.Contest(cmd.Context(), contest); errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrInvalid) {
-				return usageError{fmt.Errorf("--contest %s: no such contest (judge portal contest list)", contest)}
+				return noContest("--contest", contest)
 			} else if err != nil {
 				return err
 			}
@@ -491,7 +491,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 			defer q.Close()
 			_, code, err := st.ResetUser(cmd.Context(), contest, args[0])
 			if errors.Is(err, store.ErrNotFound) {
-				return usageError{fmt.Errorf("%s: no such user of contest %s (judge portal user list --contest %s)", args[0], contest, contest)}
+				return noUser(args[0], contest)
 			}
 			if errors.Is(err, store.ErrInvalid) {
 				return usageError{errors.New(strings.TrimPrefix(err.Error(), store.ErrInvalid.Error()+": "))}
@@ -523,7 +523,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 			defer q.Close()
 			u, err := st.RemoveUser(cmd.Context(), contest, args[0])
 			if errors.Is(err, store.ErrNotFound) {
-				return usageError{fmt.Errorf("%s: no such user of contest %s (judge portal user list --contest %s)", args[0], contest, contest)}
+				return noUser(args[0], contest)
 			}
 			if err != nil {
 				return err
@@ -538,6 +538,16 @@ func (a *app) portalUserCmd() *cobra.Command {
 	remove.Flags().BoolVar(&asJSON, "json", false, "print the user as judge portal user list --json does")
 	user.AddCommand(add, list, reset, remove)
 	return user
+}
+
+// noContest and noUser are the organiser's commands' word for a name the store does not
+// have, with the command that lists those it has.
+func noContest(flag, name string) error {
+	return usageError{fmt.Errorf("%s: no such contest (judge portal contest list)", strings.TrimSpace(flag+" "+name))}
+}
+
+func noUser(login, contest string) error {
+	return usageError{fmt.Errorf("%s: no such user of contest %s (judge portal user list --contest %s)", login, contest, contest)}
 }
 
 // record keeps an organiser's action done from the command line, as the portal keeps those
@@ -597,7 +607,7 @@ func (a *app) portalRoundCmd() *cobra.Command {
 			defer q.Close()
 			ct, err := st.Contest(cmd.Context(), contestName)
 			if errors.Is(err, store.ErrNotFound) {
-				return usageError{fmt.Errorf("--contest %s: no such contest", contestName)}
+				return noContest("--contest", contestName)
 			}
 			if err != nil {
 				return err

@@ -254,6 +254,14 @@ func TestOrganisersActionsAreKept(t *testing.T) {
 	if code, _, _ := a.api("GET", "/api/v1/contests/spring/actions", nil, ""); code != 403 {
 		t.Errorf("a contestant reads the organisers' actions: %d, want 403", code)
 	}
+	e.contest("autumn", nil)
+	otto := e.user("autumn", "otto", true)
+	if code, _, _ := otto.api("GET", "/api/v1/contests/spring/actions", nil, ""); code != 404 {
+		t.Errorf("another contest's organiser reads spring's actions: %d, want 404", code)
+	}
+	if code, _, _ := otto.api("DELETE", "/api/v1/contests/spring/users/alice", nil, ""); code != 404 {
+		t.Errorf("another contest's organiser removes spring's alice: %d, want 404", code)
+	}
 	if code, page := o.get("/c/spring/admin"); code != 200 || !strings.Contains(page, `data-testid="actions"`) || !strings.Contains(page, "added contestant bob") {
 		t.Errorf("the organiser page's actions: %d", code)
 	}
