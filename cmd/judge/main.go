@@ -379,13 +379,27 @@ func (a *app) runner(b *build.Builder) (*match.Runner, error) {
 	}, nil
 }
 
+// queueUse is what a command opens the queue for.
+type queueUse int
+
+const (
+	// look: whether a judge runs, or what its store holds; no server is an answer, at once.
+	look queueUse = iota
+	// work: a client that works through the queue (jobs, results, objects) and waits a few
+	// seconds for nats.url's server when it refuses connections: one restarting.
+	work
+	// serve: the daemon's or the portal's own, which embeds a server without nats.url.
+	serve
+)
+
 // queue connects to nats.url; with none, serve embeds a server and the clients look for the
 // embedded one on nats.listen.
-func (a *app) queue(ctx context.Context, serve bool) (*queue.Queue, error) {
+func (a *app) queue(ctx context.Context, use queueUse) (*queue.Queue, error) {
 	o := a.cfg.Queue()
 	o.Logger = a.log
+	o.WaitForServer = use != look && o.URL != ""
 	switch {
-	case o.URL == "" && serve:
+	case o.URL == "" && use == serve:
 		o.StoreDir = a.natsStore()
 	case o.URL == "":
 		o.URL = "nats://" + o.Listen
@@ -394,7 +408,7 @@ func (a *app) queue(ctx context.Context, serve bool) (*queue.Queue, error) {
 		o.StoreDir, o.ServerName, o.Cluster = "", "", queue.Cluster{}
 	}
 	q, err := queue.Open(ctx, o)
-	if err != nil && !serve {
+	if err != nil && use != serve {
 		return nil, fmt.Errorf("%w (is `judge serve` running? set nats.url to use another server)", err)
 	}
 	return q, err
@@ -505,7 +519,7 @@ func (a *app) lookup(name string) (game.Game, bool) {
 // nats.url's, else the judge serving on nats.listen, else the data directory's own store read
 // in this process (changing nothing), when it has one.
 func (a *app) gamesStore(ctx context.Context) (*queue.Queue, error) {
-	q, err := a.queue(ctx, false)
+	q, err := a.queue(ctx, look)
 	if err == nil || a.cfg.NATS.URL != "" {
 		return q, err
 	}

@@ -97,7 +97,7 @@ func (a *app) portalStore(ctx context.Context) (*store.Store, *queue.Queue, erro
 // on the judge serving on nats.listen; else on the data directory's NATS store, opened here
 // (no judge need run for the organiser to make contests and people, or add a game).
 func (a *app) storeQueue(ctx context.Context) (*queue.Queue, error) {
-	q, err := a.queue(ctx, false)
+	q, err := a.queue(ctx, work)
 	if err != nil && a.cfg.NATS.URL == "" {
 		o := a.cfg.Queue()
 		o.URL, o.StoreDir, o.InProcess, o.Logger = "", a.natsStore(), true, a.log
@@ -111,7 +111,7 @@ func (a *app) storeQueue(ctx context.Context) (*queue.Queue, error) {
 func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	q, err := a.queue(ctx, a.cfg.NATS.URL == "")
+	q, err := a.queue(ctx, serve)
 	if err != nil {
 		return err
 	}

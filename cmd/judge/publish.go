@@ -58,7 +58,7 @@ func (a *app) publishCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			q, err := a.queue(ctx, false)
+			q, err := a.queue(ctx, work)
 			if err != nil {
 				return err
 			}

@@ -155,7 +155,7 @@ func (a *app) rebuild(cmd *cobra.Command, o rebuildOpts, args []string) error {
 	}
 	if o.known {
 		if o.fromStore {
-			q, err := a.queue(cmd.Context(), false)
+			q, err := a.queue(cmd.Context(), work)
 			if err != nil {
 				return err
 			}

@@ -26,7 +26,7 @@ func (a *app) resultsCmd() *cobra.Command {
 					return usageError{err}
 				}
 			}
-			q, err := a.queue(cmd.Context(), false)
+			q, err := a.queue(cmd.Context(), look)
 			if err != nil {
 				return err
 			}

@@ -31,7 +31,7 @@ func (a *app) serveCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			q, err := a.queue(ctx, true)
+			q, err := a.queue(ctx, serve)
 			if err != nil {
 				return err
 			}

@@ -106,7 +106,7 @@ daemon needs it. It works through the running judge (nats.listen) or the server 
 			var q *queue.Queue
 			if slices.ContainsFunc(all, func(e expiry) bool { return e.age > 0 }) {
 				var err error
-				if q, err = a.queue(cmd.Context(), false); err != nil {
+				if q, err = a.queue(cmd.Context(), work); err != nil {
 					return err
 				}
 				defer q.Close()

@@ -63,7 +63,7 @@ func (a *app) submitCmd() *cobra.Command {
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			q, err := a.queue(ctx, false)
+			q, err := a.queue(ctx, work)
 			if err != nil {
 				return err
 			}

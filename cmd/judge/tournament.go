@@ -225,7 +225,7 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 // which stop returns.
 func (a *app) tournamentQueue(ctx context.Context, errOut io.Writer, f *tournamentFlags) (*queue.Queue, func(), error) {
 	if a.cfg.NATS.URL != "" && !f.embedded {
-		q, err := a.queue(ctx, false)
+		q, err := a.queue(ctx, work)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -233,14 +233,14 @@ func (a *app) tournamentQueue(ctx context.Context, errOut io.Writer, f *tourname
 	}
 	if !f.embedded {
 		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		q, err := a.queue(cctx, false)
+		q, err := a.queue(cctx, look)
 		cancel()
 		if err == nil {
 			fmt.Fprintf(errOut, "publishing to the judge serving on %s\n", q.URL())
 			return q, func() { q.Close() }, nil
 		}
 	}
-	q, err := a.queue(ctx, true)
+	q, err := a.queue(ctx, serve)
 	if err != nil {
 		return nil, nil, err
 	}

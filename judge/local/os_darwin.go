@@ -15,8 +15,5 @@ func processCPU(int) (time.Duration, error) {
 // peakRSS is not read while the process runs off Linux: its rusage gives it at the end.
 func peakRSS(int) int64 { return 0 }
 
-// fionread asks how many bytes a pipe holds.
-const fionread = 0x4004667f // FIONREAD, <sys/filio.h>
-
 // Supported is nil: bots run here as plain processes, though unmetered (processCPU).
 func Supported() error { return nil }

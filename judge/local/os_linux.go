@@ -34,8 +34,5 @@ func peakRSS(pid int) int64 {
 	return 0
 }
 
-// fionread asks how many bytes a pipe holds.
-const fionread = unix.TIOCINQ
-
 // Supported is nil: bots run here as plain processes, metered.
 func Supported() error { return nil }

@@ -17,7 +17,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -66,9 +65,10 @@ type Process struct {
 	last    time.Duration
 	sampled time.Time
 
-	done     chan struct{} // closed once the process has exited and been reaped
-	errDone  chan struct{} // closed once its stderr has ended
-	errPipe  syscall.RawConn
+	done     chan struct{}   // closed once the process has exited and been reaped
+	errDone  chan struct{}   // closed once its stderr has ended
+	errPipe  syscall.RawConn // its stderr, read under mu (drainStderr)
+	errBuf   []byte
 	mu       sync.Mutex
 	exit     sandbox.Exit
 	usage    *syscall.Rusage
@@ -137,7 +137,8 @@ func (e *Engine) Start(ctx context.Context, spec sandbox.RunSpec) (*Process, err
 	}
 	p := &Process{cmd: cmd, pid: cmd.Process.Pid, dir: dir, in: inW, lines: make(chan line, 64),
 		metred: !e.Unmetered, done: make(chan struct{}), errDone: make(chan struct{}), errLimit: int(out.Stderr)}
-	p.errPipe, _ = errR.SyscallConn()
+	p.errPipe, _ = errR.SyscallConn() // an open file's: no error
+	p.errBuf = make([]byte, 32<<10)
 	p.timer = time.NewTimer(time.Hour)
 	p.timer.Stop()
 	go p.readLines(outR, int(out.Line), int64(out.Stdout))
@@ -192,22 +193,38 @@ func (p *Process) readLines(r *os.File, max int, limit int64) {
 }
 
 // readStderr keeps the first errLimit bytes of the bot's stderr and drops the rest, saying so.
+// It reads as TakeStderr does, under p.mu (drainStderr): what has left the pipe is in
+// p.stderr, so that a take after the bot's answer misses nothing it wrote before it.
 func (p *Process) readStderr(r *os.File) {
 	defer close(p.errDone)
 	defer r.Close()
-	buf := make([]byte, 32<<10)
-	for {
-		n, err := r.Read(buf)
+	// The pipe is non-blocking: Read waits for it to be readable whenever the function
+	// returns false, and returns once it returns true, at the pipe's end.
+	p.errPipe.Read(func(fd uintptr) bool {
 		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.drainStderr(int(fd))
+	})
+}
+
+// drainStderr reads what the stderr pipe holds, with p.mu held, and reports whether the pipe
+// has ended (the bot and every process it started closed it, or it failed).
+func (p *Process) drainStderr(fd int) bool {
+	for {
+		n, err := unix.Read(fd, p.errBuf)
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err == unix.EAGAIN:
+			return false
+		case err != nil || n <= 0:
+			return true
+		}
 		if keep := min(n, p.errLimit-len(p.stderr)); keep > 0 {
-			p.stderr = append(p.stderr, buf[:keep]...)
-		} else if n > 0 && !p.cut {
+			p.stderr = append(p.stderr, p.errBuf[:keep]...)
+		} else if !p.cut {
 			p.cut = true
 			p.stderr = append(p.stderr, fmt.Sprintf("\n[stderr cut: the judge keeps %d bytes]\n", p.errLimit)...)
-		}
-		p.mu.Unlock()
-		if err != nil {
-			return
 		}
 	}
 }
@@ -417,15 +434,12 @@ func (p *Process) Stderr() []byte {
 	return bytes.Clone(p.stderr)
 }
 
-// TakeStderr is what the bot wrote to stderr since the last take. The bot is stopped between
-// its turns: what it wrote is read once its pipe is empty (a few milliseconds at most).
+// TakeStderr is what the bot wrote to stderr since the last take: the bot is stopped between
+// its turns, and what its pipe holds is read here.
 func (p *Process) TakeStderr() []byte {
-	for deadline := time.Now().Add(5 * time.Millisecond); pipeHolds(p.errPipe) && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Microsecond)
-	}
-	runtime.Gosched() // the reader appends what it has just read
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.errPipe.Control(func(fd uintptr) { p.drainStderr(int(fd)) })
 	b := bytes.Clone(p.stderr[p.taken:])
 	p.taken = len(p.stderr)
 	return b
@@ -450,13 +464,4 @@ func copyFile(src, dst string) error {
 		return err
 	}
 	return out.Close()
-}
-
-// pipeHolds reports whether the pipe holds bytes not yet read.
-func pipeHolds(c syscall.RawConn) bool {
-	n := 0
-	if c != nil {
-		c.Control(func(fd uintptr) { n, _ = unix.IoctlGetInt(int(fd), fionread) })
-	}
-	return n > 0
 }

@@ -79,6 +79,11 @@ type Options struct {
 	// return ErrReadOnly. The results stream must exist; a missing object store holds no
 	// objects.
 	ReadOnly bool `mapstructure:"-"`
+	// WaitForServer has Open wait up to 10 s for a server at URL that refuses connections
+	// (one restarting: a rolling upgrade, the judge that embeds it started again) rather than
+	// fail at once: for the commands that work through the queue, not those that only look
+	// whether a judge runs.
+	WaitForServer bool `mapstructure:"-"`
 	// bare opens the server and creates nothing on it, not even to look: Restore's, which
 	// puts the streams there itself.
 	bare bool

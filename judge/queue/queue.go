@@ -69,6 +69,9 @@ const (
 	pingInterval = 20 * time.Second
 	// drainTimeout bounds Close: draining only flushes what is already in flight.
 	drainTimeout = 10 * time.Second
+	// connectWait is how long Open waits for a NATS server that refuses connections
+	// (Options.WaitForServer): one restarting is back within seconds.
+	connectWait = 10 * time.Second
 	// setupTimeout bounds creating the streams, consumer and buckets when the caller's
 	// context has no deadline; setupAttemptTimeout bounds one attempt.
 	setupTimeout        = 30 * time.Second
@@ -186,7 +189,7 @@ func Open(ctx context.Context, o Options) (*Queue, error) {
 			q.url = srv.ClientURL()
 		}
 	}
-	if err := q.connect(); err != nil {
+	if err := q.connect(ctx); err != nil {
 		q.shutdownServer()
 		return nil, err
 	}
@@ -234,14 +237,14 @@ func readableStore(dir string) error {
 	return nil
 }
 
-func (q *Queue) connect() error {
+func (q *Queue) connect(ctx context.Context) error {
 	url := q.url
 	var inProcess []nats.Option
 	if q.o.InProcess {
 		url = q.srv.ClientURL() // not dialled: the connection is made in process
 		inProcess = append(inProcess, nats.InProcessServer(q.srv))
 	}
-	nc, err := nats.Connect(url, append(inProcess,
+	opts := append(inProcess,
 		nats.Name("judge"),
 		// The servers of a cluster are tried in the order nats.url lists them: each
 		// machine lists its nearest first.
@@ -272,7 +275,17 @@ func (q *Queue) connect() error {
 			}
 			q.log.Error("queue: NATS error", "subject", subject, "err", err)
 		}),
-	)...)
+	)
+	nc, err := nats.Connect(url, opts...)
+	if errors.Is(err, nats.ErrNoServers) && q.srv == nil && q.o.WaitForServer {
+		q.log.Warn("queue: no NATS server answers; waiting for one", "url", q.url, "up_to", connectWait)
+		for deadline := time.Now().Add(connectWait); errors.Is(err, nats.ErrNoServers) && time.Now().Before(deadline); {
+			if sleep(ctx, 250*time.Millisecond) != nil {
+				break
+			}
+			nc, err = nats.Connect(url, opts...)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("queue: connect to %s: %w", q.where(), err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/job"
+	"github.com/botjudge/judge/judge/queue/queuetest"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -160,6 +161,35 @@ func TestOpenValidatesOptions(t *testing.T) {
 		t.Error("second server on a port in use started")
 	} else {
 		t.Logf("port in use: %v", err)
+	}
+}
+
+// A command run while its NATS server restarts (a rolling upgrade, the judge that embeds it
+// started again) waits for it rather than fail.
+func TestOpenWaitsForAServerComingBack(t *testing.T) {
+	t.Parallel()
+	addr := queuetest.FreeAddr(t)
+	started := make(chan *Queue, 1)
+	go func() {
+		time.Sleep(2 * time.Second)
+		started <- embedded(t, Options{Listen: addr})
+	}()
+	begin := time.Now()
+	// A look for a server (whether a judge runs) does not wait.
+	if _, err := Open(testContext(t, 30*time.Second), Options{URL: "nats://" + addr, Logger: testLogger()}); err == nil {
+		t.Fatal("a look for a server that is not there found one")
+	}
+	q, err := Open(testContext(t, 30*time.Second), Options{URL: "nats://" + addr, WaitForServer: true, Logger: testLogger()})
+	if err != nil {
+		t.Fatalf("a client started 2 s before its server: %v", err)
+	}
+	defer q.Close()
+	<-started
+	if waited := time.Since(begin); waited < 2*time.Second {
+		t.Errorf("connected after %v, before the server started", waited)
+	}
+	if _, err := q.Submit(testContext(t, 10*time.Second), "late-client", []byte("{}")); err != nil {
+		t.Errorf("publishing through it: %v", err)
 	}
 }
 
