@@ -408,7 +408,10 @@ func (a *app) queue(ctx context.Context, use queueUse) (*queue.Queue, error) {
 		o.StoreDir, o.ServerName, o.Cluster = "", "", queue.Cluster{}
 	}
 	q, err := queue.Open(ctx, o)
-	if err != nil && use != serve {
+	switch {
+	case err != nil && a.cfg.NATS.URL != "":
+		return nil, fmt.Errorf("%w (nats.url's: is its server running?)", err)
+	case err != nil && use != serve:
 		return nil, fmt.Errorf("%w (is `judge serve` running? set nats.url to use another server)", err)
 	}
 	return q, err
