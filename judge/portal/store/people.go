@@ -521,6 +521,9 @@ func (s *Store) TokenUser(ctx context.Context, token string) (User, Token, error
 	if err != nil {
 		return User{}, Token{}, err
 	}
+	if t.Expired(s.now()) {
+		s.dropToken(ctx, t, key)
+	}
 	if u.Disabled || t.Epoch != u.TokenEpoch || t.Expired(s.now()) {
 		return User{}, Token{}, ErrNotFound
 	}
@@ -567,7 +570,12 @@ func (s *Store) Tokens(ctx context.Context, contest, login string) ([]Token, err
 	var out []Token
 	for _, k := range keys {
 		var t Token
-		if _, err := s.get(ctx, k, &t); err == nil && t.Epoch == u.TokenEpoch && !t.Expired(s.now()) {
+		if _, err := s.get(ctx, k, &t); err != nil {
+			continue
+		}
+		if t.Expired(s.now()) {
+			s.dropToken(ctx, t, tokenKey(t.Digest))
+		} else if t.Epoch == u.TokenEpoch {
 			out = append(out, t)
 		}
 	}
@@ -602,9 +610,17 @@ func (s *Store) dropTokens(ctx context.Context, u User) {
 	for _, k := range keys {
 		var t Token
 		if _, err := s.get(ctx, k, &t); err == nil && t.Epoch != u.TokenEpoch {
-			s.kv.Delete(ctx, tokenKey(t.Digest))
-			s.kv.Delete(ctx, k)
+			s.dropToken(ctx, t, tokenKey(t.Digest))
 		}
+	}
+}
+
+// dropToken deletes a dead token's record (key) and its index entry, where it has one (a
+// token made before tokens were listed has none). Tidying only, as dropTokens.
+func (s *Store) dropToken(ctx context.Context, t Token, key string) {
+	s.kv.Delete(ctx, key)
+	if t.ID != "" {
+		s.kv.Delete(ctx, tokenIndex(t.Contest, t.Login, t.ID))
 	}
 }
 
@@ -642,6 +658,7 @@ func (s *Store) SessionUser(ctx context.Context, id string) (Session, User, erro
 		return sess, User{}, err
 	}
 	if s.now().After(sess.Expires) {
+		s.kv.Delete(ctx, "session."+digest(id)) // tidying: it has ended already
 		return sess, User{}, ErrNotFound
 	}
 	u, err := s.User(ctx, sess.Contest, sess.Login)

@@ -158,6 +158,42 @@ func TestSessions(t *testing.T) {
 	}
 }
 
+// A session ends at its time, and its record goes when it is next seen.
+func TestSessionExpires(t *testing.T) {
+	s, kv := openKV(t)
+	ctx := t.Context()
+	s.CreateContest(ctx, store.Contest{Name: "c", Game: "amazes"})
+	nu, _ := s.AddUser(ctx, "c", "u", false)
+	u, err := s.AcceptInvite(ctx, nu.Invite, "first password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _, err := s.NewSession(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sessions := func() int {
+		keys, _ := kv.ListKeys(ctx)
+		n := 0
+		for k := range keys.Keys() {
+			if strings.HasPrefix(k, "session.") {
+				n++
+			}
+		}
+		return n
+	}
+	if n := sessions(); n != 1 {
+		t.Fatalf("%d session records", n)
+	}
+	store.SetNow(s, func() time.Time { return time.Now().Add(store.SessionTTL + time.Minute) })
+	if _, _, err := s.SessionUser(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a session past its time: %v", err)
+	}
+	if n := sessions(); n != 0 {
+		t.Errorf("%d session records are kept after it ended", n)
+	}
+}
+
 func TestSubmissionsAndQuota(t *testing.T) {
 	s, ctx := open(t), t.Context()
 	s.CreateContest(ctx, store.Contest{Name: "c", Game: "amazes"})
@@ -417,7 +453,8 @@ func TestRemoveUserAndCloseContest(t *testing.T) {
 
 // A token past its time is not a token: it lets no one in and is not listed.
 func TestTokenExpires(t *testing.T) {
-	s, ctx := open(t), t.Context()
+	s, kv := openKV(t)
+	ctx := t.Context()
 	if _, err := s.CreateContest(ctx, store.Contest{Name: "spring", Game: "amazes", TestQuota: 10}); err != nil {
 		t.Fatal(err)
 	}
@@ -449,6 +486,17 @@ func TestTokenExpires(t *testing.T) {
 	}
 	if err != nil || !slices.Equal(names, []string{"first", "long"}) {
 		t.Errorf("the tokens listed: %v %v; want first and long", names, err)
+	}
+	// An expired token's records go once it is seen: a season's dead tokens do not pile up.
+	keys, _ := kv.ListKeys(ctx)
+	n := 0
+	for k := range keys.Keys() {
+		if strings.Contains(k, ".t.") || strings.HasPrefix(k, "token.") {
+			n++
+		}
+	}
+	if n != 2*len(names) {
+		t.Errorf("%d token records and index entries are kept for %d live tokens", n, len(names))
 	}
 }
 
