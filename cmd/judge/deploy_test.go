@@ -131,23 +131,33 @@ func TestDaemonImage(t *testing.T) {
 // judge-portal.service serves the portal.
 func TestSystemdUnits(t *testing.T) {
 	sandboxtest.Engine(t)
-	// The engine's bridge and its iptables rules are the host's business: the bots have no
-	// network, and the machine shares the host's.
+	// The machine has a cgroup namespace of its own, where the kernel lets no one make a cgroup
+	// hierarchy: systemd mounts every controller the host left unmounted (perf_event, hugetlb,
+	// net_cls), and one made so outlives the container, in every process's /proc/PID/cgroup,
+	// where the host's containerd then cannot place its containers (no OOM kills seen from
+	// then on). The engine gives the machine its cgroups read-only; the machine's own engine
+	// writes its bots', so its init makes them writable first. Its bridge and iptables rules
+	// are the host's business: the bots have no network.
 	img := imageFrom(t, "systemd", `ARG BASE
 FROM ${BASE}
 RUN apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends systemd docker.io >/dev/null && rm -rf /var/lib/apt/lists/*
 COPY daemon.json /etc/docker/daemon.json
+COPY init /init
 STOPSIGNAL SIGRTMIN+3
-CMD ["/lib/systemd/systemd"]
-`, false, map[string]string{"daemon.json": `{"iptables": false, "ip6tables": false, "bridge": "none"}`})
+CMD ["/bin/sh", "/init"]
+`, false, map[string]string{
+		"daemon.json": `{"iptables": false, "ip6tables": false, "bridge": "none"}`,
+		"init":        "for d in /sys/fs/cgroup/*/; do mount -o remount,bind,rw \"$d\" || exit 1; done\nexec /lib/systemd/systemd\n",
+	})
 	// Not --privileged: this machine's own bounding set lacks CAP_SYS_RESOURCE, which that asks
 	// for. The engine inside needs to mount (SYS_ADMIN), make its devices (MKNOD), set up the
 	// bots' network namespaces (NET_ADMIN) and write their cgroups; its images live in memory.
 	// Not the host's network either: an engine without a bridge removes docker0 from the
 	// network namespace it runs in.
-	id := docker(t, "run", "-d", "--cap-add", "SYS_ADMIN", "--cap-add", "NET_ADMIN", "--cap-add", "MKNOD",
+	before := cgroupHierarchies(t)
+	id := docker(t, "run", "-d", "--cgroupns", "private", "--cap-add", "SYS_ADMIN", "--cap-add", "NET_ADMIN", "--cap-add", "MKNOD",
 		"--security-opt", "seccomp=unconfined", "--security-opt", "apparmor=unconfined",
-		"-v", "/sys/fs/cgroup:/sys/fs/cgroup", "--tmpfs", "/run", "--tmpfs", "/run/lock", "--tmpfs", "/var/lib/docker:exec", img)
+		"--tmpfs", "/run", "--tmpfs", "/run/lock", "--tmpfs", "/var/lib/docker:exec", img)
 	defer exec.Command("docker", "rm", "-f", id).Run()
 	in := func(args ...string) string { return docker(t, append([]string{"exec", id}, args...)...) }
 	ip := docker(t, "inspect", "-f", "{{.NetworkSettings.IPAddress}}", id)
@@ -156,6 +166,9 @@ CMD ["/lib/systemd/systemd"]
 		out, _ := exec.Command("docker", "exec", id, "systemctl", "is-active", "docker").CombinedOutput()
 		return strings.TrimSpace(string(out)) == "active"
 	})
+	if after := cgroupHierarchies(t); after != before {
+		t.Errorf("the machine changed the host's cgroup hierarchies:\n%s\nthen:\n%s", before, after)
+	}
 	// The toolchain images, from the host's engine: the machine has no registry either.
 	out, err := runCLI(t, "images", "list", "--json")
 	var list []struct {
@@ -242,4 +255,20 @@ CMD ["/lib/systemd/systemd"]
 	if left := in("docker", "ps", "-aq"); left != "" {
 		t.Errorf("containers left in the machine's engine after the daemon stopped: %s", left)
 	}
+}
+
+// cgroupHierarchies are the cgroup hierarchies a process of the host is in.
+func cgroupHierarchies(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/cgroup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if f := strings.SplitN(line, ":", 3); len(f) == 3 {
+			names = append(names, f[0]+":"+f[1])
+		}
+	}
+	return strings.Join(names, " ")
 }
