@@ -77,7 +77,7 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 		a.hj.Conn.Write(src.Bytes())
 		a.hj.CloseWrite()
 	}()
-	log := &capped{limit: spec.LogLimit}
+	log := &Capped{limit: spec.LogLimit}
 	artifact := &limitedBuffer{limit: spec.ArtifactLimit}
 	copied := make(chan error, 1)
 	go func() {
@@ -91,7 +91,7 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 	if werr != nil {
 		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			res.Failure = result.BuildTimeout
-			res.Log = string(log.bytes()) + fmt.Sprintf("\njudge: compilation stopped after %s\n", spec.Timeout)
+			res.Log = string(log.Bytes()) + fmt.Sprintf("\njudge: compilation stopped after %s\n", spec.Timeout)
 			return res, nil
 		}
 		return res, werr
@@ -102,7 +102,7 @@ func (e *Engine) Compile(ctx context.Context, spec CompileSpec, outDir string) (
 		// Output still streaming after exit means the engine hung up; what was read stands.
 	}
 	res.Exit = x
-	res.Log = string(log.bytes())
+	res.Log = string(log.Bytes())
 	switch {
 	case artifact.over:
 		res.Failure = result.BuildArtifactTooLarge

@@ -57,7 +57,7 @@ type Process struct {
 	out     lineReader
 	// errBuf keeps stderr: the bot's, from its own pipe (errPipe), and the launcher's
 	// complaints before it connected that pipe, from the engine's attach stream.
-	errBuf  capped
+	errBuf  Capped
 	errPipe *errPipe
 	frozen  bool
 

@@ -34,13 +34,13 @@ type box struct {
 	partial []byte // the start of a report line the stream cut (Write's alone)
 	// dirty is what the launcher could not reset; set before done closes.
 	dirty atomic.Pointer[string]
-	errTo atomic.Pointer[capped] // where the launcher's own stderr goes: the current bot's
+	errTo atomic.Pointer[Capped] // where the launcher's own stderr goes: the current bot's
 	done  chan struct{}          // closed when the attach stream ends: the container has
 	// removed is done once, whichever of the container's Processes is the last.
 	removed sync.Once
 }
 
-func newBox(a *attached, errTo *capped) *box {
+func newBox(a *attached, errTo *Capped) *box {
 	b := &box{a: a, status: make(chan unix.WaitStatus, 4), done: make(chan struct{})}
 	b.errTo.Store(errTo)
 	return b

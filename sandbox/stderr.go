@@ -8,7 +8,7 @@ import (
 	"github.com/botjudge/judge/sandbox/internal/unix"
 )
 
-// errPipe is the judge's end of the bot's stderr pipe (/judge/io/err), kept in a capped
+// errPipe is the judge's end of the bot's stderr pipe (/judge/io/err), kept in a Capped
 // buffer. Once the bot is frozen all it wrote is in the buffer or the pipe, so take, which
 // drains the pipe first, gives exactly that (the engine's attach stream lags).
 //
@@ -18,7 +18,7 @@ type errPipe struct {
 	mu   sync.Mutex
 	fd   int // the pipe's read end, non-blocking
 	wake int // an eventfd that stops the goroutine
-	buf  *capped
+	buf  *Capped
 	eof  bool
 	done chan struct{} // closed when the goroutine has stopped: the bot's end is closed, or close
 	// held is a write end of the judge's own (see openErrPipe), -1 once released.
@@ -34,7 +34,7 @@ type errPipe struct {
 // in the pipe woke the drain while no bot held it, its read found no writer and stopped, and
 // the next bot blocked for good on a full pipe (a stderr flood timed out at the wall clock).
 // What a container used again holds in the pipe is the last bot's: it is dropped.
-func openErrPipe(path string, buf *capped) (*errPipe, error) {
+func openErrPipe(path string, buf *Capped) (*errPipe, error) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
@@ -113,12 +113,12 @@ func (e *errPipe) drain() {
 	}
 }
 
-// take is what the bot wrote since the previous take (capped.take), the pipe drained first.
+// take is what the bot wrote since the previous take (Capped.Take), the pipe drained first.
 func (e *errPipe) take() []byte {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.drain()
-	return e.buf.take()
+	return e.buf.Take()
 }
 
 // close stops the goroutine and closes the pipe. A take after it reads nothing more: the
@@ -139,9 +139,10 @@ func (e *errPipe) close() {
 	e.fd, e.wake, e.eof, e.held = -1, -1, true, -1
 }
 
-// capped keeps the first limit bytes written to it and counts the rest. It is written on the
-// goroutine that copies the attach stream and read on the judge's, hence the mutex.
-type capped struct {
+// Capped keeps the first limit bytes written to it and counts the rest: a bot's stderr, a
+// compiler's log. It is written on the goroutine that reads the bot (or copies the attach
+// stream) and read on the judge's, hence the mutex.
+type Capped struct {
 	mu      sync.Mutex
 	buf     []byte
 	limit   int64
@@ -152,7 +153,11 @@ type capped struct {
 	told  int64
 }
 
-func (c *capped) Write(b []byte) (int, error) {
+// NewCapped keeps the first limit bytes written to it.
+func NewCapped(limit int64) *Capped { return &Capped{limit: limit} }
+
+// Write keeps what fits under the limit and counts the rest; it never fails.
+func (c *Capped) Write(b []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	room := c.limit - int64(len(c.buf))
@@ -168,16 +173,17 @@ func (c *capped) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-func (c *capped) bytes() []byte {
+// Bytes is all that was kept.
+func (c *Capped) Bytes() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return append([]byte(nil), c.buf...)
 }
 
-// take is what was kept since the previous take, followed, when bytes were dropped since then,
+// Take is what was kept since the previous take, followed, when bytes were dropped since then,
 // by a line saying so: the first time where the limit cut the text, later how much more was
 // dropped (the bot went on writing).
-func (c *capped) take() []byte {
+func (c *Capped) Take() []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := append([]byte(nil), c.buf[c.taken:]...)
@@ -209,7 +215,7 @@ func sizeText(n int64) string {
 }
 
 // Stderr is what the bot wrote to stderr, up to its Output.Stderr bytes.
-func (p *Process) Stderr() []byte { return p.errBuf.bytes() }
+func (p *Process) Stderr() []byte { return p.errBuf.Bytes() }
 
 // TakeStderr is what the bot wrote to stderr since the previous TakeStderr, of what Stderr
 // keeps, and, when its Output.Stderr limit dropped bytes since then, a line saying so: the

@@ -38,7 +38,7 @@ func TestHeldErrPipe(t *testing.T) {
 			}
 			last.Write([]byte("the last bot's\n"))
 			last.Close()
-			buf := &capped{limit: 1 << 20}
+			buf := &Capped{limit: 1 << 20}
 			e, err := openErrPipe(path, buf)
 			r.Close()
 			if err != nil {
@@ -109,7 +109,7 @@ func TestErrPipeOutlivesAWriterBeforeTheBot(t *testing.T) {
 			if err := unix.Mkfifo(path, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			e, err := openErrPipe(path, &capped{limit: 1 << 20})
+			e, err := openErrPipe(path, &Capped{limit: 1 << 20})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -285,10 +285,10 @@ func TestZeroLimitsAreTheDefaults(t *testing.T) {
 // TakeStderr hands out each byte once, marks where the limit cut the text, on a line of its
 // own, then how much more was dropped.
 func TestCappedTake(t *testing.T) {
-	c := capped{limit: 10}
+	c := Capped{limit: 10}
 	take := func(want string) {
 		t.Helper()
-		if got := string(c.take()); got != want {
+		if got := string(c.Take()); got != want {
 			t.Errorf("take: %q; want %q", got, want)
 		}
 	}
@@ -303,15 +303,15 @@ func TestCappedTake(t *testing.T) {
 	c.Write([]byte("lmn"))
 	take("[judge: 3 more bytes of stderr were not kept]\n")
 	take("")
-	if got := string(c.bytes()); got != "ab\ncdefghi" {
+	if got := string(c.Bytes()); got != "ab\ncdefghi" {
 		t.Errorf("bytes: %q; want all that was kept, without markers", got)
 	}
 
 	// Cut at a line's end, the marker needs no newline of its own; one past an earlier take
 	// marks the cut at the start of the next.
-	c = capped{limit: 64 << 10}
+	c = Capped{limit: 64 << 10}
 	c.Write(bytes.Repeat([]byte("x\n"), 32<<10))
-	c.take()
+	c.Take()
 	c.Write([]byte("yy"))
 	take("[judge: stderr cut here: the bot's 64 KiB limit; 2 more bytes were not kept]\n")
 	if got := sizeText(1 << 20); got != "1 MiB" {
@@ -321,7 +321,7 @@ func TestCappedTake(t *testing.T) {
 
 // The copy goroutine writes while the judge takes: every byte kept is taken exactly once.
 func TestCappedTakeConcurrent(t *testing.T) {
-	c := capped{limit: 1 << 20}
+	c := Capped{limit: 1 << 20}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -336,7 +336,7 @@ func TestCappedTakeConcurrent(t *testing.T) {
 			finished = true
 		default:
 		}
-		all = append(all, c.take()...)
+		all = append(all, c.Take()...)
 	}
 	if want := bytes.Repeat([]byte("0123456789"), 1000); !bytes.Equal(all, want) {
 		t.Errorf("took %d bytes; want the %d written, in order", len(all), len(want))
@@ -414,7 +414,7 @@ func TestServingLaunchersReports(t *testing.T) {
 		{[]string{"garbage\n", "exit x\n"}, nil, ""},
 		{[]string{"ex", "it 0\nexi", "t 9\n"}, []Exit{{Code: 0}, {Code: 137, Signal: 9}}, ""},
 	} {
-		b := newBox(nil, &capped{})
+		b := newBox(nil, &Capped{})
 		for _, w := range tc.writes {
 			b.Write([]byte(w))
 		}

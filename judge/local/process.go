@@ -65,18 +65,15 @@ type Process struct {
 	last    time.Duration
 	sampled time.Time
 
-	done     chan struct{}   // closed once the process has exited and been reaped
-	errDone  chan struct{}   // closed once its stderr has ended
-	errPipe  syscall.RawConn // its stderr, read under mu (drainStderr)
-	errBuf   []byte
-	mu       sync.Mutex
-	exit     sandbox.Exit
-	usage    *syscall.Rusage
-	stderr   []byte
-	taken    int
-	errLimit int
-	cut      bool
-	peak     int64
+	done    chan struct{}   // closed once the process has exited and been reaped
+	errDone chan struct{}   // closed once its stderr has ended
+	errPipe syscall.RawConn // its stderr, read under mu (drainStderr)
+	errBuf  []byte
+	mu      sync.Mutex
+	exit    sandbox.Exit
+	usage   *syscall.Rusage
+	stderr  *sandbox.Capped // as the sandbox keeps it, cut where the sandbox cuts it
+	peak    int64
 }
 
 // Start runs spec.Cmd with the input files in a working directory of its own. The bot runs
@@ -136,7 +133,7 @@ func (e *Engine) Start(ctx context.Context, spec sandbox.RunSpec) (*Process, err
 		return nil, fmt.Errorf("local: starting %s: %w", spec.Cmd[0], err)
 	}
 	p := &Process{cmd: cmd, pid: cmd.Process.Pid, dir: dir, in: inW, lines: make(chan line, 64),
-		metred: !e.Unmetered, done: make(chan struct{}), errDone: make(chan struct{}), errLimit: int(out.Stderr)}
+		metred: !e.Unmetered, done: make(chan struct{}), errDone: make(chan struct{}), stderr: sandbox.NewCapped(int64(out.Stderr))}
 	p.errPipe, _ = errR.SyscallConn() // an open file's: no error
 	p.errBuf = make([]byte, 32<<10)
 	p.timer = time.NewTimer(time.Hour)
@@ -192,9 +189,8 @@ func (p *Process) readLines(r *os.File, max int, limit int64) {
 	}
 }
 
-// readStderr keeps the first errLimit bytes of the bot's stderr and drops the rest, saying so.
-// It reads as TakeStderr does, under p.mu (drainStderr): what has left the pipe is in
-// p.stderr, so that a take after the bot's answer misses nothing it wrote before it.
+// readStderr keeps the bot's stderr in p.stderr, up to its limit. It reads as TakeStderr
+// does, under p.mu (drainStderr): what has left the pipe is in p.stderr, so that a take after the bot's answer misses nothing it wrote before it.
 func (p *Process) readStderr(r *os.File) {
 	defer close(p.errDone)
 	defer r.Close()
@@ -220,12 +216,7 @@ func (p *Process) drainStderr(fd int) bool {
 		case err != nil || n <= 0:
 			return true
 		}
-		if keep := min(n, p.errLimit-len(p.stderr)); keep > 0 {
-			p.stderr = append(p.stderr, p.errBuf[:keep]...)
-		} else if !p.cut {
-			p.cut = true
-			p.stderr = append(p.stderr, fmt.Sprintf("\n[stderr cut: the judge keeps %d bytes]\n", p.errLimit)...)
-		}
+		p.stderr.Write(p.errBuf[:n])
 	}
 }
 
@@ -428,21 +419,16 @@ func (p *Process) Busy() bool { return sandbox.ThreadsOf(p.pid).Busy() }
 func (p *Process) Waiting() bool { return sandbox.ThreadsOf(p.pid).Waiting() }
 
 // Stderr is all of the bot's stderr kept.
-func (p *Process) Stderr() []byte {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return bytes.Clone(p.stderr)
-}
+func (p *Process) Stderr() []byte { return p.stderr.Bytes() }
 
-// TakeStderr is what the bot wrote to stderr since the last take: the bot is stopped between
-// its turns, and what its pipe holds is read here.
+// TakeStderr is what the bot wrote to stderr since the last take, with the sandbox's line
+// where its limit cut it: the bot is stopped between its turns, and what its pipe holds is
+// read here.
 func (p *Process) TakeStderr() []byte {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.errPipe.Control(func(fd uintptr) { p.drainStderr(int(fd)) })
-	b := bytes.Clone(p.stderr[p.taken:])
-	p.taken = len(p.stderr)
-	return b
+	return p.stderr.Take()
 }
 
 // ImageID is "": a plain process has no image.

@@ -193,6 +193,35 @@ for line in sys.stdin:
 	}
 }
 
+// Past its limit a bot's stderr is cut as the sandbox cuts it, with the sandbox's line saying
+// where and how much more was not kept.
+func TestStderrIsCutAsInTheSandbox(t *testing.T) {
+	e := &local.Engine{WorkDir: t.TempDir()}
+	p, err := e.Start(context.Background(), sandbox.RunSpec{Cmd: []string{"python3", "-c", `
+import sys
+for line in sys.stdin:
+    sys.stderr.write("e" * 3000)
+    sys.stderr.flush()
+    sys.stdout.write("ok\n")
+    sys.stdout.flush()
+`}, Output: sandbox.Output{Stderr: 1024}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for i, want := range []string{
+		strings.Repeat("e", 1024) + "\n[judge: stderr cut here: the bot's 1 KiB limit; 1976 more bytes were not kept]\n",
+		"[judge: 3000 more bytes of stderr were not kept]\n",
+	} {
+		if _, err := p.Exchange([]byte("go\n"), 1, wide); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(p.TakeStderr()); got != want {
+			t.Errorf("turn %d: stderr %q, want %q", i, got, want)
+		}
+	}
+}
+
 // A language whose tools the machine lacks is named with them and how to install them.
 func TestCheckNamesWhatIsMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
