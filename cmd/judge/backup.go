@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/spf13/cobra"
@@ -28,8 +27,8 @@ nats.listen. judge store restore puts it back.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
-			if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
-				return usageError{fmt.Errorf("DIR %s is not empty: a backup goes into a new directory, so that none is overwritten", dir)}
+			if err := queue.BackupDirFree(dir); err != nil {
+				return usageError{fmt.Errorf("DIR %w", err)}
 			}
 			q, from, err := a.readQueue(cmd.Context(), nats)
 			if err != nil {

@@ -36,11 +36,13 @@ func imageFrom(t *testing.T, name, dockerfile string, judge bool, files map[stri
 		t.Fatal("no judge/base image: judge images build makes it")
 	}
 	ctx := t.TempDir()
-	files["Dockerfile"] = dockerfile
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(ctx, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := os.WriteFile(filepath.Join(ctx, "Dockerfile"), []byte(dockerfile), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	if judge {
 		build := exec.Command("go", "build", "-o", filepath.Join(ctx, "bin", "judge"), filepath.Join(sandboxtest.Root(), "cmd", "judge"))
@@ -92,7 +94,7 @@ func TestDaemonImage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	img := imageFrom(t, "daemon", string(dockerfile), true, map[string]string{})
+	img := imageFrom(t, "daemon", string(dockerfile), true, nil)
 	for _, tc := range []struct {
 		name    string
 		pidHost bool

@@ -196,7 +196,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 		}
 		var newer *job.NewerError
 		if errors.As(err, &newer) && !dl.LastAttempt() {
-			wait := d.o.Backoff[min(int(dl.NumDelivered)-1, len(d.o.Backoff)-1)]
+			wait := d.backoff(dl)
 			log.Warn("daemon: a job of a newer judge: handed back for another daemon", "id", id, "err", err, "retry_in", wait)
 			d.o.Metrics.Jobs.WithLabelValues("handed_back").Inc()
 			d.settle(log, func() error { return dl.Nak(wait) })
@@ -240,7 +240,7 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 		d.noRoom(log, lacking(err), err)
 		d.o.Metrics.Jobs.WithLabelValues("handed_back").Inc()
 		if !dl.LastAttempt() {
-			wait := d.o.Backoff[min(int(dl.NumDelivered)-1, len(d.o.Backoff)-1)]
+			wait := d.backoff(dl)
 			log.Warn("daemon: no room to judge the job: handed back", "err", err, "retry_in", wait)
 			d.settle(log, func() error { return dl.Nak(wait) })
 			return
@@ -260,11 +260,17 @@ func (d *Daemon) handle(ctx context.Context, dl *queue.Delivery, runner Runner) 
 		log.Error("daemon: infrastructure failure on the last attempt: giving up", "err", err)
 		d.answer(ctx, log, dl, result.Failed(j.ID, j.Game, seedOf(j), err), false)
 	default:
-		wait := d.o.Backoff[min(int(dl.NumDelivered)-1, len(d.o.Backoff)-1)]
+		wait := d.backoff(dl)
 		log.Error("daemon: infrastructure failure: will retry", "err", err, "retry_in", wait)
 		d.o.Metrics.Jobs.WithLabelValues("retried").Inc()
 		d.settle(log, func() error { return dl.Nak(wait) })
 	}
+}
+
+// backoff is how long a job handed back waits before its next attempt: the back-off of its
+// attempt, the last one's for every attempt after.
+func (d *Daemon) backoff(dl *queue.Delivery) time.Duration {
+	return d.o.Backoff[min(int(dl.NumDelivered)-1, len(d.o.Backoff)-1)]
 }
 
 // judge plays the job's match and stores its replay.

@@ -64,8 +64,8 @@ func (q *Queue) backupOrder(name string) int {
 // be empty, and says each stream's size to progress as it is taken. It changes nothing: the
 // judges go on while it runs.
 func (q *Queue) Backup(ctx context.Context, dir, judge string, progress func(StreamBackup)) (Backup, error) {
-	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
-		return Backup{}, fmt.Errorf("%s is not empty: a backup goes into a new directory, so that none is overwritten", dir)
+	if err := BackupDirFree(dir); err != nil {
+		return Backup{}, err
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return Backup{}, err
@@ -101,6 +101,15 @@ func (q *Queue) Backup(ctx context.Context, dir, judge string, progress func(Str
 	data, _ := json.MarshalIndent(b, "", "  ")
 	// Written last: a directory without it is a backup that did not finish.
 	return b, os.WriteFile(filepath.Join(dir, BackupFile), append(data, '\n'), 0o600)
+}
+
+// BackupDirFree says why dir cannot take a backup: it holds something already, and a backup
+// goes into a new directory, so that none is overwritten.
+func BackupDirFree(dir string) error {
+	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
+		return fmt.Errorf("%s is not empty: a backup goes into a new directory, so that none is overwritten", dir)
+	}
+	return nil
 }
 
 // ReadBackup reads what the backup in dir holds, or says why dir is not one.
