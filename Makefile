@@ -40,7 +40,7 @@ demo: images
 	$(JUDGE) submit --game snakecore --seed 8 --wait bots/snakecore/python bots/snakecore/javascript bots/snakecore/rust bots/snakecore/csharp
 
 vet:
-	$(GO) vet ./...
+	$(GO) vet ./... bots
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
 	@# The contestants' macOS and Windows builds (make release) stay builds: Linux's calls stay in
 	@# their files.
@@ -111,7 +111,7 @@ netns:
 TESTTIME := bin/testtime
 TESTRUNS := $(JUDGE_DATA_DIR)/ci
 BOTPKGS   = $(shell $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... | grep -E ' .*(sandbox/sandboxtest|match/matchtest)' | cut -d' ' -f1 | grep -E '/(sandbox|judge/build|judge/match|judge/games)(/|$$)')
-SYSPKGS = $(filter-out $(BOTPKGS),$(shell $(GO) list ./...))
+SYSPKGS = $(filter-out $(BOTPKGS),$(shell $(GO) list ./... bots))
 TESTENV  := JUDGE_REQUIRE_DOCKER=1 JUDGE_REQUIRE_BROWSER=1 JUDGE_REQUIRE_LOCAL_TOOLS=1 JUDGE_REQUIRE_WINE=1 JUDGE_SCREENSHOTS=$(JUDGE_DATA_DIR)/screenshots
 GOTEST   := $(GO) test -json -count=1 -timeout 40m
 RUNSC    := JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR)/runsc JUDGE_TEST_RUNTIME=runsc
@@ -143,7 +143,7 @@ test-times:
 # -timeout 2m: a test that waits for an engine that is not there panics with its stack, naming
 # itself, in two minutes rather than ten.
 test-short:
-	DOCKER_HOST=unix:///nonexistent JUDGE_DOCKER_HOST=unix:///nonexistent JUDGE_REQUIRE_DOCKER= JUDGE_REQUIRE_BROWSER= $(GO) test -short -count=1 -timeout 2m ./...
+	DOCKER_HOST=unix:///nonexistent JUDGE_DOCKER_HOST=unix:///nonexistent JUDGE_REQUIRE_DOCKER= JUDGE_REQUIRE_BROWSER= $(GO) test -short -count=1 -timeout 2m ./... bots
 
 # The figures of BENCHMARKS.md.
 bench: images

@@ -58,7 +58,7 @@ The address, the contest and the token are kept in your configuration directory
 macOS), readable by you alone. Every command then talks to that contest; each has --json.`,
 	}
 	cmd.AddCommand(a.contestLoginCmd(), a.contestSubmitCmd(), a.contestStatusCmd(), a.contestMatchCmd(),
-		a.contestMatchesCmd(), a.contestReplayCmd(), a.contestDownloadCmd(), a.contestLeaderboardCmd())
+		a.contestMatchesCmd(), a.contestReplayCmd(), a.contestDownloadCmd(), a.contestStarterCmd(), a.contestLeaderboardCmd())
 	return cmd
 }
 
@@ -706,29 +706,9 @@ func (a *app) contestDownloadCmd() *cobra.Command {
 			if out == "" {
 				out = fmt.Sprintf("v%d", sub.Version)
 			}
-			if _, err := os.Stat(out); err == nil {
-				return usageError{fmt.Errorf("%s exists already: -o a directory that does not", out)}
-			}
-			resp, err := l.request(cmd.Context(), "GET", "/api/v1/submissions/"+url.PathEscape(sub.ID)+"/source", nil, "")
-			if err != nil {
-				return err
-			}
-			defer resp.Body.Close()
-			files, err := untar(resp.Body)
+			files, err := downloadFiles(cmd.Context(), l, "/api/v1/submissions/"+url.PathEscape(sub.ID)+"/source", out)
 			if err != nil {
 				return fmt.Errorf("the sources of version %d: %w", sub.Version, err)
-			}
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return usageError{err}
-			}
-			for _, name := range slices.Sorted(maps.Keys(files)) {
-				path := filepath.Join(out, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					return err
-				}
-				if err := os.WriteFile(path, files[name], 0o644); err != nil {
-					return err
-				}
 			}
 			return printOut(cmd.OutOrStdout(), asJSON, map[string]any{"id": sub.ID, "version": sub.Version, "dir": out, "files": slices.Sorted(maps.Keys(files))}, func(w io.Writer) {
 				fmt.Fprintf(w, "version %d (%s, %s): %d file(s) in %s\n", sub.Version, sub.ID, sub.Status, len(files), out)
@@ -736,6 +716,71 @@ func (a *app) contestDownloadCmd() *cobra.Command {
 		}),
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the directory to make (default: vN)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was written as JSON")
+	return cmd
+}
+
+// downloadFiles writes the .tar.gz of files at the API's path into the new directory out
+// (one that exists is refused: nothing of the contestant's is overwritten), and returns them.
+func downloadFiles(ctx context.Context, l contestLogin, path, out string) (map[string][]byte, error) {
+	if _, err := os.Stat(out); err == nil {
+		return nil, usageError{fmt.Errorf("%s exists already: -o a directory that does not", out)}
+	}
+	resp, err := l.request(ctx, "GET", path, nil, "")
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	files, err := untar(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, usageError{err}
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		path := filepath.Join(out, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(path, files[name], 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+func (a *app) contestStarterCmd() *cobra.Command {
+	var out string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "starter LANG [-o DIR] [--json]",
+		Short: "A sample bot of the contest's game in LANG, to start from: into a new directory (default GAME-LANG)",
+		Args:  cobra.ExactArgs(1),
+		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
+			lang := args[0]
+			var ct struct {
+				Game string `json:"game"`
+			}
+			if _, err := l.call(cmd.Context(), "GET", "/api/v1/contests/"+url.PathEscape(l.Contest), nil, "", &ct); err != nil {
+				return err
+			}
+			if !fs.ValidPath(ct.Game) || strings.ContainsAny(ct.Game, `/\`) {
+				ct.Game = "starter" // not a game's name: no path of the portal's making
+			}
+			if out == "" {
+				out = ct.Game + "-" + lang
+			}
+			files, err := downloadFiles(cmd.Context(), l, "/api/v1/contests/"+url.PathEscape(l.Contest)+"/starters/"+url.PathEscape(lang), out)
+			if err != nil {
+				return err
+			}
+			return printOut(cmd.OutOrStdout(), asJSON, map[string]any{"game": ct.Game, "lang": lang, "dir": out, "files": slices.Sorted(maps.Keys(files))}, func(w io.Writer) {
+				fmt.Fprintf(w, "the sample bot of %s in %s: %d file(s) in %s\ntry it: judge play --local --game %s %s %s\n", ct.Game, lang, len(files), out, ct.Game, out, out)
+			})
+		}),
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "the directory to make (default: GAME-LANG)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was written as JSON")
 	return cmd
 }

@@ -116,7 +116,24 @@ func contestFromTheCommandLine(t *testing.T, judge cli, kept string, windows boo
 	if exitCode(err) != 1 || !strings.Contains(out, "compile_error") || !strings.Contains(out, "not_declared_anywhere") {
 		t.Errorf("a version that does not compile: %v (exit %d); want exit 1, its status and the compiler's log", err, exitCode(err))
 	}
-	out, err = contestCLI(t, "", "submit", bot, "--activate", "--json")
+	// The first bot: the contest's starter in C++, played here (Linux), then submitted.
+	if _, err := contestCLI(t, "", "starter", "cobol"); exitCode(err) != 1 || !strings.Contains(err.Error(), "it has one in cpp, pascal") {
+		t.Errorf("a starter in a language there is none in: %v (exit %d); want exit 1 and the portal's 404 naming those there are", err, exitCode(err))
+	}
+	starter := filepath.Join(t.TempDir(), "first-bot")
+	if out, err := contestCLI(t, "", "starter", "cpp", "-o", starter); err != nil || !strings.Contains(out, "judge play --local --game amazes") ||
+		string(must(os.ReadFile(filepath.Join(starter, "bot.cpp")))) != string(must(os.ReadFile(filepath.Join(bot, "bot.cpp")))) {
+		t.Fatalf("the starter in C++: %v %s", err, out)
+	}
+	if _, err := contestCLI(t, "", "starter", "cpp", "-o", starter); exitCode(err) != 2 || !strings.Contains(err.Error(), "exists already") {
+		t.Errorf("a starter into a directory that exists: %v (exit %d), want exit 2", err, exitCode(err))
+	}
+	if !windows {
+		if out, err := judge(t, "", "play", "--local", "--game", "amazes", "--opt", "turns=5", starter, starter); err != nil || !strings.Contains(out, "NOT SANDBOXED") {
+			t.Errorf("the starter played here: %v\n%s", err, out)
+		}
+	}
+	out, err = contestCLI(t, "", "submit", starter, "--activate", "--json")
 	var sub struct{ ID, Status string }
 	if err != nil || json.Unmarshal([]byte(out), &sub) != nil || sub.Status != "active" {
 		t.Fatalf("a version that plays: %v, %+v; want it validated and active", err, sub)
@@ -192,6 +209,14 @@ func contestFromTheCommandLine(t *testing.T, judge cli, kept string, windows boo
 	// Logged in to the contest of four instead: a version, and a test match of four seats.
 	if _, err := contestCLI(t, "", "login", "http://"+addr+"/c/four/", "--token", tokens["four/ann"]); err != nil {
 		t.Fatalf("login to the contest of four: %v", err)
+	}
+	var got struct {
+		Game, Lang, Dir string
+		Files           []string
+	}
+	out, err = contestCLI(t, "", "starter", "python", "-o", filepath.Join(t.TempDir(), "py"), "--json")
+	if err != nil || json.Unmarshal([]byte(out), &got) != nil || got.Game != "langwars" || got.Lang != "python" || len(got.Files) != 1 || got.Files[0] != "main.py" {
+		t.Errorf("the contest of four's starter in Python: %v %+v", err, got)
 	}
 	if _, err := contestCLI(t, "", "submit", four, "--activate"); err != nil {
 		t.Fatalf("a version of a game of four: %v", err)

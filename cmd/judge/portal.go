@@ -151,7 +151,7 @@ func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 		}
 		return a.lookup(key)
 	}
-	p, err := portal.New(portal.Config{Options: a.cfg.Portal, Store: st, Queue: q, Games: lookup,
+	p, err := portal.New(portal.Config{Options: a.cfg.Portal, Store: st, Queue: q, Games: lookup, Starter: games.Starter,
 		Langs: images.LangNames(), Upload: upload.Limits{Bytes: int64(a.cfg.Build.SourceLimit), Files: upload.DefaultFiles},
 		Version: judgeVersion(), Log: a.log})
 	if err != nil {

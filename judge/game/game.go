@@ -230,6 +230,13 @@ type Library interface {
 	Library(lang string) map[string][]byte
 }
 
+// Samples is implemented by a game that carries its own sample bots (an added game: its
+// manifest's samples); a built-in game's are the judge's (package bots).
+type Samples interface {
+	// Sample returns the sample bot in lang, by path in its directory, or false.
+	Sample(lang string) (map[string][]byte, bool)
+}
+
 // WithLibrary returns files plus g's library for lang, when g has one.
 func WithLibrary(g Game, lang string, files map[string][]byte) map[string][]byte {
 	lib, ok := g.(Library)

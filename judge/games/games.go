@@ -2,6 +2,8 @@
 package games
 
 import (
+	"bots"
+
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games/amazes"
 	"github.com/botjudge/judge/judge/games/dropblock"
@@ -23,4 +25,20 @@ func Lookup(name string) (game.Game, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Starter is the sample bot of g in lang with g's helper library for it (WithLibrary): what a
+// contestant starts from. An added game's comes from its directory (game.Samples), a built-in
+// game's from the judge's own (package bots).
+func Starter(g game.Game, lang string) (map[string][]byte, bool) {
+	var files map[string][]byte
+	if s, ok := g.(game.Samples); ok {
+		files, _ = s.Sample(lang)
+	} else if _, builtin := Lookup(g.Name()); builtin {
+		files, _ = bots.Sample(g.Name(), lang)
+	}
+	if len(files) == 0 {
+		return nil, false
+	}
+	return game.WithLibrary(g, lang, files), true
 }

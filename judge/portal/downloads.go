@@ -56,7 +56,9 @@ func (s *Server) judgePage(w http.ResponseWriter, r *http.Request, c caller) err
 		Version string
 		URL     string
 		Game    string
-	}{s.base(r, c, "The judge", ""), files, s.c.Version, s.c.BaseURL() + "/c/" + c.Contest + "/", ct.Game})
+		// Starters are the languages of the contest's starter bots.
+		Starters []string
+	}{s.base(r, c, "The judge", ""), files, s.c.Version, s.c.BaseURL() + "/c/" + c.Contest + "/", ct.Game, s.starters(ct)})
 	return nil
 }
 

@@ -1,14 +1,21 @@
 package portal_test
 
 import (
+	"fmt"
+	"html"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/portal"
+	"github.com/botjudge/judge/judge/portal/store"
 )
 
 // The judge's binaries for contestants: each contest's "the judge" page lists what the
@@ -85,5 +92,103 @@ func TestRulesPages(t *testing.T) {
 	}
 	if resp, err := http.Get(e.srv.URL + "/rules/nothing"); err != nil || resp.StatusCode != 404 {
 		t.Errorf("/rules/nothing: %v %v", resp.Status, err)
+	}
+}
+
+// Starter bots: the judge page of a contest offers its game's sample bot in each language the
+// contest takes, each a .tar.gz under GAME-LANG/ (the API's with plain names): a built-in
+// game's from the judge's bots/ (a game of two and one of four; SnakeCore's with its helper
+// library), an added game's from its directory's samples. A language without one, or not the
+// contest's, is refused naming those there are; another contest's starters are not the
+// caller's to see.
+func TestStarterBots(t *testing.T) {
+	e := newEnv(t)
+	e.contest("two", nil)
+	e.contest("four", func(c *store.Contest) { c.Game, c.Langs = "langwars", []string{"python", "cpp"} })
+	e.contest("snake", func(c *store.Contest) { c.Game = "snakecore" })
+	e.contest("added", func(c *store.Contest) { c.Game = "higher-four" })
+	repo := func(path string) string {
+		b, err := os.ReadFile(filepath.Join("..", "..", path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, tc := range []struct {
+		contest  string
+		listed   []string // the languages on the judge page
+		lang     string
+		want     map[string]string // files of the download, by name in it
+		refusal  string            // or the refusal's text
+		hasFiles []string          // files besides want's
+	}{
+		{"two", images.LangNames(), "cpp", map[string]string{"amazes-cpp/bot.cpp": repo("bots/amazes/cpp/bot.cpp")}, "", nil},
+		{"two", nil, "java", map[string]string{"amazes-java/Bot.java": repo("bots/amazes/java/Bot.java")}, "", nil},
+		{"four", []string{"cpp", "python"}, "python", map[string]string{"langwars-python/main.py": repo("bots/langwars/python/main.py")}, "", nil},
+		{"four", nil, "java", nil, `no starter bot in "java" for this contest (langwars): it has one in cpp, python`, nil},
+		{"two", nil, "broken", nil, "it has one in cpp, pascal, java, go, python, javascript, rust, csharp", nil},
+		{"two", nil, "cobol", nil, `no starter bot in "cobol"`, nil},
+		{"snake", nil, "go", map[string]string{"snakecore-go/bot.go": repo("bots/snakecore/go/bot.go")}, "", []string{"snakecore-go/snake/snake.go"}},
+		{"added", []string{"python"}, "python", map[string]string{"higher-four-python/main.py": repo("cmd/judge/testdata/games/higher/bots/seven/main.py")}, "", nil},
+		{"added", nil, "cpp", nil, "it has one in python", nil},
+	} {
+		who := e.user(tc.contest, "ann-"+tc.lang, false)
+		if tc.listed != nil {
+			_, page := who.get("/c/" + tc.contest + "/judge")
+			var got []string
+			for _, m := range regexp.MustCompile(`href="/c/`+tc.contest+`/starter/([a-z]+)\.tar\.gz"`).FindAllStringSubmatch(page, -1) {
+				got = append(got, m[1])
+			}
+			if !slices.Equal(got, tc.listed) {
+				t.Errorf("%s's judge page offers starters in %v, want %v", tc.contest, got, tc.listed)
+			}
+		}
+		code, body := who.get("/c/" + tc.contest + "/starter/" + tc.lang + ".tar.gz")
+		apiCode, apiBody, _ := who.api("GET", "/api/v1/contests/"+tc.contest+"/starters/"+tc.lang, nil, "")
+		if tc.refusal != "" {
+			if code != 404 || !strings.Contains(html.UnescapeString(body), tc.refusal) {
+				t.Errorf("%s %s: the page answers %d, want 404 saying %q:\n%.300s", tc.contest, tc.lang, code, tc.refusal, body)
+			}
+			apiErr, _ := apiBody["error"].(map[string]any)
+			if msg, _ := apiErr["message"].(string); apiCode != 404 || apiErr["code"] != "not_found" || !strings.Contains(msg, tc.refusal) {
+				t.Errorf("%s %s: the API answers %d %v, want 404 saying %q", tc.contest, tc.lang, apiCode, apiBody, tc.refusal)
+			}
+			continue
+		}
+		files := untarGz(t, body)
+		for name, text := range tc.want {
+			if files[name] != text {
+				t.Errorf("%s %s: %s is %.80q, want the sample's (%d bytes); the download has %v", tc.contest, tc.lang, name, files[name], len(text), slices.Sorted(maps.Keys(files)))
+			}
+		}
+		for _, name := range tc.hasFiles {
+			if files[name] == "" {
+				t.Errorf("%s %s: no %s in %v", tc.contest, tc.lang, name, slices.Sorted(maps.Keys(files)))
+			}
+		}
+		plain := untarGz(t, fmt.Sprint(apiBody["raw"]))
+		if apiCode != 200 || len(plain) != len(files) {
+			t.Errorf("%s %s: the API answers %d with %v, want the page's files %v", tc.contest, tc.lang, apiCode, slices.Sorted(maps.Keys(plain)), slices.Sorted(maps.Keys(files)))
+		}
+		var dir string
+		for name := range tc.want {
+			dir, _, _ = strings.Cut(name, "/")
+		}
+		for name, text := range plain {
+			if files[dir+"/"+name] != text {
+				t.Errorf("%s %s: the API's %q is not the page's %s/%s", tc.contest, tc.lang, name, dir, name)
+			}
+		}
+	}
+	// Another contest's, by a page and by the API: not found, as anything of another contest.
+	bob := e.user("two", "bob", false)
+	if code, _ := bob.get("/c/four/starter/cpp.tar.gz"); code != 404 {
+		t.Errorf("two's contestant fetching four's starter: %d, want 404", code)
+	}
+	if code, _, _ := bob.api("GET", "/api/v1/contests/four/starters/cpp", nil, ""); code != 404 {
+		t.Errorf("two's contestant fetching four's starter by the API: %d, want 404", code)
+	}
+	if resp, err := http.Get(e.srv.URL + "/api/v1/contests/two/starters/cpp"); err != nil || resp.StatusCode != 401 {
+		t.Errorf("no token: %v %v, want 401", resp.StatusCode, err)
 	}
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/portal/store"
@@ -117,7 +118,7 @@ func newPortal(t testing.TB, q *queue.Queue, log *slog.Logger, opts ...func(*por
 		t.Fatal(err)
 	}
 	st := store.New(kv)
-	p, err := portal.New(portal.Config{Options: o, Store: st, Queue: q, Games: lookup,
+	p, err := portal.New(portal.Config{Options: o, Store: st, Queue: q, Games: lookup, Starter: games.Starter,
 		Langs: images.LangNames(), Upload: upload.Limits{Bytes: 1 << 20, Files: 64}, Version: "test", Log: log})
 	if err != nil {
 		t.Fatal(err)

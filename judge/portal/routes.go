@@ -27,6 +27,7 @@ func (s *Server) routes() http.Handler {
 	api("GET /api/v1/matches/{id}", s.apiMatch)
 	api("GET /api/v1/matches/{id}/replay", s.apiReplay)
 	api("GET /api/v1/contests/{contest}/leaderboard", s.apiLeaderboard)
+	api("GET /api/v1/contests/{contest}/starters/{lang}", s.apiStarter)
 	api("POST /api/v1/contests/{contest}/rounds", s.apiStartRound)
 	api("GET /api/v1/contests/{contest}/rounds", s.apiRounds)
 	api("GET /api/v1/rounds/{id}", s.apiRound)
@@ -87,6 +88,7 @@ func (s *Server) routes() http.Handler {
 	page("POST /c/{contest}/admin/house", s.adminHousePage)
 	page("POST /c/{contest}/admin/contests", s.adminContestPage)
 	page("GET /c/{contest}/house/{name}", s.houseDownload)
+	page("GET /c/{contest}/starter/{lang}", s.starterDownload)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", s.static()))
 	mux.HandleFunc("GET /downloads/{file}", s.downloadFile)
 	mux.HandleFunc("GET /rules/{name}", view.ServeRules) // public, as the games are

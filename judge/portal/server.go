@@ -44,6 +44,9 @@ type Config struct {
 	// Games finds a game (games.Lookup); Langs are the judge's languages (images.LangNames).
 	Games func(string) (game.Game, bool)
 	Langs []string
+	// Starter is a game's sample bot in a language, for contestants to start from
+	// (games.Starter); nil offers none.
+	Starter func(g game.Game, lang string) (map[string][]byte, bool)
 	// Upload bounds an upload (the build's source limit).
 	Upload upload.Limits
 	// Version is the judge's version, for reproduce commands.

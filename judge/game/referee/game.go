@@ -3,6 +3,8 @@ package referee
 import (
 	"errors"
 	"io"
+	"path"
+	"strings"
 
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/game/manifest"
@@ -173,4 +175,23 @@ func (l *lazy) View() game.View {
 		return v.View()
 	}
 	return game.View{Scores: make([]float64, l.c.Players)}
+}
+
+// Sample is the manifest's sample bot in lang: the files below its directory, by path in it.
+func (g *Game) Sample(lang string) (map[string][]byte, bool) {
+	dir, ok := g.Manifest.Samples[lang]
+	if !ok {
+		return nil, false
+	}
+	prefix := ""
+	if d := path.Clean(dir); d != "." {
+		prefix = d + "/"
+	}
+	files := map[string][]byte{}
+	for name, data := range g.Files {
+		if rest, ok := strings.CutPrefix(name, prefix); ok {
+			files[rest] = data
+		}
+	}
+	return files, len(files) > 0
 }
