@@ -236,7 +236,8 @@ func TestAddedGameOnARunningJudge(t *testing.T) {
 	// The portal, its engine in its own process on the judge's NATS server (nats.url).
 	t.Setenv("JUDGE_NATS_URL", "nats://"+listen)
 	web := portalOfHigher(t, ctx, bot("seven"))
-	web.version(bot("three"), added.Version, 2)
+	validation := web.version(bot("three"), added.Version, 2)
+	onTheContestantsMachine(t, web, validation, bot("three"))
 
 	// A new version, played by four by default: the old replays still re-judge with theirs,
 	// from the store, and what takes the game by its name plays the new one.
@@ -349,8 +350,9 @@ func portalOfHigher(t *testing.T, ctx context.Context, house string) *higherPort
 
 // version uploads dir's main.py as ann's new version and waits for its validation, a match of
 // players seats judged by the version of the game; the match's page links its film, whose
-// pictures the portal draws with that version's referee, run again in a sandbox.
-func (p *higherPortal) version(dir, version string, players int) {
+// pictures the portal draws with that version's referee, run again in a sandbox. It returns
+// the validation match's id.
+func (p *higherPortal) version(dir, version string, players int) string {
 	t := p.t
 	t.Helper()
 	code, sub := uploadVersion(p.addr, p.token, "cup", "main.py", must(os.ReadFile(filepath.Join(dir, "main.py"))))
@@ -382,6 +384,40 @@ func (p *higherPortal) version(dir, version string, players int) {
 		film.Problem != "" || len(film.Mismatch) != 0 || len(film.Frames) < 2 {
 		t.Errorf("the film of %d players: game %s version %.12s (want %.12s), %d seats, problem %q, mismatch %v, %d pictures",
 			players, film.Header.Game, film.Header.GameVersion, version, len(film.Header.Players), film.Problem, film.Mismatch, len(film.Frames))
+	}
+	return match
+}
+
+// onTheContestantsMachine is ann at her terminal, with none of the judge's store: the game's
+// directory, a starter bot and the validation match's replay from the portal (judge contest),
+// then the match played again against its recording from that directory, her version live,
+// by --local: the recorded match, exchange for exchange.
+func onTheContestantsMachine(t *testing.T, p *higherPortal, match, mine string) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	if out, err := runCLI(t, "contest", "login", "http://"+p.addr+"/c/cup/", "--token", p.token); err != nil {
+		t.Fatalf("login: %v %s", err, out)
+	}
+	work := t.TempDir()
+	game, starter, rec := filepath.Join(work, "higher.game"), filepath.Join(work, "higher-python"), filepath.Join(work, "m.jsonl")
+	if out, err := runCLI(t, "contest", "game", "-o", game); err != nil || !strings.Contains(out, "judge play --game "+game) {
+		t.Fatalf("the game's directory: %v %s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(game, "game.yaml")); err != nil {
+		t.Fatalf("the game's directory has no game.yaml: %v", err)
+	}
+	if out, err := runCLI(t, "contest", "starter", "python", "-o", starter); err != nil || !strings.Contains(out, "--game higher.game ") ||
+		string(must(os.ReadFile(filepath.Join(starter, "main.py")))) != string(must(os.ReadFile(filepath.Join("testdata", "games", "higher", "bots", "seven", "main.py")))) {
+		t.Errorf("the starter in Python: %v %s", err, out)
+	}
+	if out, err := runCLI(t, "contest", "replay", match, "-o", rec); err != nil {
+		t.Fatalf("the validation's replay: %v %s", err, out)
+	}
+	// No store: the game is the directory's.
+	defer os.Setenv("JUDGE_NATS_URL", os.Getenv("JUDGE_NATS_URL"))
+	os.Setenv("JUDGE_NATS_URL", "nats://127.0.0.1:1")
+	if out, err := runCLIWithin(t, 5*time.Minute, "play", "--against", rec, "--seat", "0", "--game", game, "--local", mine); err != nil || !strings.Contains(out, "the recorded match, exchange for exchange") {
+		t.Errorf("the validation against its recording, from the portal's directory of the game: %v\n%s", err, out)
 	}
 }
 

@@ -58,7 +58,7 @@ The address, the contest and the token are kept in your configuration directory
 macOS), readable by you alone. Every command then talks to that contest; each has --json.`,
 	}
 	cmd.AddCommand(a.contestLoginCmd(), a.contestSubmitCmd(), a.contestStatusCmd(), a.contestMatchCmd(),
-		a.contestMatchesCmd(), a.contestReplayCmd(), a.contestDownloadCmd(), a.contestStarterCmd(), a.contestLeaderboardCmd())
+		a.contestMatchesCmd(), a.contestReplayCmd(), a.contestDownloadCmd(), a.contestStarterCmd(), a.contestGameCmd(), a.contestLeaderboardCmd())
 	return cmd
 }
 
@@ -750,6 +750,32 @@ func downloadFiles(ctx context.Context, l contestLogin, path, out string) (map[s
 	return files, nil
 }
 
+// contestGame is what the contest's API says of its game: its name, and whether it is an
+// organiser's, played here from its directory (GAME.game, as judge contest game writes it).
+type contestGame struct {
+	Game  string `json:"game"`
+	Added bool   `json:"game_added"`
+}
+
+func (l contestLogin) game(ctx context.Context) (contestGame, error) {
+	var g contestGame
+	if _, err := l.call(ctx, "GET", "/api/v1/contests/"+url.PathEscape(l.Contest), nil, "", &g); err != nil {
+		return g, err
+	}
+	if !fs.ValidPath(g.Game) || strings.ContainsAny(g.Game, `/\`) {
+		g.Game = "game" // not a game's name: no path of the portal's making
+	}
+	return g, nil
+}
+
+// arg is judge play's --game for it on this machine.
+func (g contestGame) arg() string {
+	if g.Added {
+		return g.Game + ".game"
+	}
+	return g.Game
+}
+
 func (a *app) contestStarterCmd() *cobra.Command {
 	var out string
 	var asJSON bool
@@ -759,28 +785,56 @@ func (a *app) contestStarterCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
 			lang := args[0]
-			var ct struct {
-				Game string `json:"game"`
-			}
-			if _, err := l.call(cmd.Context(), "GET", "/api/v1/contests/"+url.PathEscape(l.Contest), nil, "", &ct); err != nil {
+			g, err := l.game(cmd.Context())
+			if err != nil {
 				return err
 			}
-			if !fs.ValidPath(ct.Game) || strings.ContainsAny(ct.Game, `/\`) {
-				ct.Game = "starter" // not a game's name: no path of the portal's making
-			}
 			if out == "" {
-				out = ct.Game + "-" + lang
+				out = g.Game + "-" + lang
 			}
 			files, err := downloadFiles(cmd.Context(), l, "/api/v1/contests/"+url.PathEscape(l.Contest)+"/starters/"+url.PathEscape(lang), out)
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, map[string]any{"game": ct.Game, "lang": lang, "dir": out, "files": slices.Sorted(maps.Keys(files))}, func(w io.Writer) {
-				fmt.Fprintf(w, "the sample bot of %s in %s: %d file(s) in %s\ntry it: judge play --local --game %s %s %s\n", ct.Game, lang, len(files), out, ct.Game, out, out)
+			return printOut(cmd.OutOrStdout(), asJSON, map[string]any{"game": g.Game, "lang": lang, "dir": out, "files": slices.Sorted(maps.Keys(files))}, func(w io.Writer) {
+				fmt.Fprintf(w, "the sample bot of %s in %s: %d file(s) in %s\n", g.Game, lang, len(files), out)
+				if g.Added {
+					fmt.Fprintf(w, "%s is the organisers' own game: judge contest game fetches its directory, %s\n", g.Game, g.arg())
+				}
+				fmt.Fprintf(w, "try it: judge play --local --game %s %s %s\n", g.arg(), out, out)
 			})
 		}),
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "the directory to make (default: GAME-LANG)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was written as JSON")
+	return cmd
+}
+
+func (a *app) contestGameCmd() *cobra.Command {
+	var out string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "game [-o DIR] [--json]",
+		Short: "The directory of the contest's game when it is the organisers' own (default GAME.game), which judge play takes as --game DIR",
+		Args:  cobra.NoArgs,
+		RunE: contestCommand(func(cmd *cobra.Command, _ []string, l contestLogin) error {
+			g, err := l.game(cmd.Context())
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				out = g.arg()
+			}
+			files, err := downloadFiles(cmd.Context(), l, "/api/v1/contests/"+url.PathEscape(l.Contest)+"/game", out)
+			if err != nil {
+				return err
+			}
+			return printOut(cmd.OutOrStdout(), asJSON, map[string]any{"game": g.Game, "dir": out, "files": slices.Sorted(maps.Keys(files))}, func(w io.Writer) {
+				fmt.Fprintf(w, "the game %s: %d file(s) in %s; judge play --game %s plays it here\n", g.Game, len(files), out, out)
+			})
+		}),
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "the directory to make (default: GAME.game)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was written as JSON")
 	return cmd
 }

@@ -230,6 +230,14 @@ type Library interface {
 	Library(lang string) map[string][]byte
 }
 
+// Directory is implemented by a game that is a directory of files (an added game: its
+// manifest, referee, samples and rules): what plays it on a contestant's machine (judge play
+// --game DIR).
+type Directory interface {
+	// Directory returns the files by path in the directory.
+	Directory() map[string][]byte
+}
+
 // Samples is implemented by a game that carries its own sample bots (an added game: its
 // manifest's samples); a built-in game's are the judge's (package bots).
 type Samples interface {

@@ -147,14 +147,7 @@ func (s *Server) apiSource(w http.ResponseWriter, r *http.Request, c caller) err
 	if err != nil {
 		return err
 	}
-	data, err := tarGz("", files)
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/gzip")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="%s-v%d.tar.gz"`, sub.Login, sub.Version))
-	w.Write(data)
-	return nil
+	return writeTarGz(w, fmt.Sprintf("%s-v%d.tar.gz", sub.Login, sub.Version), "", files)
 }
 
 func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request, c caller) error {

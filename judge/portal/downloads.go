@@ -50,15 +50,20 @@ func (s *Server) judgePage(w http.ResponseWriter, r *http.Request, c caller) err
 	if err != nil {
 		return err
 	}
+	_, added := s.gameDir(ct)
 	s.render(w, http.StatusOK, "judge.html", struct {
 		pageData
 		Files   []download
 		Version string
 		URL     string
 		Game    string
+		// GameArg is judge play's --game; Added, whether it is the directory of the game's
+		// download.
+		GameArg string
+		Added   bool
 		// Starters are the languages of the contest's starter bots.
 		Starters []string
-	}{s.base(r, c, "The judge", ""), files, s.c.Version, s.c.BaseURL() + "/c/" + c.Contest + "/", ct.Game, s.starters(ct)})
+	}{s.base(r, c, "The judge", ""), files, s.c.Version, s.c.BaseURL() + "/c/" + c.Contest + "/", ct.Game, gameArg(ct, added), added, s.starters(ct)})
 	return nil
 }
 

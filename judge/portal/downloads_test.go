@@ -1,9 +1,12 @@
 package portal_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"html"
 	"io"
+	"io/fs"
 	"maps"
 	"net/http"
 	"os"
@@ -190,5 +193,95 @@ func TestStarterBots(t *testing.T) {
 	}
 	if resp, err := http.Get(e.srv.URL + "/api/v1/contests/two/starters/cpp"); err != nil || resp.StatusCode != 401 {
 		t.Errorf("no token: %v %v, want 401", resp.StatusCode, err)
+	}
+}
+
+// An organiser's game on a contestant's machine: the judge page offers the game's directory
+// (GAME.game.tar.gz, by the API its plain files) and names it in every command; a match's
+// page lists it among what its commands need and names it with --game, in the reproduce
+// command and in those against the recording. The contest's API says game_added. A built-in
+// game has no directory to download; another contest's is not the caller's.
+func TestAnAddedGameOnTheContestantsMachine(t *testing.T) {
+	e := newEnv(t)
+	e.contest("own", func(c *store.Contest) { c.Game = "higher-four" })
+	e.contest("two", nil)
+	ann, bob := e.user("own", "ann", false), e.user("two", "bob", false)
+	dir := filepath.Join("..", "..", "cmd", "judge", "testdata", "games", "higher")
+	want := map[string]string{}
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			b, _ := os.ReadFile(path)
+			rel, _ := filepath.Rel(dir, path)
+			want[filepath.ToSlash(rel)] = string(b)
+		}
+		return err
+	})
+	if len(want) < 4 {
+		t.Fatalf("the test game's directory: %v", want)
+	}
+
+	_, page := ann.get("/c/own/judge")
+	for _, w := range []string{`href="/c/own/game.tar.gz"`, "judge play --local --game higher-four.game/ mybot/", "--seat N --game higher-four.game/", "judge play --local --game higher-four.game/ higher-four-LANG/"} {
+		if !strings.Contains(page, w) {
+			t.Errorf("the judge page of a contest of an added game lacks %q:\n%s", w, page)
+		}
+	}
+	code, body := ann.get("/c/own/game.tar.gz")
+	got := untarGz(t, body)
+	for name, text := range want {
+		if got["higher-four.game/"+name] != text {
+			t.Errorf("the game's download: %s differs or is missing (%d: %v)", name, code, slices.Sorted(maps.Keys(got)))
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("the game's download has %v, want %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+	if code, out, _ := ann.api("GET", "/api/v1/contests/own/game", nil, ""); code != 200 || !maps.Equal(untarGz(t, fmt.Sprint(out["raw"])), want) {
+		t.Errorf("the game by the API: %d, not the directory's files", code)
+	}
+	for _, tc := range []struct {
+		who     *client
+		contest string
+		added   bool
+	}{{ann, "own", true}, {bob, "two", false}} {
+		if code, out, _ := tc.who.api("GET", "/api/v1/contests/"+tc.contest, nil, ""); code != 200 || out["game_added"] != tc.added {
+			t.Errorf("%s's contest: %d, game_added %v; want %v", tc.contest, code, out["game_added"], tc.added)
+		}
+	}
+
+	id := ann.activeVersion("own", "int main() { /* ann */ }")
+	body0, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}})
+	code, out, _ := ann.api("POST", "/api/v1/contests/own/matches", bytes.NewReader(body0), "application/json")
+	if code != 202 {
+		t.Fatalf("a test match: %d %v (version %s)", code, out, id)
+	}
+	m := out["id"].(string)
+	ann.waitMatch(m)
+	_, page = ann.get("/c/own/m/" + m)
+	page = html.UnescapeString(page)
+	for _, w := range []string{"judge play --game higher-four.game/ --seed ", "<code>higher-four.game/</code>: the game higher-four", `href="/c/own/game.tar.gz"`,
+		"judge play --against " + m + ".jsonl --seat 0 --game higher-four.game/ ann/"} {
+		if !strings.Contains(page, w) {
+			t.Errorf("the match page of an added game lacks %q:\n%s", w, page)
+		}
+	}
+
+	for _, tc := range []struct {
+		who  *client
+		path string
+		code int
+		say  string
+	}{
+		{bob, "/api/v1/contests/two/game", 404, "amazes is built into the judge"},
+		{bob, "/api/v1/contests/own/game", 404, ""},
+		{ann, "/api/v1/contests/two/game", 404, ""},
+	} {
+		code, out, _ := tc.who.api("GET", tc.path, nil, "")
+		if code != tc.code || !strings.Contains(mustJSON(out), tc.say) {
+			t.Errorf("%s by %s: %d %v; want %d saying %q", tc.path, tc.who.login, code, out, tc.code, tc.say)
+		}
+	}
+	if code, _ := bob.get("/c/own/game.tar.gz"); code != 404 {
+		t.Errorf("another contest's game by its page: %d, want 404", code)
 	}
 }

@@ -178,8 +178,9 @@ func parseDeadline(s string) (time.Time, error) {
 	return t, nil
 }
 
-// contestJSON is a contest as a contestant sees it: no sources.
-func contestJSON(ct store.Contest) map[string]any {
+// contestJSON is a contest as a contestant sees it: no sources. game_added says that its
+// game is an organiser's, whose directory a contestant's judge needs (GET .../game).
+func (s *Server) contestJSON(ct store.Contest) map[string]any {
 	house := []string{}
 	for _, h := range ct.House {
 		house = append(house, h.Name)
@@ -191,6 +192,7 @@ func contestJSON(ct store.Contest) map[string]any {
 	if !ct.Deadline.IsZero() {
 		out["deadline"] = ct.Deadline.Format(time.RFC3339)
 	}
+	_, out["game_added"] = s.gameDir(ct)
 	out["closed_at"] = nil
 	if ct.ReadOnly() {
 		out["closed_at"] = ct.ClosedAt.Format(time.RFC3339)
@@ -203,7 +205,7 @@ func (s *Server) apiContest(w http.ResponseWriter, r *http.Request, c caller) er
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, contestJSON(ct))
+	writeJSON(w, http.StatusOK, s.contestJSON(ct))
 	return nil
 }
 
@@ -226,7 +228,7 @@ func (s *Server) apiSettings(w http.ResponseWriter, r *http.Request, c caller) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, contestJSON(ct))
+	writeJSON(w, http.StatusOK, s.contestJSON(ct))
 	return nil
 }
 
@@ -336,7 +338,7 @@ func (s *Server) apiAddHouse(w http.ResponseWriter, r *http.Request, c caller) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, contestJSON(ct))
+	writeJSON(w, http.StatusCreated, s.contestJSON(ct))
 	return nil
 }
 
@@ -371,14 +373,7 @@ func (s *Server) houseDownload(w http.ResponseWriter, r *http.Request, c caller)
 	if err != nil {
 		return err
 	}
-	data, err := tarGz("house/"+h.Name+"/", files)
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/gzip")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+h.Name+`.tar.gz"`)
-	w.Write(data)
-	return nil
+	return writeTarGz(w, h.Name+".tar.gz", "house/"+h.Name+"/", files)
 }
 
 // contestForm is a new contest as an organiser asks for it (API and page).
@@ -428,7 +423,7 @@ func (s *Server) apiNewContest(w http.ResponseWriter, r *http.Request, c caller)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, contestJSON(ct))
+	writeJSON(w, http.StatusCreated, s.contestJSON(ct))
 	return nil
 }
 

@@ -530,7 +530,8 @@ func (s *Server) matchPage(w http.ResponseWriter, r *http.Request, c caller) err
 			replay, gone = false, strings.ToUpper(msg[:1])+msg[1:]+"."
 		}
 	}
-	needs, exact := needsOf(c, ct, m)
+	_, added := s.gameDir(ct)
+	needs, exact := needsOf(c, ct, m, added)
 	s.render(w, http.StatusOK, "match.html", struct {
 		pageData
 		M          store.Match
@@ -542,17 +543,23 @@ func (s *Server) matchPage(w http.ResponseWriter, r *http.Request, c caller) err
 		Needs      []need // what the command needs, seat by seat, and where to get it
 		Exact      bool   // the caller can get everything the command needs
 		Against    []string
-	}{s.base(r, c, "Match "+m.ID, ""), m, res, replay, gone, reproduce(ct, m), s.c.Version, needs, exact, against(c, m)})
+	}{s.base(r, c, "Match "+m.ID, ""), m, res, replay, gone, reproduce(ct, m, added), s.c.Version, needs, exact, against(c, ct, m, added)})
 	return nil
 }
 
 // against are the judge play --against commands that play m again from its replay with one
 // of the caller's seats live (an organiser's: any contestant's), the others as recorded.
-func against(c caller, m store.Match) []string {
+// An added game's names its directory (gameArg): the judge on a contestant's machine has no
+// store to find it in.
+func against(c caller, ct store.Contest, m store.Match, added bool) []string {
 	var out []string
 	for i, seat := range m.Seats {
 		if seat.House == "" && mine(c, m, i) {
-			out = append(out, shellArgs("judge", "play", "--against", m.ID+".jsonl", "--seat", strconv.Itoa(i), seatDir(seat)))
+			args := []string{"judge", "play", "--against", m.ID + ".jsonl", "--seat", strconv.Itoa(i)}
+			if added {
+				args = append(args, "--game", gameArg(ct, added))
+			}
+			out = append(out, shellArgs(append(args, seatDir(seat))...))
 		}
 	}
 	return out
@@ -566,10 +573,13 @@ type need struct {
 }
 
 // needsOf are the directories m's reproduce command needs, once each, and whether the
-// caller can have every one: its own version's files (from its own upload), the house bots
-// when the organiser publishes them, and nobody else's code.
-func needsOf(c caller, ct store.Contest, m store.Match) ([]need, bool) {
+// caller can have every one: an added game's directory, its own version's files (from its own
+// upload), the house bots when the organiser publishes them, and nobody else's code.
+func needsOf(c caller, ct store.Contest, m store.Match, added bool) ([]need, bool) {
 	var out []need
+	if added {
+		out = append(out, need{Dir: gameArg(ct, added), What: "the game " + ct.Game + ", the organisers' own: its directory", Link: "/c/" + ct.Name + "/game.tar.gz"})
+	}
 	exact := true
 	seen := map[string]bool{}
 	for _, seat := range m.Seats {
@@ -608,11 +618,11 @@ func seatDir(seat store.Seat) string {
 	return seat.Login + "/"
 }
 
-// reproduce is the judge play command that plays the same match: the same game, seed and
-// options, the contestant's sources as a directory, each house bot as the organiser
+// reproduce is the judge play command that plays the same match: the same game (an added
+// one's directory), seed and options, the contestant's sources as a directory, each house bot as the organiser
 // publishes it (house/NAME).
-func reproduce(c store.Contest, m store.Match) string {
-	args := []string{"judge", "play", "--game", c.Game, "--seed", utoa(m.Seed)}
+func reproduce(c store.Contest, m store.Match, added bool) string {
+	args := []string{"judge", "play", "--game", gameArg(c, added), "--seed", utoa(m.Seed)}
 	args = append(args, optionArgs(c.Options)...)
 	for _, seat := range m.Seats {
 		args = append(args, seatDir(seat))
@@ -748,6 +758,27 @@ func (s *Server) exportTournament(w http.ResponseWriter, r *http.Request, c call
 		spec.Entrants = append(spec.Entrants, tournament.EntrantSpec{Name: e.Login, Path: e.Login})
 	}
 	return s.writeTournament(w, r, ct.Name, spec, sources)
+}
+
+// writeTarGz answers files, each under dir, as a .tar.gz download named name.
+func writeTarGz(w http.ResponseWriter, name, dir string, files map[string]string) error {
+	data, err := tarGz(dir, files)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/gzip")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	w.Write(data)
+	return nil
+}
+
+// texts are files as text, as tarGz takes them.
+func texts(files map[string][]byte) map[string]string {
+	out := make(map[string]string, len(files))
+	for name, data := range files {
+		out[name] = string(data)
+	}
+	return out
 }
 
 // tarGz is files, each under dir, as a tar.gz.

@@ -89,7 +89,7 @@ func (s *Server) apiCloseContest(w http.ResponseWriter, r *http.Request, c calle
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, contestJSON(ct))
+	writeJSON(w, http.StatusOK, s.contestJSON(ct))
 	return nil
 }
 

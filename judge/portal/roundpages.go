@@ -188,14 +188,7 @@ func (s *Server) writeTournament(w http.ResponseWriter, r *http.Request, dir str
 			all[login+"/"+name] = text
 		}
 	}
-	data, err := tarGz(dir+"/", all)
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/gzip")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+dir+`.tar.gz"`)
-	w.Write(data)
-	return nil
+	return writeTarGz(w, dir+".tar.gz", dir+"/", all)
 }
 
 // matchOrder is the round, match and attempt numbers of a round's match id, to list them

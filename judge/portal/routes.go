@@ -28,6 +28,7 @@ func (s *Server) routes() http.Handler {
 	api("GET /api/v1/matches/{id}/replay", s.apiReplay)
 	api("GET /api/v1/contests/{contest}/leaderboard", s.apiLeaderboard)
 	api("GET /api/v1/contests/{contest}/starters/{lang}", s.apiStarter)
+	api("GET /api/v1/contests/{contest}/game", s.apiGameDir)
 	api("POST /api/v1/contests/{contest}/rounds", s.apiStartRound)
 	api("GET /api/v1/contests/{contest}/rounds", s.apiRounds)
 	api("GET /api/v1/rounds/{id}", s.apiRound)
@@ -89,6 +90,7 @@ func (s *Server) routes() http.Handler {
 	page("POST /c/{contest}/admin/contests", s.adminContestPage)
 	page("GET /c/{contest}/house/{name}", s.houseDownload)
 	page("GET /c/{contest}/starter/{lang}", s.starterDownload)
+	page("GET /c/{contest}/game.tar.gz", s.gameDirDownload)
 	mux.Handle("GET /static/", http.StripPrefix("/static/", s.static()))
 	mux.HandleFunc("GET /downloads/{file}", s.downloadFile)
 	mux.HandleFunc("GET /rules/{name}", view.ServeRules) // public, as the games are

@@ -26,14 +26,10 @@ func (s *Server) starters(ct store.Contest) []string {
 
 // starter is the contest's starter bot in lang (Config.Starter), or not_found naming the
 // languages it has one in.
-func (s *Server) starter(ct store.Contest, lang string) (map[string]string, error) {
+func (s *Server) starter(ct store.Contest, lang string) (map[string][]byte, error) {
 	if g, ok := s.c.Games(ct.Game); ok && s.c.Starter != nil && ct.AllowsLang(lang) {
 		if files, ok := s.c.Starter(g, lang); ok {
-			out := make(map[string]string, len(files))
-			for name, data := range files {
-				out[name] = string(data)
-			}
-			return out, nil
+			return files, nil
 		}
 	}
 	have := "none"
@@ -59,14 +55,7 @@ func (s *Server) writeStarter(w http.ResponseWriter, r *http.Request, c caller, 
 	if inDir {
 		dir = ct.Game + "-" + lang + "/"
 	}
-	data, err := tarGz(dir, files)
-	if err != nil {
-		return err
-	}
-	w.Header().Set("Content-Type", "application/gzip")
-	w.Header().Set("Content-Disposition", `attachment; filename="`+ct.Game+"-"+lang+`.tar.gz"`)
-	w.Write(data)
-	return nil
+	return writeTarGz(w, ct.Game+"-"+lang+".tar.gz", dir, texts(files))
 }
 
 // apiStarter is GET /api/v1/contests/{contest}/starters/{lang}: plain file names, as a

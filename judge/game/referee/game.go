@@ -195,3 +195,6 @@ func (g *Game) Sample(lang string) (map[string][]byte, bool) {
 	}
 	return files, len(files) > 0
 }
+
+// Directory is the game's directory, every file (Load's).
+func (g *Game) Directory() map[string][]byte { return g.Files }
