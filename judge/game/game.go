@@ -238,6 +238,13 @@ type Directory interface {
 	Directory() map[string][]byte
 }
 
+// RulesPage is implemented by a game that carries its own rules page (an added game: its
+// manifest's rules, Markdown); a built-in game's is the judge's (docs/games).
+type RulesPage interface {
+	// RulesPage returns the page's Markdown, or nil when the game has none.
+	RulesPage() []byte
+}
+
 // Samples is implemented by a game that carries its own sample bots (an added game: its
 // manifest's samples); a built-in game's are the judge's (package bots).
 type Samples interface {

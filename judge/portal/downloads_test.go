@@ -285,3 +285,58 @@ func TestAnAddedGameOnTheContestantsMachine(t *testing.T) {
 		t.Errorf("another contest's game by its page: %d, want 404", code)
 	}
 }
+
+// Each contest's page links the rules of its game, /c/CONTEST/rules: a built-in game's page
+// (a game of two, one of four), an added game's own (its manifest's rules), its markup inert
+// (no script, no raw HTML, no javascript: link; a link into the judge's docs goes to the
+// common rules, one to another site stays), served with a policy that runs nothing. An added
+// game without a rules page, or another contest's, is not found.
+func TestContestRulesPage(t *testing.T) {
+	e := newEnv(t)
+	for name, g := range map[string]string{"two": "amazes", "four": "langwars", "own": "higher-four", "marked": "higher-marked", "bare": "higher-bare"} {
+		e.contest(name, func(c *store.Contest) { c.Game = g })
+	}
+	for _, tc := range []struct {
+		contest string
+		code    int
+		want    []string
+		unwant  []string
+	}{
+		{"two", 200, []string{"<title>Amazes", "maze"}, nil},
+		{"four", 200, []string{"<title>Lang Wars"}, nil},
+		{"own", 200, []string{"<title>Higher - the rules", "The highest", "<code>TURN t</code>"}, nil},
+		{"marked", 200, []string{`href="common"`, `href="https://example.org/"`, " click "}, []string{"<script", "<img", "onerror", "javascript:"}},
+		{"bare", 404, []string{"has no rules page"}, nil},
+	} {
+		who := e.user(tc.contest, "ann", false)
+		if _, home := who.get("/c/" + tc.contest + "/"); !strings.Contains(home, `href="/c/`+tc.contest+`/rules"`) {
+			t.Errorf("%s's page does not link its rules", tc.contest)
+		}
+		resp, err := who.web.Get(e.srv.URL + "/c/" + tc.contest + "/rules")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		page := string(b)
+		if resp.StatusCode != tc.code {
+			t.Errorf("%s's rules: %d, want %d\n%.500s", tc.contest, resp.StatusCode, tc.code, page)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(page, w) {
+				t.Errorf("%s's rules lack %q:\n%.1500s", tc.contest, w, page)
+			}
+		}
+		for _, w := range tc.unwant {
+			if strings.Contains(page, w) {
+				t.Errorf("%s's rules have %q:\n%.1500s", tc.contest, w, page)
+			}
+		}
+		if csp := resp.Header.Get("Content-Security-Policy"); tc.code == 200 && !strings.Contains(csp, "default-src 'none'") {
+			t.Errorf("%s's rules served with policy %q", tc.contest, csp)
+		}
+	}
+	if code, _ := e.user("two", "bob", false).get("/c/own/rules"); code != 404 {
+		t.Errorf("another contest's rules: %d, want 404", code)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -55,7 +56,13 @@ var addedGames = func() map[string]game.Game {
 	}
 	four := *two
 	four.Manifest.Name, four.Manifest.Players.Default = "higher-four", 4
-	return map[string]game.Game{"higher": two, "higher-four": &four}
+	// The same game with a rules page full of markup, and one with none.
+	marked := *two
+	marked.Manifest.Name, marked.Files = "higher-marked", maps.Clone(two.Files)
+	marked.Files[marked.Manifest.Rules] = []byte("# Marked <script>alert('rules')</script>\n\n<img src=x onerror=alert(1)> [click](javascript:alert(2)) [the common rules](../rules.md) [home](https://example.org/)\n")
+	bare := *two
+	bare.Manifest.Name, bare.Manifest.Rules = "higher-bare", ""
+	return map[string]game.Game{"higher": two, "higher-four": &four, "higher-marked": &marked, "higher-bare": &bare}
 }()
 
 // lookup finds the judge's games and the added ones, as the catalog does for the portal.

@@ -74,6 +74,7 @@ func (s *Server) routes() http.Handler {
 	page("GET /c/{contest}/ladder/{login}", s.ladderPlayerPage)
 	page("GET /c/{contest}/account", s.accountPage)
 	page("GET /c/{contest}/judge", s.judgePage)
+	page("GET /c/{contest}/rules", s.rulesPage)
 	page("POST /c/{contest}/account/password", s.passwordPage)
 	page("POST /c/{contest}/account/tokens", s.newTokenPage)
 	page("POST /c/{contest}/account/tokens/{id}/revoke", s.revokeTokenPage)

@@ -40,6 +40,14 @@ func WriteRules(w io.Writer, name string) (bool, error) {
 	if !ok {
 		return false, nil
 	}
+	return true, WriteRulesOf(w, name, src)
+}
+
+// WriteRulesOf writes the rules page of Markdown src, an added game's (its manifest's rules),
+// titled by its first heading, else name. Its raw HTML is left out and its links go only to
+// other sites, anchors and the judge's own rules pages: a link into the game's directory has
+// nowhere to go, and keeps its text.
+func WriteRulesOf(w io.Writer, name string, src []byte) error {
 	doc := markdown.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 	title := name
 	var unlinked []*ast.Link
@@ -65,10 +73,11 @@ func WriteRules(w io.Writer, name string) (bool, error) {
 	}
 	var body bytes.Buffer
 	if err := markdown.Renderer().Render(&body, src, doc); err != nil {
-		return true, err
+		return err
 	}
-	// Our own pages, rendered without their raw HTML (goldmark's default): trusted as HTML.
-	return true, rulesPage.Execute(w, struct {
+	// Rendered without raw HTML (goldmark's default), dangerous link schemes dropped: trusted
+	// as HTML, and served with a policy that runs nothing.
+	return rulesPage.Execute(w, struct {
 		Title string
 		Style template.CSS
 		Body  template.HTML
@@ -105,11 +114,16 @@ func ServeRules(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	default:
-		h := w.Header()
-		h.Set("Content-Type", "text/html; charset=utf-8")
-		// Our own page, styled inline and running nothing, wherever it is served.
-		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-		h.Set("X-Content-Type-Options", "nosniff")
-		w.Write(b.Bytes())
+		WriteRulesResponse(w, b.Bytes())
 	}
+}
+
+// WriteRulesResponse answers a rules page (WriteRules, WriteRulesOf): styled inline and
+// running nothing, wherever it is served.
+func WriteRulesResponse(w http.ResponseWriter, page []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	w.Write(page)
 }

@@ -198,3 +198,11 @@ func (g *Game) Sample(lang string) (map[string][]byte, bool) {
 
 // Directory is the game's directory, every file (Load's).
 func (g *Game) Directory() map[string][]byte { return g.Files }
+
+// RulesPage is the manifest's rules page, or nil.
+func (g *Game) RulesPage() []byte {
+	if g.Manifest.Rules == "" {
+		return nil
+	}
+	return g.Files[g.Manifest.Rules]
+}
