@@ -120,6 +120,9 @@ func contestFromTheCommandLine(t *testing.T, judge cli, kept string, windows boo
 	if _, err := contestCLI(t, "", "starter", "cobol"); exitCode(err) != 1 || !strings.Contains(err.Error(), "it has one in cpp, pascal") {
 		t.Errorf("a starter in a language there is none in: %v (exit %d); want exit 1 and the portal's 404 naming those there are", err, exitCode(err))
 	}
+	if _, err := contestCLI(t, "", "game"); exitCode(err) != 1 || !strings.Contains(err.Error(), "amazes is built into the judge") {
+		t.Errorf("the directory of a built-in game: %v (exit %d); want exit 1 and the portal's 404", err, exitCode(err))
+	}
 	starter := filepath.Join(t.TempDir(), "first-bot")
 	if out, err := contestCLI(t, "", "starter", "cpp", "-o", starter); err != nil || !strings.Contains(out, "judge play --local --game amazes") ||
 		string(must(os.ReadFile(filepath.Join(starter, "bot.cpp")))) != string(must(os.ReadFile(filepath.Join(bot, "bot.cpp")))) {
