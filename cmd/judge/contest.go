@@ -753,8 +753,10 @@ func downloadFiles(ctx context.Context, l contestLogin, path, out string) (map[s
 // contestGame is what the contest's API says of its game: its name, and whether it is an
 // organiser's, played here from its directory (GAME.game, as judge contest game writes it).
 type contestGame struct {
-	Game  string `json:"game"`
-	Added bool   `json:"game_added"`
+	Game    string            `json:"game"`
+	Added   bool              `json:"game_added"`
+	Options map[string]string `json:"options"`
+	Players int               `json:"players"`
 }
 
 func (l contestLogin) game(ctx context.Context) (contestGame, error) {
@@ -774,6 +776,18 @@ func (g contestGame) arg() string {
 		return g.Game + ".game"
 	}
 	return g.Game
+}
+
+// play is the judge play --local command of a match of the contest with bot in every seat.
+func (g contestGame) play(bot string) string {
+	args := []string{"judge", "play", "--local", "--game", g.arg()}
+	for _, k := range slices.Sorted(maps.Keys(g.Options)) {
+		args = append(args, "--opt", k+"="+g.Options[k])
+	}
+	for range max(g.Players, 2) {
+		args = append(args, bot)
+	}
+	return strings.Join(args, " ")
 }
 
 func (a *app) contestStarterCmd() *cobra.Command {
@@ -801,7 +815,7 @@ func (a *app) contestStarterCmd() *cobra.Command {
 				if g.Added {
 					fmt.Fprintf(w, "%s is the organisers' own game: judge contest game fetches its directory, %s\n", g.Game, g.arg())
 				}
-				fmt.Fprintf(w, "try it: judge play --local --game %s %s %s\n", g.arg(), out, out)
+				fmt.Fprintf(w, "try it: %s\n", g.play(out))
 			})
 		}),
 	}

@@ -217,7 +217,11 @@ func contestFromTheCommandLine(t *testing.T, judge cli, kept string, windows boo
 		Game, Lang, Dir string
 		Files           []string
 	}
-	out, err = contestCLI(t, "", "starter", "python", "-o", filepath.Join(t.TempDir(), "py"), "--json")
+	py := filepath.Join(t.TempDir(), "py")
+	if out, err := contestCLI(t, "", "starter", "python", "-o", py+"-text"); err != nil || !strings.Contains(out, "--opt turns=2 "+strings.Repeat(py+"-text ", 3)+py+"-text\n") {
+		t.Errorf("the contest of four's starter: %v; want the command that plays it with four seats:\n%s", err, out)
+	}
+	out, err = contestCLI(t, "", "starter", "python", "-o", py, "--json")
 	if err != nil || json.Unmarshal([]byte(out), &got) != nil || got.Game != "langwars" || got.Lang != "python" || len(got.Files) != 1 || got.Files[0] != "main.py" {
 		t.Errorf("the contest of four's starter in Python: %v %+v", err, got)
 	}

@@ -148,14 +148,20 @@ func javaRun(j job) ([]string, error) {
 	return []string{"java", "-XX:+UseSerialGC", "-Xss64m", "-cp", classes, mains[0]}, nil
 }
 
-// MissingError is a language whose tools this machine does not have.
+// MissingError is a language whose tools this machine does not have, or has one of that does
+// not run.
 type MissingError struct {
 	Lang    string
 	Tools   []string
 	Install string
+	// Broken says how the compiler, found, failed when asked its version.
+	Broken string
 }
 
 func (e *MissingError) Error() string {
+	if e.Broken != "" {
+		return fmt.Sprintf("%s bots need %s, which is on this machine's PATH but does not run: %s (%s)", e.Lang, strings.Join(e.Tools, " and "), e.Broken, e.Install)
+	}
 	return fmt.Sprintf("%s bots need %s, not found on this machine's PATH (%s)", e.Lang, strings.Join(e.Tools, " and "), e.Install)
 }
 
@@ -177,16 +183,37 @@ func Check(lang string) error {
 	if len(missing) > 0 {
 		return &MissingError{Lang: lang, Tools: missing, Install: r.install}
 	}
+	if _, err := compilerVersion(r); err != nil {
+		return &MissingError{Lang: lang, Tools: r.tools[:1], Install: r.install, Broken: err.Error()}
+	}
 	return nil
+}
+
+// versions are the compilers' versions (compilerVersion's), by tool, each asked once.
+var versions sync.Map
+
+// compilerVersion is the first line the recipe's compiler prints of its version, which names each
+// build it makes; an error when it does not run (a rustup with no toolchain chosen).
+func compilerVersion(r recipe) (string, error) {
+	if v, ok := versions.Load(r.tools[0]); ok {
+		return v.(string), nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), compileTimeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, r.tools[0], r.version...).CombinedOutput()
+	first, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	if err != nil {
+		return "", fmt.Errorf("`%s %s`: %v: %s", r.tools[0], strings.Join(r.version, " "), err, first)
+	}
+	v := r.tools[0] + " " + strings.TrimPrefix(first, r.tools[0]+" ")
+	versions.Store(r.tools[0], v)
+	return v, nil
 }
 
 // Builder builds submissions with this machine's compilers into Dir, keeping each build (by
 // the submission's language, files and the compiler's version). It is a match.Builder.
 type Builder struct {
 	Dir string
-
-	mu       sync.Mutex
-	versions map[string]string
 }
 
 // built is what a kept build records.
@@ -205,7 +232,7 @@ func (b *Builder) Build(ctx context.Context, s build.Submission) (build.Result, 
 	}
 	r := recipes[s.Lang]
 	lang, _ := images.LangByName(s.Lang)
-	toolchain := b.version(ctx, r)
+	toolchain, _ := compilerVersion(r) // Check ran it
 	var files []string
 	for f := range s.Files {
 		if !fs.ValidPath(f) {
@@ -289,23 +316,6 @@ func (b *Builder) keep(dir string, res build.Result, started time.Time, k built)
 	}
 	data, _ := json.Marshal(k)
 	return res, os.WriteFile(filepath.Join(dir, "build.json"), data, 0o644)
-}
-
-// version is the first line the recipe's compiler prints of its version, asked once.
-func (b *Builder) version(ctx context.Context, r recipe) string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if v, ok := b.versions[r.tools[0]]; ok {
-		return v
-	}
-	out, _ := exec.CommandContext(ctx, r.tools[0], r.version...).CombinedOutput()
-	v, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	v = r.tools[0] + " " + strings.TrimPrefix(v, r.tools[0]+" ")
-	if b.versions == nil {
-		b.versions = map[string]string{}
-	}
-	b.versions[r.tools[0]] = v
-	return v
 }
 
 func clip(s string) string {

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -232,6 +234,14 @@ func TestCheckNamesWhatIsMissing(t *testing.T) {
 	}
 	if err := local.Check("cobol"); err == nil || !strings.Contains(err.Error(), `"cobol" is not one the judge knows`) {
 		t.Errorf("an unknown language: %v", err)
+	}
+	// A compiler on the PATH that does not run, as rustup's rustc with no toolchain chosen.
+	bin := t.TempDir()
+	os.WriteFile(filepath.Join(bin, "rustc"), []byte("#!/bin/sh\necho 'error: rustup could not choose a version of rustc to run' >&2\nexit 1\n"), 0o755)
+	t.Setenv("PATH", bin)
+	err = local.Check("rust")
+	if !errors.As(err, &m) || !strings.Contains(err.Error(), "rust bots need rustc, which is on this machine's PATH but does not run: `rustc --version`: exit status 1: error: rustup could not choose") {
+		t.Errorf("a compiler that does not run: %v", err)
 	}
 }
 

@@ -61,9 +61,12 @@ func (s *Server) judgePage(w http.ResponseWriter, r *http.Request, c caller) err
 		// download.
 		GameArg string
 		Added   bool
-		// Starters are the languages of the contest's starter bots.
-		Starters []string
-	}{s.base(r, c, "The judge", ""), files, s.c.Version, s.c.BaseURL() + "/c/" + c.Contest + "/", ct.Game, gameArg(ct, added), added, s.starters(ct)})
+		// Starters are the languages of the contest's starter bots; PlayStarter and Play the
+		// commands that play a match of the contest with one, and with the contestant's bots.
+		Starters          []string
+		PlayStarter, Play string
+	}{s.base(r, c, "The judge", ""), files, s.c.Version, s.c.BaseURL() + "/c/" + c.Contest + "/", ct.Game, gameArg(ct, added), added, s.starters(ct),
+		s.localPlay(ct, added, ct.Game+"-LANG/", ct.Game+"-LANG/"), s.localPlay(ct, added, "mybot/", "otherbot/")})
 	return nil
 }
 

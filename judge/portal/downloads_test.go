@@ -145,6 +145,13 @@ func TestStarterBots(t *testing.T) {
 			if !slices.Equal(got, tc.listed) {
 				t.Errorf("%s's judge page offers starters in %v, want %v", tc.contest, got, tc.listed)
 			}
+			// The commands that play one here seat as many as the contest's matches.
+			play := map[string]string{"two": "judge play --local --game amazes amazes-LANG/ amazes-LANG/</pre>",
+				"four":  "judge play --local --game langwars langwars-LANG/ langwars-LANG/ langwars-LANG/ langwars-LANG/</pre>",
+				"added": "judge play --local --game higher-four.game/ higher-four-LANG/ higher-four-LANG/ higher-four-LANG/ higher-four-LANG/</pre>"}[tc.contest]
+			if !strings.Contains(page, play) {
+				t.Errorf("%s's judge page lacks %q", tc.contest, play)
+			}
 		}
 		code, body := who.get("/c/" + tc.contest + "/starter/" + tc.lang + ".tar.gz")
 		apiCode, apiBody, _ := who.api("GET", "/api/v1/contests/"+tc.contest+"/starters/"+tc.lang, nil, "")
@@ -221,7 +228,7 @@ func TestAnAddedGameOnTheContestantsMachine(t *testing.T) {
 	}
 
 	_, page := ann.get("/c/own/judge")
-	for _, w := range []string{`href="/c/own/game.tar.gz"`, "judge play --local --game higher-four.game/ mybot/", "--seat N --game higher-four.game/", "judge play --local --game higher-four.game/ higher-four-LANG/"} {
+	for _, w := range []string{`href="/c/own/game.tar.gz"`, "judge play --local --game higher-four.game/ mybot/ otherbot/ otherbot/ otherbot/</pre>", "--seat N --game higher-four.game/", "judge play --local --game higher-four.game/ higher-four-LANG/"} {
 		if !strings.Contains(page, w) {
 			t.Errorf("the judge page of a contest of an added game lacks %q:\n%s", w, page)
 		}
@@ -243,9 +250,10 @@ func TestAnAddedGameOnTheContestantsMachine(t *testing.T) {
 		who     *client
 		contest string
 		added   bool
-	}{{ann, "own", true}, {bob, "two", false}} {
-		if code, out, _ := tc.who.api("GET", "/api/v1/contests/"+tc.contest, nil, ""); code != 200 || out["game_added"] != tc.added {
-			t.Errorf("%s's contest: %d, game_added %v; want %v", tc.contest, code, out["game_added"], tc.added)
+		players float64
+	}{{ann, "own", true, 4}, {bob, "two", false, 2}} {
+		if code, out, _ := tc.who.api("GET", "/api/v1/contests/"+tc.contest, nil, ""); code != 200 || out["game_added"] != tc.added || out["players"] != tc.players {
+			t.Errorf("%s's contest: %d, game_added %v, players %v; want %v, %v", tc.contest, code, out["game_added"], out["players"], tc.added, tc.players)
 		}
 	}
 

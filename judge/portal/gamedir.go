@@ -60,3 +60,24 @@ func (s *Server) apiGameDir(w http.ResponseWriter, r *http.Request, c caller) er
 func (s *Server) gameDirDownload(w http.ResponseWriter, r *http.Request, c caller) error {
 	return s.writeGameDir(w, r, c, true)
 }
+
+// localPlay is the judge play --local command that plays a match of the contest on a
+// contestant's machine: its game (gameArg), options and number of seats, first the bot
+// directory first, every other seat other's.
+func (s *Server) localPlay(ct store.Contest, added bool, first, other string) string {
+	args := append([]string{"judge", "play", "--local", "--game", gameArg(ct, added)}, optionArgs(ct.Options)...)
+	args = append(args, first)
+	for range s.seats(ct) - 1 {
+		args = append(args, other)
+	}
+	return shellArgs(args...)
+}
+
+// seats are how many players the contest's matches seat (its validation's, ladder's and
+// rounds'); 2 when the game cannot say.
+func (s *Server) seats(ct store.Contest) int {
+	if _, sz, err := s.engine.Sizes(ct); err == nil && sz.Want > 0 {
+		return sz.Want
+	}
+	return 2
+}

@@ -179,7 +179,8 @@ func parseDeadline(s string) (time.Time, error) {
 }
 
 // contestJSON is a contest as a contestant sees it: no sources. game_added says that its
-// game is an organiser's, whose directory a contestant's judge needs (GET .../game).
+// game is an organiser's, whose directory a contestant's judge needs (GET .../game);
+// players, how many its matches seat.
 func (s *Server) contestJSON(ct store.Contest) map[string]any {
 	house := []string{}
 	for _, h := range ct.House {
@@ -193,6 +194,7 @@ func (s *Server) contestJSON(ct store.Contest) map[string]any {
 		out["deadline"] = ct.Deadline.Format(time.RFC3339)
 	}
 	_, out["game_added"] = s.gameDir(ct)
+	out["players"] = s.seats(ct)
 	out["closed_at"] = nil
 	if ct.ReadOnly() {
 		out["closed_at"] = ct.ClosedAt.Format(time.RFC3339)

@@ -235,11 +235,51 @@ func (r Result) WriteTable(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	writeBuildLogs(w, r.Players)
 	if r.Replay != "" {
 		_, err := fmt.Fprintf(w, "replay: %s\n", r.Replay)
 		return err
 	}
 	return nil
+}
+
+// buildLogLines is how much of a compile log the table shows: its start, where the first
+// error is; the JSON has all of it.
+const buildLogLines = 30
+
+// writeBuildLogs writes the compile log of each player whose build failed, once for the
+// players of one bot (the same log).
+func writeBuildLogs(w io.Writer, players []Player) {
+	var logs []string
+	seats := map[string][]string{}
+	for i, p := range players {
+		if p.Build.OK {
+			continue
+		}
+		if _, ok := seats[p.Build.Log]; !ok {
+			logs = append(logs, p.Build.Log)
+		}
+		seats[p.Build.Log] = append(seats[p.Build.Log], fmt.Sprintf("%d (%s)", i, p.Name))
+	}
+	for _, log := range logs {
+		who := "player "
+		if len(seats[log]) > 1 {
+			who = "players "
+		}
+		fmt.Fprintf(w, "\n%s%s did not compile", who, strings.Join(seats[log], ", "))
+		lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
+		if strings.TrimSpace(log) == "" {
+			fmt.Fprintln(w, ", with no compiler output")
+			continue
+		}
+		fmt.Fprintln(w, ":")
+		for _, l := range lines[:min(len(lines), buildLogLines)] {
+			fmt.Fprintln(w, "  "+l)
+		}
+		if len(lines) > buildLogLines {
+			fmt.Fprintf(w, "  ... %d more lines (--json has the whole log)\n", len(lines)-buildLogLines)
+		}
+	}
 }
 
 func oneLine(s string, max int) string {

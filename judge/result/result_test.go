@@ -62,3 +62,32 @@ func TestResultJSONUnchanged(t *testing.T) {
 		t.Errorf("result JSON\n got %s, %v\nwant %s", got, err, want)
 	}
 }
+
+// The table a person reads says why a bot did not compile: the compiler's log, once for the
+// seats of one bot, its start when it is long (the JSON has all of it).
+func TestTableShowsCompileLogs(t *testing.T) {
+	long := strings.Repeat("note: a line of a long log\n", 40)
+	r := Result{Status: StatusOK, Game: "langwars", Players: []Player{
+		{Name: "bad", Lang: "cpp", Build: Build{Log: "bot.cpp:1:21: error: 'nope' was not declared\n"}},
+		{Name: "good", Lang: "cpp", Build: Build{OK: true, Log: "a warning of a bot that built\n"}},
+		{Name: "bad", Lang: "cpp", Build: Build{Log: "bot.cpp:1:21: error: 'nope' was not declared\n"}},
+		{Name: "long", Lang: "rust", Build: Build{Log: "error[E0425]: cannot find value\n" + long}},
+	}}
+	var b strings.Builder
+	if err := r.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"players 0 (bad), 2 (bad) did not compile:\n  bot.cpp:1:21: error: 'nope' was not declared\n",
+		"player 3 (long) did not compile:\n  error[E0425]: cannot find value\n",
+		"  ... 11 more lines (--json has the whole log)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, "'nope' was not declared") != 1 || strings.Contains(out, "a warning of a bot that built") {
+		t.Errorf("a log shown twice, or a built bot's:\n%s", out)
+	}
+}
