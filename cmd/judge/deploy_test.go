@@ -133,6 +133,10 @@ func TestDaemonImage(t *testing.T) {
 // judge-portal.service serves the portal.
 func TestSystemdUnits(t *testing.T) {
 	sandboxtest.Engine(t)
+	// Copying the toolchain images into the machine's engine (docker save | docker load) holds
+	// up the host's engine for seconds: a bot started beside it in the other lane waited past
+	// its launcher's 30 s (CI, TestProtocolAbuse).
+	sandboxtest.Alone(t, "it loads the toolchain images into another engine")
 	// The machine has a cgroup namespace of its own, where the kernel lets no one make a cgroup
 	// hierarchy: systemd mounts every controller the host left unmounted (perf_event, hugetlb,
 	// net_cls), and one made so outlives the container, in every process's /proc/PID/cgroup,
