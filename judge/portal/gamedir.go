@@ -62,8 +62,8 @@ func (s *Server) gameDirDownload(w http.ResponseWriter, r *http.Request, c calle
 }
 
 // localPlay is the judge play --local command that plays a match of the contest on a
-// contestant's machine: its game (gameArg), options and number of seats, first the bot
-// directory first, every other seat other's.
+// contestant's machine: its game (gameArg), options and number of seats, the bot directory
+// first in seat 0 and other in every other seat.
 func (s *Server) localPlay(ct store.Contest, added bool, first, other string) string {
 	args := append([]string{"judge", "play", "--local", "--game", gameArg(ct, added)}, optionArgs(ct.Options)...)
 	args = append(args, first)
