@@ -799,6 +799,9 @@ func (a *app) contestStarterCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
 			lang := args[0]
+			if lang == "" {
+				return usageError{errors.New("LANG: the language of the starter bot, as the contest's judge page lists them")}
+			}
 			g, err := l.game(cmd.Context())
 			if err != nil {
 				return err

@@ -267,12 +267,12 @@ func writeBuildLogs(w io.Writer, players []Player) {
 			who = "players "
 		}
 		fmt.Fprintf(w, "\n%s%s did not compile", who, strings.Join(seats[log], ", "))
-		lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
 		if strings.TrimSpace(log) == "" {
 			fmt.Fprintln(w, ", with no compiler output")
 			continue
 		}
 		fmt.Fprintln(w, ":")
+		lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
 		for _, l := range lines[:min(len(lines), buildLogLines)] {
 			fmt.Fprintln(w, "  "+l)
 		}
