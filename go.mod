@@ -23,8 +23,11 @@ require (
 	golang.org/x/crypto v0.58.0
 	golang.org/x/sys v0.49.0
 	golang.org/x/time v0.16.0
+	gonum.org/v1/gonum v0.17.0
 	pault.ag/go/debian v0.19.0
 )
+
+require golang.org/x/tools v0.51.0 // indirect
 
 require (
 	github.com/Microsoft/go-winio v0.6.4 // indirect

@@ -5,8 +5,12 @@
 // The Weng-Lin (OpenSkill-compatible) Bayesian model for multi-player games
 // lives in the subpackage openskill.
 //
-// Everything here is pure computation on the standard library: no I/O, no
-// global state, and no input slice is ever modified. The algorithms are
+// Separate says how sure a round's standings are (each pair's confidence, each
+// entrant's interval of ranks), and SPRT decides between two hypotheses on a
+// stream of paired results, as `judge compare` does.
+//
+// Everything here is pure computation: no I/O, no global state, and no input
+// slice is ever modified. Distributions and the optimiser are gonum's. The algorithms are
 // written from their published descriptions (Elo 1978, "The Rating of
 // Chessplayers, Past and Present"; Hunter 2004, "MM algorithms for
 // generalized Bradley-Terry models", Annals of Statistics 32(1)), not
