@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -272,7 +273,7 @@ func standingsColumns(out standings.Outcome) []string {
 			cols = append(cols, ordinal(p))
 		}
 	}
-	return append(cols, "faults", "rating")
+	return append(cols, "faults", "rating", "above_next")
 }
 
 func places(out standings.Outcome) int {
@@ -297,7 +298,7 @@ func ordinal(n int) string {
 
 func standingsCells(out standings.Outcome, r standings.Rated) []string {
 	num := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-	cells := []string{strconv.Itoa(r.Rank), r.Name, r.Lang, num(r.Points), num(r.Score), strconv.Itoa(r.Matches)}
+	cells := []string{rankCell(r.Row), r.Name, r.Lang, num(r.Points), num(r.Score), strconv.Itoa(r.Matches)}
 	if n := places(out); n == 0 {
 		cells = append(cells, strconv.Itoa(r.Wins), strconv.Itoa(r.Draws), strconv.Itoa(r.Losses))
 	} else {
@@ -324,7 +325,19 @@ func standingsCells(out standings.Outcome, r standings.Rated) []string {
 	default:
 		cells = append(cells, "")
 	}
-	return cells
+	above := "-"
+	if r.AboveNext != nil {
+		above = fmt.Sprintf("%.0f%%", 100*math.Floor(100**r.AboveNext)/100)
+	}
+	return append(cells, above)
+}
+
+// rankCell is a rank with the places it could truly hold when they are more than it: "2 (1-4)".
+func rankCell(r standings.Row) string {
+	if rr := r.RankRange; rr[0] != 0 && rr != [2]int{r.Rank, r.Rank} {
+		return fmt.Sprintf("%d (%d-%d)", r.Rank, rr[0], rr[1])
+	}
+	return strconv.Itoa(r.Rank)
 }
 
 // writeStandings prints the outcome for a person.
@@ -338,6 +351,16 @@ func writeStandings(w io.Writer, out standings.Outcome) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if out.Confidence > 0 {
+		fmt.Fprintf(w, "in brackets: the places each could truly hold, at %s; ABOVE_NEXT: how sure the round is that it stands above the next (docs/tournament.md)\n", percent(out.Confidence))
+	}
+	if len(out.Unseparated) > 0 {
+		var pairs []string
+		for _, p := range out.Unseparated {
+			pairs = append(pairs, p[0]+" and "+p[1])
+		}
+		fmt.Fprintf(w, "not separated at %s within the budget: %s\n", percent(out.Confidence), strings.Join(pairs, "; "))
+	}
 	for _, b := range out.Broken {
 		first, _, _ := strings.Cut(strings.TrimSpace(b.Log), "\n")
 		fmt.Fprintf(w, "%s did not compile: %s\n", b.Name, first)
@@ -349,11 +372,23 @@ func writeStandings(w io.Writer, out standings.Outcome) error {
 	return nil
 }
 
+// percent is a confidence as people write it: 95%, 99.9%.
+func percent(c float64) string { return strconv.FormatFloat(100*c, 'f', -1, 64) + "%" }
+
+// writeStandingsCSV writes the table's columns, the rank a number and the places it could
+// hold in two more, rank_best and rank_worst, and above_next a fraction (empty for none).
 func writeStandingsCSV(w io.Writer, out standings.Outcome) error {
 	cw := csv.NewWriter(w)
-	cw.Write(standingsColumns(out))
+	cols := standingsColumns(out)
+	cw.Write(append(cols[:1:1], append([]string{"rank_best", "rank_worst"}, cols[1:]...)...))
 	for _, r := range out.Standings {
-		cw.Write(standingsCells(out, r))
+		cells := standingsCells(out, r)
+		cells[0] = strconv.Itoa(r.Rank)
+		cells[len(cells)-1] = ""
+		if r.AboveNext != nil {
+			cells[len(cells)-1] = strconv.FormatFloat(*r.AboveNext, 'f', 4, 64)
+		}
+		cw.Write(append(cells[:1:1], append([]string{strconv.Itoa(r.RankRange[0]), strconv.Itoa(r.RankRange[1])}, cells[1:]...)...))
 	}
 	cw.Flush()
 	return cw.Error()

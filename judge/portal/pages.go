@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"path"
@@ -33,7 +34,15 @@ import (
 //go:embed web
 var web embed.FS
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{"rows": rows}).ParseFS(web, "web/*.html"))
+var pages = template.Must(template.New("").Funcs(template.FuncMap{"rows": rows, "percent": percent, "mul100": func(c float64) float64 { return 100 * c }}).ParseFS(web, "web/*.html"))
+
+// percent is a confidence in whole percent, rounded down (99.96% is not "100%"); "-" for none.
+func percent(c *float64) string {
+	if c == nil {
+		return "-"
+	}
+	return strconv.Itoa(int(math.Floor(100**c))) + "%"
+}
 
 // rows hands a list's table (match-rows, version-rows) its items, its data-testid and
 // whether it is everyone's (with whose each item is).

@@ -87,9 +87,24 @@ func TestRounds(t *testing.T) {
 		t.Errorf("the test competition's standings: %s", got)
 	}
 	// Its matches are everyone's to watch, each player's stderr its own.
+	// The standings say how sure they are, by API and on the page.
+	outcome := test["outcome"].(map[string]any)
+	if outcome["confidence"] != 0.95 {
+		t.Errorf("the outcome's confidence %v, want 0.95", outcome["confidence"])
+	}
+	rows := outcome["standings"].([]any)
+	for i, r := range rows {
+		r := r.(map[string]any)
+		rr, ok := r["rank_range"].([]any)
+		next, has := r["above_next"]
+		if !ok || len(rr) != 2 || rr[0].(float64) > r["rank"].(float64) || rr[1].(float64) < r["rank"].(float64) || !has || (next == nil) != (i == len(rows)-1) {
+			t.Errorf("row %d: rank %v, rank_range %v, above_next %v", i, r["rank"], r["rank_range"], next)
+		}
+	}
 	code, page := cs["ann"].get("/c/spring/rounds/" + test["id"].(string))
-	if code != 200 || !strings.Contains(page, `data-testid="standings"`) {
-		t.Fatalf("the round's page: %d", code)
+	if code != 200 || !strings.Contains(page, `data-testid="standings"`) || strings.Count(page, `data-testid="rank-range"`) != 4 || strings.Count(page, `data-testid="above-next"`) != 4 ||
+		!strings.Contains(page, "at 95% confidence") {
+		t.Fatalf("the round's page: %d, want the standings with each row's places and above the next, at 95%% confidence:\n%s", code, page)
 	}
 	var other string
 	for _, m := range regexpAll(`/c/spring/m/(spring-t[0-9-]+)"`, page) {

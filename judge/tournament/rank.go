@@ -12,18 +12,12 @@ import (
 
 // standings ranks the entrants after the judged matches and rates them.
 func (t *Tournament) standings(ms []standings.Match) ([]standings.Rated, error) {
-	entrants := make([]standings.Entrant, len(t.Entrants))
-	for i, e := range t.Entrants {
-		entrants[i] = standings.Entrant{Name: e.Name, Lang: e.Submission.Lang}
-	}
-	scoring := standings.For(t.Game.Name())
-	if t.Spec.Scoring != nil {
-		scoring = *t.Spec.Scoring
-	}
+	entrants, scoring := t.entrantList(), t.scoring()
 	rows, err := standings.Compute(entrants, ms, scoring)
 	if err != nil {
 		return nil, fmt.Errorf("tournament: %w", err)
 	}
+	standings.Measure(entrants, ms, scoring, t.Spec.confidence()).Apply(rows)
 	// Ratings that depend on the order of the matches take them in the order they were
 	// scheduled, not the order their results came in: the same tournament, the same ratings.
 	ms = slices.Clone(ms)
@@ -41,6 +35,23 @@ func (t *Tournament) standings(ms []standings.Match) ([]standings.Rated, error) 
 		out[i] = standings.Rated{Row: r, Rating: ratings[t.index(r.Name)]}
 	}
 	return out, nil
+}
+
+// entrantList is the entrants as the standings name them.
+func (t *Tournament) entrantList() []standings.Entrant {
+	entrants := make([]standings.Entrant, len(t.Entrants))
+	for i, e := range t.Entrants {
+		entrants[i] = standings.Entrant{Name: e.Name, Lang: e.Submission.Lang}
+	}
+	return entrants
+}
+
+// scoring is the round's standing rule: its file's, else the game's contest's.
+func (t *Tournament) scoring() standings.Scoring {
+	if t.Spec.Scoring != nil {
+		return *t.Spec.Scoring
+	}
+	return standings.For(t.Game.Name())
 }
 
 func ptr(v float64) *float64 { return &v }

@@ -505,7 +505,8 @@ func (t *Tournament) job(s *slot, id string) job.Job {
 
 // outcome adds up the settled matches into standings.
 func (t *Tournament) outcome(slots []*slot) (standings.Outcome, error) {
-	o := standings.Outcome{Tournament: t.Spec.Name, Game: t.Game.Name(), Format: t.Spec.Format, Failed: []string{}, Broken: []standings.Broken{}}
+	o := standings.Outcome{Tournament: t.Spec.Name, Game: t.Game.Name(), Format: t.Spec.Format, Failed: []string{}, Broken: []standings.Broken{},
+		Confidence: t.Spec.confidence()}
 	for _, e := range t.Entrants {
 		if e.Build != nil && !e.Build.OK {
 			o.Broken = append(o.Broken, standings.Broken{Name: e.Name, Log: e.Build.Log, Excluded: t.Spec.Broken == "exclude"})
@@ -577,6 +578,31 @@ func (t *Tournament) withFinal(main standings.Outcome, mainSlots, final []*slot,
 	for i := range rows {
 		rows[i].Rating = rated[rows[i].Name]
 	}
+	// The finalists' places are the final's, among themselves; the others' the main stage's,
+	// after them. The last finalist stands above the next by the main stage.
+	k := len(inTop)
+	for i := range rows {
+		rr := &rows[i].RankRange
+		if i < k {
+			rr[0], rr[1] = max(rr[0], 1), min(rr[1], k)
+		} else {
+			rr[0], rr[1] = max(rr[0], k+1), max(rr[1], k+1)
+		}
+	}
+	if k > 0 && k < len(rows) {
+		rows[k-1].AboveNext = t.doubt(mainSlots).Above(rows[k-1].Name, rows[k].Name)
+	}
 	out.Standings = rows
 	return out, nil
+}
+
+// doubt measures the judged matches of the slots.
+func (t *Tournament) doubt(slots []*slot) standings.Doubt {
+	var ms []standings.Match
+	for _, s := range slots {
+		if s.bye < 0 && s.res != nil && s.res.Status == result.StatusOK {
+			ms = append(ms, standings.Match{ID: s.id, Seats: s.m.Seats, Result: *s.res})
+		}
+	}
+	return standings.Measure(t.entrantList(), ms, t.scoring(), t.Spec.confidence())
 }

@@ -186,6 +186,7 @@ func TestRoundRobinTwoPlayers(t *testing.T) {
 			if top.Wins != 6 || top.Losses != 0 || top.Matches != 6 || top.Rating.BradleyTerry == nil || top.Rating.Elo == nil || *top.Rating.Elo <= 1500 {
 				t.Errorf("the winner's row %+v", top)
 			}
+			checkDoubt(t, o)
 			ids := append([]string(nil), q.jobs...)
 			sort.Strings(ids)
 			if ids[0] != "t-1-1" || ids[11] != "t-1-9" {
@@ -365,6 +366,15 @@ func TestFourPlayersAndFinal(t *testing.T) {
 	if last.Name != "f0" || last.Matches != 0 {
 		t.Errorf("the last row %+v", last)
 	}
+	checkDoubt(t, o)
+	for i, r := range o.Standings {
+		if i < 4 && r.RankRange[1] > 4 || i >= 4 && r.RankRange[0] <= 4 {
+			t.Errorf("%s, ranked %d, could hold the places %v: a final of four decides the first four", r.Name, r.Rank, r.RankRange)
+		}
+	}
+	if rr := last.RankRange; rr != [2]int{6, 6} {
+		t.Errorf("the excluded entrant could hold the places %v, want [6 6]", rr)
+	}
 	final := 0
 	for _, id := range q.jobs {
 		if strings.HasPrefix(id, "t-2-") || strings.HasPrefix(id, "t-3-") {
@@ -373,6 +383,25 @@ func TestFourPlayersAndFinal(t *testing.T) {
 	}
 	if final == 0 || o.Matches != 5+final {
 		t.Errorf("%d matches, %d in the final", o.Matches, final)
+	}
+}
+
+// checkDoubt checks the standings say how sure they are: at the default confidence, each
+// entrant's rank inside the places it could hold, a confidence for each pair of neighbours
+// that played, none after the last.
+func checkDoubt(t *testing.T, o standings.Outcome) {
+	t.Helper()
+	if o.Confidence != standings.DefaultConfidence {
+		t.Errorf("confidence %v, want %v", o.Confidence, standings.DefaultConfidence)
+	}
+	for i, r := range o.Standings {
+		if rr := r.RankRange; rr[0] < 1 || rr[0] > r.Rank || rr[1] < r.Rank || rr[1] > len(o.Standings) {
+			t.Errorf("%s, ranked %d, could hold the places %v", r.Name, r.Rank, rr)
+		}
+		last := i == len(o.Standings)-1
+		if played := !last && r.Matches > 0 && o.Standings[i+1].Matches > 0; played != (r.AboveNext != nil) || r.AboveNext != nil && !(*r.AboveNext >= 0 && *r.AboveNext <= 1) {
+			t.Errorf("%s, ranked %d: above the next %v", r.Name, r.Rank, r.AboveNext)
+		}
 	}
 }
 

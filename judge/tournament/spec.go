@@ -53,9 +53,20 @@ type Spec struct {
 	Retries int `json:"retries" yaml:"retries"`
 	// Scoring, when set, replaces the scoring of the game's contest (standings.For).
 	Scoring *standings.Scoring `json:"scoring" yaml:"scoring"`
+	// Confidence is how sure the standings' rank ranges are, and how sure a round played
+	// until separated makes its pairs: above 0.5 and below 1 (0: standings.DefaultConfidence).
+	Confidence float64 `json:"confidence" yaml:"confidence"`
 	// Entrants are the competitors, each a name and a source file or directory (relative to
 	// the tournament file).
 	Entrants []EntrantSpec `json:"entrants" yaml:"entrants"`
+}
+
+// confidence is the spec's confidence, defaulted.
+func (s Spec) confidence() float64 {
+	if s.Confidence == 0 {
+		return standings.DefaultConfidence
+	}
+	return s.Confidence
 }
 
 // EntrantSpec names an entrant and its submission.
@@ -111,6 +122,9 @@ func (s Spec) Check() error {
 	}
 	if sc := s.Scoring; sc != nil && sc.Method != standings.ByScore && sc.Method != standings.ByResult {
 		problems = append(problems, fmt.Sprintf("scoring method %q: want score or result", sc.Method))
+	}
+	if c := s.Confidence; c != 0 && !(c > 0.5 && c < 1) {
+		problems = append(problems, fmt.Sprintf("confidence %v: want a number above 0.5 and below 1 (0.95: 95%%)", c))
 	}
 	if s.Retries < 0 || s.Final < 0 || s.Seats < 0 {
 		problems = append(problems, "retries, final and seats cannot be negative")

@@ -14,6 +14,10 @@ type Outcome struct {
 	Broken []Broken `json:"broken"`
 	// Standings rank every entrant, best first.
 	Standings []Rated `json:"standings"`
+	// Confidence is the confidence of the standings' rank ranges; Unseparated, of a round
+	// played until it was sure, the adjacent pairs it could not separate.
+	Confidence  float64     `json:"confidence"`
+	Unseparated [][2]string `json:"unseparated,omitempty"`
 }
 
 // Broken is an entrant that did not compile, with its compiler's log.

@@ -81,6 +81,11 @@ type Row struct {
 	// Faults counts the entrant's faults by kind.
 	Faults  map[string]int `json:"faults"`
 	Matches int            `json:"matches"`
+	// RankRange is the places [best, worst] the entrant could truly hold at the outcome's
+	// confidence; AboveNext the confidence that it truly stands above the entrant ranked next
+	// (nil for the last, and beside an entrant that played no match). Doubt sets them.
+	RankRange [2]int   `json:"rank_range"`
+	AboveNext *float64 `json:"above_next"`
 }
 
 // Compute is the standings of the entrants after the matches, best first: by points, then
