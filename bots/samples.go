@@ -37,3 +37,36 @@ func Sample(game, lang string) (map[string][]byte, error) {
 	}
 	return files, nil
 }
+
+// GameOf is the built-in game whose sample bot files is: every one of files is a file of
+// one of its samples (in some language), byte for byte. A bot of one's own, a broken one,
+// or one that only starts from a sample is of no game here.
+func GameOf(files map[string][]byte) (string, bool) {
+	if len(files) == 0 {
+		return "", false
+	}
+	games, _ := fs.ReadDir(samples, ".")
+	for _, g := range games {
+		if !g.IsDir() || g.Name() == "hello" {
+			continue
+		}
+		langs, _ := fs.ReadDir(samples, g.Name())
+		for _, l := range langs {
+			sample, err := Sample(g.Name(), l.Name())
+			if err != nil {
+				continue
+			}
+			same := true
+			for name, data := range files {
+				if s, ok := sample[name]; !ok || string(s) != string(data) {
+					same = false
+					break
+				}
+			}
+			if same {
+				return g.Name(), true
+			}
+		}
+	}
+	return "", false
+}

@@ -43,3 +43,28 @@ func TestSample(t *testing.T) {
 		}
 	}
 }
+
+func TestGameOf(t *testing.T) {
+	amazes, _ := Sample("amazes", "cpp")
+	snake, _ := Sample("snakecore", "python")
+	mine := map[string][]byte{"bot.cpp": []byte("int main() {}")}
+	edited := map[string][]byte{}
+	for k, v := range amazes {
+		edited[k] = append([]byte("// mine\n"), v...)
+	}
+	for _, tc := range []struct {
+		files map[string][]byte
+		want  string
+	}{
+		{amazes, "amazes"},
+		{snake, "snakecore"},
+		{mine, ""},
+		{edited, ""},
+		{nil, ""},
+	} {
+		got, ok := GameOf(tc.files)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("GameOf(%d files) = %q, %v; want %q", len(tc.files), got, ok, tc.want)
+		}
+	}
+}

@@ -176,6 +176,22 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"tournament retry without --failed", []string{"tournament", "retry", "--game", "amazes", two}, "retry needs --failed"},
 		{"tournament retry json and csv", []string{"tournament", "retry", "--failed", "--game", "amazes", "--json", "--csv", two}, "--json and --csv: give one"},
 		{"tournament two paths", []string{"tournament", two, four}, "accepts 1 arg(s), received 2 (usage: judge tournament"},
+		{"tournament confidence too low", []string{"tournament", "--game", "amazes", "--confidence", "0.4", two}, "confidence 0.4: want a number above 0.5 and below 1"},
+		{"tournament confidence of one", []string{"tournament", "--game", "amazes", "--confidence", "1", two}, "confidence 1: want a number above 0.5 and below 1"},
+
+		// judge compare
+		{"compare one bot", []string{"compare", "--game", "amazes", cpp}, "two bots, NEW and OLD, not 1"},
+		{"compare no game", []string{"compare", cpp, goBot}, "--game: which game (amazes, ontherun"},
+		{"compare unknown game", []string{"compare", "--game", "chess", "--local", cpp, goBot}, `--game: unknown game "chess"`},
+		{"compare the same path", []string{"compare", "--game", "amazes", cpp, "cpp:" + cpp}, "NEW and OLD are the same path, " + cpp},
+		{"compare elo1 not above elo0", []string{"compare", "--game", "amazes", "--elo0", "10", "--elo1", "5", cpp, goBot}, "elo1 5 is not above elo0 10"},
+		{"compare alpha too big", []string{"compare", "--game", "amazes", "--alpha", "0.6", cpp, goBot}, "alpha 0.6: want a probability above 0 and below 0.5"},
+		{"compare beta of none", []string{"compare", "--game", "amazes", "--beta", "0", cpp, goBot}, "beta 0: want a probability above 0 and below 0.5"},
+		{"compare max of one", []string{"compare", "--game", "amazes", "--max", "1", cpp, goBot}, "--max 1: want 2 matches or more"},
+		{"compare opponents in a game of two", []string{"compare", "--game", "amazes", "--opponents", cpp, cpp, goBot}, "amazes is a game of two: NEW plays OLD, and there is no seat for opponents"},
+		{"compare opponent of another game", []string{"compare", "--game", "langwars", "--opponents", filepath.Join(sandboxtest.Root(), "bots", "amazes", "java"), cpp, goBot}, "amazes/java is the sample bot of amazes, not a bot of langwars"},
+		{"compare missing opponent", []string{"compare", "--game", "langwars", "--opponents", missing, cpp, goBot}, "opponent " + missing + ": " + missing + ": no such file or directory"},
+		{"compare missing NEW", []string{"compare", "--game", "amazes", missing, goBot}, "NEW " + missing},
 
 		// judge portal
 		{"portal contest without a game", []string{"portal", "contest", "create", "spring"}, "--game: which game the contest plays"},

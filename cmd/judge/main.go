@@ -140,7 +140,7 @@ func newRoot() *cobra.Command {
 	pf.String("data-dir", "", "directory for caches and state (key data_dir)")
 	root.SetVersionTemplate("{{.Version}}\n") // as `judge version` prints it
 	root.AddCommand(a.imagesCmd(), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
-		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.viewCmd(),
+		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.compareCmd(), a.viewCmd(),
 		a.portalCmd(), a.storeCmd(), a.gameCmd(), a.contestCmd(), a.versionCmd(), a.docsCmd())
 	// The commands that read the store or nothing of the judge's own: a mistake in the
 	// sandbox's or the daemon's settings does not stop them (the sandbox's is checked once one

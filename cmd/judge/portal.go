@@ -660,9 +660,7 @@ func (a *app) portalRoundCmd() *cobra.Command {
 					fmt.Fprintf(w, "error: %s\n", r.Error)
 				}
 				if r.Outcome != nil {
-					for _, row := range r.Outcome.Standings {
-						fmt.Fprintf(w, "%3d  %-32s %8g points\n", row.Rank, row.Name, row.Points)
-					}
+					writeStandings(w, *r.Outcome) // the table of judge tournament, with its doubt
 				}
 			})
 		},

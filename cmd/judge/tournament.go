@@ -56,6 +56,7 @@ func (f *tournamentFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.embedded, "embedded", false, "run the NATS server and a daemon in this process (the default when nats.url is not set and no judge serve is running)")
 	fl.IntVar(&f.workers, "workers", 0, "matches at once of the embedded daemon (default: serve.workers)")
 	fl.BoolVar(&f.noCompile, "no-compile", false, "do not compile the entrants first (the daemons still do)")
+	fl.Float64Var(&f.spec.Confidence, "confidence", 0, "how sure the standings' rank ranges are, above 0.5 and below 1 (default 0.95)")
 }
 
 // apply lays the flags that were set over the spec from the file.
@@ -74,6 +75,7 @@ func (f *tournamentFlags) apply(cmd *cobra.Command, s *tournament.Spec) error {
 	set("final", func() { s.Final = f.spec.Final })
 	set("retries", func() { s.Retries = f.spec.Retries })
 	set("name", func() { s.Name = f.spec.Name })
+	set("confidence", func() { s.Confidence = f.spec.Confidence })
 	if f.excludeBroken {
 		s.Broken = "exclude"
 	}

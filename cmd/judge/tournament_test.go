@@ -129,6 +129,47 @@ func TestTournamentOfEachGame(t *testing.T) {
 	}
 }
 
+// A bot that breaks in every match is separated from every other entrant, in a game of two
+// (Amazes, where a broken bot draws when its opponent scores nothing too: three rounds) and a
+// game of four (Lang Wars, whose sample bots share first place).
+func TestTournamentSeparatesABrokenBot(t *testing.T) {
+	sandboxtest.Engine(t)
+	natsHere(t)
+	for _, tc := range []struct {
+		game   string
+		langs  []string
+		rounds string
+	}{
+		{"amazes", []string{"cpp", "go", "java", "pascal"}, "3"},
+		{"langwars", []string{"cpp", "go", "java", "pascal", "python"}, "1"},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, l := range append(tc.langs, "broken") {
+				if err := os.CopyFS(filepath.Join(dir, l), os.DirFS(filepath.Join(sandboxtest.Root(), "bots", tc.game, l))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			o, err := tournamentJSON(t, context.Background(), "--game", tc.game, "--rounds", tc.rounds, "--name", "broken-"+tc.game, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := len(o.Standings)
+			for i, r := range o.Standings {
+				switch {
+				case r.Name == "broken" && (i != n-1 || r.RankRange != [2]int{n, n}):
+					t.Errorf("the broken bot ranked %d, could hold the places %v; want [%d %d]", r.Rank, r.RankRange, n, n)
+				case r.Name != "broken" && r.RankRange[1] >= n:
+					t.Errorf("%s could be last (%v), below the broken bot", r.Name, r.RankRange)
+				}
+			}
+			if above := o.Standings[n-2].AboveNext; above == nil || *above < o.Confidence {
+				t.Errorf("the last but one stands above the broken bot at %v, want at least %v", above, o.Confidence)
+			}
+		})
+	}
+}
+
 // Stopped midway and run again, a tournament resumes: it judges no match twice and ends with
 // the standings of an uninterrupted run of the same seed. A match the judge failed (its
 // result an infrastructure error) is published again and counts once judged.
@@ -188,6 +229,18 @@ func TestTournamentResumesAndRetries(t *testing.T) {
 	}
 	if resumed.Judged != 56 || len(resumed.Failed) != 0 || !reflect.DeepEqual(resumed.Standings, whole.Standings) {
 		t.Errorf("resumed: %d judged, failed %v, standings %+v\nuninterrupted: %+v", resumed.Judged, resumed.Failed, resumed.Standings, whole.Standings)
+	}
+	// Two copies of each of four bots (docs/tournament.md's example): the round cannot tell
+	// copies apart, and says so: each copy's place lies in the other's interval.
+	at := map[string]standings.Rated{}
+	for _, r := range whole.Standings {
+		at[r.Name] = r
+	}
+	for _, lang := range []string{"cpp", "go", "java", "pascal"} {
+		a, b := at[lang+"1"], at[lang+"2"]
+		if a.Rank < b.RankRange[0] || a.Rank > b.RankRange[1] || b.Rank < a.RankRange[0] || b.Rank > a.RankRange[1] {
+			t.Errorf("copies told apart: %s ranked %d of %v, %s ranked %d of %v", a.Name, a.Rank, a.RankRange, b.Name, b.Rank, b.RankRange)
+		}
 	}
 
 	q, err = queue.Open(context.Background(), queue.Options{Listen: listen, StoreDir: store})

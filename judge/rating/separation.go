@@ -23,19 +23,26 @@ type Play struct {
 // whether E[T_i - T_j] > 0 for the schedule the round played. The matches are independent,
 // so the variance of T_i - T_j is the sum over the matches of that of (i's points - j's
 // points) in it. Each match is played once, so what to expect of each seat comes from a
-// model fitted to the whole round, a quasi-binomial regression of the points scaled to
-// [0, 1] by the round's lowest and highest:
+// model fitted to the whole round, a logistic regression of the points scaled to [0, 1] by
+// the round's lowest and highest:
 //
-//	E[y] = mu = logistic(a[entrant] + b[seat] + sum of g[opponent]/(seats-1))
-//	Var[y] = phi * mu * (1 - mu)
+//	E[y] = logistic(a[entrant] + b[seat] + sum of g[opponent]/(seats-1))
 //
-// fitted by maximum quasi-likelihood (with a light ridge, so that a bot that lost every
-// match keeps a finite strength); phi, the dispersion, is Pearson's from the residuals, and
-// so is the correlation of two seats of one match (-1 in a two-player game that shares a
-// fixed sum of points). The logistic keeps what the matches show at the ends: a bot that
-// beats another every time adds no doubt, however far apart they are. The difference over its
-// standard error is read against Student's t with the degrees of freedom of the two entrants'
-// own observations.
+// fitted by maximum quasi-likelihood (L-BFGS, with a light ridge so that a bot that lost
+// every match keeps a finite strength). The logistic keeps what the matches show at the
+// ends: a bot that beats another every time adds little doubt, however far apart they are.
+//
+// The test of "i and j are equally strong" is a score test: the variance of T_i - T_j is the
+// sum of the squares of i's and j's residuals (i's less j's in a match of both) against the
+// model refitted under that null, their own terms made one, fitted to their seats together.
+// Against the fitted strengths instead, a bot that lost by chance would seem more certain to
+// lose (its fitted chances near the end of the logistic, where the variance is small), and
+// copies of one bot would be "separated" twice as often as allowed. The sum is scaled up by
+// the share of the observations the model's parameters took (N/(N-p)), and the difference
+// over its standard error read against Student's t with the two entrants' observations less
+// one as its degrees of freedom. What the model cannot explain (a bot that does well against
+// one opponent and badly against another) stays in the residuals: the errors fall on the
+// side of "not separated".
 //
 // Confidence is the two-sided confidence at which the difference's interval leaves out
 // zero, not the one-sided P(i above j): the pair a table shows next to each other was
@@ -122,7 +129,6 @@ func Separate(n int, matches [][]Play) Separation {
 	if df < 1 {
 		return s
 	}
-	dfRate := float64(df) / float64(obs)
 	x := fitQuasiBinomial(n, seats, ms, lo, hi)
 	seen := make([][][2]int, n) // each entrant's seats: (match, seat)
 	for i, m := range ms {
@@ -141,7 +147,7 @@ func Separate(n int, matches [][]Play) Separation {
 			v := scale * pooledVariance(n, ms, x, seen[i], seen[j], lo, hi)
 			p := 0.0 // the matches left no noise: the order is what they say
 			if v > 0 {
-				t.Nu = max(1, dfRate*float64(s.plays[i]+s.plays[j]))
+				t.Nu = max(1, float64(s.plays[i]+s.plays[j]-1))
 				p = 2 * t.Survival(math.Abs(d)/math.Sqrt(v))
 			}
 			s.p[i*n+j], s.p[j*n+i] = p, p

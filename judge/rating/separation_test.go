@@ -307,3 +307,34 @@ func TestOneMatchIsABand(t *testing.T) {
 		t.Errorf("one match: confidence %v that its winner stands above its second", c)
 	}
 }
+
+// A bot last in every match of a round of four, the others sharing first place (Lang Wars'
+// sample bots, with a broken one): the round knows that bot is last.
+func TestALastInEveryMatchIsLast(t *testing.T) {
+	f := field{seats: 4, rounds: 1, strength: make([]float64, 6)}
+	var ms [][]Play
+	for _, g := range f.schedule() {
+		m := make([]Play, len(g))
+		points := 1.5 // four share first: (3+2+1+0)/4
+		if slices.Contains(g, 5) {
+			points = 2 // three share first: (3+2+1)/3
+		}
+		for k, e := range g {
+			m[k] = Play{Entrant: e, Points: points}
+			if e == 5 {
+				m[k].Points = 0
+			}
+		}
+		ms = append(ms, m)
+	}
+	s := Separate(6, ms)
+	rr := s.RankRanges(0.95)
+	for e := range 5 {
+		if rr[e] != [2]int{1, 5} || s.Confidence(e, 5) < 0.99 {
+			t.Errorf("entrant %d: places %v, confidence %.4f above the last; want [1 5] and above 0.99", e, rr[e], s.Confidence(e, 5))
+		}
+	}
+	if rr[5] != [2]int{6, 6} {
+		t.Errorf("the last in every match could hold the places %v, want [6 6]", rr[5])
+	}
+}

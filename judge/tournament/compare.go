@@ -363,5 +363,5 @@ func (c *Compare) estimate(out *CompareOutcome, counts rating.Counts) {
 	if n := c.seats(); n > 2 {
 		diff = func(x float64) float64 { return (2*max(0, min(1, x)) - 1) * float64(n-1) }
 	}
-	out.Elo, out.EloInterval = diff(mean), [2]float64{diff(low), diff(high)}
+	out.Elo, out.EloInterval = diff(mean)+0, [2]float64{diff(low) + 0, diff(high) + 0} // +0: no "-0"
 }
