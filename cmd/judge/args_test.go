@@ -177,6 +177,9 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"tournament retry json and csv", []string{"tournament", "retry", "--failed", "--game", "amazes", "--json", "--csv", two}, "--json and --csv: give one"},
 		{"tournament two paths", []string{"tournament", two, four}, "accepts 1 arg(s), received 2 (usage: judge tournament"},
 		{"tournament confidence too low", []string{"tournament", "--game", "amazes", "--confidence", "0.4", two}, "confidence 0.4: want a number above 0.5 and below 1"},
+		{"tournament top above the entrants", []string{"tournament", "--game", "amazes", "--until-separated", "--top", "5", four}, "top 5: the round has 4 entrants"},
+		{"tournament negative budget", []string{"tournament", "--game", "amazes", "--until-separated", "--budget", "-1", two}, "budget -1: want 0 (as many matches as the schedule) or more"},
+		{"tournament top without until-separated", []string{"tournament", "--game", "amazes", "--top", "2", two}, "top and budget go with until_separated (--until-separated)"},
 		{"tournament confidence of one", []string{"tournament", "--game", "amazes", "--confidence", "1", two}, "confidence 1: want a number above 0.5 and below 1"},
 
 		// judge compare

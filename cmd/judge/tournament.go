@@ -56,7 +56,10 @@ func (f *tournamentFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&f.embedded, "embedded", false, "run the NATS server and a daemon in this process (the default when nats.url is not set and no judge serve is running)")
 	fl.IntVar(&f.workers, "workers", 0, "matches at once of the embedded daemon (default: serve.workers)")
 	fl.BoolVar(&f.noCompile, "no-compile", false, "do not compile the entrants first (the daemons still do)")
-	fl.Float64Var(&f.spec.Confidence, "confidence", 0, "how sure the standings' rank ranges are, above 0.5 and below 1 (default 0.95)")
+	fl.Float64Var(&f.spec.Confidence, "confidence", 0, "how sure the standings' rank ranges are, and --until-separated's pairs, above 0.5 and below 1 (default 0.95)")
+	fl.BoolVar(&f.spec.UntilSeparated, "until-separated", false, "after the schedule, play on among the contenders until the top places are separated (docs/tournament.md)")
+	fl.IntVar(&f.spec.Top, "top", 0, "with --until-separated: the places to separate (default 3)")
+	fl.IntVar(&f.spec.Budget, "budget", 0, "with --until-separated: the matches it may play more (default: as many as the schedule)")
 }
 
 // apply lays the flags that were set over the spec from the file.
@@ -76,6 +79,9 @@ func (f *tournamentFlags) apply(cmd *cobra.Command, s *tournament.Spec) error {
 	set("retries", func() { s.Retries = f.spec.Retries })
 	set("name", func() { s.Name = f.spec.Name })
 	set("confidence", func() { s.Confidence = f.spec.Confidence })
+	set("until-separated", func() { s.UntilSeparated = f.spec.UntilSeparated })
+	set("top", func() { s.Top = f.spec.Top })
+	set("budget", func() { s.Budget = f.spec.Budget })
 	if f.excludeBroken {
 		s.Broken = "exclude"
 	}

@@ -214,3 +214,14 @@ func TestRoundOfOneIsTooFew(t *testing.T) {
 		t.Errorf("one entrant: %v, want ErrTooFew (a conflict)", err)
 	}
 }
+
+// A round's tournament carries how sure its standings are stated and whether it plays on
+// until they are sure: its export runs the same round.
+func TestRoundTournamentPlaysOn(t *testing.T) {
+	r := store.Round{ID: "spring-official", Format: "roundrobin", Confidence: 0.9, UntilSeparated: true, Top: 2, Budget: 40,
+		Entrants: []store.Entrant{{Login: "ann"}, {Login: "bob"}}}
+	spec := RoundTournament(store.Contest{Name: "spring", Game: "amazes"}, r)
+	if spec.Confidence != 0.9 || !spec.UntilSeparated || spec.Top != 2 || spec.Budget != 40 || len(spec.Entrants) != 2 {
+		t.Errorf("the round's tournament: %+v", spec)
+	}
+}

@@ -40,6 +40,12 @@ type RoundSpec struct {
 	Format string `json:"format"`
 	Rounds int    `json:"rounds"`
 	Final  int    `json:"final"`
+	// Confidence, UntilSeparated, Top and Budget are a tournament file's (docs/tournament.md):
+	// how sure the standings are stated, and a round that plays on until it is sure.
+	Confidence     float64 `json:"confidence,omitempty"`
+	UntilSeparated bool    `json:"until_separated,omitempty"`
+	Top            int     `json:"top,omitempty"`
+	Budget         int     `json:"budget,omitempty"`
 }
 
 // roundID is the id of a round: the official one, a test competition started at t on
@@ -77,7 +83,7 @@ func (e *Engine) startRound(ctx context.Context, ct store.Contest, spec RoundSpe
 		return store.Round{}, fmt.Errorf("%w: kind %q: want %q or %q", store.ErrInvalid, spec.Kind, store.RoundTest, store.RoundOfficial)
 	}
 	r := store.Round{ID: roundID(ct.Name, spec.Kind, at, scheduled), Contest: ct.Name, Kind: spec.Kind, Format: spec.Format,
-		Rounds: spec.Rounds, Final: spec.Final}
+		Rounds: spec.Rounds, Final: spec.Final, Confidence: spec.Confidence, UntilSeparated: spec.UntilSeparated, Top: spec.Top, Budget: spec.Budget}
 	r.Seed = SeedOf(r.ID)
 	users, err := e.c.Store.Users(ctx, ct.Name)
 	if err != nil {
@@ -191,7 +197,7 @@ func (e *Engine) tournamentOf(ctx context.Context, ct store.Contest, r store.Rou
 // roundTournament is a round as a tournament file says it: the export's tournament.yaml.
 func RoundTournament(ct store.Contest, r store.Round) tournament.Spec {
 	spec := tournament.Spec{Name: r.ID, Game: ct.Game, Format: r.Format, Rounds: r.Rounds, Final: r.Final, Seed: r.Seed, Seats: r.Seats,
-		Options: ct.Options}
+		Options: ct.Options, Confidence: r.Confidence, UntilSeparated: r.UntilSeparated, Top: r.Top, Budget: r.Budget}
 	for _, e := range r.Entrants {
 		spec.Entrants = append(spec.Entrants, tournament.EntrantSpec{Name: e.Login, Path: e.Login})
 	}

@@ -18,7 +18,7 @@ import (
 
 func (s *Server) apiStartRound(w http.ResponseWriter, r *http.Request, c caller) error {
 	var spec contest.RoundSpec
-	if err := decodeBody(r, &spec, `{"kind": "test"|"official", "format": "roundrobin"|"swiss", "rounds": N, "final": K}`); err != nil {
+	if err := decodeBody(r, &spec, `{"kind": "test"|"official", "format": "roundrobin"|"swiss", "rounds": N, "final": K, "confidence": C, "until_separated": true|false, "top": K, "budget": N}`); err != nil {
 		return err
 	}
 	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
@@ -111,11 +111,18 @@ func (s *Server) startRoundPage(w http.ResponseWriter, r *http.Request, c caller
 	if err != nil {
 		return err
 	}
-	spec := contest.RoundSpec{Kind: r.PostFormValue("kind"), Format: r.PostFormValue("format")}
+	spec := contest.RoundSpec{Kind: r.PostFormValue("kind"), Format: r.PostFormValue("format"), UntilSeparated: r.PostFormValue("until_separated") != ""}
+	if v := strings.TrimSpace(r.PostFormValue("confidence")); v != "" {
+		c, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return apierror.New(http.StatusBadRequest, "bad_request", "confidence: want a number such as 0.95, not %q", v)
+		}
+		spec.Confidence = c
+	}
 	for _, f := range []struct {
 		name string
 		to   *int
-	}{{"rounds", &spec.Rounds}, {"final", &spec.Final}} {
+	}{{"rounds", &spec.Rounds}, {"final", &spec.Final}, {"top", &spec.Top}, {"budget", &spec.Budget}} {
 		if v := strings.TrimSpace(r.PostFormValue(f.name)); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {

@@ -62,6 +62,9 @@ func TestRounds(t *testing.T) {
 		{`{"kind": "test", "format": "chess"}`, "chess"},
 		{`{"kind": "test", "rounds": -1}`, "rounds"},
 		{`{"kind": "test", "seats": 2}`, "seats"},
+		{`{"kind": "test", "until_separated": true, "top": 9}`, "top 9: the round has 4 entrants"},
+		{`{"kind": "test", "confidence": 2}`, "confidence 2: want a number above 0.5 and below 1"},
+		{`{"kind": "test", "budget": 50}`, "top and budget go with until_separated"},
 	} {
 		code, out, _ := org.api("POST", "/api/v1/contests/spring/rounds", strings.NewReader(bad.body), "application/json")
 		if code != 400 || !strings.Contains(fmt.Sprint(out), bad.want) {

@@ -24,10 +24,10 @@ func printer(w io.Writer, tty bool) func(Progress) {
 	if tty {
 		return barPrinter(w)
 	}
-	lastTenth := -1
+	lastTenth, lastOpen := -1, -1
 	return func(p Progress) {
-		if tenth := 10 * p.Done / max(p.Total, 1); tenth != lastTenth || p.Done == p.Total {
-			lastTenth = tenth
+		if tenth := 10 * p.Done / max(p.Total, 1); tenth != lastTenth || p.Done == p.Total || p.PlayingOn && p.Open != lastOpen {
+			lastTenth, lastOpen = tenth, p.Open
 			fmt.Fprintln(w, progressLine(p))
 		}
 	}
@@ -48,6 +48,7 @@ func barPrinter(w io.Writer) func(Progress) {
 				progressbar.OptionShowDescriptionAtLineEnd(),
 				progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }))
 		}
+		bar.ChangeMax(max(p.Total, 1)) // a round played until separated grows
 		bar.Describe(progressLine(p))
 		bar.Set(p.Done)
 	}
@@ -70,6 +71,9 @@ func progressLine(p Progress) string {
 	}
 	if p.Failed > 0 {
 		line += fmt.Sprintf("  %d failed by the judge", p.Failed)
+	}
+	if p.PlayingOn {
+		line += fmt.Sprintf("  playing on: %d pairs open, %d of %d more matches spent", p.Open, p.Extra, p.Budget)
 	}
 	return line
 }

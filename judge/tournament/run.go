@@ -60,6 +60,10 @@ type Tournament struct {
 type Progress struct {
 	Done, Total, Stored, Failed int
 	Elapsed                     time.Duration
+	// PlayingOn is set once a round played until separated has played its schedule: Open
+	// pairs of its top places are not yet separated, Extra of Budget more matches are spent.
+	PlayingOn           bool
+	Open, Extra, Budget int
 }
 
 // Compile builds every entrant (through b's cache): a build that fails is kept on the entrant
@@ -182,28 +186,130 @@ func (t *Tournament) Run(ctx context.Context, q Queue) (standings.Outcome, error
 		}
 	}
 	main, err := t.outcome(all)
-	if err != nil || t.Spec.Final < 2 {
+	if err != nil {
 		return main, err
 	}
-	// The final: the top K of the main stage play a double round robin, numbered after it.
-	k := min(t.Spec.Final, len(main.Standings))
-	var top []int
-	for _, r := range main.Standings[:k] {
-		top = append(top, t.index(r.Name))
+	out, stage, pool, boundary := main, all, players, []*slot(nil)
+	if t.Spec.Final >= 2 {
+		// The final: the top K of the main stage play a double round robin, numbered after it.
+		k := min(t.Spec.Final, len(main.Standings))
+		var top []int
+		for _, r := range main.Standings[:k] {
+			top = append(top, t.index(r.Name))
+		}
+		fo := schedule.Options{Seats: t.seats(), Rounds: 2, Seed: t.Spec.Seed, FirstRound: t.lastRound(all) + 1}
+		if t.seats() == 2 {
+			fo.Rounds = 1 // both orders of every pair: a double round robin
+		}
+		ms, err := schedule.Final(top, fo)
+		if err != nil {
+			return standings.Outcome{}, fmt.Errorf("tournament: the final: %w", err)
+		}
+		final := f.add(ms, nil)
+		if err := f.play(ctx, final); err != nil {
+			return standings.Outcome{}, err
+		}
+		if out, err = t.nested(main, top, final, append(slices.Clone(all), final...), all); err != nil {
+			return out, err
+		}
+		all, stage, pool, boundary = append(all, final...), final, top, all
 	}
-	fo := schedule.Options{Seats: t.seats(), Rounds: 2, Seed: t.Spec.Seed, FirstRound: t.lastRound(all) + 1}
-	if t.seats() == 2 {
-		fo.Rounds = 1 // both orders of every pair: a double round robin
+	if t.Spec.UntilSeparated {
+		return t.untilSeparated(ctx, f, out, all, stage, pool, boundary)
 	}
-	ms, err := schedule.Final(top, fo)
-	if err != nil {
-		return standings.Outcome{}, fmt.Errorf("tournament: the final: %w", err)
+	return out, nil
+}
+
+// untilSeparated plays on after the schedule (all, whose last stage, stage, ranked the
+// entrants pool first in before) until the top places are separated or the budget is spent.
+//
+// The contenders are a prefix of before's order: the top places, every entrant that could
+// truly hold one of them, the places the top ones could fall to, and one more, so that the
+// last top place's pair with the next is among them. They are fixed once the schedule is
+// played, and play whole repetitions of a round robin among themselves (a game of more than
+// two: whole blocks of seat rotations), so that each contender's standing comes from the
+// same matches as every other's: the schedule, and every repetition. They are ranked among
+// themselves by all of it; the others stay below them, as the schedule ranked them, as a
+// final's do.
+func (t *Tournament) untilSeparated(ctx context.Context, f *follower, before standings.Outcome, all, stage []*slot, pool []int, boundary []*slot) (standings.Outcome, error) {
+	top := min(t.Spec.top(), len(pool))
+	inPool := map[string]bool{}
+	for _, e := range pool {
+		inPool[t.Entrants[e].Name] = true
 	}
-	final := f.add(ms, nil)
-	if err := f.play(ctx, final); err != nil {
-		return standings.Outcome{}, err
+	m := min(max(top+1, t.seats()), len(pool))
+	for i, r := range before.Standings {
+		if !inPool[r.Name] {
+			continue
+		}
+		if i < top {
+			m = max(m, r.RankRange[1])
+		}
+		if r.RankRange[0] <= top {
+			m = max(m, i+1)
+		}
 	}
-	return t.withFinal(main, all, final, top)
+	m = min(m, len(pool))
+	var contenders []int
+	for _, r := range before.Standings[:m] {
+		contenders = append(contenders, t.index(r.Name))
+	}
+	if m < len(pool) {
+		boundary = stage // the last contender and the next were ranked by the last stage
+	}
+	budget := t.Spec.Budget
+	if budget == 0 {
+		for _, s := range all {
+			if s.bye < 0 {
+				budget++
+			}
+		}
+	}
+	rotations := 1 // a round of two seats holds both orders of every pair
+	if t.seats() > 2 {
+		rotations = t.seats()
+	}
+	out, extras, spent := before, []*slot(nil), 0
+	open := t.openPairs(out, top, m)
+	f.setOpen(len(open), 0, budget)
+	for block := 0; len(open) > 0; block++ {
+		ms, err := schedule.Final(contenders, schedule.Options{Seats: t.seats(), Rounds: rotations, Seed: t.Spec.Seed,
+			FirstRound: t.lastRound(all) + 1 + block*rotations})
+		if err != nil {
+			return out, fmt.Errorf("tournament: playing on: %w", err)
+		}
+		if spent+len(ms) > budget {
+			break
+		}
+		played := f.add(ms, nil)
+		if err := f.play(ctx, played); err != nil {
+			return out, err
+		}
+		extras, spent = append(extras, played...), spent+len(ms)
+		rankBy := append(slices.Clone(stage), extras...)
+		if out, err = t.nested(before, contenders, rankBy, append(slices.Clone(all), extras...), boundary); err != nil {
+			return out, err
+		}
+		open = t.openPairs(out, top, m)
+		f.setOpen(len(open), spent, budget)
+	}
+	out.Unseparated = [][2]string{}
+	for _, i := range open {
+		out.Unseparated = append(out.Unseparated, [2]string{out.Standings[i].Name, out.Standings[i+1].Name})
+	}
+	return out, nil
+}
+
+// openPairs are the rows i of the top places (with the last top place's pair with the next)
+// not yet separated from the row after them, among the first m rows.
+func (t *Tournament) openPairs(o standings.Outcome, top, m int) []int {
+	var open []int
+	for i := 0; i < top && i+1 < m && i+1 < len(o.Standings); i++ {
+		if a := o.Standings[i].AboveNext; a == nil || *a <= o.Confidence {
+			open = append(open, i)
+		}
+	}
+	return open
 }
 
 func (t *Tournament) index(name string) int {
@@ -316,6 +422,18 @@ type follower struct {
 	replaying bool
 	// failed counts the matches settled by a result that is not judged.
 	failed int
+	// open, extra and budget are a round played until separated: its pairs still open, and
+	// the matches it played on and may.
+	open, extra, budget int
+	playingOn           bool
+}
+
+// setOpen records how far a round played until separated is, and reports it.
+func (f *follower) setOpen(open, extra, budget int) {
+	f.mu.Lock()
+	f.open, f.extra, f.budget, f.playingOn = open, extra, budget, true
+	f.mu.Unlock()
+	f.report()
 }
 
 // add makes slots of scheduled matches; players maps the schedule's entrant indices to the
@@ -411,6 +529,9 @@ func (f *follower) setReplaying(on bool) {
 func (f *follower) report() {
 	f.mu.Lock()
 	p := Progress{Done: f.done, Total: f.total, Stored: f.stored, Failed: f.failed, Elapsed: time.Since(f.start)}
+	if f.playingOn {
+		p.PlayingOn, p.Open, p.Extra, p.Budget = true, f.open, f.extra, f.budget
+	}
 	f.mu.Unlock()
 	if f.t.Progress != nil {
 		f.t.Progress(p)
@@ -450,6 +571,17 @@ func (f *follower) take(id string, data []byte) error {
 	if err := json.Unmarshal(data, &res); err != nil {
 		f.mu.Unlock()
 		return fmt.Errorf("tournament: the result of %s: %w", id, err)
+	}
+	// A result stored under this match's id for other players is another round's of the same
+	// name (other entrants, or other flags that chose other contenders): never counted.
+	if len(res.Players) == len(s.m.Seats) {
+		for k, p := range res.Players {
+			if want := f.t.Entrants[s.m.Seats[k]].Name; p.Name != want {
+				f.mu.Unlock()
+				return fmt.Errorf("tournament: match %s was played with %s in seat %d, and this round seats %s there: the store holds another round of the name %s (run it with the entrants and flags it was run with, or give this one another --name)",
+					id, p.Name, k, want, f.t.Spec.Name)
+			}
+		}
 	}
 	s.res = &res
 	s.attempt = max(s.attempt, n)
@@ -536,16 +668,17 @@ func (t *Tournament) outcome(slots []*slot) (standings.Outcome, error) {
 	return o, err
 }
 
-// withFinal ranks the top entrants by the final, and the others after them as the main stage
-// ranked them; the ratings are of every match.
-func (t *Tournament) withFinal(main standings.Outcome, mainSlots, final []*slot, top []int) (standings.Outcome, error) {
-	f, err := t.outcome(final)
+// nested ranks the members first, by the matches of rankBy (a final's, or the last stage's
+// and those played on), and the others after them as before ranked them; the ratings are of
+// every match (all). The last member stands above the next by the matches of boundary.
+func (t *Tournament) nested(before standings.Outcome, members []int, rankBy, all, boundary []*slot) (standings.Outcome, error) {
+	f, err := t.outcome(rankBy)
 	if err != nil {
-		return main, err
+		return before, err
 	}
-	every, err := t.outcome(append(slices.Clone(mainSlots), final...))
+	every, err := t.outcome(all)
 	if err != nil {
-		return main, err
+		return before, err
 	}
 	rated := map[string]standings.Rating{}
 	for _, r := range every.Standings {
@@ -553,7 +686,7 @@ func (t *Tournament) withFinal(main standings.Outcome, mainSlots, final []*slot,
 	}
 	out := every
 	inTop := map[string]bool{}
-	for _, e := range top {
+	for _, e := range members {
 		inTop[t.Entrants[e].Name] = true
 	}
 	var rows []standings.Rated
@@ -569,17 +702,16 @@ func (t *Tournament) withFinal(main standings.Outcome, mainSlots, final []*slot,
 			rows = append(rows, r)
 		}
 	}
-	for _, r := range main.Standings {
+	for _, r := range before.Standings {
 		if !inTop[r.Name] {
-			r.Rank = max(r.Rank, len(top)+1)
+			r.Rank = max(r.Rank, len(members)+1)
 			rows = append(rows, r)
 		}
 	}
 	for i := range rows {
 		rows[i].Rating = rated[rows[i].Name]
 	}
-	// The finalists' places are the final's, among themselves; the others' the main stage's,
-	// after them. The last finalist stands above the next by the main stage.
+	// The members' places are theirs among themselves; the others' before's, after them.
 	k := len(inTop)
 	for i := range rows {
 		rr := &rows[i].RankRange
@@ -590,7 +722,12 @@ func (t *Tournament) withFinal(main standings.Outcome, mainSlots, final []*slot,
 		}
 	}
 	if k > 0 && k < len(rows) {
-		rows[k-1].AboveNext = t.doubt(mainSlots).Above(rows[k-1].Name, rows[k].Name)
+		rows[k-1].AboveNext = nil
+		if boundary != nil {
+			rows[k-1].AboveNext = t.doubt(boundary).Above(rows[k-1].Name, rows[k].Name)
+		} else if p := before.Standings; k < len(p) && p[k-1].Name == rows[k-1].Name && p[k].Name == rows[k].Name {
+			rows[k-1].AboveNext = p[k-1].AboveNext
+		}
 	}
 	out.Standings = rows
 	return out, nil

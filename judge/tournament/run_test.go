@@ -16,6 +16,7 @@ import (
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/tournament/schedule"
 	"github.com/botjudge/judge/judge/tournament/standings"
 )
 
@@ -36,6 +37,9 @@ type memQueue struct {
 	judged map[string]int
 	// stopAfter, when above 0, stops judging after that many results (a daemon that died).
 	stopAfter int
+	// noise, when above 0, adds to each player's strength a draw in [0, noise) fixed by the
+	// match's seed and the player's seat: matches of the same players then differ.
+	noise float64
 }
 
 func newMemQueue() *memQueue {
@@ -71,8 +75,14 @@ func (q *memQueue) judge(id string, data []byte) {
 		q.judged[id]++
 		res = result.Result{ID: id, Game: j.Game, Seed: *j.Seed, Status: result.StatusOK}
 		var strengths []float64
-		for _, p := range j.Players {
-			strengths = append(strengths, float64(p.Name[len(p.Name)-1]-'0'))
+		for k, p := range j.Players {
+			st := float64(p.Name[len(p.Name)-1] - '0')
+			if q.noise > 0 {
+				h := schedule.Seed(*j.Seed, k, len(p.Name))
+				st += q.noise * float64(h%1000) / 1000
+				st = float64(int(st)) // whole points: equal ones draw
+			}
+			strengths = append(strengths, st)
 		}
 		ranks := make([]int, len(strengths))
 		for k, s := range strengths {

@@ -56,9 +56,29 @@ type Spec struct {
 	// Confidence is how sure the standings' rank ranges are, and how sure a round played
 	// until separated makes its pairs: above 0.5 and below 1 (0: standings.DefaultConfidence).
 	Confidence float64 `json:"confidence" yaml:"confidence"`
+	// UntilSeparated plays on after the format's schedule, repetitions of a round robin among
+	// the contenders for the top Top places, until every adjacent pair of the top Top (and
+	// the Top-th with the next) is separated at Confidence, or Budget more matches are played.
+	UntilSeparated bool `json:"until_separated" yaml:"until_separated"`
+	// Top is the places that must be separated (0: DefaultTop, or every entrant when fewer);
+	// Budget the matches the round may play more (0: as many as its schedule).
+	Top    int `json:"top" yaml:"top"`
+	Budget int `json:"budget" yaml:"budget"`
 	// Entrants are the competitors, each a name and a source file or directory (relative to
 	// the tournament file).
 	Entrants []EntrantSpec `json:"entrants" yaml:"entrants"`
+}
+
+// DefaultTop is the places a round played until separated separates unless told otherwise:
+// a podium.
+const DefaultTop = 3
+
+// top is the places to separate, defaulted.
+func (s Spec) top() int {
+	if s.Top > 0 {
+		return s.Top
+	}
+	return min(DefaultTop, len(s.Entrants))
 }
 
 // confidence is the spec's confidence, defaulted.
@@ -125,6 +145,17 @@ func (s Spec) Check() error {
 	}
 	if c := s.Confidence; c != 0 && !(c > 0.5 && c < 1) {
 		problems = append(problems, fmt.Sprintf("confidence %v: want a number above 0.5 and below 1 (0.95: 95%%)", c))
+	}
+	if !s.UntilSeparated && (s.Top != 0 || s.Budget != 0) {
+		problems = append(problems, "top and budget go with until_separated (--until-separated)")
+	}
+	if s.Top < 0 {
+		problems = append(problems, fmt.Sprintf("top %d: want 1 or more places", s.Top))
+	} else if s.Top > len(s.Entrants) && len(s.Entrants) >= 2 {
+		problems = append(problems, fmt.Sprintf("top %d: the round has %d entrants", s.Top, len(s.Entrants)))
+	}
+	if s.Budget < 0 {
+		problems = append(problems, fmt.Sprintf("budget %d: want 0 (as many matches as the schedule) or more", s.Budget))
 	}
 	if s.Retries < 0 || s.Final < 0 || s.Seats < 0 {
 		problems = append(problems, "retries, final and seats cannot be negative")

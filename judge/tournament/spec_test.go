@@ -58,7 +58,7 @@ entrants:
 	}
 
 	for _, tc := range []struct{ text, want string }{
-		{"game: amazes\ncolour: red\n", "line 2: unknown key colour; known: name, game, format, rounds, seed, seats, final, options, broken, retries, scoring, confidence, entrants"},
+		{"game: amazes\ncolour: red\n", "line 2: unknown key colour; known: name, game, format, rounds, seed, seats, final, options, broken, retries, scoring, confidence, until_separated, top, budget, entrants"},
 		{"game: amazes\nentrants: [{name: a, path: a, lang: cpp}]\n", "line 2: unknown key lang; known: name, path"},
 		{"game: amazes\nscoring: {method: score, bonus: 1}\n", "line 2: unknown key bonus; known: method, win, draw, loss, places"},
 		{"game: amazes\nrounds: many\n", `line 2: want a whole number, not "rounds: many"`},

@@ -23,6 +23,12 @@ type Round struct {
 	Seed    uint64 `json:"seed"`
 	// Seats is the players of each match: the game's default when 0 (rounds of before).
 	Seats int `json:"seats,omitempty"`
+	// Confidence, UntilSeparated, Top and Budget are its tournament's: how sure its standings
+	// are stated, and whether it plays on until they are.
+	Confidence     float64 `json:"confidence,omitempty"`
+	UntilSeparated bool    `json:"until_separated,omitempty"`
+	Top            int     `json:"top,omitempty"`
+	Budget         int     `json:"budget,omitempty"`
 	// Entrants are the versions frozen for the round, and the house bots (house:NAME) that
 	// fill the seats of a round with fewer versions than a match has.
 	Entrants []Entrant `json:"entrants"`

@@ -17,7 +17,7 @@ type Outcome struct {
 	// Confidence is the confidence of the standings' rank ranges; Unseparated, of a round
 	// played until it was sure, the adjacent pairs it could not separate.
 	Confidence  float64     `json:"confidence"`
-	Unseparated [][2]string `json:"unseparated,omitempty"`
+	Unseparated [][2]string `json:"unseparated,omitzero"`
 }
 
 // Broken is an entrant that did not compile, with its compiler's log.
