@@ -107,7 +107,6 @@ func binomial(n, k int) int {
 	return r
 }
 
-
 // A round run again under its name with other flags that choose other contenders (or other
 // entrants) meets results of other players under its match ids: it says so and counts none.
 func TestAnotherRoundOfTheSameName(t *testing.T) {
