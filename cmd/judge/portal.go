@@ -593,7 +593,7 @@ func (a *app) portalRoundCmd() *cobra.Command {
 	var spec contest.RoundSpec
 	var official, asJSON bool
 	start := &cobra.Command{
-		Use:   "start --contest NAME [--official] [--format roundrobin|swiss] [--rounds N] [--final K] [--json]",
+		Use:   "start --contest NAME [--official] [--format roundrobin|swiss] [--rounds N] [--final K] [--confidence C] [--until-separated [--top K] [--budget N]] [--json]",
 		Short: "Freeze the contest's active versions and start a round of them, which the portals run",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -636,6 +636,10 @@ func (a *app) portalRoundCmd() *cobra.Command {
 	f.StringVar(&spec.Format, "format", "", "roundrobin (the default) or swiss")
 	f.IntVar(&spec.Rounds, "rounds", 0, "rounds of the round robin, or of the Swiss tournament (default 1)")
 	f.IntVar(&spec.Final, "final", 0, "the top K play a double round robin after the main stage (0: none)")
+	f.Float64Var(&spec.Confidence, "confidence", 0, "how sure the standings' rank ranges are, above 0.5 and below 1 (default 0.95)")
+	f.BoolVar(&spec.UntilSeparated, "until-separated", false, "after the schedule, play on among the contenders until the top places are separated (docs/tournament.md)")
+	f.IntVar(&spec.Top, "top", 0, "with --until-separated: the places to separate (default 3)")
+	f.IntVar(&spec.Budget, "budget", 0, "with --until-separated: the matches it may play more (default: as many as the schedule)")
 	f.BoolVar(&asJSON, "json", false, "print the round as JSON")
 	show := &cobra.Command{
 		Use:   "show ROUND [--json]",

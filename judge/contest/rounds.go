@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -307,10 +306,6 @@ func (rr *roundRunner) resume(ctx context.Context, ct store.Contest) error {
 	return nil
 }
 
-// roundMatchRE splits a round's match id (tournament: "<name>-<round>-<match>", "-rN" for a
-// retry) into the round's id.
-var roundMatchRE = regexp.MustCompile(`^(.+)-\d+-\d+(-r\d+)?$`)
-
 // roundMatch records a match of a round as the contest's own, so that its players find it
 // and everyone in the contest can watch it; it reports whether id was one.
 func (e *Engine) roundMatch(ctx context.Context, id string, res result.Result) (bool, error) {
@@ -340,10 +335,5 @@ func (e *Engine) roundMatch(ctx context.Context, id string, res result.Result) (
 	return true, nil
 }
 
-// roundOf is the round a match of a round belongs to.
-func RoundOf(matchID string) string {
-	if m := roundMatchRE.FindStringSubmatch(matchID); m != nil {
-		return m[1]
-	}
-	return ""
-}
+// RoundOf is the round a match of a round belongs to ("" for an id that is none's).
+func RoundOf(matchID string) string { return tournament.RoundOf(matchID) }

@@ -1,6 +1,7 @@
 package rating
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -21,5 +22,38 @@ func BenchmarkSeparate128(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		Separate(128, ms).RankRanges(0.95)
+	}
+}
+
+// BenchmarkSPRT is the mean games judge compare's test plays to a verdict at true differences
+// of 0, elo1/2, elo1 and twice elo1 (its defaults: elo0 0, elo1 50, 5% each way), counting
+// pairs of games with the seats swapped (pentanomial) and games one by one (trinomial), against
+// the games a test of fixed size needs for the same error rates (BENCHMARKS.md).
+func BenchmarkSPRT(b *testing.B) {
+	test := DefaultSPRT
+	for _, elo := range []float64{0, test.Elo1 / 2, test.Elo1, 2 * test.Elo1} {
+		b.Run(fmt.Sprint(elo), func(b *testing.B) {
+			r := rand.New(rand.NewPCG(8, uint64(elo)))
+			c := comparison{elo: elo, favour: 0.3}
+			const runs = 2000
+			var paired, single, wrongPaired float64
+			for range b.N {
+				for range runs {
+					v, n := c.run(r, test, true, 5000)
+					paired += float64(n)
+					if v == Better && elo <= test.Elo0 || v == NotBetter && elo >= test.Elo1 {
+						wrongPaired++
+					}
+					_, n = c.run(r, test, false, 5000)
+					single += float64(n)
+				}
+			}
+			total := float64(b.N * runs)
+			s := EloScore((test.Elo0 + test.Elo1) / 2)
+			b.ReportMetric(paired/total, "games-pentanomial")
+			b.ReportMetric(single/total, "games-trinomial")
+			b.ReportMetric(test.FixedSample(s*(1-s)-0.2/4), "games-fixed")
+			b.ReportMetric(wrongPaired/total, "wrong-verdicts")
+		})
 	}
 }

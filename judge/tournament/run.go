@@ -158,7 +158,8 @@ func (t *Tournament) Run(ctx context.Context, q Queue) (standings.Outcome, error
 	if len(players) < t.seats() {
 		return standings.Outcome{}, fmt.Errorf("tournament: %d entrants can play, a match of %s needs %d", len(players), t.Game.Name(), t.seats())
 	}
-	f := &follower{t: t, q: q, slots: map[string]*slot{}, start: time.Now()}
+	f := &follower{t: t, q: q, slots: map[string]*slot{}, start: time.Now(), changed: make(chan struct{})}
+	defer f.close()
 	var all []*slot
 	opts := schedule.Options{Seats: t.seats(), Rounds: t.Spec.Rounds, Seed: t.Spec.Seed}
 	switch t.Spec.Format {
@@ -396,6 +397,23 @@ func (s *slot) attemptID(n int) string {
 	return fmt.Sprintf("%s-r%d", s.id, n)
 }
 
+// RoundOf is the name of the tournament a match id is of: "spring" of "spring-2-17", "" for
+// an id no tournament gives.
+func RoundOf(matchID string) string {
+	rest, _ := attemptOf(matchID)
+	for range 2 {
+		i := strings.LastIndex(rest, "-")
+		if i <= 0 {
+			return ""
+		}
+		if n := rest[i+1:]; n == "" || strings.Trim(n, "0123456789") != "" {
+			return ""
+		}
+		rest = rest[:i]
+	}
+	return rest
+}
+
 // attemptOf splits an attempt's job id into the match id and the attempt: "t-1-3-r2" is the
 // second attempt at "t-1-3", "t-1-3" the first.
 func attemptOf(id string) (match string, n int) {
@@ -422,10 +440,25 @@ type follower struct {
 	replaying bool
 	// failed counts the matches settled by a result that is not judged.
 	failed int
+	// read is set once the results stored when it started are read; unclaimed are those
+	// read of matches with no slot yet, by job id; stopFollowing, once set, stops the reading
+	// of the results as they come, which sets followErr when it ends; changed is closed when
+	// a slot is settled or following ends.
+	read          bool
+	unclaimed     map[string]unclaimed
+	stopFollowing func()
+	followErr     error
+	changed       chan struct{}
 	// open, extra and budget are a round played until separated: its pairs still open, and
 	// the matches it played on and may.
 	open, extra, budget int
 	playingOn           bool
+}
+
+// unclaimed is a result read before its match was scheduled.
+type unclaimed struct {
+	data   []byte
+	stored bool
 }
 
 // setOpen records how far a round played until separated is, and reports it.
@@ -466,25 +499,45 @@ func (f *follower) maxAttempts() int {
 	return n
 }
 
-// play settles every slot of a stage: it reads the stored results, publishes what has none,
-// and follows the results until each slot is settled.
+// play settles every slot of a stage: it publishes what has no result and waits until each
+// slot is settled. The results are read once for the whole tournament, not once a stage (a
+// round played until separated has a stage a repetition): those stored when it starts, then
+// every one as it comes, in the background; a result of a match not scheduled yet (a later
+// stage's, from a run before) is kept until its stage is.
 func (f *follower) play(ctx context.Context, stage []*slot) error {
 	f.mu.Lock()
+	var claim []string
 	for _, s := range stage {
 		f.total++
-		if s.bye < 0 {
-			f.slots[s.id] = s
-		} else {
+		if s.bye >= 0 {
 			f.done++
+			continue
+		}
+		f.slots[s.id] = s
+		for id := range f.unclaimed {
+			if m, _ := attemptOf(id); m == s.id {
+				claim = append(claim, id)
+			}
 		}
 	}
 	f.mu.Unlock()
-	// What is stored already (a run that was stopped, or daemons that went on without it).
-	f.setReplaying(true)
-	err := f.q.Results(ctx, "", false, f.take)
-	f.setReplaying(false)
-	if err != nil {
-		return fmt.Errorf("tournament: reading the results: %w", err)
+	slices.Sort(claim) // the first attempt first
+	for _, id := range claim {
+		f.mu.Lock()
+		u := f.unclaimed[id]
+		delete(f.unclaimed, id)
+		f.mu.Unlock()
+		if err := f.takeAs(id, u.data, u.stored); err != nil {
+			return err
+		}
+	}
+	if !f.read {
+		// What is stored already (a run that was stopped, or daemons that went on without it).
+		err := f.q.Results(ctx, "", false, func(id string, data []byte) error { return f.takeAs(id, data, true) })
+		if err != nil {
+			return fmt.Errorf("tournament: reading the results: %w", err)
+		}
+		f.read = true
 	}
 	f.report()
 	for _, s := range stage {
@@ -492,29 +545,74 @@ func (f *follower) play(ctx context.Context, stage []*slot) error {
 			return err
 		}
 	}
-	if f.settled(stage) {
-		return nil
+	f.follow(ctx)
+	for {
+		f.mu.Lock()
+		changed, err := f.changed, f.followErr
+		f.mu.Unlock()
+		if f.settled(stage) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("tournament: following the results: %w", err)
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("tournament: following the results: %w", ctx.Err())
+		}
+	}
+}
+
+// follow starts reading the results as they come, once: each settles its slot, or has the
+// next attempt published when the judge failed it.
+func (f *follower) follow(ctx context.Context) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.stopFollowing != nil {
+		return
 	}
 	fctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	err = f.q.Results(fctx, "", true, func(id string, data []byte) error {
-		if err := f.take(id, data); err != nil {
-			return err
-		}
-		if s := f.slotOf(id); s != nil && !s.settled {
-			if err := f.publish(ctx, s); err != nil {
+	done := make(chan struct{})
+	f.stopFollowing = func() { cancel(); <-done }
+	go func() {
+		defer close(done)
+		err := f.q.Results(fctx, "", true, func(id string, data []byte) error {
+			if err := f.takeAs(id, data, false); err != nil {
 				return err
 			}
+			if s := f.slotOf(id); s != nil && !s.settled {
+				return f.publish(fctx, s)
+			}
+			return nil
+		})
+		f.mu.Lock()
+		if err == nil {
+			err = errors.New("the results' stream ended")
 		}
-		if f.settled(stage) {
-			return errDone
-		}
-		return nil
-	})
-	if errors.Is(err, errDone) {
-		return nil
+		f.followErr = err
+		f.notify()
+		f.mu.Unlock()
+	}()
+}
+
+// close stops following the results.
+func (f *follower) close() {
+	f.mu.Lock()
+	stop := f.stopFollowing
+	f.mu.Unlock()
+	if stop != nil {
+		stop()
 	}
-	return fmt.Errorf("tournament: following the results: %w", err)
+}
+
+// notify wakes play: a slot was settled, or following failed. f.mu is held.
+func (f *follower) notify() {
+	if f.changed == nil {
+		f.changed = make(chan struct{})
+	}
+	close(f.changed)
+	f.changed = make(chan struct{})
 }
 
 var errDone = errors.New("tournament: stage settled")
@@ -561,9 +659,29 @@ func (f *follower) settled(stage []*slot) bool {
 // attempt allowed (publish then sends the next).
 func (f *follower) take(id string, data []byte) error {
 	f.mu.Lock()
+	stored := f.replaying
+	f.mu.Unlock()
+	return f.takeAs(id, data, stored)
+}
+
+// takeAs is take of a result that was stored before this run (stored) or has come since. A
+// result of a match with no slot yet is kept for when it has one.
+func (f *follower) takeAs(id string, data []byte, stored bool) error {
+	f.mu.Lock()
 	m, n := attemptOf(id)
 	s := f.slots[m]
-	if s == nil || s.settled {
+	if s == nil {
+		// Only this tournament's own: the stream holds every round's results.
+		if RoundOf(m) == f.t.Spec.Name {
+			if f.unclaimed == nil {
+				f.unclaimed = map[string]unclaimed{}
+			}
+			f.unclaimed[id] = unclaimed{slices.Clone(data), stored}
+		}
+		f.mu.Unlock()
+		return nil
+	}
+	if s.settled {
 		f.mu.Unlock()
 		return nil
 	}
@@ -588,14 +706,15 @@ func (f *follower) take(id string, data []byte) error {
 	if res.Status == result.StatusOK || res.Error == nil || res.Error.Code != result.Infrastructure || s.attempt >= f.maxAttempts() {
 		s.settled = true
 		f.done++
-		if f.replaying {
+		if stored {
 			f.stored++
 		}
+		f.notify()
 		if res.Status != result.StatusOK {
 			f.failed++
 		}
 	}
-	report := s.settled && !f.replaying
+	report := s.settled && !stored
 	f.mu.Unlock()
 	if report {
 		f.report()

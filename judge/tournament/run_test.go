@@ -40,6 +40,8 @@ type memQueue struct {
 	// noise, when above 0, adds to each player's strength a draw in [0, noise) fixed by the
 	// match's seed and the player's seat: matches of the same players then differ.
 	noise float64
+	// model, when set, gives the players' scores instead (the benchmarks' simulated fields).
+	model func(seed uint64, names []string) []float64
 }
 
 func newMemQueue() *memQueue {
@@ -75,7 +77,17 @@ func (q *memQueue) judge(id string, data []byte) {
 		q.judged[id]++
 		res = result.Result{ID: id, Game: j.Game, Seed: *j.Seed, Status: result.StatusOK}
 		var strengths []float64
+		if q.model != nil {
+			var names []string
+			for _, p := range j.Players {
+				names = append(names, p.Name)
+			}
+			strengths = q.model(*j.Seed, names)
+		}
 		for k, p := range j.Players {
+			if q.model != nil {
+				break
+			}
 			st := float64(p.Name[len(p.Name)-1] - '0')
 			if q.noise > 0 {
 				h := schedule.Seed(*j.Seed, k, len(p.Name))
@@ -141,7 +153,7 @@ func entrants(names ...string) []Entrant {
 	return es
 }
 
-func tournamentOf(t *testing.T, game string, spec Spec, names ...string) *Tournament {
+func tournamentOf(t testing.TB, game string, spec Spec, names ...string) *Tournament {
 	t.Helper()
 	g, ok := games.Lookup(game)
 	if !ok {
@@ -473,6 +485,23 @@ func TestCheck(t *testing.T) {
 		q := newMemQueue()
 		if _, err := tr.Run(context.Background(), q); err == nil || len(q.jobs) > 0 {
 			t.Errorf("%s %+v: Run: %v, published %d; want the error and nothing published", tc.game, tc.spec, err, len(q.jobs))
+		}
+	}
+}
+
+func TestRoundOf(t *testing.T) {
+	for id, want := range map[string]string{
+		"spring-1-17":         "spring",
+		"spring-1-17-r2":      "spring",
+		"a-b-3-4":             "a-b",
+		"compare-ab12-7-2":    "compare-ab12",
+		"spring-1":            "",
+		"spring-x-1":          "",
+		"20261126-123442-abc": "",
+		"-1-2":                "",
+	} {
+		if got := RoundOf(id); got != want {
+			t.Errorf("RoundOf(%q) = %q, want %q", id, got, want)
 		}
 	}
 }
