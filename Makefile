@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: docs release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-tournament bench-round bench-latency bench-portal bench-referee bench-local load-portal season soak vet daemon-image
+.PHONY: docs release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-separation bench-tournament bench-round bench-latency bench-portal bench-referee bench-local load-portal season soak vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -169,6 +169,11 @@ bench-local: images local-tools
 # The tournament figures of BENCHMARKS.md: one daemon against two.
 bench-tournament: images
 	judge/tournament/bench.sh
+
+# How sure standings are, and the tests that decide (BENCHMARKS.md): simulated, no Docker.
+bench-separation:
+	$(GO) test -run '^$$' -bench 'Separate128|BradleyTerry128|SPRT' -benchtime 1x ./judge/rating/
+	$(GO) test -run '^$$' -bench UntilSeparated -benchtime 1x -timeout 60m ./judge/tournament/
 
 # A round of bots that think, on the default settings and on those of before (BENCHMARKS.md).
 bench-round: images

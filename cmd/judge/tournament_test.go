@@ -114,6 +114,14 @@ func TestTournamentOfEachGame(t *testing.T) {
 				if r.Rank < 1 || i > 0 && r.Points > o.Standings[i-1].Points {
 					t.Errorf("row %d out of order: %+v", i, r)
 				}
+				// How sure it is, under the game's own standing rule.
+				last := i == len(o.Standings)-1
+				if rr := r.RankRange; rr[0] > r.Rank || rr[1] < r.Rank || rr[0] < 1 || rr[1] > 5 || last != (r.AboveNext == nil) {
+					t.Errorf("row %d: rank %d could be %v, above the next %v", i, r.Rank, rr, r.AboveNext)
+				}
+			}
+			if o.Confidence != 0.95 {
+				t.Errorf("confidence %v", o.Confidence)
 			}
 			if matches != tc.seats*want {
 				t.Errorf("%d entrant-matches in %d matches of %d players", matches, want, tc.seats)

@@ -57,3 +57,32 @@ func BenchmarkSPRT(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBradleyTerry128 is the Bradley-Terry fit of the same round: the standings'
+// ratings, the baseline of BenchmarkSeparate128.
+func BenchmarkBradleyTerry128(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 128))
+	f := field{seats: 2, rounds: 1, play: twoPlayer, strength: make([]float64, 128)}
+	for i := range f.strength {
+		f.strength[i] = 50 * r.NormFloat64()
+	}
+	sched := f.schedule()
+	for len(sched) < 20000 {
+		sched = append(sched, sched[len(sched)%16256])
+	}
+	var results []Result
+	for _, m := range f.run(r, sched[:20000]) {
+		switch {
+		case m[0].Points > m[1].Points:
+			results = append(results, Result{Winner: m[0].Entrant, Loser: m[1].Entrant})
+		case m[1].Points > m[0].Points:
+			results = append(results, Result{Winner: m[1].Entrant, Loser: m[0].Entrant})
+		default:
+			results = append(results, Result{Winner: m[0].Entrant, Loser: m[1].Entrant, Draw: true})
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		FitBradleyTerry(128, results)
+	}
+}

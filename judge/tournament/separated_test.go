@@ -19,18 +19,22 @@ func TestUntilSeparated(t *testing.T) {
 		entrants   []string
 		top        int
 		separated  bool
+		opts       map[string]string
 	}{
 		// Strengths 9, 6 and 3, and three weak ones, each match's points moved by up to 5.
-		{"two, apart", "amazes", []string{"a9", "b7", "c5", "d3", "e1", "f0"}, 2, true},
+		{"two, apart", "amazes", []string{"a9", "b7", "c5", "d3", "e1", "f0"}, 2, true, nil},
 		// Equal strengths: no number of matches separates them; the budget ends it.
-		{"two, copies", "amazes", []string{"a5", "b5", "c5", "d5"}, 3, false},
-		{"four, apart", "dropblock", []string{"a9", "b6", "c3", "d1", "e1", "f0"}, 2, true},
-		{"four, copies", "langwars", []string{"a5", "b5", "c5", "d5", "e5"}, 2, false},
+		{"two, copies", "amazes", []string{"a5", "b5", "c5", "d5"}, 3, false, nil},
+		{"four, apart", "dropblock", []string{"a9", "b6", "c3", "d1", "e1", "f0"}, 2, true, nil},
+		{"four, copies", "langwars", []string{"a5", "b5", "c5", "d5", "e5"}, 2, false, nil},
+		// SnakeCore at six: a block of seat rotations among the contenders is every group of
+		// six of them in each of six rotations.
+		{"six, apart", "snakecore", []string{"a9", "b8", "c7", "d6", "e5", "f4", "g3", "h2"}, 2, true, map[string]string{"players": "6"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := newMemQueue()
 			q.noise = 5
-			spec := Spec{UntilSeparated: true, Top: tc.top, Budget: 400}
+			spec := Spec{UntilSeparated: true, Top: tc.top, Budget: 400, Options: tc.opts}
 			tr := tournamentOf(t, tc.game, spec, tc.entrants...)
 			var last Progress
 			tr.Progress = func(p Progress) { last = p }
@@ -39,8 +43,8 @@ func TestUntilSeparated(t *testing.T) {
 				t.Fatal(err)
 			}
 			schedule := len(tr.Entrants) * (len(tr.Entrants) - 1)
-			if tr.seats() == 4 {
-				schedule = binomial(len(tr.Entrants), 4)
+			if n := tr.seats(); n > 2 {
+				schedule = binomial(len(tr.Entrants), n)
 			}
 			extra := o.Matches - schedule
 			if extra <= 0 || extra > 400 || !last.PlayingOn || last.Extra != extra || last.Budget != 400 {

@@ -127,14 +127,15 @@ func TestPlantedMarkupStaysText(t *testing.T) {
 	other := readReplay(t, filepath.Join(dir, "unknown.jsonl"))
 	served := 1 + len(games.All()) // app.js and a renderer per game
 
-	standings, _ := json.Marshal([]map[string]any{{"name": poison(50), "points": 3}, {"name": poison(51), "points": 1}})
+	standings, _ := json.Marshal([]map[string]any{{"name": poison(50), "points": 3, "rank_range": []int{1, 2}, "above_next": 0.516},
+		{"name": poison(51), "points": 1, "rank_range": []int{1, 2}, "above_next": nil}})
 	srv := httptest.NewServer((&view.Server{Source: &view.Files{Paths: []string{dir}, Lookup: games.Lookup}, Lookup: games.Lookup,
 		Title: "Tournament " + poison(52), Standings: standings}).Handler())
 	defer srv.Close()
 
 	t.Run("list", func(t *testing.T) {
 		b.Do(t, chromedp.Navigate(srv.URL+"/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=match]`)))
-		checkInert(t, b, served, poison(50), poison(51), poison(52), rp.Result.ID, rp.Header.Players[0].Name, poison(100))
+		checkInert(t, b, served, poison(50), poison(51), poison(52), rp.Result.ID, rp.Header.Players[0].Name, poison(100), "1\u20132", "51%", "could truly be")
 	})
 	for _, c := range []struct {
 		name string

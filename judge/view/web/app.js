@@ -221,12 +221,21 @@ const JudgeView = (() => {
     return [el("td", {}, m.game), el("td", {}, m.game ? m.seed : "")];
   }
 
+  // standingsTable shows a tournament's rows: each one's places it could truly hold and how
+  // sure it stands above the next, when the standings say (docs/tournament.md), then the
+  // rest of its numbers and words.
   function standingsTable(rows) {
-    const cols = Object.keys(rows[0]).filter((k) => k !== "name" && typeof rows[0][k] !== "object");
+    const cols = Object.keys(rows[0]).filter((k) => k !== "name" && k !== "above_next" && typeof rows[0][k] !== "object");
+    const doubt = Array.isArray(rows[0].rank_range);
+    const places = (rr) => rr[0] === rr[1] ? String(rr[0]) : `${rr[0]}\u2013${rr[1]}`;
+    const sure = (p) => typeof p === "number" ? `${Math.floor(100 * p)}%` : "-";
     return el("table", {class: "list", "data-testid": "standings"},
-      el("thead", {}, el("tr", {}, el("th", {}, "#"), el("th", {}, "Entrant"), cols.map((c) => el("th", {}, c)))),
-      el("tbody", {}, rows.map((r, i) => el("tr", {}, el("td", {}, i + 1), el("td", {}, r.name),
-        cols.map((c) => el("td", {}, typeof r[c] === "number" ? fmt(r[c]) : r[c]))))));
+      el("thead", {}, el("tr", {}, el("th", {}, "#"), doubt ? el("th", {title: "the places it could truly hold"}, "could truly be") : null,
+        el("th", {}, "Entrant"), cols.map((c) => el("th", {}, c)), doubt ? el("th", {title: "how sure the round is that it stands above the next"}, "above the next") : "")),
+      el("tbody", {}, rows.map((r, i) => el("tr", {}, el("td", {}, i + 1),
+        doubt ? el("td", {"data-testid": "rank-range"}, places(r.rank_range)) : null, el("td", {}, r.name),
+        cols.map((c) => el("td", {}, typeof r[c] === "number" ? fmt(r[c]) : r[c])),
+        doubt ? el("td", {"data-testid": "above-next"}, sure(r.above_next)) : null))));
   }
 
   function swatch(i) { return el("span", {class: "swatch", style: `background:${color(i)}`}); }
