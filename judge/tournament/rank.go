@@ -12,12 +12,29 @@ import (
 
 // standings ranks the entrants after the judged matches and rates them.
 func (t *Tournament) standings(ms []standings.Match) ([]standings.Rated, error) {
+	return t.standingsOf(ms, parts{doubt: true, ratings: true})
+}
+
+// parts are what of the standings to work out beside the points: a stage whose rows are
+// ranked from one set of matches and rated from another needs each once.
+type parts struct{ doubt, ratings bool }
+
+func (t *Tournament) standingsOf(ms []standings.Match, want parts) ([]standings.Rated, error) {
 	entrants, scoring := t.entrantList(), t.scoring()
 	rows, err := standings.Compute(entrants, ms, scoring)
 	if err != nil {
 		return nil, fmt.Errorf("tournament: %w", err)
 	}
-	standings.Measure(entrants, ms, scoring, t.Spec.confidence()).Apply(rows)
+	if want.doubt {
+		standings.Measure(entrants, ms, scoring, t.Spec.confidence()).Apply(rows)
+	}
+	out := make([]standings.Rated, len(rows))
+	for i, r := range rows {
+		out[i] = standings.Rated{Row: r}
+	}
+	if !want.ratings {
+		return out, nil
+	}
 	// Ratings that depend on the order of the matches take them in the order they were
 	// scheduled, not the order their results came in: the same tournament, the same ratings.
 	ms = slices.Clone(ms)
@@ -30,9 +47,8 @@ func (t *Tournament) standings(ms []standings.Match) ([]standings.Rated, error) 
 	} else {
 		t.rateMany(ms, ratings)
 	}
-	out := make([]standings.Rated, len(rows))
 	for i, r := range rows {
-		out[i] = standings.Rated{Row: r, Rating: ratings[t.index(r.Name)]}
+		out[i].Rating = ratings[t.index(r.Name)]
 	}
 	return out, nil
 }

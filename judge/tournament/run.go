@@ -190,7 +190,7 @@ func (t *Tournament) Run(ctx context.Context, q Queue) (standings.Outcome, error
 	if err != nil {
 		return main, err
 	}
-	out, stage, pool, boundary := main, all, players, []*slot(nil)
+	out, stage, pool, boundary := main, all, players, (*standings.Doubt)(nil)
 	if t.Spec.Final >= 2 {
 		// The final: the top K of the main stage play a double round robin, numbered after it.
 		k := min(t.Spec.Final, len(main.Standings))
@@ -210,10 +210,11 @@ func (t *Tournament) Run(ctx context.Context, q Queue) (standings.Outcome, error
 		if err := f.play(ctx, final); err != nil {
 			return standings.Outcome{}, err
 		}
-		if out, err = t.nested(main, top, final, append(slices.Clone(all), final...), all); err != nil {
+		mainDoubt := t.doubt(all)
+		if out, err = t.nested(main, top, final, append(slices.Clone(all), final...), &mainDoubt); err != nil {
 			return out, err
 		}
-		all, stage, pool, boundary = append(all, final...), final, top, all
+		all, stage, pool, boundary = append(all, final...), final, top, &mainDoubt
 	}
 	if t.Spec.UntilSeparated {
 		return t.untilSeparated(ctx, f, out, all, stage, pool, boundary)
@@ -232,7 +233,7 @@ func (t *Tournament) Run(ctx context.Context, q Queue) (standings.Outcome, error
 // same matches as every other's: the schedule, and every repetition. They are ranked among
 // themselves by all of it; the others stay below them, as the schedule ranked them, as a
 // final's do.
-func (t *Tournament) untilSeparated(ctx context.Context, f *follower, before standings.Outcome, all, stage []*slot, pool []int, boundary []*slot) (standings.Outcome, error) {
+func (t *Tournament) untilSeparated(ctx context.Context, f *follower, before standings.Outcome, all, stage []*slot, pool []int, boundary *standings.Doubt) (standings.Outcome, error) {
 	top := min(t.Spec.top(), len(pool))
 	inPool := map[string]bool{}
 	for _, e := range pool {
@@ -256,7 +257,8 @@ func (t *Tournament) untilSeparated(ctx context.Context, f *follower, before sta
 		contenders = append(contenders, t.index(r.Name))
 	}
 	if m < len(pool) {
-		boundary = stage // the last contender and the next were ranked by the last stage
+		d := t.doubt(stage) // the last contender and the next were ranked by the last stage
+		boundary = &d
 	}
 	budget := t.Spec.Budget
 	if budget == 0 {
@@ -546,11 +548,15 @@ func (f *follower) play(ctx context.Context, stage []*slot) error {
 		}
 	}
 	f.follow(ctx)
+	first := 0 // the first slot of the stage not known to be settled: each is looked at once
 	for {
 		f.mu.Lock()
 		changed, err := f.changed, f.followErr
+		for first < len(stage) && stage[first].settled {
+			first++
+		}
 		f.mu.Unlock()
-		if f.settled(stage) {
+		if first == len(stage) {
 			return nil
 		}
 		if err != nil {
@@ -641,17 +647,6 @@ func (f *follower) slotOf(id string) *slot {
 	defer f.mu.Unlock()
 	m, _ := attemptOf(id)
 	return f.slots[m]
-}
-
-func (f *follower) settled(stage []*slot) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for _, s := range stage {
-		if !s.settled {
-			return false
-		}
-	}
-	return true
 }
 
 // take records a result. A judged result, or one the job itself caused (a bad option, ...),
@@ -756,6 +751,11 @@ func (t *Tournament) job(s *slot, id string) job.Job {
 
 // outcome adds up the settled matches into standings.
 func (t *Tournament) outcome(slots []*slot) (standings.Outcome, error) {
+	return t.outcomeOf(slots, parts{doubt: true, ratings: true})
+}
+
+// outcomeOf is outcome with only the parts wanted.
+func (t *Tournament) outcomeOf(slots []*slot, want parts) (standings.Outcome, error) {
 	o := standings.Outcome{Tournament: t.Spec.Name, Game: t.Game.Name(), Format: t.Spec.Format, Failed: []string{}, Broken: []standings.Broken{},
 		Confidence: t.Spec.confidence()}
 	for _, e := range t.Entrants {
@@ -783,19 +783,19 @@ func (t *Tournament) outcome(slots []*slot) (standings.Outcome, error) {
 	}
 	sort.Strings(o.Failed)
 	var err error
-	o.Standings, err = t.standings(ms)
+	o.Standings, err = t.standingsOf(ms, want)
 	return o, err
 }
 
 // nested ranks the members first, by the matches of rankBy (a final's, or the last stage's
 // and those played on), and the others after them as before ranked them; the ratings are of
 // every match (all). The last member stands above the next by the matches of boundary.
-func (t *Tournament) nested(before standings.Outcome, members []int, rankBy, all, boundary []*slot) (standings.Outcome, error) {
-	f, err := t.outcome(rankBy)
+func (t *Tournament) nested(before standings.Outcome, members []int, rankBy, all []*slot, boundary *standings.Doubt) (standings.Outcome, error) {
+	f, err := t.outcomeOf(rankBy, parts{doubt: true})
 	if err != nil {
 		return before, err
 	}
-	every, err := t.outcome(all)
+	every, err := t.outcomeOf(all, parts{ratings: true})
 	if err != nil {
 		return before, err
 	}
@@ -843,7 +843,7 @@ func (t *Tournament) nested(before standings.Outcome, members []int, rankBy, all
 	if k > 0 && k < len(rows) {
 		rows[k-1].AboveNext = nil
 		if boundary != nil {
-			rows[k-1].AboveNext = t.doubt(boundary).Above(rows[k-1].Name, rows[k].Name)
+			rows[k-1].AboveNext = boundary.Above(rows[k-1].Name, rows[k].Name)
 		} else if p := before.Standings; k < len(p) && p[k-1].Name == rows[k-1].Name && p[k].Name == rows[k].Name {
 			rows[k-1].AboveNext = p[k-1].AboveNext
 		}
