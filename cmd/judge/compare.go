@@ -73,7 +73,7 @@ func (a *app) compareCmd() *cobra.Command {
 	fl.Float64Var(&f.test.Elo1, "elo1", rating.DefaultSPRT.Elo1, "the difference (Elo) at which NEW is better: H1")
 	fl.Float64Var(&f.test.Alpha, "alpha", rating.DefaultSPRT.Alpha, "the chance of saying better when NEW is elo0 better")
 	fl.Float64Var(&f.test.Beta, "beta", rating.DefaultSPRT.Beta, "the chance of saying not better when NEW is elo1 better")
-	fl.IntVar(&f.max, "max", 1000, "the matches at most: then the verdict is undecided")
+	fl.IntVar(&f.max, "max", 1000, "the matches at most (2 to 100000): then the verdict is undecided")
 	fl.Uint64Var(&f.seed, "seed", 1, "the comparison's seed, from which every pair's derives")
 	fl.StringVar(&f.name, "name", "", "the prefix of its match ids (default: compare- and a digest of everything it plays)")
 	fl.BoolVar(&f.asJSON, "json", false, "print the outcome as one JSON document")
@@ -89,8 +89,8 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 	if err := f.test.Check(); err != nil {
 		return usageError{fmt.Errorf("compare: %w", err)}
 	}
-	if f.max < 2 {
-		return usageError{fmt.Errorf("--max %d: want 2 matches or more (a pair)", f.max)}
+	if f.max < 2 || f.max > tournament.MaxCompare {
+		return usageError{fmt.Errorf("--max %d: want 2 matches (a pair) to %d", f.max, tournament.MaxCompare)}
 	}
 	if samePath(newArg, oldArg) {
 		return usageError{fmt.Errorf("NEW and OLD are the same path, %s: give the two versions (a copy of one to compare it with itself)", newArg)}

@@ -79,6 +79,9 @@ const (
 	UnitPlaces = "places"
 )
 
+// MaxCompare bounds a comparison's matches: its pairs are laid out when it starts.
+const MaxCompare = 100000
+
 // compareWindow is the pairs published ahead by default: enough for several daemons, and
 // what is wasted when the test decides.
 const compareWindow = 8
@@ -94,8 +97,8 @@ func (c *Compare) Check() error {
 	if err := c.Test.Check(); err != nil {
 		return err
 	}
-	if c.Max < 2 {
-		return fmt.Errorf("compare: max %d: want 2 matches or more (a pair)", c.Max)
+	if c.Max < 2 || c.Max > MaxCompare {
+		return fmt.Errorf("compare: max %d: want 2 matches (a pair) to %d", c.Max, MaxCompare)
 	}
 	n := c.seats()
 	if err := game.CheckPlayers(c.Game, n); err != nil {

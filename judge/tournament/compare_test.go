@@ -152,7 +152,7 @@ func TestCompareCheck(t *testing.T) {
 	}
 	c = compareOf(t, "amazes", "new9", "old1")
 	c.Max = 1
-	if err := c.Check(); err == nil || !strings.Contains(err.Error(), "max 1") {
+	if err := c.Check(); err == nil || !strings.Contains(err.Error(), "max 1: want 2 matches (a pair) to 100000") {
 		t.Errorf("max 1: %v", err)
 	}
 }
