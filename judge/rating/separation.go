@@ -5,7 +5,8 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/optimize"
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -28,7 +29,7 @@ type Play struct {
 //
 //	E[y] = logistic(a[entrant] + b[seat] + sum of g[opponent]/(seats-1))
 //
-// fitted by maximum quasi-likelihood (L-BFGS, with a light ridge so that a bot that lost
+// fitted by maximum quasi-likelihood (Newton's method on gonum's Cholesky, with a light ridge so that a bot that lost
 // every match keeps a finite strength). The logistic keeps what the matches show at the
 // ends: a bot that beats another every time adds little doubt, however far apart they are.
 //
@@ -241,7 +242,7 @@ func pooledVariance(n int, ms [][]Play, x []float64, at, bt [][2]int, lo, hi flo
 	return v
 }
 
-// fitQuasiBinomial fits the model of Separation by L-BFGS and returns its terms: a (n), g
+// fitQuasiBinomial fits the model of Separation by Newton's method and returns its terms: a (n), g
 // (n) and b (seats).
 func fitQuasiBinomial(n, seats int, ms [][]Play, lo, hi float64) []float64 {
 	// x holds a (n), g (n) and b (seats).
@@ -262,44 +263,87 @@ func fitQuasiBinomial(n, seats int, ms [][]Play, lo, hi float64) []float64 {
 			ys[i][k] = (p.Points - lo) / (hi - lo)
 		}
 	}
-	problem := optimize.Problem{
-		Func: func(x []float64) float64 {
-			var f float64
-			for i, m := range ms {
-				for k := range m {
-					e, y := eta(x, m, k), ys[i][k]
-					// -y log(mu) - (1-y) log(1-mu), with log(1+exp) kept finite.
-					f += softplus(e) - y*e
+	f := func(x []float64) float64 {
+		var f float64
+		for i, m := range ms {
+			for k := range m {
+				e, y := eta(x, m, k), ys[i][k]
+				// -y log(mu) - (1-y) log(1-mu), with log(1+exp) kept finite.
+				f += softplus(e) - y*e
+			}
+		}
+		for _, v := range x {
+			f += separationRidge / 2 * v * v
+		}
+		return f
+	}
+	// gradHess is the gradient and the Hessian: the sum over the observations of (mu - y) and
+	// of mu (1 - mu) times each one's coefficients (and their outer product), and the ridge's.
+	size := 2*n + seats
+	grad, hess := make([]float64, size), mat.NewSymDense(size, nil)
+	idx, coef := make([]int, 0, seats+1), make([]float64, 0, seats+1)
+	gradHess := func(x []float64) {
+		for j := range size {
+			grad[j] = separationRidge * x[j]
+			for k := j; k < size; k++ {
+				hess.SetSym(j, k, 0)
+			}
+			hess.SetSym(j, j, separationRidge)
+		}
+		for i, m := range ms {
+			w := 1 / float64(len(m)-1)
+			for k, p := range m {
+				mu := logistic(eta(x, m, k))
+				d, v := mu-ys[i][k], mu*(1-mu)
+				idx, coef = append(idx[:0], p.Entrant, 2*n+k), append(coef[:0], 1, 1)
+				for l, q := range m {
+					if l != k {
+						idx, coef = append(idx, n+q.Entrant), append(coef, w)
+					}
 				}
-			}
-			for _, v := range x {
-				f += separationRidge / 2 * v * v
-			}
-			return f
-		},
-		Grad: func(grad, x []float64) {
-			for j, v := range x {
-				grad[j] = separationRidge * v
-			}
-			for i, m := range ms {
-				w := 1 / float64(len(m)-1)
-				for k, p := range m {
-					d := logistic(eta(x, m, k)) - ys[i][k]
-					grad[p.Entrant] += d
-					grad[2*n+k] += d
-					for l, q := range m {
-						if l != k {
-							grad[n+q.Entrant] += w * d
+				for a := range idx {
+					grad[idx[a]] += d * coef[a]
+					for b := range idx {
+						if idx[a] <= idx[b] {
+							hess.SetSym(idx[a], idx[b], hess.At(idx[a], idx[b])+v*coef[a]*coef[b])
 						}
 					}
 				}
 			}
-		},
+		}
 	}
-	x := make([]float64, 2*n+seats)
-	res, err := optimize.Minimize(problem, x, &optimize.Settings{GradientThreshold: 1e-5, MajorIterations: 2000}, &optimize.LBFGS{})
-	if err == nil || res != nil {
-		x = res.X
+	// Newton's method, each step halved until it gains (the objective is convex: the ridge
+	// keeps the Hessian positive definite, so its Cholesky factor always exists).
+	x, next := make([]float64, size), make([]float64, size)
+	var chol mat.Cholesky
+	step := mat.NewVecDense(size, nil)
+	fx := f(x)
+	for range 100 {
+		gradHess(x)
+		if floats.Norm(grad, math.Inf(1)) < 1e-6 || !chol.Factorize(hess) {
+			break
+		}
+		if err := chol.SolveVecTo(step, mat.NewVecDense(size, grad)); err != nil {
+			break
+		}
+		slope := floats.Dot(grad, step.RawVector().Data)
+		t := 1.0
+		for ; t > 1e-10; t /= 2 {
+			for j := range x {
+				next[j] = x[j] - t*step.AtVec(j)
+			}
+			if fn := f(next); fn <= fx-1e-4*t*slope {
+				fx = fn
+				break
+			}
+		}
+		if t <= 1e-10 {
+			break // no step gains
+		}
+		x, next = next, x
+		if t*slope < 1e-12*(1+math.Abs(fx)) {
+			break // what it gains is below rounding
+		}
 	}
 	return x
 }
