@@ -205,15 +205,19 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 			return fmt.Errorf("compiling %s: %w", e.Name, err)
 		}
 		if !res.OK {
-			broken = append(broken, fmt.Sprintf("%s does not compile (%s):\n%s", e.Name, res.Failure, firstLines(res.Log, 30)))
+			head, more := result.LogHead(res.Log)
+			msg := fmt.Sprintf("%s does not compile (%s):\n  %s", e.Name, res.Failure, strings.Join(head, "\n  "))
+			if more > 0 {
+				msg += fmt.Sprintf("\n  ... %d more lines", more)
+			}
+			broken = append(broken, msg)
 		}
 	}
 	if len(broken) > 0 {
 		return errors.New(strings.Join(broken, "\n"))
 	}
 
-	progress := compareProgress(cmd.ErrOrStderr())
-	c.Progress = progress
+	c.Progress = tournament.ComparePrinter(cmd.ErrOrStderr(), difference)
 	if f.local {
 		c.Play = playHere(here, g, options)
 	} else if q == nil {
@@ -286,36 +290,6 @@ func playHere(p player, g game.Game, options map[string]string) func(context.Con
 			j.Players = append(j.Players, match.Entrant{Name: e.Name, Submission: e.Submission})
 		}
 		return p.Play(ctx, j)
-	}
-}
-
-// firstLines is the first n lines of a log, and how many more there are.
-func firstLines(log string, n int) string {
-	lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
-	if len(lines) <= n {
-		return strings.Join(lines, "\n")
-	}
-	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n... %d more lines", len(lines)-n)
-}
-
-// compareProgress shows the test as it goes on w: the log-likelihood ratio between its
-// bounds, a line redrawn in place on a terminal, every tenth pair otherwise.
-func compareProgress(w io.Writer) func(tournament.CompareOutcome) {
-	tty := false
-	if f, ok := w.(*os.File); ok {
-		st, err := f.Stat()
-		tty = err == nil && st.Mode()&os.ModeCharDevice != 0
-	}
-	return func(o tournament.CompareOutcome) {
-		line := fmt.Sprintf("%d pairs, %d matches  LLR %.2f in [%.2f, %.2f]  %s", o.Pairs, o.Matches, o.LLR, o.Bounds[0], o.Bounds[1], difference(o))
-		switch {
-		case tty && o.Verdict == rating.Undecided:
-			fmt.Fprintf(w, "\r\033[K%s", line)
-		case tty:
-			fmt.Fprintf(w, "\r\033[K%s\n", line)
-		case o.Pairs%10 == 0 || o.Verdict != rating.Undecided:
-			fmt.Fprintln(w, line)
-		}
 	}
 }
 

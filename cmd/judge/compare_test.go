@@ -52,7 +52,8 @@ func TestCompareRealBots(t *testing.T) {
 	}{
 		{"amazes against broken", []string{"--game", "amazes", bot("amazes", "cpp"), bot("amazes", "broken")}, []string{rating.Better}},
 		{"amazes against a copy", []string{"--game", "amazes", "--alpha", "0.01", "--max", "40", bot("amazes", "go"), copyOf("amazes", "go")}, []string{rating.NotBetter, rating.Undecided}},
-		{"langwars against broken", []string{"--game", "langwars", "--opponents", bot("langwars", "java") + "," + bot("langwars", "go") + "," + bot("langwars", "pascal"),
+		// elo1 100: a sweep decides in 12 pairs, not 22 (each pair of Lang Wars is some seconds).
+		{"langwars against broken", []string{"--game", "langwars", "--elo1", "100", "--opponents", bot("langwars", "java") + "," + bot("langwars", "go") + "," + bot("langwars", "pascal"),
 			bot("langwars", "cpp"), bot("langwars", "broken")}, []string{rating.Better}},
 		{"langwars against a copy", []string{"--game", "langwars", "--alpha", "0.01", "--max", "24", "--opponents", bot("langwars", "java"), bot("langwars", "cpp"), copyOf("langwars", "cpp")},
 			[]string{rating.NotBetter, rating.Undecided}},

@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// BenchmarkSeparate128 is the doubt of a round of 128 entrants and 20,000 two-player matches
-// (a round robin's 16,256 and more), ranks and every pair: BENCHMARKS.md's "under a second".
-func BenchmarkSeparate128(b *testing.B) {
+// round128 is a round of 128 entrants and 20,000 two-player matches: a round robin's 16,256
+// and the start of another.
+func round128() [][]Play {
 	r := rand.New(rand.NewPCG(1, 128))
 	f := field{seats: 2, rounds: 1, play: twoPlayer, strength: make([]float64, 128)}
 	for i := range f.strength {
@@ -18,7 +18,13 @@ func BenchmarkSeparate128(b *testing.B) {
 	for len(sched) < 20000 {
 		sched = append(sched, sched[len(sched)%16256])
 	}
-	ms := f.run(r, sched[:20000])
+	return f.run(r, sched[:20000])
+}
+
+// BenchmarkSeparate128 is the doubt of a round of 128 entrants and 20,000 two-player matches
+// (a round robin's 16,256 and more), ranks and every pair: BENCHMARKS.md's "under a second".
+func BenchmarkSeparate128(b *testing.B) {
+	ms := round128()
 	b.ResetTimer()
 	for range b.N {
 		Separate(128, ms).RankRanges(0.95)
@@ -61,17 +67,8 @@ func BenchmarkSPRT(b *testing.B) {
 // BenchmarkBradleyTerry128 is the Bradley-Terry fit of the same round: the standings'
 // ratings, the baseline of BenchmarkSeparate128.
 func BenchmarkBradleyTerry128(b *testing.B) {
-	r := rand.New(rand.NewPCG(1, 128))
-	f := field{seats: 2, rounds: 1, play: twoPlayer, strength: make([]float64, 128)}
-	for i := range f.strength {
-		f.strength[i] = 50 * r.NormFloat64()
-	}
-	sched := f.schedule()
-	for len(sched) < 20000 {
-		sched = append(sched, sched[len(sched)%16256])
-	}
 	var results []Result
-	for _, m := range f.run(r, sched[:20000]) {
+	for _, m := range round128() {
 		switch {
 		case m[0].Points > m[1].Points:
 			results = append(results, Result{Winner: m[0].Entrant, Loser: m[1].Entrant})

@@ -272,14 +272,22 @@ func writeBuildLogs(w io.Writer, players []Player) {
 			continue
 		}
 		fmt.Fprintln(w, ":")
-		lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
-		for _, l := range lines[:min(len(lines), buildLogLines)] {
+		head, more := LogHead(log)
+		for _, l := range head {
 			fmt.Fprintln(w, "  "+l)
 		}
-		if len(lines) > buildLogLines {
-			fmt.Fprintf(w, "  ... %d more lines (--json has the whole log)\n", len(lines)-buildLogLines)
+		if more > 0 {
+			fmt.Fprintf(w, "  ... %d more lines (--json has the whole log)\n", more)
 		}
 	}
+}
+
+// LogHead is the start of a compile log that a person is shown, its lines, and how many
+// lines more it has.
+func LogHead(log string) (head []string, more int) {
+	lines := strings.Split(strings.TrimRight(log, "\n"), "\n")
+	n := min(len(lines), buildLogLines)
+	return lines[:n], len(lines) - n
 }
 
 func oneLine(s string, max int) string {

@@ -44,6 +44,8 @@ type Compare struct {
 	Play func(ctx context.Context, seed uint64, seats []Entrant) (result.Result, error)
 	// Progress is told of each pair that moves the test.
 	Progress func(CompareOutcome)
+
+	players int // seats' answer, once worked out (it may start a match of the game to see)
 }
 
 // CompareOutcome is how far a comparison is, and what it came to.
@@ -88,8 +90,11 @@ const compareWindow = 8
 
 // seats is the players of a match.
 func (c *Compare) seats() int {
-	t := Tournament{Spec: Spec{Seats: c.Seats, Seed: c.Seed, Options: c.Options}, Game: c.Game}
-	return t.seats()
+	if c.players == 0 {
+		t := Tournament{Spec: Spec{Seats: c.Seats, Seed: c.Seed, Options: c.Options}, Game: c.Game}
+		c.players = t.seats()
+	}
+	return c.players
 }
 
 // Check says what would stop the comparison before anything is played.

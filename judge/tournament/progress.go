@@ -7,17 +7,40 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+
+	"github.com/botjudge/judge/judge/rating"
 )
 
 // Printer shows a tournament's progress on w: a bar redrawn in place when w is a terminal, a
 // line every tenth of the way (and at the end) otherwise, so that a log keeps a readable record.
-func Printer(w io.Writer) func(Progress) {
-	tty := false
-	if f, ok := w.(*os.File); ok {
-		st, err := f.Stat()
-		tty = err == nil && st.Mode()&os.ModeCharDevice != 0
+func Printer(w io.Writer) func(Progress) { return printer(w, terminal(w)) }
+
+// terminal reports whether w is a terminal, where a line can be redrawn in place.
+func terminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
 	}
-	return printer(w, tty)
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// ComparePrinter shows a comparison as it goes on w: the log-likelihood ratio between its
+// bounds and the difference (as difference words it), a line redrawn in place on a terminal,
+// every tenth pair (and the verdict) otherwise.
+func ComparePrinter(w io.Writer, difference func(CompareOutcome) string) func(CompareOutcome) {
+	tty := terminal(w)
+	return func(o CompareOutcome) {
+		line := fmt.Sprintf("%d pairs, %d matches  LLR %.2f in [%.2f, %.2f]  %s", o.Pairs, o.Matches, o.LLR, o.Bounds[0], o.Bounds[1], difference(o))
+		switch decided := o.Verdict != rating.Undecided; {
+		case tty && !decided:
+			fmt.Fprintf(w, "\r\033[K%s", line)
+		case tty:
+			fmt.Fprintf(w, "\r\033[K%s\n", line)
+		case o.Pairs%10 == 0 || decided:
+			fmt.Fprintln(w, line)
+		}
+	}
 }
 
 func printer(w io.Writer, tty bool) func(Progress) {
