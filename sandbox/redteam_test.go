@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/images"
-	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
@@ -289,7 +289,7 @@ func TestCompileTimeAttacks(t *testing.T) {
 				files["p.pas"] = []byte("program p; begin writeln('ok') end.\n")
 			}
 			start := time.Now()
-			res, err := b.Build(context.Background(), build.Submission{Lang: lang, Files: files})
+			res, err := b.Build(context.Background(), submission.Submission{Lang: lang, Files: files})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -423,7 +423,7 @@ func TestPascalIncludesSeeOnlyTheCompileContainer(t *testing.T) {
 	e := sandboxtest.Engine(t)
 	b := sandboxtest.Builder(t, e)
 	src := "program p;\nconst home = {$I %HOME%}; host = '{$I /etc/hostname}';\nvar s: string;\nbegin\n  readln(s);\n  writeln(home, ' ', host);\nend.\n"
-	res, err := b.Build(context.Background(), build.Submission{Lang: "pascal", Files: map[string][]byte{"p.pas": []byte(src)}})
+	res, err := b.Build(context.Background(), submission.Submission{Lang: "pascal", Files: map[string][]byte{"p.pas": []byte(src)}})
 	if err != nil {
 		t.Fatal(err)
 	}

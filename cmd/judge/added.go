@@ -8,11 +8,11 @@ import (
 	"strings"
 
 	"github.com/botjudge/judge/images"
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game/manifest"
 	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
+	"github.com/botjudge/judge/judge/submission"
 )
 
 // gameDir reports whether --game names a game's directory rather than a built-in game: a
@@ -42,7 +42,7 @@ func (a *app) addedGame(ctx context.Context, dir string) (*referee.Game, error) 
 			return nil, err
 		}
 	}
-	built, err := b.Build(ctx, build.Submission{Lang: g.Manifest.Referee.Lang, Files: g.Sources})
+	built, err := b.Build(ctx, submission.Submission{Lang: g.Manifest.Referee.Lang, Files: g.Sources})
 	if err != nil {
 		return nil, err
 	}

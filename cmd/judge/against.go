@@ -9,11 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/submission"
 )
 
 // againstArgs are judge play's flags for a match against its recording.
@@ -54,7 +54,7 @@ func (a *app) playAgainst(cmd *cobra.Command, aa againstArgs, how howToPlay, gam
 	}
 	entrants := make([]match.Entrant, len(h.Players))
 	for i, p := range h.Players {
-		entrants[i] = match.Entrant{Name: p.Name, Submission: build.Submission{Lang: p.Lang}}
+		entrants[i] = match.Entrant{Name: p.Name, Submission: submission.Submission{Lang: p.Lang}}
 	}
 	entrants[seat] = match.Entrant{Name: botName(bot), Submission: live}
 	rec := &match.Recording{Replay: rp, Live: seat, GoOn: aa.keepGoing}

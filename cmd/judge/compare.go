@@ -187,9 +187,11 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 	// Every bot is compiled first: one that does not compile is said at once, with its log.
 	var b tournament.Builder
 	if f.local {
-		b = a.localBuilder()
-	} else if b, err = a.builder(ctx); err != nil {
+		b = reported(a.localBuilder())
+	} else if bb, err := a.builder(ctx); err != nil {
 		return fmt.Errorf("compiling NEW and OLD: %w", err)
+	} else {
+		b = reported(bb)
 	}
 	all := []*tournament.Entrant{&c.New, &c.Old}
 	for i := range c.Opponents {
@@ -200,7 +202,7 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 	for _, e := range all {
 		sub := e.Submission
 		sub.Files = game.WithLibrary(g, sub.Lang, sub.Files)
-		res, err := b.Build(ctx, sub)
+		res, err := b(ctx, sub)
 		if err != nil {
 			return fmt.Errorf("compiling %s: %w", e.Name, err)
 		}

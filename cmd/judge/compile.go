@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botjudge/judge/images"
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/submission"
 )
 
 func (a *app) compileCmd() *cobra.Command {
@@ -45,7 +45,7 @@ func (a *app) compileCmd() *cobra.Command {
 				return err
 			}
 			res, err := b.Build(cmd.Context(), sub)
-			if errors.Is(err, build.ErrInvalid) {
+			if errors.Is(err, submission.ErrInvalid) {
 				return usageError{err}
 			}
 			if err != nil {

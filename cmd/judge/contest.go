@@ -255,8 +255,8 @@ func contestCommand(run func(cmd *cobra.Command, args []string, l contestLogin) 
 	}
 }
 
-// submission is a version as the portal's API shows it (the fields the commands print).
-type submission struct {
+// apiVersion is a version as the portal's API shows it (the fields the commands print).
+type apiVersion struct {
 	ID         string        `json:"id"`
 	Version    int           `json:"version"`
 	Lang       string        `json:"lang"`
@@ -313,7 +313,7 @@ that is ready your active one. --no-wait returns once the portal has the upload.
 			w.Write(archive)
 			mw.WriteField("lang", src.Lang)
 			mw.Close()
-			var up submission
+			var up apiVersion
 			raw, err := l.call(cmd.Context(), "POST", "/api/v1/contests/"+url.PathEscape(l.Contest)+"/submissions", &body, mw.FormDataContentType(), &up)
 			if err != nil {
 				return err
@@ -354,7 +354,7 @@ that is ready your active one. --no-wait returns once the portal has the upload.
 }
 
 // finish prints a version, as the API answered it (raw) or for a person, and returns verdict.
-func finish(cmd *cobra.Command, asJSON bool, sub submission, raw json.RawMessage, verdict error) error {
+func finish(cmd *cobra.Command, asJSON bool, sub apiVersion, raw json.RawMessage, verdict error) error {
 	if err := printOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
 		fmt.Fprintf(w, "version %d (%s, %s): %s\n", sub.Version, sub.ID, sub.Lang, sub.Status)
 		if sub.Build != nil && !sub.Build.OK && sub.Build.Log != "" {
@@ -396,10 +396,10 @@ func tarGz(files map[string][]byte) ([]byte, error) {
 }
 
 // waitSubmission polls a version until its status settles, telling each new status.
-func waitSubmission(ctx context.Context, l contestLogin, id string, told func(string)) (submission, json.RawMessage, error) {
+func waitSubmission(ctx context.Context, l contestLogin, id string, told func(string)) (apiVersion, json.RawMessage, error) {
 	last := ""
 	for {
-		var sub submission
+		var sub apiVersion
 		raw, err := l.call(ctx, "GET", "/api/v1/submissions/"+url.PathEscape(id), nil, "", &sub)
 		if err != nil {
 			return sub, nil, err
@@ -427,7 +427,7 @@ func (a *app) contestStatusCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: contestCommand(func(cmd *cobra.Command, _ []string, l contestLogin) error {
 			var page struct {
-				Submissions []submission `json:"submissions"`
+				Submissions []apiVersion `json:"submissions"`
 			}
 			raw, err := l.call(cmd.Context(), "GET", "/api/v1/contests/"+url.PathEscape(l.Contest)+"/submissions", nil, "", &page)
 			if err != nil {
@@ -647,12 +647,12 @@ func (a *app) contestLeaderboardCmd() *cobra.Command {
 }
 
 // versions are the caller's versions, the newest first, every page of them.
-func versions(ctx context.Context, l contestLogin) ([]submission, error) {
-	var all []submission
+func versions(ctx context.Context, l contestLogin) ([]apiVersion, error) {
+	var all []apiVersion
 	cursor := ""
 	for {
 		var page struct {
-			Submissions []submission `json:"submissions"`
+			Submissions []apiVersion `json:"submissions"`
 			Next        string       `json:"next"`
 		}
 		path := "/api/v1/contests/" + url.PathEscape(l.Contest) + "/submissions"
@@ -690,7 +690,7 @@ func (a *app) contestDownloadCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			i := slices.IndexFunc(all, func(s submission) bool {
+			i := slices.IndexFunc(all, func(s apiVersion) bool {
 				return s.Version == want || (want == 0 && s.Status == "active")
 			})
 			if i < 0 && want == 0 && len(all) > 0 {

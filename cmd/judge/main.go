@@ -34,6 +34,7 @@ import (
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/setting"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/cores"
 )
@@ -560,8 +561,8 @@ func checkLangs(what string, langs ...string) error {
 // loadBot reads a BOT argument (a file or directory, maybe LANG:-prefixed), as a usage error
 // that names it when it cannot: a missing path, or a prefix that is no language, is said so
 // rather than as the system call that failed.
-func loadBot(arg string, limit int64) (build.Submission, error) {
-	s, err := build.Load(arg, limit)
+func loadBot(arg string, limit int64) (submission.Submission, error) {
+	s, err := submission.Load(arg, limit)
 	if err == nil {
 		return s, nil
 	}
@@ -580,8 +581,8 @@ func loadBot(arg string, limit int64) (build.Submission, error) {
 
 // loadSubmission reads FILE|DIR arguments as one submission (each as loadBot does; lang,
 // when given, is every argument's): the sources of one language.
-func loadSubmission(args []string, lang string, limit int64) (build.Submission, error) {
-	sub := build.Submission{Lang: lang, Files: map[string][]byte{}}
+func loadSubmission(args []string, lang string, limit int64) (submission.Submission, error) {
+	sub := submission.Submission{Lang: lang, Files: map[string][]byte{}}
 	for _, arg := range args {
 		if lang != "" {
 			arg = lang + ":" + arg

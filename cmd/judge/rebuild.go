@@ -23,6 +23,7 @@ import (
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/submission"
 )
 
 // rebuilt is one submission's line of the rebuild report.
@@ -46,7 +47,7 @@ type rebuilt struct {
 type named struct {
 	Name string `json:"name"`
 	Path string `json:"path"`
-	sub  build.Submission
+	sub  submission.Submission
 }
 
 func (a *app) rebuildCmd() *cobra.Command {
@@ -90,8 +91,8 @@ type rebuildOpts struct {
 // anything: a bad path is the arguments' fault, said at once.
 type rebuildPlan struct {
 	g, smokeGame game.Game
-	other        build.Submission // the smoke match's opponent
-	subs         []named          // the submissions given (none with --known)
+	other        submission.Submission // the smoke match's opponent
+	subs         []named               // the submissions given (none with --known)
 }
 
 func (a *app) rebuildPlan(o *rebuildOpts, args []string) (p rebuildPlan, err error) {
@@ -210,7 +211,7 @@ func knownSubmissions(ctx context.Context, b *build.Builder, fromStore bool) ([]
 }
 
 // rebuildOne rebuilds a submission and compares it with its last recorded build.
-func rebuildOne(ctx context.Context, b *build.Builder, name string, sub build.Submission) (rebuilt, error) {
+func rebuildOne(ctx context.Context, b *build.Builder, name string, sub submission.Submission) (rebuilt, error) {
 	hist, err := b.History(sub)
 	if err != nil {
 		return rebuilt{}, err
@@ -259,7 +260,7 @@ func okOrError(ok bool) string {
 
 // smokeMatch plays the rebuilt bot as player 0 against opponent in g with its defaults (a
 // game for more players fills the other seats with the opponent), and says its fault.
-func smokeMatch(ctx context.Context, r *match.Runner, g game.Game, name string, sub build.Submission, opponent string, other build.Submission) string {
+func smokeMatch(ctx context.Context, r *match.Runner, g game.Game, name string, sub submission.Submission, opponent string, other submission.Submission) string {
 	_, _, def := g.Players()
 	j := match.Job{ID: "smoke-" + name, Game: g, Seed: 1, Players: []match.Entrant{{Name: name, Submission: sub}}}
 	for i := 1; i < def; i++ {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
@@ -46,7 +47,7 @@ func TestRebuildReportsWhatAToolchainChangeDid(t *testing.T) {
 
 	// What the older toolchain is made to have left.
 	history := func(name string) string {
-		sub, err := build.Load(filepath.Join(subs, name), 1<<20)
+		sub, err := submission.Load(filepath.Join(subs, name), 1<<20)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,8 +19,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botjudge/judge/config"
+	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/judge/tournament"
 	"github.com/botjudge/judge/judge/tournament/standings"
 )
@@ -204,7 +207,7 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 			return fmt.Errorf("compiling the entrants first (--no-compile leaves it to the daemons): %w", err)
 		}
 		fmt.Fprintf(cmd.ErrOrStderr(), "compiling %d entrants\n", len(t.Entrants))
-		if err := t.Compile(ctx, b); err != nil {
+		if err := t.Compile(ctx, reported(b)); err != nil {
 			return err
 		}
 		for _, e := range t.Entrants {
@@ -400,4 +403,14 @@ func writeStandingsCSV(w io.Writer, out standings.Outcome) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// reported is a builder as a tournament needs it: the build as the result reports it.
+func reported(b interface {
+	Build(context.Context, submission.Submission) (build.Result, error)
+}) tournament.Builder {
+	return func(ctx context.Context, s submission.Submission) (result.Build, error) {
+		r, err := b.Build(ctx, s)
+		return r.Build, err
+	}
 }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/botjudge/judge/images"
-	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
@@ -16,7 +16,7 @@ import (
 func BenchmarkCompile(b *testing.B) {
 	e := sandboxtest.Engine(b)
 	for _, lang := range images.LangNames() {
-		sub, err := build.Load(filepath.Join(sandboxtest.Root(), "bots/hello", lang), 1<<20)
+		sub, err := submission.Load(filepath.Join(sandboxtest.Root(), "bots/hello", lang), 1<<20)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func BenchmarkCompile(b *testing.B) {
 	})
 	b.Run("cache-hit", func(b *testing.B) {
 		bl := sandboxtest.Builder(b, e)
-		sub, _ := build.Load(filepath.Join(sandboxtest.Root(), "bots/hello/cpp"), 1<<20)
+		sub, _ := submission.Load(filepath.Join(sandboxtest.Root(), "bots/hello/cpp"), 1<<20)
 		bl.Build(context.Background(), sub)
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {

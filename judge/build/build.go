@@ -28,15 +28,9 @@ import (
 	"github.com/botjudge/judge/judge/files"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/setting"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 )
-
-// Submission is one player's source.
-type Submission struct {
-	Lang string
-	// Files are the sources by relative path.
-	Files map[string][]byte
-}
 
 // Result is a build: the report the result JSON carries (players[].build), plus what running
 // the program needs.
@@ -157,10 +151,6 @@ type Builder struct {
 	kept       map[string]time.Time // key -> when the shared cache was last told of its use
 }
 
-// ErrInvalid marks a submission that cannot be built as given (unknown language, bad file
-// names, too large): the caller's input is at fault, not the infrastructure.
-var ErrInvalid = errors.New("invalid submission")
-
 type entry struct {
 	Result Result `json:"result"`
 }
@@ -168,11 +158,11 @@ type entry struct {
 // Build compiles s or returns the cached result. A compile error is a Result with OK false;
 // an error is returned only when the build could not be attempted. Every compilation is
 // recorded in the submission's History.
-func (b *Builder) Build(ctx context.Context, s Submission) (Result, error) {
+func (b *Builder) Build(ctx context.Context, s submission.Submission) (Result, error) {
 	return b.build(ctx, s, false)
 }
 
-func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, error) {
+func (b *Builder) build(ctx context.Context, s submission.Submission, fresh bool) (Result, error) {
 	lim := b.Limits.orDefaults()
 	lang, names, err := check(s, lim)
 	if err != nil {
@@ -180,7 +170,7 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 	}
 	cmd, err := lang.CompileCmd(names, func(n string) []byte { return s.Files[n] })
 	if err != nil {
-		return Result{}, fmt.Errorf("%w: %w", ErrInvalid, err)
+		return Result{}, fmt.Errorf("%w: %w", submission.ErrInvalid, err)
 	}
 	compileRef := b.Catalog.Compile(lang).Ref(b.Prefix)
 	imageID, err := b.Sandbox.ImageID(ctx, compileRef)
@@ -231,10 +221,10 @@ func (b *Builder) build(ctx context.Context, s Submission, fresh bool) (Result, 
 
 // check checks a submission against the limits before anything runs, and gives its
 // language and its file names, sorted.
-func check(s Submission, lim Limits) (images.Lang, []string, error) {
+func check(s submission.Submission, lim Limits) (images.Lang, []string, error) {
 	lang, ok := images.LangByName(s.Lang)
 	if !ok {
-		return lang, nil, fmt.Errorf("%w: unknown language %q", ErrInvalid, s.Lang)
+		return lang, nil, fmt.Errorf("%w: unknown language %q", submission.ErrInvalid, s.Lang)
 	}
 	var size int64
 	names := make([]string, 0, len(s.Files))
@@ -243,13 +233,13 @@ func check(s Submission, lim Limits) (images.Lang, []string, error) {
 		names = append(names, name)
 	}
 	if err := files.CheckNames(names); err != nil {
-		return lang, nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+		return lang, nil, fmt.Errorf("%w: %w", submission.ErrInvalid, err)
 	}
 	if len(s.Files) == 0 {
-		return lang, nil, fmt.Errorf("%w: no source files", ErrInvalid)
+		return lang, nil, fmt.Errorf("%w: no source files", submission.ErrInvalid)
 	}
 	if size > int64(lim.SourceLimit) {
-		return lang, nil, fmt.Errorf("%w: sources are %d bytes, the limit is %d", ErrInvalid, size, lim.SourceLimit)
+		return lang, nil, fmt.Errorf("%w: sources are %d bytes, the limit is %d", submission.ErrInvalid, size, lim.SourceLimit)
 	}
 	sort.Strings(names)
 	return lang, names, nil
@@ -257,7 +247,7 @@ func check(s Submission, lim Limits) (images.Lang, []string, error) {
 
 // compile runs the compiler of spec (its image, command and files) under lim and, when it
 // succeeds, moves the program into the cache directory dir; res is the build so far.
-func (b *Builder) compile(ctx context.Context, s Submission, spec sandbox.CompileSpec, lim Limits, key, dir string, fresh bool, res Result) (Result, error) {
+func (b *Builder) compile(ctx context.Context, s submission.Submission, spec sandbox.CompileSpec, lim Limits, key, dir string, fresh bool, res Result) (Result, error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return Result{}, err
 	}

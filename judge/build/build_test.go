@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/images"
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
@@ -58,7 +58,7 @@ func TestCompileErrorIsAResultWithTheLog(t *testing.T) {
 		{"csharp", "Bad.cs", "class Bad { static void Main() { UndefinedName(); } }\n", "UndefinedName"},
 	} {
 		t.Run(tc.lang+"/"+tc.file, func(t *testing.T) {
-			res, err := b.Build(context.Background(), build.Submission{Lang: tc.lang, Files: map[string][]byte{tc.file: []byte(tc.src)}})
+			res, err := b.Build(context.Background(), submission.Submission{Lang: tc.lang, Files: map[string][]byte{tc.file: []byte(tc.src)}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func TestCompileLogIsCapped(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		src.WriteString("int f" + strings.Repeat("x", 5) + "() { return nope; }\n")
 	}
-	res, err := b.Build(context.Background(), build.Submission{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte(src.String())}})
+	res, err := b.Build(context.Background(), submission.Submission{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte(src.String())}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestCacheHitThenMissWhenToolchainChanges(t *testing.T) {
 	}
 	t.Cleanup(func() { e.RemoveImage(context.Background(), ours) })
 
-	sub := build.Submission{Lang: "cpp", Files: map[string][]byte{"m.cpp": []byte("int main() { return 0; }\n")}}
+	sub := submission.Submission{Lang: "cpp", Files: map[string][]byte{"m.cpp": []byte("int main() { return 0; }\n")}}
 	first, err := b.Build(ctx, sub)
 	if err != nil || !first.OK || first.Cached {
 		t.Fatalf("first build: ok=%v cached=%v err=%v\n%s", first.OK, first.Cached, err, first.Log)
@@ -137,7 +137,7 @@ func TestCacheHitThenMissWhenToolchainChanges(t *testing.T) {
 func TestInvalidSubmissions(t *testing.T) {
 	e := sandboxtest.Engine(t)
 	b := sandboxtest.Builder(t, e)
-	for name, sub := range map[string]build.Submission{
+	for name, sub := range map[string]submission.Submission{
 		"unknown language":   {Lang: "cobol", Files: map[string][]byte{"a.cob": []byte("x")}},
 		"no files":           {Lang: "cpp", Files: map[string][]byte{}},
 		"too large":          {Lang: "cpp", Files: map[string][]byte{"a.cpp": bytes.Repeat([]byte("x"), 2<<20)}},
@@ -151,7 +151,7 @@ func TestInvalidSubmissions(t *testing.T) {
 			if err == nil {
 				t.Fatal("accepted")
 			}
-			if !errors.Is(err, build.ErrInvalid) {
+			if !errors.Is(err, submission.ErrInvalid) {
 				t.Errorf("want ErrInvalid, got %v", err)
 			}
 		})
@@ -177,7 +177,7 @@ func TestBuildsNameTheirToolchain(t *testing.T) {
 				"java":   "public class A { public static void main(String[] a) {} }\n",
 				"go":     "package main\n\nfunc main() {}\n",
 			}[tc.lang]
-			sub := build.Submission{Lang: tc.lang, Files: map[string][]byte{src: []byte(body + "// toolchain test\n")}}
+			sub := submission.Submission{Lang: tc.lang, Files: map[string][]byte{src: []byte(body + "// toolchain test\n")}}
 			if tc.lang == "pascal" {
 				sub.Files[src] = []byte(body + "{ toolchain test }\n")
 			}
@@ -213,7 +213,7 @@ func TestFileNamesAsContestantsWriteThem(t *testing.T) {
 		{"csharp", "Hello.cs", "my bot *.CS"},
 	} {
 		t.Run(tc.lang, func(t *testing.T) {
-			sub, err := build.Load(filepath.Join(sandboxtest.Root(), "bots/hello", tc.lang), 1<<20)
+			sub, err := submission.Load(filepath.Join(sandboxtest.Root(), "bots/hello", tc.lang), 1<<20)
 			if err != nil {
 				t.Fatal(err)
 			}

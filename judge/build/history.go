@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/botjudge/judge/judge/submission"
 )
 
 // Record is one compilation of a submission, kept whatever its outcome (the cache keeps only
@@ -31,7 +33,7 @@ type Record struct {
 }
 
 // SourceID identifies a submission's sources in its language, whatever the toolchain.
-func SourceID(s Submission) string {
+func SourceID(s submission.Submission) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "lang %s\n", s.Lang)
 	names := make([]string, 0, len(s.Files))
@@ -46,13 +48,13 @@ func SourceID(s Submission) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (b *Builder) historyFile(s Submission) string {
+func (b *Builder) historyFile(s submission.Submission) string {
 	return filepath.Join(b.Dir, "history", SourceID(s)+".jsonl")
 }
 
 // record appends a compilation to the submission's history. A history that cannot be written
 // never fails a build: it is a report.
-func (b *Builder) record(s Submission, res Result) {
+func (b *Builder) record(s submission.Submission, res Result) {
 	r := Record{Time: time.Now().UTC(), Image: res.Image, Toolchain: res.Toolchain, OK: res.OK}
 	if res.OK {
 		r.Binary, _ = dirSHA256(res.Artifact)
@@ -86,7 +88,7 @@ func (b *Builder) record(s Submission, res Result) {
 }
 
 // History is every recorded compilation of the submission, oldest first.
-func (b *Builder) History(s Submission) ([]Record, error) {
+func (b *Builder) History(s submission.Submission) ([]Record, error) {
 	f, err := os.Open(b.historyFile(s))
 	if os.IsNotExist(err) {
 		return nil, nil
@@ -118,7 +120,7 @@ type Lister interface {
 // Known returns every submission this judge can rebuild, by SourceID: those its history keeps
 // the sources of, and those of every build in its cache. With fromRemote, every build of the
 // shared store is fetched into the cache first.
-func (b *Builder) Known(ctx context.Context, fromRemote bool) (map[string]Submission, error) {
+func (b *Builder) Known(ctx context.Context, fromRemote bool) (map[string]submission.Submission, error) {
 	if fromRemote {
 		l, ok := b.Remote.(Lister)
 		if !ok {
@@ -146,13 +148,13 @@ func (b *Builder) Known(ctx context.Context, fromRemote bool) (map[string]Submis
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]Submission{}
+	out := map[string]submission.Submission{}
 	for _, f := range append(history, cached...) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			return nil, err
 		}
-		var s Submission
+		var s submission.Submission
 		if err := json.Unmarshal(data, &s); err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
@@ -162,7 +164,7 @@ func (b *Builder) Known(ctx context.Context, fromRemote bool) (map[string]Submis
 }
 
 // Rebuild compiles s against the current images, not from the cache, and records it.
-func (b *Builder) Rebuild(ctx context.Context, s Submission) (Result, error) {
+func (b *Builder) Rebuild(ctx context.Context, s submission.Submission) (Result, error) {
 	return b.build(ctx, s, true)
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -34,8 +35,8 @@ func TestTrimRemovesTheLeastRecentlyUsed(t *testing.T) {
 	fc := &fakeCompiler{}
 	b := &Builder{Sandbox: fc, Catalog: cat, Prefix: "judge", Dir: t.TempDir()}
 	ctx := context.Background()
-	src := func(i int) Submission {
-		return Submission{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte{byte('a' + i)}}}
+	src := func(i int) submission.Submission {
+		return submission.Submission{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte{byte('a' + i)}}}
 	}
 	dirs := make([]string, 4)
 	for i := range dirs {
@@ -115,7 +116,7 @@ func TestTrimRemovesOldHistories(t *testing.T) {
 	}
 	b := &Builder{Sandbox: &fakeCompiler{}, Catalog: cat, Prefix: "judge", Dir: t.TempDir()}
 	ctx := context.Background()
-	subs := []Submission{
+	subs := []submission.Submission{
 		{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte("a")}},
 		{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte("b")}},
 	}

@@ -12,10 +12,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/judge/tournament"
 )
 
@@ -177,7 +177,7 @@ func (e *Engine) tournamentOf(ctx context.Context, ct store.Contest, r store.Rou
 	spec := RoundTournament(ct, r)
 	t := &tournament.Tournament{Spec: spec, Game: g}
 	for _, x := range r.Entrants {
-		sub := build.Submission{Lang: x.Lang}
+		sub := submission.Submission{Lang: x.Lang}
 		if sources {
 			files, err := e.Sources(ctx, x.Source)
 			if err != nil {

@@ -32,12 +32,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/submission"
 )
 
 // Queue is what the daemon needs of the work queue: a *queue.Queue.
@@ -458,7 +458,7 @@ func matchJob(j job.Job, g game.Game, seed uint64) (match.Job, error) {
 	}
 	m := match.Job{ID: j.ID, Game: g, Seed: seed, Options: opts}
 	for _, p := range j.Players {
-		m.Players = append(m.Players, match.Entrant{Name: p.Name, Submission: build.Submission{Lang: p.Lang, Files: p.Sources()}})
+		m.Players = append(m.Players, match.Entrant{Name: p.Name, Submission: submission.Submission{Lang: p.Lang, Files: p.Sources()}})
 	}
 	return m, nil
 }

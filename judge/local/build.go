@@ -21,6 +21,7 @@ import (
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/submission"
 )
 
 // compileTimeout bounds one build; logLimit what is kept of its output.
@@ -226,7 +227,7 @@ type built struct {
 
 // Build builds s. A compiler that refuses the source is a build that is not OK, with its log;
 // an error is the machine's: a tool missing (*MissingError), a directory not writable.
-func (b *Builder) Build(ctx context.Context, s build.Submission) (build.Result, error) {
+func (b *Builder) Build(ctx context.Context, s submission.Submission) (build.Result, error) {
 	if err := Check(s.Lang); err != nil {
 		return build.Result{}, err
 	}
@@ -236,7 +237,7 @@ func (b *Builder) Build(ctx context.Context, s build.Submission) (build.Result, 
 	var files []string
 	for f := range s.Files {
 		if !fs.ValidPath(f) {
-			return build.Result{}, fmt.Errorf("%w: a file named %q", build.ErrInvalid, f)
+			return build.Result{}, fmt.Errorf("%w: a file named %q", submission.ErrInvalid, f)
 		}
 		files = append(files, f)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/setting"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -76,8 +77,8 @@ func (r *Referee[P]) Bind(ctx context.Context, g game.Game) game.Game {
 	bound := *rg
 	ref := rg.Manifest.Referee
 	bound.Start = func() (referee.Conn, io.Closer, error) {
-		built, err := r.Builder.Build(ctx, build.Submission{Lang: ref.Lang, Files: rg.Sources})
-		if errors.Is(err, build.ErrInvalid) {
+		built, err := r.Builder.Build(ctx, submission.Submission{Lang: ref.Lang, Files: rg.Sources})
+		if errors.Is(err, submission.ErrInvalid) {
 			return nil, nil, &referee.Error{Msg: "its sources cannot be built", Err: err}
 		}
 		if err != nil {

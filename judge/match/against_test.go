@@ -17,6 +17,7 @@ import (
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -69,7 +70,7 @@ func (b *wordBot) Exchange(_ []byte, lines int, lim sandbox.TurnLimits) (sandbox
 // wordBots is a sandbox and a builder whose bots are wordBots, by the submission's file "id".
 type wordBots map[string]*wordBot
 
-func (f wordBots) Build(_ context.Context, s build.Submission) (build.Result, error) {
+func (f wordBots) Build(_ context.Context, s submission.Submission) (build.Result, error) {
 	return build.Result{Build: result.Build{OK: true, Image: "sha256:compile"}, RunImage: string(s.Files["id"])}, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -21,7 +22,7 @@ type Sandbox[P Bot] interface {
 
 // Builder builds submissions (through its cache).
 type Builder interface {
-	Build(ctx context.Context, s build.Submission) (build.Result, error)
+	Build(ctx context.Context, s submission.Submission) (build.Result, error)
 }
 
 // TurnIO is a bot's side of the line protocol.

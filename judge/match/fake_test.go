@@ -15,6 +15,7 @@ import (
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -213,7 +214,7 @@ type fakes struct {
 	bots map[string]*fakeBot
 }
 
-func (f *fakes) Build(_ context.Context, s build.Submission) (build.Result, error) {
+func (f *fakes) Build(_ context.Context, s submission.Submission) (build.Result, error) {
 	id := string(s.Files["id"])
 	if id == "no-build" {
 		return build.Result{Build: result.Build{OK: false, Log: "error: expected ';'", Failure: result.BuildCompileError}}, nil
@@ -233,7 +234,7 @@ func (f *fakes) Start(_ context.Context, spec sandbox.RunSpec) (*fakeBot, error)
 func (f *fakes) ImageID(context.Context, string) (string, error) { return "sha256:run", nil }
 
 func entrant(id string) match.Entrant {
-	return match.Entrant{Name: id, Submission: build.Submission{Lang: "cpp", Files: map[string][]byte{"id": []byte(id)}}}
+	return match.Entrant{Name: id, Submission: submission.Submission{Lang: "cpp", Files: map[string][]byte{"id": []byte(id)}}}
 }
 
 // playFakes plays the script game (three echo commands each) between a bot of the given steps

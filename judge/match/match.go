@@ -17,13 +17,14 @@ import (
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/setting"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 )
 
 // Entrant is a player as the job names it.
 type Entrant struct {
 	Name       string
-	Submission build.Submission
+	Submission submission.Submission
 }
 
 // Runner plays matches in the Docker engine's sandboxes.
@@ -285,7 +286,7 @@ func (r *Referee[P]) build(ctx context.Context, j Job) ([]*bot, error) {
 		sub := e.Submission
 		sub.Files = game.WithLibrary(j.Game, sub.Lang, sub.Files)
 		b, err := r.Builder.Build(ctx, sub)
-		if errors.Is(err, build.ErrInvalid) {
+		if errors.Is(err, submission.ErrInvalid) {
 			return nil, result.Errorf(result.InvalidJob, "player %d (%s): %w", i, e.Name, err)
 		}
 		if err != nil {

@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
@@ -112,11 +112,11 @@ func lookup(name string) (game.Game, bool) { return script{}, name == "script" }
 
 func runner(t *testing.T) *match.Runner { return matchtest.Runner(t) }
 
-func probe(t *testing.T) build.Submission { return matchtest.Load(t, "sandbox/testdata/probe") }
+func probe(t *testing.T) submission.Submission { return matchtest.Load(t, "sandbox/testdata/probe") }
 
 // play runs the script game, and checks that no container outlives the match and that the
 // replay verifies.
-func play(t *testing.T, r *match.Runner, opts map[string]string, players ...build.Submission) []result.Player {
+func play(t *testing.T, r *match.Runner, opts map[string]string, players ...submission.Submission) []result.Player {
 	t.Helper()
 	res, _ := playTimed(t, r, opts, players...)
 	return res
@@ -134,7 +134,7 @@ func (w *timedLines) Write(p []byte) (int, error) {
 }
 
 // playTimed is play, also returning when each line of the replay was written.
-func playTimed(t *testing.T, r *match.Runner, opts map[string]string, players ...build.Submission) ([]result.Player, []time.Time) {
+func playTimed(t *testing.T, r *match.Runner, opts map[string]string, players ...submission.Submission) ([]result.Player, []time.Time) {
 	t.Helper()
 
 	var buf timedLines
@@ -166,11 +166,11 @@ func playTimed(t *testing.T, r *match.Runner, opts map[string]string, players ..
 
 func TestFaultsEndOnlyTheirPlayer(t *testing.T) {
 	r := runner(t)
-	bad := build.Submission{Lang: "cpp", Files: map[string][]byte{"bad.cpp": []byte("int main( {")}}
+	bad := submission.Submission{Lang: "cpp", Files: map[string][]byte{"bad.cpp": []byte("int main( {")}}
 	for _, tc := range []struct {
 		name   string
 		script string
-		lang   build.Submission
+		lang   submission.Submission
 		kind   game.FaultKind
 		turn   int
 	}{

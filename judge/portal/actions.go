@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/portal/upload"
+	"github.com/botjudge/judge/judge/submission"
 )
 
 // What a caller may do, shared by the pages and the API. Every read of a contestant's thing
@@ -66,8 +66,8 @@ func (s *Server) langOf(up upload.Upload) (string, error) {
 	lang := up.Lang
 	if lang == "" {
 		var err error
-		if lang, err = build.DetectLang(up.Files); err != nil {
-			return "", apierror.New(http.StatusBadRequest, "bad_upload", "%s; name the language", trimSentinel(err, build.ErrInvalid))
+		if lang, err = submission.DetectLang(up.Files); err != nil {
+			return "", apierror.New(http.StatusBadRequest, "bad_upload", "%s; name the language", trimSentinel(err, submission.ErrInvalid))
 		}
 	}
 	if !slices.Contains(s.c.Langs, lang) {

@@ -14,12 +14,12 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/images"
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/match/matchtest"
 	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/submission"
 )
 
 // samples is how many uploads each figure is made of.
@@ -91,14 +91,14 @@ func BenchmarkUploadToVerdict(b *testing.B) {
 	amazes, _ := games.Lookup("amazes")
 	direct := func(kind, src string) time.Duration {
 		start := time.Now()
-		sub := build.Submission{Lang: "cpp", Files: map[string][]byte{"bot.cpp": []byte(src)}}
+		sub := submission.Submission{Lang: "cpp", Files: map[string][]byte{"bot.cpp": []byte(src)}}
 		if kind == "compile" {
 			if _, err := runner.Builder.Build(ctx, sub); err != nil {
 				b.Fatal(err)
 			}
 			return time.Since(start)
 		}
-		house := build.Submission{Lang: "cpp", Files: map[string][]byte{"bot.cpp": bot}}
+		house := submission.Submission{Lang: "cpp", Files: map[string][]byte{"bot.cpp": bot}}
 		if _, err := runner.Play(ctx, match.Job{ID: "direct", Game: amazes, Seed: 1,
 			Players: []match.Entrant{{Name: "alice", Submission: sub}, {Name: "house:easy", Submission: house}}}); err != nil {
 			b.Fatal(err)

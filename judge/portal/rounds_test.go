@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/judge/tournament"
 )
 
@@ -221,7 +221,7 @@ func exported(t *testing.T, org *client, url, dir string) *tournament.Tournament
 	g, _ := lookup(spec.Game)
 	tt := &tournament.Tournament{Spec: spec, Game: g}
 	for _, en := range spec.Entrants {
-		sub, err := build.Load(en.Path, 1<<20) // Load made it the directory's
+		sub, err := submission.Load(en.Path, 1<<20) // Load made it the directory's
 		if err != nil {
 			t.Fatal(err)
 		}

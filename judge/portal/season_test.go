@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/images"
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/games"
@@ -26,6 +25,7 @@ import (
 	"github.com/botjudge/judge/judge/portal/ladder"
 	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/judge/tournament"
 )
 
@@ -302,7 +302,7 @@ func TestSeason(t *testing.T) {
 		g, _ := games.Lookup(spec.Game)
 		tt := &tournament.Tournament{Spec: spec, Game: g}
 		for _, en := range spec.Entrants {
-			sub, err := build.Load(en.Path, 1<<20)
+			sub, err := submission.Load(en.Path, 1<<20)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -12,10 +12,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/judge/tournament/schedule"
 	"github.com/botjudge/judge/judge/tournament/standings"
 )
@@ -29,17 +29,16 @@ type Queue interface {
 	Results(ctx context.Context, id string, follow bool, fn func(id string, result []byte) error) error
 }
 
-// Builder is what Compile needs: a build of one submission, through the judge's cache.
-type Builder interface {
-	Build(ctx context.Context, s build.Submission) (build.Result, error)
-}
+// Builder is what Compile needs: a build of one submission, through the judge's cache, as
+// the result reports it.
+type Builder func(ctx context.Context, s submission.Submission) (result.Build, error)
 
 // Entrant is a competitor and its submission.
 type Entrant struct {
 	Name       string
-	Submission build.Submission
+	Submission submission.Submission
 	// Build is its compilation, when the tournament compiled it first.
-	Build *build.Result
+	Build *result.Build
 }
 
 // Tournament is a tournament ready to run.
@@ -73,7 +72,7 @@ func (t *Tournament) Compile(ctx context.Context, b Builder) error {
 		e := &t.Entrants[i]
 		sub := e.Submission
 		sub.Files = game.WithLibrary(t.Game, sub.Lang, sub.Files)
-		res, err := b.Build(ctx, sub)
+		res, err := b(ctx, sub)
 		if err != nil {
 			return fmt.Errorf("tournament: compiling %s: %w", e.Name, err)
 		}

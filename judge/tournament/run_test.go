@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/judge/tournament/schedule"
 	"github.com/botjudge/judge/judge/tournament/standings"
 )
@@ -148,7 +148,7 @@ func (q *memQueue) Results(ctx context.Context, id string, follow bool, fn func(
 func entrants(names ...string) []Entrant {
 	var es []Entrant
 	for _, n := range names {
-		es = append(es, Entrant{Name: n, Submission: build.Submission{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte("int main(){}")}}})
+		es = append(es, Entrant{Name: n, Submission: submission.Submission{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte("int main(){}")}}})
 	}
 	return es
 }
@@ -320,7 +320,7 @@ func TestSwiss(t *testing.T) {
 	q := newMemQueue()
 	// An entrant that does not compile, excluded, leaves five to pair by their own indices.
 	tr := tournamentOf(t, "amazes", Spec{Format: Swiss, Rounds: 4, Broken: "exclude"}, "z0", "a1", "b4", "c2", "d3", "e5")
-	tr.Entrants[0].Build = &build.Result{Build: result.Build{OK: false}}
+	tr.Entrants[0].Build = &result.Build{OK: false}
 	o, err := tr.Run(context.Background(), q)
 	if err != nil {
 		t.Fatal(err)
@@ -361,7 +361,7 @@ func TestSwiss(t *testing.T) {
 func TestFourPlayersAndFinal(t *testing.T) {
 	q := newMemQueue()
 	tr := tournamentOf(t, "dropblock", Spec{Final: 4}, "a1", "b4", "c2", "d3", "e5", "f0")
-	tr.Entrants[5].Build = &build.Result{Build: result.Build{OK: false, Log: "error: expected ';'"}}
+	tr.Entrants[5].Build = &result.Build{OK: false, Log: "error: expected ';'"}
 	tr.Spec.Broken = "exclude"
 	o, err := tr.Run(context.Background(), q)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/docker/docker/client"
 
-	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/enginetest"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
@@ -87,7 +87,7 @@ func TestProxyPassesAHalfClose(t *testing.T) {
 	defer e.Close()
 	b := sandboxtest.Builder(t, e)
 	b.Dir = t.TempDir() // no cache: the compiler runs
-	sub, err := build.Load(filepath.Join(sandboxtest.Root(), "bots/hello/cpp"), 1<<20)
+	sub, err := submission.Load(filepath.Join(sandboxtest.Root(), "bots/hello/cpp"), 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 )
 
@@ -118,7 +119,7 @@ func Root() string {
 // it builds.
 func Build(t testing.TB, b *build.Builder, path string) build.Result {
 	t.Helper()
-	sub, err := build.Load(filepath.Join(Root(), path), 1<<20)
+	sub, err := submission.Load(filepath.Join(Root(), path), 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

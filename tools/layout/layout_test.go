@@ -179,18 +179,31 @@ func TestImportDirections(t *testing.T) {
 	}
 }
 
-// The portal's records, whole: nothing of the sandbox, the build, the match or Docker's
-// engine client is among their dependencies.
-func TestStoreNeedsNoEngine(t *testing.T) {
-	store := list(t, "-deps", "./judge/portal/store")
-	for _, p := range store {
-		for _, bad := range []string{module + "sandbox/...", module + "judge/build/...", module + "judge/match/...", module + "judge/tournament", "github.com/docker/docker/..."} {
-			if matches(bad, p.ImportPath) {
-				t.Errorf("judge/portal/store depends on %s", p.ImportPath)
+// The contest side - the engine, the portal, tournaments and the records - holds
+// submissions and results but never runs one: nothing of the sandbox, the build, the match or
+// Docker's engine client is among their dependencies (only the store is kept from
+// tournaments too).
+func TestContestSideNeedsNoEngine(t *testing.T) {
+	engine := []string{module + "sandbox/...", module + "judge/build/...", module + "judge/match/...", module + "judge/daemon/...", "github.com/docker/docker/..."}
+	for _, tc := range []struct {
+		pkg string
+		bad []string
+	}{
+		{"./judge/portal/store", append(engine, module+"judge/tournament")},
+		{"./judge/contest", engine},
+		{"./judge/portal", engine},
+		{"./judge/tournament", engine},
+	} {
+		deps := list(t, "-deps", tc.pkg)
+		for _, p := range deps {
+			for _, bad := range tc.bad {
+				if matches(bad, p.ImportPath) {
+					t.Errorf("%s depends on %s", tc.pkg, p.ImportPath)
+				}
 			}
 		}
-	}
-	if len(store) < 5 {
-		t.Errorf("go list -deps named %d packages for the store", len(store))
+		if len(deps) < 5 {
+			t.Errorf("go list -deps named %d packages for %s", len(deps), tc.pkg)
+		}
 	}
 }

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
@@ -36,12 +36,12 @@ func Runner(t testing.TB) *match.Runner {
 func Engine(r *match.Runner) *sandbox.Engine { return r.Sandbox.(*sandbox.Engine) }
 
 // Load reads the submission at dir, relative to the repository root unless absolute.
-func Load(t testing.TB, dir string) build.Submission {
+func Load(t testing.TB, dir string) submission.Submission {
 	t.Helper()
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(sandboxtest.Root(), dir)
 	}
-	s, err := build.Load(dir, 1<<20)
+	s, err := submission.Load(dir, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

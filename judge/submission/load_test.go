@@ -1,4 +1,4 @@
-package build_test
+package submission_test
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/botjudge/judge/images"
-	"github.com/botjudge/judge/judge/build"
+	"github.com/botjudge/judge/judge/submission"
 )
 
 // Every language of images.Langs is loaded by each of its extensions and by its prefix, and
@@ -37,7 +37,7 @@ func TestLoadKnowsEveryLanguage(t *testing.T) {
 					write(l.Name + "/BOT" + strings.ToUpper(ext)), // in any case
 					l.Name + ":" + write(l.Name+"/bot.txt"),       // by its prefix
 				} {
-					s, err := build.Load(arg, 1<<20)
+					s, err := submission.Load(arg, 1<<20)
 					if err != nil || s.Lang != l.Name {
 						t.Errorf("Load(%q): language %q, %v; want %s", arg, s.Lang, err, l.Name)
 					}
@@ -46,9 +46,9 @@ func TestLoadKnowsEveryLanguage(t *testing.T) {
 		}
 	}
 	arg := write("none/README.txt")
-	_, err := build.Load(arg, 1<<20)
+	_, err := submission.Load(arg, 1<<20)
 	want := "invalid submission: " + arg + ": no source file with a known extension (" + strings.Join(exts, " ") + ")"
-	if !errors.Is(err, build.ErrInvalid) || err.Error() != want {
+	if !errors.Is(err, submission.ErrInvalid) || err.Error() != want {
 		t.Errorf("no known extension: %v\nwant %s", err, want)
 	}
 }
