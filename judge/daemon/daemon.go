@@ -10,7 +10,7 @@
 //     the last attempt answered with an infrastructure error result;
 //   - storage with no room (the disk the judge writes to, the NATS store) hands the job back
 //     with back-off, or keeps it on its last attempt, and pauses the daemon until there is
-//     room again (full.go);
+//     room again (room.go);
 //   - a result that cannot be published is kept, the job held, and published again until it
 //     goes through: the match is not judged again for the queue's sake;
 //   - on shutdown, running matches get a grace period, then are handed back (nak) for another

@@ -62,28 +62,51 @@ func (j job) with(exts ...string) []string {
 	return out
 }
 
-func cmds(c ...[]string) func(job) ([][]string, error) {
-	return func(job) ([][]string, error) { return c, nil }
+// flags are the compiler flags of lang's image (images.Langs) without the ones that link
+// statically: this machine's own libraries are there, and may have no static copies.
+func flags(lang string) []string {
+	l, _ := images.LangByName(lang)
+	var out []string
+	for i := 0; i < len(l.Flags); i++ {
+		switch f := l.Flags[i]; {
+		case f == "-static", f == "-XS":
+		case f == "-C" && i+1 < len(l.Flags) && l.Flags[i+1] == "target-feature=+crt-static":
+			i++
+		default:
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
-func runs(c ...string) func(job) ([]string, error) {
-	return func(job) ([]string, error) { return c, nil }
+// cmd is a command line: the program, then its arguments (a string or a list of strings each).
+func cmd(prog string, args ...any) []string {
+	c := []string{prog}
+	for _, a := range args {
+		switch a := a.(type) {
+		case string:
+			c = append(c, a)
+		case []string:
+			c = append(c, a...)
+		}
+	}
+	return c
 }
 
 var recipes = map[string]recipe{
 	"cpp": {tools: []string{"g++"}, install: "Debian/Ubuntu: apt install g++; macOS: xcode-select --install", version: []string{"--version"},
 		compile: func(j job) ([][]string, error) {
-			return [][]string{append([]string{"g++", "-O2", "-std=c++17", "-pipe", "-o", filepath.Join(j.out, "bot"), "-x", "c++"}, j.with(".cpp", ".cc", ".cxx")...)}, nil
+			return [][]string{cmd("g++", flags("cpp"), "-o", filepath.Join(j.out, "bot"), "-x", "c++", j.with(".cpp", ".cc", ".cxx"))}, nil
 		},
 		run: func(j job) ([]string, error) { return []string{filepath.Join(j.out, "bot")}, nil }},
 	"pascal": {tools: []string{"fpc"}, install: "Debian/Ubuntu: apt install fp-compiler; macOS: brew install fpc", version: []string{"-iV"},
 		compile: func(j job) ([][]string, error) {
-			return [][]string{{"fpc", "-O2", "-viewn", "-FE" + j.out, "-FU" + filepath.Join(j.out, "units"), "-o" + filepath.Join(j.out, "bot"), j.main}}, nil
+			return [][]string{cmd("fpc", flags("pascal"), "-FE"+j.out, "-FU"+filepath.Join(j.out, "units"), "-o"+filepath.Join(j.out, "bot"), j.main)}, nil
 		},
 		run: func(j job) ([]string, error) { return []string{filepath.Join(j.out, "bot")}, nil }},
 	"java": {tools: []string{"javac", "javap", "java"}, install: "Debian/Ubuntu: apt install openjdk-17-jdk-headless; macOS: brew install openjdk@17", version: []string{"-version"},
 		compile: func(j job) ([][]string, error) {
-			return [][]string{append([]string{"javac", "--release", "17", "-encoding", "UTF-8", "-proc:none", "-nowarn", "-d", filepath.Join(j.out, "classes")}, j.with(".java")...)}, nil
+			return [][]string{cmd("javac", flags("java"), "-d", filepath.Join(j.out, "classes"), j.with(".java"))}, nil
 		},
 		run: javaRun},
 	"go": {tools: []string{"go"}, install: "Debian/Ubuntu: apt install golang-go; macOS: brew install go", version: []string{"version"},
@@ -93,7 +116,7 @@ var recipes = map[string]recipe{
 					return nil, err
 				}
 			}
-			return [][]string{{"go", "build", "-trimpath", "-ldflags=-s -w", "-o", filepath.Join(j.out, "bot"), "."}}, nil
+			return [][]string{cmd("go", "build", flags("go"), "-o", filepath.Join(j.out, "bot"), ".")}, nil
 		},
 		run: func(j job) ([]string, error) { return []string{filepath.Join(j.out, "bot")}, nil }},
 	"python": {tools: []string{"python3"}, install: "Debian/Ubuntu: apt install python3; macOS: brew install python", version: []string{"--version"},
@@ -112,12 +135,12 @@ var recipes = map[string]recipe{
 		run: func(j job) ([]string, error) { return []string{"node", filepath.Join(j.src, j.main)}, nil }},
 	"rust": {tools: []string{"rustc"}, install: "Debian/Ubuntu: apt install rustc; macOS: brew install rust", version: []string{"--version"},
 		compile: func(j job) ([][]string, error) {
-			return [][]string{{"rustc", "--edition=2021", "-O", "--crate-name", "bot", "-o", filepath.Join(j.out, "bot"), j.main}}, nil
+			return [][]string{cmd("rustc", flags("rust"), "-o", filepath.Join(j.out, "bot"), j.main)}, nil
 		},
 		run: func(j job) ([]string, error) { return []string{filepath.Join(j.out, "bot")}, nil }},
 	"csharp": {tools: []string{"mcs", "mono"}, install: "Debian/Ubuntu: apt install mono-mcs mono-runtime; macOS: brew install mono", version: []string{"--version"},
 		compile: func(j job) ([][]string, error) {
-			return [][]string{append([]string{"mcs", "-optimize+", "-nologo", "-out:" + filepath.Join(j.out, "bot.exe")}, j.with(".cs")...)}, nil
+			return [][]string{cmd("mcs", flags("csharp"), "-out:"+filepath.Join(j.out, "bot.exe"), j.with(".cs"))}, nil
 		},
 		run: func(j job) ([]string, error) { return []string{"mono", filepath.Join(j.out, "bot.exe")}, nil }},
 }
