@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/build"
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/queue"
 )
 

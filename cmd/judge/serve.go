@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/botjudge/judge/config"
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/daemon"
-	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/cores"

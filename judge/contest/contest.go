@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/job"
-	"github.com/botjudge/judge/judge/portal/store"
 )
 
 // HouseBot is a house bot's sources, for NewContest.

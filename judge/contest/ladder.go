@@ -7,8 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/botjudge/judge/judge/portal/ladder"
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/ladder"
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/result"
 )
 

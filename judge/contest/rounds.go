@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/submission"

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/game"
-	"github.com/botjudge/judge/judge/portal/store"
 )
 
 // Sizes are the player counts a contest's matches can have: the game's, as the contest's

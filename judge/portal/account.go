@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/portal/apierror"
-	"github.com/botjudge/judge/judge/portal/store"
 )
 
 // A person's own credentials: the password and the API tokens, from the account page and

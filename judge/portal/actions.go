@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/contest"
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/portal/apierror"
-	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/portal/upload"
 	"github.com/botjudge/judge/judge/submission"
 )

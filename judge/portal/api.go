@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/contest"
+	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/portal/apierror"
-	"github.com/botjudge/judge/judge/portal/ladder"
 
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/portal/upload"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"

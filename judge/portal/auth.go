@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/portal/apierror"
-	"github.com/botjudge/judge/judge/portal/store"
 )
 
 // sessionCookie holds a browser's session id.

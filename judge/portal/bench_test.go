@@ -15,10 +15,10 @@ import (
 
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/contest"
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/match/matchtest"
-	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/submission"
 )
 

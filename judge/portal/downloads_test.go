@@ -17,8 +17,8 @@ import (
 	"testing"
 
 	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/portal"
-	"github.com/botjudge/judge/judge/portal/store"
 )
 
 // The judge's binaries for contestants: each contest's "the judge" page lists what the

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/store"
 )
 
 // testMatchPlayed is a portal whose contestant alice has a version validated and a test

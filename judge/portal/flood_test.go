@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/store"
 )
 
 // Uploads past the contest's hourly quota are 429 with Retry-After, counted across every

@@ -3,9 +3,9 @@ package portal
 import (
 	"net/http"
 
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/portal/apierror"
-	"github.com/botjudge/judge/judge/portal/store"
 )
 
 // gameDir is the directory of the contest's game when it is an organiser's (game.Directory):

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/portal/ladder"
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/ladder"
+	"github.com/botjudge/judge/judge/contest/store"
 )
 
 // activeVersion uploads src and makes it the client's active version.

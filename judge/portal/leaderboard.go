@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/botjudge/judge/judge/portal/ladder"
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/ladder"
+	"github.com/botjudge/judge/judge/contest/store"
 )
 
 // The ladder's pages: the leaderboard, and each contestant's rating history and head to

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"strconv"
 
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/store"
 )
 
 // The pages' lists of matches and versions: a page at a time, newest first, with links to

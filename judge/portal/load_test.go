@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/store"
 )
 
 // TestPortalLoad is the load test (make load-portal; skipped unless JUDGE_PORTAL_LOAD is set

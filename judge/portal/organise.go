@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/contest"
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/portal/apierror"
-	"github.com/botjudge/judge/judge/portal/store"
 	"github.com/botjudge/judge/judge/portal/upload"
 )
 

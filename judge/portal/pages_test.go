@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/portal"
-	"github.com/botjudge/judge/judge/portal/store"
 )
 
 // section is the part of page from the element with data-testid id to the end of its table.

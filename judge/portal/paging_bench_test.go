@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/result"
 )
 

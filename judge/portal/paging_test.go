@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/store"
 )
 
 // pagedSeason is a contest whose contestants alice and bob, and organiser olga, have

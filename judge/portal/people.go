@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/portal/apierror"
-	"github.com/botjudge/judge/judge/portal/store"
 )
 
 // An organiser's hand on people and the contest itself, from the organiser page and the API,

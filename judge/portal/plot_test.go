@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/store"
 )
 
 // The plot spans the history: the first point at the left edge, the last at the right, the

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/contest"
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/portal/apierror"
-	"github.com/botjudge/judge/judge/portal/store"
 )
 
 // The rounds' API and pages: standings and matches are public in the contest (each

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/judge/tournament"
 )

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/store"
 )
 
 // get fetches a page with the client's browser.

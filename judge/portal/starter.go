@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/portal/apierror"
-	"github.com/botjudge/judge/judge/portal/store"
 )
 
 // starters are the contest's languages (the judge's order) in which its game has a sample

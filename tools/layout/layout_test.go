@@ -189,7 +189,7 @@ func TestContestSideNeedsNoEngine(t *testing.T) {
 		pkg string
 		bad []string
 	}{
-		{"./judge/portal/store", append(engine, module+"judge/tournament")},
+		{"./judge/contest/store", append(engine, module+"judge/tournament")},
 		{"./judge/contest", engine},
 		{"./judge/portal", engine},
 		{"./judge/tournament", engine},

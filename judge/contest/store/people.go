@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/botjudge/judge/judge/portal/ladder"
+	"github.com/botjudge/judge/judge/contest/ladder"
 
 	"golang.org/x/crypto/bcrypt"
 )

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/botjudge/judge/judge/portal/ladder"
+	"github.com/botjudge/judge/judge/contest/ladder"
 )
 
 func ladderKey(contest string) string         { return "ladder." + contest }
