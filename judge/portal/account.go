@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest/store"
-	"github.com/botjudge/judge/judge/portal/apierror"
 )
 
 // A person's own credentials: the password and the API tokens, from the account page and
@@ -48,7 +48,7 @@ func (s *Server) tokenTTL(days int) (time.Duration, error) {
 		return s.c.TokenTTL(), nil
 	}
 	if days < 0 || days > s.c.TokenMaxDays {
-		return 0, apierror.New(http.StatusBadRequest, "bad_request", "days %d: a token lives 1 to %d days (%d when not said)", days, s.c.TokenMaxDays, s.c.TokenDays)
+		return 0, api.Errorf(api.CodeBadRequest, "days %d: a token lives 1 to %d days (%d when not said)", days, s.c.TokenMaxDays, s.c.TokenDays)
 	}
 	return time.Duration(days) * 24 * time.Hour, nil
 }
@@ -57,7 +57,7 @@ func (s *Server) tokenTTL(days int) (time.Duration, error) {
 func tokenName(name string) (string, error) {
 	name = strings.TrimSpace(name)
 	if len(name) > 40 {
-		return "", apierror.New(http.StatusBadRequest, "bad_request", "a token's name has at most 40 bytes")
+		return "", api.Errorf(api.CodeBadRequest, "a token's name has at most 40 bytes")
 	}
 	return name, nil
 }
@@ -205,7 +205,7 @@ func (s *Server) newTokenPage(w http.ResponseWriter, r *http.Request, c caller) 
 	days := 0
 	if v := strings.TrimSpace(r.FormValue("days")); v != "" {
 		if days, err = strconv.Atoi(v); err != nil {
-			return apierror.New(http.StatusBadRequest, "bad_request", "days %q: want a number of days", v)
+			return api.Errorf(api.CodeBadRequest, "days %q: want a number of days", v)
 		}
 	}
 	ttl, err := s.tokenTTL(days)

@@ -3,14 +3,13 @@ package portal
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/store"
-	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/upload"
 	"github.com/botjudge/judge/judge/submission"
 )
@@ -39,14 +38,14 @@ func (s *Server) submit(ctx context.Context, c caller, cname string, up upload.U
 		return store.Submission{}, err
 	}
 	if ct.Closed(time.Now()) {
-		return store.Submission{}, apierror.New(http.StatusForbidden, "closed", "submissions closed at %s", ct.Ended().Format("2006-01-02 15:04 MST"))
+		return store.Submission{}, api.Errorf(api.CodeClosed, "submissions closed at %s", ct.Ended().Format("2006-01-02 15:04 MST"))
 	}
 	lang, err := s.langOf(up)
 	if err != nil {
 		return store.Submission{}, err
 	}
 	if !ct.AllowsLang(lang) {
-		return store.Submission{}, apierror.New(http.StatusBadRequest, "bad_upload", "this contest takes %s, not %s", strings.Join(ct.Langs, ", "), lang)
+		return store.Submission{}, api.Errorf(api.CodeBadUpload, "this contest takes %s, not %s", strings.Join(ct.Langs, ", "), lang)
 	}
 	if !c.Organiser {
 		if err := s.c.Store.Take(ctx, store.Uploads, cname, c.Login, ct.UploadsAllowed()); err != nil {
@@ -67,11 +66,11 @@ func (s *Server) langOf(up upload.Upload) (string, error) {
 	if lang == "" {
 		var err error
 		if lang, err = submission.DetectLang(up.Files); err != nil {
-			return "", apierror.New(http.StatusBadRequest, "bad_upload", "%s; name the language", trimSentinel(err, submission.ErrInvalid))
+			return "", api.Errorf(api.CodeBadUpload, "%s; name the language", trimSentinel(err, submission.ErrInvalid))
 		}
 	}
 	if !slices.Contains(s.c.Langs, lang) {
-		return "", apierror.New(http.StatusBadRequest, "bad_upload", "unknown language %q (known: %s)", lang, strings.Join(s.c.Langs, ", "))
+		return "", api.Errorf(api.CodeBadUpload, "unknown language %q (known: %s)", lang, strings.Join(s.c.Langs, ", "))
 	}
 	return lang, nil
 }
@@ -106,7 +105,7 @@ func (s *Server) ownVersion(ctx context.Context, c caller, id, what string) (sto
 		return sub, store.Contest{}, err
 	}
 	if sub.Login != c.Login {
-		return sub, store.Contest{}, apierror.New(http.StatusForbidden, "forbidden", "only its contestant %s", what)
+		return sub, store.Contest{}, api.Errorf(api.CodeForbidden, "only its contestant %s", what)
 	}
 	ct, err := s.c.Store.Contest(ctx, sub.Contest)
 	return sub, ct, err
@@ -119,7 +118,7 @@ func (s *Server) activate(ctx context.Context, c caller, id string) (store.Submi
 		return sub, err
 	}
 	if ct.Closed(time.Now()) { // the active versions are frozen for the official round
-		return sub, apierror.New(http.StatusForbidden, "closed", "submissions closed at %s: the active versions are frozen", ct.Ended().Format("2006-01-02 15:04 MST"))
+		return sub, api.Errorf(api.CodeClosed, "submissions closed at %s: the active versions are frozen", ct.Ended().Format("2006-01-02 15:04 MST"))
 	}
 	if _, err := s.c.Store.Activate(ctx, sub); err != nil {
 		return sub, err
@@ -136,9 +135,9 @@ func (s *Server) stage(ctx context.Context, c caller, id string) (store.Submissi
 	}
 	switch {
 	case !ct.Ladder || ct.Closed(time.Now()):
-		return sub, apierror.New(http.StatusConflict, "no_ladder", "the contest's ladder is not running: there is nothing to try a version on")
+		return sub, api.Errorf(api.CodeNoLadder, "the contest's ladder is not running: there is nothing to try a version on")
 	case c.Active == "":
-		return sub, apierror.New(http.StatusConflict, "no_active_version", "a trial plays against your active version and the ladder: make a version active first")
+		return sub, api.Errorf(api.CodeNoActiveVersion, "a trial plays against your active version and the ladder: make a version active first")
 	}
 	if _, err := s.c.Store.Stage(ctx, sub); err != nil {
 		return sub, err
@@ -167,7 +166,7 @@ func (s *Server) askMatch(ctx context.Context, c caller, cname string, opponents
 		if sz.Least != sz.Most {
 			takes = fmt.Sprintf("%d to %d", sz.Least, sz.Most)
 		}
-		return store.Match{}, apierror.New(http.StatusBadRequest, "bad_request", "a match of %s in this contest has %s players: you and at most %d opponents, not %d",
+		return store.Match{}, api.Errorf(api.CodeBadRequest, "a match of %s in this contest has %s players: you and at most %d opponents, not %d",
 			g.Name(), takes, sz.Most-1, len(opponents))
 	}
 	me, err := s.c.Store.User(ctx, cname, c.Login)
@@ -175,24 +174,24 @@ func (s *Server) askMatch(ctx context.Context, c caller, cname string, opponents
 		return store.Match{}, err
 	}
 	if me.Active == "" {
-		return store.Match{}, apierror.New(http.StatusConflict, "no_active_version", "you have no active version: make a version that passed validation active first")
+		return store.Match{}, api.Errorf(api.CodeNoActiveVersion, "you have no active version: make a version that passed validation active first")
 	}
 	m := store.Match{ID: store.NewID("m"), Contest: cname, Kind: store.KindTest, Owner: c.Login,
 		Seats: []store.Seat{{Login: c.Login, Submission: me.Active}}}
 	for _, o := range opponents {
 		if name, ok := strings.CutPrefix(o, "house:"); ok {
 			if _, ok := ct.HouseBot(name); !ok {
-				return store.Match{}, apierror.New(http.StatusBadRequest, "bad_request", "no house bot %q", name)
+				return store.Match{}, api.Errorf(api.CodeBadRequest, "no house bot %q", name)
 			}
 			m.Seats = append(m.Seats, store.Seat{House: name})
 			continue
 		}
 		if !ct.PeerMatches && o != c.Login {
-			return store.Match{}, apierror.New(http.StatusForbidden, "forbidden", "this contest has test matches against house bots only (house:NAME)")
+			return store.Match{}, api.Errorf(api.CodeForbidden, "this contest has test matches against house bots only (house:NAME)")
 		}
 		u, err := s.c.Store.User(ctx, cname, o)
 		if err != nil || u.Active == "" || u.Organiser {
-			return store.Match{}, apierror.New(http.StatusBadRequest, "bad_request", "no contestant %q with an active version", o)
+			return store.Match{}, api.Errorf(api.CodeBadRequest, "no contestant %q with an active version", o)
 		}
 		m.Seats = append(m.Seats, store.Seat{Login: o, Submission: u.Active})
 	}

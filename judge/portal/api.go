@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/ladder"
-	"github.com/botjudge/judge/judge/portal/apierror"
 
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/portal/upload"
@@ -205,19 +205,19 @@ func listParams(r *http.Request, kinds bool) (store.List, error) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxLimit {
-			return l, apierror.New(http.StatusBadRequest, "bad_limit", "limit %q: want a whole number from 1 to %d", v, maxLimit)
+			return l, api.Errorf(api.CodeBadLimit, "limit %q: want a whole number from 1 to %d", v, maxLimit)
 		}
 		l.Limit = n
 	}
 	cur, err := store.ParseCursor(q.Get("cursor"))
 	if err != nil {
-		return l, apierror.New(http.StatusBadRequest, "bad_cursor", "cursor %q: not a cursor the portal gave; start again without it", q.Get("cursor"))
+		return l, api.Errorf(api.CodeBadCursor, "cursor %q: not a cursor the portal gave; start again without it", q.Get("cursor"))
 	}
 	l.Cursor = cur
 	if kinds {
 		if k := q.Get("kind"); k != "" {
 			if !slices.Contains(store.Kinds, k) {
-				return l, apierror.New(http.StatusBadRequest, "bad_kind", "kind %q: want one of %s", k, strings.Join(store.Kinds, ", "))
+				return l, api.Errorf(api.CodeBadKind, "kind %q: want one of %s", k, strings.Join(store.Kinds, ", "))
 			}
 			l.Kind = k
 		}
@@ -251,7 +251,7 @@ func (s *Server) apiAskMatch(w http.ResponseWriter, r *http.Request, c caller) e
 	dec := json.NewDecoder(io.LimitReader(r.Body, 64<<10))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&body); err != nil {
-		return apierror.New(http.StatusBadRequest, "bad_request", "want {\"opponents\": [\"house:NAME\" or a login, ...]}: %v", err)
+		return api.Errorf(api.CodeBadRequest, "want {\"opponents\": [\"house:NAME\" or a login, ...]}: %v", err)
 	}
 	m, err := s.askMatch(r.Context(), c, r.PathValue("contest"), body.Opponents)
 	if err != nil {
@@ -326,7 +326,7 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, c caller) (store
 	}
 	key, ok := strings.CutPrefix(m.Replay, queue.BucketReplays+"/")
 	if !ok {
-		return m, nil, apierror.New(http.StatusNotFound, "not_found", "the match has no replay yet")
+		return m, nil, api.Errorf(api.CodeNotFound, "the match has no replay yet")
 	}
 	var raw, out bytes.Buffer
 	found, err := s.c.Queue.GetObject(r.Context(), queue.BucketReplays, key, &raw)
@@ -344,7 +344,7 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, c caller) (store
 
 // replayGone is the answer for a match whose replay is not in the store: the judge deletes
 // those of test and ladder matches after nats.replays_max_age, and keeps the others.
-func (s *Server) replayGone(ctx context.Context, m store.Match) *apierror.Error {
+func (s *Server) replayGone(ctx context.Context, m store.Match) *api.Error {
 	// What goes to the test and ladder lanes: laneOf, and the rounds' (roundRunner.run).
 	what := ""
 	switch m.Kind {
@@ -356,9 +356,9 @@ func (s *Server) replayGone(ctx context.Context, m store.Match) *apierror.Error 
 		}
 	}
 	if what == "" {
-		return apierror.New(http.StatusNotFound, "not_found", "the match's replay is gone from the store")
+		return api.Errorf(api.CodeNotFound, "the match's replay is gone from the store")
 	}
-	return apierror.New(http.StatusNotFound, "replay_expired",
+	return api.Errorf(api.CodeReplayExpired,
 		"the replay of this %s has expired: the judge keeps the replays of test and ladder matches for a while (nats.replays_max_age), their results for good", what)
 }
 

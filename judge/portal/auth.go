@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/time/rate"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest/store"
-	"github.com/botjudge/judge/judge/portal/apierror"
 )
 
 // sessionCookie holds a browser's session id.
@@ -83,7 +83,7 @@ func checkCSRFValue(c caller, tok string) error {
 		return nil
 	}
 	if subtle.ConstantTimeCompare([]byte(tok), []byte(c.Session.CSRF)) != 1 {
-		return apierror.New(http.StatusForbidden, "csrf", "the form is stale or came from elsewhere; reload the page and try again")
+		return api.Errorf(api.CodeCSRF, "the form is stale or came from elsewhere; reload the page and try again")
 	}
 	return nil
 }

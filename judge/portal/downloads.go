@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/botjudge/judge/judge/portal/apierror"
+	"github.com/botjudge/judge/judge/api"
 )
 
 // download is one of the judge's binaries the portal serves.
@@ -75,7 +75,7 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("file")
 	files, err := s.downloads()
 	if err != nil {
-		s.writeError(w, apierror.New(http.StatusServiceUnavailable, "unavailable", "the judge's downloads cannot be read now"))
+		s.writeError(w, api.Errorf(api.CodeUnavailable, "the judge's downloads cannot be read now"))
 		return
 	}
 	for _, f := range files {
@@ -84,13 +84,13 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request) {
 		}
 		file, err := os.Open(filepath.Join(s.c.Downloads, name))
 		if err != nil {
-			s.writeError(w, apierror.New(http.StatusNotFound, "not_found", "%s is listed but not there: ask the organisers", name))
+			s.writeError(w, api.Errorf(api.CodeNotFound, "%s is listed but not there: ask the organisers", name))
 			return
 		}
 		defer file.Close()
 		st, err := file.Stat()
 		if err != nil || !st.Mode().IsRegular() {
-			s.writeError(w, apierror.New(http.StatusNotFound, "not_found", "%s is listed but not there: ask the organisers", name))
+			s.writeError(w, api.Errorf(api.CodeNotFound, "%s is listed but not there: ask the organisers", name))
 			return
 		}
 		w.Header().Set("Content-Type", "application/octet-stream")
@@ -98,5 +98,5 @@ func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request) {
 		http.ServeContent(w, r, name, st.ModTime(), file)
 		return
 	}
-	s.writeError(w, apierror.New(http.StatusNotFound, "not_found", "no such download"))
+	s.writeError(w, api.Errorf(api.CodeNotFound, "no such download"))
 }

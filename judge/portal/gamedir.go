@@ -3,9 +3,9 @@ package portal
 import (
 	"net/http"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/game"
-	"github.com/botjudge/judge/judge/portal/apierror"
 )
 
 // gameDir is the directory of the contest's game when it is an organiser's (game.Directory):
@@ -42,7 +42,7 @@ func (s *Server) writeGameDir(w http.ResponseWriter, r *http.Request, c caller, 
 	}
 	files, ok := s.gameDir(ct)
 	if !ok {
-		return apierror.New(http.StatusNotFound, "not_found", "%s is built into the judge: judge play --game %s plays it, with nothing to download", ct.Game, ct.Game)
+		return api.Errorf(api.CodeNotFound, "%s is built into the judge: judge play --game %s plays it, with nothing to download", ct.Game, ct.Game)
 	}
 	dir := ""
 	if inDir {

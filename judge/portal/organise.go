@@ -11,11 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/job"
-	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/upload"
 )
 
@@ -109,17 +109,17 @@ func (s *Server) changeSettings(ctx context.Context, c caller, contest string, s
 		for _, v := range *set.TestRounds {
 			t, err := parseDeadline(v)
 			if err != nil || t.IsZero() {
-				return store.Contest{}, apierror.New(http.StatusBadRequest, "bad_request", "test_rounds: %q: want RFC 3339 times, like 2026-12-24T18:00:00Z", v)
+				return store.Contest{}, api.Errorf(api.CodeBadRequest, "test_rounds: %q: want RFC 3339 times, like 2026-12-24T18:00:00Z", v)
 			}
 			rounds = append(rounds, t)
 		}
 		slices.SortFunc(rounds, time.Time.Compare)
 	}
 	if set.TestQuota != nil && *set.TestQuota < 0 {
-		return store.Contest{}, apierror.New(http.StatusBadRequest, "bad_request", "test_quota %d: want 0 or more", *set.TestQuota)
+		return store.Contest{}, api.Errorf(api.CodeBadRequest, "test_quota %d: want 0 or more", *set.TestQuota)
 	}
 	if set.UploadQuota != nil && *set.UploadQuota < 1 {
-		return store.Contest{}, apierror.New(http.StatusBadRequest, "bad_request", "upload_quota %d: want 1 or more uploads an hour", *set.UploadQuota)
+		return store.Contest{}, api.Errorf(api.CodeBadRequest, "upload_quota %d: want 1 or more uploads an hour", *set.UploadQuota)
 	}
 	defer func() {
 		if err == nil {
@@ -159,7 +159,7 @@ func (s *Server) changeSettings(ctx context.Context, c caller, contest string, s
 			}
 		}
 		if err := l.Validate(); err != nil {
-			return apierror.New(http.StatusBadRequest, "bad_request", "%v", err)
+			return api.Errorf(api.CodeBadRequest, "%v", err)
 		}
 		return nil
 	})
@@ -173,7 +173,7 @@ func parseDeadline(s string) (time.Time, error) {
 	}
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
-		return t, apierror.New(http.StatusBadRequest, "bad_request", "deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", s)
+		return t, api.Errorf(api.CodeBadRequest, "deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", s)
 	}
 	return t, nil
 }
@@ -216,7 +216,7 @@ func decodeBody(r *http.Request, v any, want string) error {
 	dec := json.NewDecoder(io.LimitReader(r.Body, 64<<10))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return apierror.New(http.StatusBadRequest, "bad_request", "want %s: %v", want, err)
+		return api.Errorf(api.CodeBadRequest, "want %s: %v", want, err)
 	}
 	return nil
 }
@@ -279,7 +279,7 @@ func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c cal
 		}
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return apierror.New(http.StatusBadRequest, "bad_request", "%s: want a whole number, not %q", f.what, v)
+			return api.Errorf(api.CodeBadRequest, "%s: want a whole number, not %q", f.what, v)
 		}
 		*f.to = &n
 	}
@@ -300,7 +300,7 @@ func (s *Server) addHouse(ctx context.Context, c caller, cname string, up upload
 		return ct, err
 	}
 	if _, dup := ct.HouseBot(up.Name); dup {
-		return ct, apierror.New(http.StatusConflict, "exists", "the contest has a house bot %q already", up.Name)
+		return ct, api.Errorf(api.CodeExists, "the contest has a house bot %q already", up.Name)
 	}
 	lang, err := s.langOf(up)
 	if err != nil {
@@ -324,7 +324,7 @@ func (s *Server) addHouse(ctx context.Context, c caller, cname string, up upload
 			return x.ClosedError()
 		}
 		if _, dup := x.HouseBot(up.Name); dup {
-			return apierror.New(http.StatusConflict, "exists", "the contest has a house bot %q already", up.Name)
+			return api.Errorf(api.CodeExists, "the contest has a house bot %q already", up.Name)
 		}
 		x.House = append(x.House, store.House{Name: up.Name, Lang: lang, Source: key})
 		return nil
@@ -364,7 +364,7 @@ func (s *Server) houseDownload(w http.ResponseWriter, r *http.Request, c caller)
 		return err
 	}
 	if !ct.PublishHouse && !c.Organiser {
-		return apierror.New(http.StatusForbidden, "forbidden", "the organisers have not published the house bots")
+		return api.Errorf(api.CodeForbidden, "the organisers have not published the house bots")
 	}
 	name, _ := strings.CutSuffix(r.PathValue("name"), ".tar.gz")
 	h, ok := ct.HouseBot(name)
@@ -435,7 +435,7 @@ func (s *Server) adminContestPage(w http.ResponseWriter, r *http.Request, c call
 	for _, kv := range strings.Fields(r.PostFormValue("options")) {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return apierror.New(http.StatusBadRequest, "bad_request", "option %q: want key=value", kv)
+			return api.Errorf(api.CodeBadRequest, "option %q: want key=value", kv)
 		}
 		f.Options[k] = v
 	}
@@ -445,7 +445,7 @@ func (s *Server) adminContestPage(w http.ResponseWriter, r *http.Request, c call
 	if q := strings.TrimSpace(r.PostFormValue("test_quota")); q != "" {
 		n, err := strconv.Atoi(q)
 		if err != nil {
-			return apierror.New(http.StatusBadRequest, "bad_request", "test matches an hour: want a whole number")
+			return api.Errorf(api.CodeBadRequest, "test matches an hour: want a whole number")
 		}
 		f.TestQuota = &n
 	}

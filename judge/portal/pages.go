@@ -22,9 +22,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
-	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/tournament"
@@ -320,7 +320,7 @@ func (s *Server) invitePage(w http.ResponseWriter, r *http.Request) {
 	code := r.PathValue("code")
 	inv, err := s.c.Store.Invitation(r.Context(), code)
 	if err != nil {
-		s.errorPage(w, r, caller{}, apierror.New(http.StatusNotFound, "not_found", "this invite is unknown, used or expired; ask the organiser for another"))
+		s.errorPage(w, r, caller{}, api.Errorf(api.CodeNotFound, "this invite is unknown, used or expired; ask the organiser for another"))
 		return
 	}
 	d := struct {
@@ -359,7 +359,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, c caller) error {
 }
 
 // renderHome renders the contestant's home, with failed the error of its form just posted.
-func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, c caller, failed *apierror.Error) error {
+func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, c caller, failed *api.Error) error {
 	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -507,7 +507,7 @@ func (s *Server) stagePage(w http.ResponseWriter, r *http.Request, c caller) err
 
 func (s *Server) askMatchPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	if err := r.ParseForm(); err != nil {
-		return apierror.New(http.StatusBadRequest, "bad_request", "%v", err)
+		return api.Errorf(api.CodeBadRequest, "%v", err)
 	}
 	m, err := s.askMatch(r.Context(), c, r.PathValue("contest"), r.PostForm["opponent"])
 	if err != nil {
@@ -674,7 +674,7 @@ func (s *Server) adminPage(w http.ResponseWriter, r *http.Request, c caller) err
 }
 
 // renderAdmin renders the organiser page, with failed the error of its form just posted.
-func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, failed *apierror.Error) error {
+func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, failed *api.Error) error {
 	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -755,7 +755,7 @@ func (s *Server) exportTournament(w http.ResponseWriter, r *http.Request, c call
 		set.Entrants = append(set.Entrants, store.Entrant{Login: u.Login, Lang: sub.Lang, Source: sub.Source})
 	}
 	if len(set.Entrants) == 0 {
-		return apierror.New(http.StatusConflict, "no_entrants", "no contestant has an active version yet")
+		return api.Errorf(api.CodeNoEntrants, "no contestant has an active version yet")
 	}
 	if err := s.engine.FillRound(r.Context(), ct, &set); err != nil {
 		return err

@@ -5,8 +5,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest/store"
-	"github.com/botjudge/judge/judge/portal/apierror"
 )
 
 // An organiser's hand on people and the contest itself, from the organiser page and the API,
@@ -16,7 +16,7 @@ import (
 // changed on the account page, and another organiser removes an organiser.
 func notSelf(c caller, login, what string) error {
 	if login == c.Login {
-		return apierror.New(http.StatusConflict, "self", "you do not %s yourself: change your password on your account page, or ask another organiser", what)
+		return api.Errorf(api.CodeSelf, "you do not %s yourself: change your password on your account page, or ask another organiser", what)
 	}
 	return nil
 }
@@ -116,7 +116,7 @@ func (s *Server) adminRemovePage(w http.ResponseWriter, r *http.Request, c calle
 func (s *Server) adminClosePage(w http.ResponseWriter, r *http.Request, c caller) error {
 	contest := r.PathValue("contest")
 	if strings.TrimSpace(r.PostFormValue("confirm")) != contest {
-		return apierror.New(http.StatusBadRequest, "bad_request", "type the contest's name, %s, to close it: it cannot be opened again", contest)
+		return api.Errorf(api.CodeBadRequest, "type the contest's name, %s, to close it: it cannot be opened again", contest)
 	}
 	if _, err := s.closeContest(r.Context(), c, contest); err != nil {
 		return err

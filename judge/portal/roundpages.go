@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/store"
-	"github.com/botjudge/judge/judge/portal/apierror"
 )
 
 // The rounds' API and pages: standings and matches are public in the contest (each
@@ -115,7 +115,7 @@ func (s *Server) startRoundPage(w http.ResponseWriter, r *http.Request, c caller
 	if v := strings.TrimSpace(r.PostFormValue("confidence")); v != "" {
 		c, err := strconv.ParseFloat(v, 64)
 		if err != nil {
-			return apierror.New(http.StatusBadRequest, "bad_request", "confidence: want a number such as 0.95, not %q", v)
+			return api.Errorf(api.CodeBadRequest, "confidence: want a number such as 0.95, not %q", v)
 		}
 		spec.Confidence = c
 	}
@@ -126,7 +126,7 @@ func (s *Server) startRoundPage(w http.ResponseWriter, r *http.Request, c caller
 		if v := strings.TrimSpace(r.PostFormValue(f.name)); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return apierror.New(http.StatusBadRequest, "bad_request", "%s: want a whole number, not %q", f.name, v)
+				return api.Errorf(api.CodeBadRequest, "%s: want a whole number, not %q", f.name, v)
 			}
 			*f.to = n
 		}

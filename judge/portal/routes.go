@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/botjudge/judge/judge/portal/apierror"
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/view"
 )
 
@@ -13,38 +13,38 @@ import (
 // http.CrossOriginProtection: a form posted from another site is refused before any handler.
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
-	api := func(pattern string, h func(w http.ResponseWriter, r *http.Request, c caller) error) {
+	apiRoute := func(pattern string, h func(w http.ResponseWriter, r *http.Request, c caller) error) {
 		mux.Handle(pattern, s.api(h))
 	}
-	api("POST /api/v1/contests/{contest}/submissions", s.apiSubmit)
-	api("GET /api/v1/contests/{contest}/submissions", s.apiSubmissions)
-	api("GET /api/v1/submissions/{id}", s.apiSubmission)
-	api("GET /api/v1/submissions/{id}/source", s.apiSource)
-	api("POST /api/v1/submissions/{id}/activate", s.apiActivate)
-	api("POST /api/v1/submissions/{id}/stage", s.apiStage)
-	api("POST /api/v1/contests/{contest}/matches", s.apiAskMatch)
-	api("GET /api/v1/contests/{contest}/matches", s.apiMatches)
-	api("GET /api/v1/matches/{id}", s.apiMatch)
-	api("GET /api/v1/matches/{id}/replay", s.apiReplay)
-	api("GET /api/v1/contests/{contest}/leaderboard", s.apiLeaderboard)
-	api("GET /api/v1/contests/{contest}/starters/{lang}", s.apiStarter)
-	api("GET /api/v1/contests/{contest}/game", s.apiGameDir)
-	api("POST /api/v1/contests/{contest}/rounds", s.apiStartRound)
-	api("GET /api/v1/contests/{contest}/rounds", s.apiRounds)
-	api("GET /api/v1/rounds/{id}", s.apiRound)
-	api("GET /api/v1/contests/{contest}", s.apiContest)
-	api("PUT /api/v1/contests/{contest}/settings", s.apiSettings)
-	api("GET /api/v1/contests/{contest}/actions", s.apiActions)
-	api("POST /api/v1/contests/{contest}/users", s.apiAddUser)
-	api("POST /api/v1/contests/{contest}/users/{login}/reset", s.apiResetUser)
-	api("DELETE /api/v1/contests/{contest}/users/{login}", s.apiRemoveUser)
-	api("POST /api/v1/contests/{contest}/close", s.apiCloseContest)
-	api("POST /api/v1/contests/{contest}/house", s.apiAddHouse)
-	api("POST /api/v1/contests", s.apiNewContest)
-	api("POST /api/v1/tokens", s.apiNewToken)
-	api("GET /api/v1/tokens", s.apiTokens)
-	api("DELETE /api/v1/tokens/{id}", s.apiRevokeToken)
-	api("POST /api/v1/password", s.apiPassword)
+	apiRoute("POST /api/v1/contests/{contest}/submissions", s.apiSubmit)
+	apiRoute("GET /api/v1/contests/{contest}/submissions", s.apiSubmissions)
+	apiRoute("GET /api/v1/submissions/{id}", s.apiSubmission)
+	apiRoute("GET /api/v1/submissions/{id}/source", s.apiSource)
+	apiRoute("POST /api/v1/submissions/{id}/activate", s.apiActivate)
+	apiRoute("POST /api/v1/submissions/{id}/stage", s.apiStage)
+	apiRoute("POST /api/v1/contests/{contest}/matches", s.apiAskMatch)
+	apiRoute("GET /api/v1/contests/{contest}/matches", s.apiMatches)
+	apiRoute("GET /api/v1/matches/{id}", s.apiMatch)
+	apiRoute("GET /api/v1/matches/{id}/replay", s.apiReplay)
+	apiRoute("GET /api/v1/contests/{contest}/leaderboard", s.apiLeaderboard)
+	apiRoute("GET /api/v1/contests/{contest}/starters/{lang}", s.apiStarter)
+	apiRoute("GET /api/v1/contests/{contest}/game", s.apiGameDir)
+	apiRoute("POST /api/v1/contests/{contest}/rounds", s.apiStartRound)
+	apiRoute("GET /api/v1/contests/{contest}/rounds", s.apiRounds)
+	apiRoute("GET /api/v1/rounds/{id}", s.apiRound)
+	apiRoute("GET /api/v1/contests/{contest}", s.apiContest)
+	apiRoute("PUT /api/v1/contests/{contest}/settings", s.apiSettings)
+	apiRoute("GET /api/v1/contests/{contest}/actions", s.apiActions)
+	apiRoute("POST /api/v1/contests/{contest}/users", s.apiAddUser)
+	apiRoute("POST /api/v1/contests/{contest}/users/{login}/reset", s.apiResetUser)
+	apiRoute("DELETE /api/v1/contests/{contest}/users/{login}", s.apiRemoveUser)
+	apiRoute("POST /api/v1/contests/{contest}/close", s.apiCloseContest)
+	apiRoute("POST /api/v1/contests/{contest}/house", s.apiAddHouse)
+	apiRoute("POST /api/v1/contests", s.apiNewContest)
+	apiRoute("POST /api/v1/tokens", s.apiNewToken)
+	apiRoute("GET /api/v1/tokens", s.apiTokens)
+	apiRoute("DELETE /api/v1/tokens/{id}", s.apiRevokeToken)
+	apiRoute("POST /api/v1/password", s.apiPassword)
 	mux.Handle("/api/", s.api(func(http.ResponseWriter, *http.Request, caller) error { return errNotFound }))
 
 	page := func(pattern string, h func(w http.ResponseWriter, r *http.Request, c caller) error) {
@@ -101,7 +101,7 @@ func (s *Server) routes() http.Handler {
 			http.Redirect(w, r, "/c/"+c.Contest+"/", http.StatusSeeOther)
 			return
 		}
-		s.errorPage(w, r, caller{}, apierror.New(http.StatusNotFound, "not_found", "open your contest's page (/c/CONTEST/) or your invite link"))
+		s.errorPage(w, r, caller{}, api.Errorf(api.CodeNotFound, "open your contest's page (/c/CONTEST/) or your invite link"))
 	})
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(s.crossOrigin))
@@ -111,7 +111,7 @@ func (s *Server) routes() http.Handler {
 // crossOrigin answers a request CrossOriginProtection refused as any other refusal: the
 // contract's JSON error under /api/, a page elsewhere (its own would be a line of plain text).
 func (s *Server) crossOrigin(w http.ResponseWriter, r *http.Request) {
-	err := apierror.New(http.StatusForbidden, "cross_origin", "the request came from another site: the portal takes changes only from its own pages and from scripts")
+	err := api.Errorf(api.CodeCrossOrigin, "the request came from another site: the portal takes changes only from its own pages and from scripts")
 	if strings.HasPrefix(r.URL.Path, "/api/") {
 		s.writeError(w, err)
 		return

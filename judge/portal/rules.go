@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"net/http"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/game"
-	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/view"
 )
 
@@ -18,17 +18,17 @@ func (s *Server) rulesPage(w http.ResponseWriter, r *http.Request, c caller) err
 	}
 	g, ok := s.c.Games(ct.Game)
 	if !ok {
-		return apierror.New(http.StatusNotFound, "not_found", "the contest's game %s is not one this judge has: ask the organisers", ct.Game)
+		return api.Errorf(api.CodeNotFound, "the contest's game %s is not one this judge has: ask the organisers", ct.Game)
 	}
 	var page bytes.Buffer
 	if own, ok := g.(game.RulesPage); ok {
 		src := own.RulesPage()
 		if src == nil {
-			return apierror.New(http.StatusNotFound, "not_found", "%s, the organisers' own game, has no rules page: ask them, or read its directory (the judge page)", ct.Game)
+			return api.Errorf(api.CodeNotFound, "%s, the organisers' own game, has no rules page: ask them, or read its directory (the judge page)", ct.Game)
 		}
 		err = view.WriteRulesOf(&page, ct.Game, src)
 	} else if found, werr := view.WriteRules(&page, ct.Game); !found {
-		return apierror.New(http.StatusNotFound, "not_found", "%s has no rules page", ct.Game)
+		return api.Errorf(api.CodeNotFound, "%s has no rules page", ct.Game)
 	} else {
 		err = werr
 	}

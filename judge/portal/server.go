@@ -21,10 +21,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/game"
-	"github.com/botjudge/judge/judge/portal/apierror"
 	"github.com/botjudge/judge/judge/portal/upload"
 	"github.com/botjudge/judge/judge/view"
 )
@@ -123,40 +123,40 @@ func (s *Server) Serve(ctx context.Context, ready func(addr string)) error {
 }
 
 var (
-	errNotFound     = apierror.New(http.StatusNotFound, "not_found", "no such thing here")
-	errUnauthorized = apierror.New(http.StatusUnauthorized, "unauthorized", "log in, or send Authorization: Bearer TOKEN")
-	errForbidden    = apierror.New(http.StatusForbidden, "forbidden", "only the contest's organisers may do that")
+	errNotFound     = api.Errorf(api.CodeNotFound, "no such thing here")
+	errUnauthorized = api.Errorf(api.CodeUnauthorized, "log in, or send Authorization: Bearer TOKEN")
+	errForbidden    = api.Errorf(api.CodeForbidden, "only the contest's organisers may do that")
 )
 
-// asAPIError gives every error its status: its own (apierror), the store's by kind; anything
+// asAPIError gives every error its status: its own (an api.Error), the store's by kind; anything
 // else is the portal's own fault (500), logged and not shown in detail.
-func (s *Server) asAPIError(err error) *apierror.Error {
-	var ae *apierror.Error
+func (s *Server) asAPIError(err error) *api.Error {
+	var ae *api.Error
 	var qe *store.ErrQuota
 	switch {
 	case errors.As(err, &ae):
 		return ae
 	case errors.As(err, &qe):
-		return &apierror.Error{Status: http.StatusTooManyRequests, Code: "quota", Message: qe.Error(), Retry: qe.Retry}
+		return &api.Error{Status: api.CodeQuota.Status(), Code: api.CodeQuota, Message: qe.Error(), Retry: qe.Retry}
 	case errors.Is(err, store.ErrNotFound):
 		return errNotFound
 	case errors.Is(err, store.ErrClosed):
-		return apierror.New(http.StatusForbidden, "closed", "%s", err)
+		return api.Errorf(api.CodeClosed, "%s", err)
 	case errors.Is(err, store.ErrExists):
-		return apierror.New(http.StatusConflict, "exists", "%v", err)
+		return api.Errorf(api.CodeExists, "%v", err)
 	case errors.Is(err, contest.ErrTooFew):
-		return apierror.New(http.StatusConflict, "too_few", "%s", trimSentinel(err, contest.ErrTooFew))
+		return api.Errorf(api.CodeTooFew, "%s", trimSentinel(err, contest.ErrTooFew))
 	case errors.Is(err, contest.ErrNotClosed):
-		return apierror.New(http.StatusConflict, "not_closed", "%s", trimSentinel(err, contest.ErrNotClosed))
+		return api.Errorf(api.CodeNotClosed, "%s", trimSentinel(err, contest.ErrNotClosed))
 	case errors.Is(err, store.ErrConflict):
-		return apierror.New(http.StatusConflict, "conflict", "%s", trimSentinel(err, store.ErrConflict))
+		return api.Errorf(api.CodeConflict, "%s", trimSentinel(err, store.ErrConflict))
 	case errors.Is(err, store.ErrInvalid):
-		return apierror.New(http.StatusBadRequest, "bad_request", "%s", trimSentinel(err, store.ErrInvalid))
+		return api.Errorf(api.CodeBadRequest, "%s", trimSentinel(err, store.ErrInvalid))
 	case errors.Is(err, store.ErrBadLogin):
-		return apierror.New(http.StatusUnauthorized, "bad_login", "wrong login or password")
+		return api.Errorf(api.CodeBadLogin, "wrong login or password")
 	}
 	s.c.Log.Error("portal: internal error", "err", err)
-	return apierror.New(http.StatusInternalServerError, "internal", "the portal failed; try again")
+	return api.Errorf(api.CodeInternal, "the portal failed; try again")
 }
 
 // trimSentinel drops "sentinel: " from err's text.

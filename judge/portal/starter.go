@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest/store"
-	"github.com/botjudge/judge/judge/portal/apierror"
 )
 
 // starters are the contest's languages (the judge's order) in which its game has a sample
@@ -36,7 +36,7 @@ func (s *Server) starter(ct store.Contest, lang string) (map[string][]byte, erro
 	if langs := s.starters(ct); len(langs) > 0 {
 		have = strings.Join(langs, ", ")
 	}
-	return nil, apierror.New(http.StatusNotFound, "not_found", "no starter bot in %q for this contest (%s): it has one in %s", lang, ct.Game, have)
+	return nil, api.Errorf(api.CodeNotFound, "no starter bot in %q for this contest (%s): it has one in %s", lang, ct.Game, have)
 }
 
 // writeStarter answers the starter in lang as a .tar.gz of its files: their own paths, or

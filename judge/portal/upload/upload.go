@@ -19,8 +19,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/files"
-	"github.com/botjudge/judge/judge/portal/apierror"
 )
 
 // Limits bound one upload.
@@ -36,11 +36,11 @@ type Limits struct {
 const DefaultFiles = 64
 
 func bad(format string, args ...any) error {
-	return apierror.New(http.StatusBadRequest, "bad_upload", format, args...)
+	return api.Errorf(api.CodeBadUpload, format, args...)
 }
 
 func tooLarge(format string, args ...any) error {
-	return apierror.New(http.StatusRequestEntityTooLarge, "too_large", format, args...)
+	return api.Errorf(api.CodeTooLarge, format, args...)
 }
 
 // Upload is what was uploaded: the files, the language if one was named, and the form's
@@ -230,7 +230,7 @@ func readErr(err error) error {
 	if errors.As(err, &mbe) {
 		return tooLarge("the upload is larger than %d bytes", mbe.Limit)
 	}
-	var ue *apierror.Error
+	var ue *api.Error
 	if errors.As(err, &ue) {
 		return err
 	}

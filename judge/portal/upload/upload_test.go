@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/botjudge/judge/judge/portal/apierror"
+	"github.com/botjudge/judge/judge/api"
 )
 
 var lim = Limits{Bytes: 1 << 20, Files: 64}
@@ -134,7 +134,7 @@ func TestHostileArchives(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Archive("x", tc.data(t), lim)
-			var ue *apierror.Error
+			var ue *api.Error
 			if !errors.As(err, &ue) || ue.Status != tc.status || !strings.Contains(ue.Message, tc.mention) {
 				t.Errorf("%v; want %d mentioning %q", err, tc.status, tc.mention)
 			}
@@ -151,7 +151,7 @@ func TestZipThatLiesAboutItsSize(t *testing.T) {
 		copy(data[off:off+4], []byte{10, 0, 0, 0})
 	}
 	_, err := Archive("x.zip", data, lim)
-	var ue *apierror.Error
+	var ue *api.Error
 	if !errors.As(err, &ue) || ue.Status/100 != 4 {
 		t.Errorf("%v; want a 4xx", err)
 	}
@@ -212,7 +212,7 @@ func TestRequest(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Request(multipartRequest(t, tc.parts), lim)
-			var ue *apierror.Error
+			var ue *api.Error
 			if !errors.As(err, &ue) || ue.Status != tc.status || !strings.Contains(ue.Message, tc.mention) {
 				t.Errorf("%v; want %d mentioning %q", err, tc.status, tc.mention)
 			}
@@ -228,7 +228,7 @@ func TestRequestOverTheBodyLimit(t *testing.T) {
 	})
 	r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, 1000)
 	_, err := Request(r, lim)
-	var ue *apierror.Error
+	var ue *api.Error
 	if !errors.As(err, &ue) || ue.Status != 413 {
 		t.Errorf("%v; want 413", err)
 	}
@@ -240,7 +240,7 @@ func FuzzArchive(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fs, err := Archive("x", data, Limits{Bytes: 4096, Files: 8})
 		if err != nil {
-			var ue *apierror.Error
+			var ue *api.Error
 			if !errors.As(err, &ue) || ue.Status/100 != 4 {
 				t.Fatalf("not a 4xx: %v", err)
 			}
