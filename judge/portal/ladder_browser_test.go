@@ -4,14 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/botjudge/judge/judge/portal/ladder"
-	"github.com/botjudge/judge/judge/portal/store"
+	"github.com/botjudge/judge/judge/contest/ladder"
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/view/browsertest"
 )
 
@@ -93,9 +94,19 @@ func TestLadderInChromium(t *testing.T) {
 	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/rounds"), chromedp.Click(chromedp.CSS(`a[href="/c/spring/rounds/`+out["id"].(string)+`"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`[data-testid=standings]`)))
 	order = browsertest.Get(t, b, chromedp.Evaluate[[]string](
-		`[...document.querySelectorAll("[data-testid=standings] tr td:nth-child(2)")].map((td) => td.innerText)`))
+		`[...document.querySelectorAll("[data-testid=standings] [data-testid=entrant]")].map((td) => td.innerText)`))
 	if strings.Join(order, " ") != "cat bob ann eve" {
 		t.Errorf("the test competition's standings: %v, want cat bob ann eve (eve crashes only on the ladder, and ties with ann)", order)
+	}
+	ranges := browsertest.Get(t, b, chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll("[data-testid=standings] [data-testid=rank-range]")].map((td) => td.innerText)`))
+	for i, r := range ranges {
+		if !regexp.MustCompile(`^[1-4](–[1-4])?$`).MatchString(r) {
+			t.Errorf("row %d could truly be %q, want a place or a band of places within 1-4", i+1, r)
+		}
+	}
+	if len(ranges) != 4 {
+		t.Errorf("%d rank ranges shown, want 4", len(ranges))
 	}
 	if n := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=round-matches] a").length`)); n != 12 {
 		t.Errorf("%d matches listed, want the 12 of a round robin of 4", n)
