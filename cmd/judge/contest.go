@@ -12,8 +12,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"mime/multipart"
-	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -25,7 +23,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/api"
+	"github.com/botjudge/judge/judge/api/client"
 	"github.com/botjudge/judge/judge/result"
 )
 
@@ -117,11 +116,8 @@ func (a *app) contestLoginCmd() *cobra.Command {
 			if l.Token == "" {
 				return usageError{errors.New("the token is empty")}
 			}
-			var ct struct {
-				Name string `json:"name"`
-				Game string `json:"game"`
-			}
-			if _, err := l.call(cmd.Context(), "GET", "/api/v1/contests/"+url.PathEscape(contest), nil, "", &ct); err != nil {
+			ct, _, err := l.client().Contest(cmd.Context(), contest)
+			if err != nil {
 				return fmt.Errorf("logging in to %s: %w", args[0], err)
 			}
 			path, err := contestLoginPath()
@@ -185,63 +181,9 @@ func loggedIn() (contestLogin, error) {
 	return l, nil
 }
 
-// apiFailure is the portal's error answer.
-type apiFailure struct {
-	Status  int
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-func (e *apiFailure) Error() string {
-	return fmt.Sprintf("the portal answers %d %s: %s", e.Status, e.Code, e.Message)
-}
-
-// call makes one API request with the login's token and decodes the answer into out; an
-// error answer is an *apiFailure with the portal's message. The answer as it came is
-// returned too, for --json.
-func (l contestLogin) call(ctx context.Context, method, path string, body io.Reader, contentType string, out any) (json.RawMessage, error) {
-	resp, err := l.request(ctx, method, path, body, contentType)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	var raw json.RawMessage
-	if err := json.NewDecoder(resp.Body).Decode(&raw); err != nil {
-		return nil, fmt.Errorf("the portal's answer to %s %s is not JSON: %w", method, path, err)
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		return nil, fmt.Errorf("the portal's answer to %s %s is not its API's: %w", method, path, err)
-	}
-	return raw, nil
-}
-
-// request makes one API request; an answer that is not a success is an *apiFailure.
-func (l contestLogin) request(ctx context.Context, method, path string, body io.Reader, contentType string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(ctx, method, l.URL+path, body)
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+l.Token)
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("reaching the portal at %s: %w", l.URL, err)
-	}
-	if resp.StatusCode < 300 {
-		return resp, nil
-	}
-	defer resp.Body.Close()
-	var e struct {
-		Error apiFailure `json:"error"`
-	}
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
-	if json.Unmarshal(raw, &e) != nil || e.Error.Message == "" {
-		e.Error = apiFailure{Code: http.StatusText(resp.StatusCode), Message: strings.TrimSpace(string(raw))}
-	}
-	e.Error.Status = resp.StatusCode
-	return nil, &e.Error
+// client is the portal's API with the login's token.
+func (l contestLogin) client() *client.Client {
+	return &client.Client{URL: l.URL, Token: l.Token}
 }
 
 // contestCommand is a contest command's run with the stored login.
@@ -253,27 +195,6 @@ func contestCommand(run func(cmd *cobra.Command, args []string, l contestLogin) 
 		}
 		return run(cmd, args, l)
 	}
-}
-
-// apiVersion is a version as the portal's API shows it (the fields the commands print).
-type apiVersion struct {
-	ID         string        `json:"id"`
-	Version    int           `json:"version"`
-	Lang       string        `json:"lang"`
-	Files      []string      `json:"files"`
-	Status     string        `json:"status"`
-	Build      *result.Build `json:"build"`
-	Validation *struct {
-		Match string      `json:"match"`
-		Fault *game.Fault `json:"fault"`
-	} `json:"validation"`
-	Error   string `json:"error"`
-	Created string `json:"created"`
-}
-
-// settled says whether a version's status is one it stays in by itself.
-func settled(status string) bool {
-	return !slices.Contains([]string{"queued", "compiling", "validating"}, status)
 }
 
 func (a *app) contestSubmitCmd() *cobra.Command {
@@ -304,23 +225,13 @@ that is ready your active one. --no-wait returns once the portal has the upload.
 			if err != nil {
 				return err
 			}
-			var body bytes.Buffer
-			mw := multipart.NewWriter(&body)
-			w, err := mw.CreateFormFile("archive", "sources.tar.gz")
-			if err != nil {
-				return err
-			}
-			w.Write(archive)
-			mw.WriteField("lang", src.Lang)
-			mw.Close()
-			var up apiVersion
-			raw, err := l.call(cmd.Context(), "POST", "/api/v1/contests/"+url.PathEscape(l.Contest)+"/submissions", &body, mw.FormDataContentType(), &up)
+			up, raw, err := l.client().Upload(cmd.Context(), l.Contest, archive, src.Lang)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "version %d uploaded (%s)\n", up.Version, up.ID)
 			if noWait {
-				return finish(cmd, asJSON, up, raw, nil)
+				return finish(cmd, asJSON, api.Submission{ID: up.ID, Version: up.Version, Status: up.Status}, raw, nil)
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
@@ -329,7 +240,7 @@ that is ready your active one. --no-wait returns once the portal has the upload.
 				return err
 			}
 			if activate && sub.Status == "ready" {
-				if raw, err = l.call(cmd.Context(), "POST", "/api/v1/submissions/"+url.PathEscape(sub.ID)+"/activate", nil, "", &sub); err != nil {
+				if sub, raw, err = l.client().Activate(cmd.Context(), sub.ID); err != nil {
 					return err
 				}
 			}
@@ -354,7 +265,7 @@ that is ready your active one. --no-wait returns once the portal has the upload.
 }
 
 // finish prints a version, as the API answered it (raw) or for a person, and returns verdict.
-func finish(cmd *cobra.Command, asJSON bool, sub apiVersion, raw json.RawMessage, verdict error) error {
+func finish(cmd *cobra.Command, asJSON bool, sub api.Submission, raw json.RawMessage, verdict error) error {
 	if err := printOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
 		fmt.Fprintf(w, "version %d (%s, %s): %s\n", sub.Version, sub.ID, sub.Lang, sub.Status)
 		if sub.Build != nil && !sub.Build.OK && sub.Build.Log != "" {
@@ -396,11 +307,10 @@ func tarGz(files map[string][]byte) ([]byte, error) {
 }
 
 // waitSubmission polls a version until its status settles, telling each new status.
-func waitSubmission(ctx context.Context, l contestLogin, id string, told func(string)) (apiVersion, json.RawMessage, error) {
+func waitSubmission(ctx context.Context, l contestLogin, id string, told func(string)) (api.Submission, json.RawMessage, error) {
 	last := ""
 	for {
-		var sub apiVersion
-		raw, err := l.call(ctx, "GET", "/api/v1/submissions/"+url.PathEscape(id), nil, "", &sub)
+		sub, raw, err := l.client().Submission(ctx, id)
 		if err != nil {
 			return sub, nil, err
 		}
@@ -408,7 +318,7 @@ func waitSubmission(ctx context.Context, l contestLogin, id string, told func(st
 			told(sub.Status)
 			last = sub.Status
 		}
-		if settled(sub.Status) {
+		if api.Settled(sub.Status) {
 			return sub, raw, nil
 		}
 		select {
@@ -426,10 +336,7 @@ func (a *app) contestStatusCmd() *cobra.Command {
 		Short: "Your versions, the newest first, and which one is active",
 		Args:  cobra.NoArgs,
 		RunE: contestCommand(func(cmd *cobra.Command, _ []string, l contestLogin) error {
-			var page struct {
-				Submissions []apiVersion `json:"submissions"`
-			}
-			raw, err := l.call(cmd.Context(), "GET", "/api/v1/contests/"+url.PathEscape(l.Contest)+"/submissions", nil, "", &page)
+			page, raw, err := l.client().Submissions(cmd.Context(), l.Contest, "")
 			if err != nil {
 				return err
 			}
@@ -447,17 +354,6 @@ func (a *app) contestStatusCmd() *cobra.Command {
 	return cmd
 }
 
-// contestMatch is a match as the portal's API shows it.
-type contestMatch struct {
-	ID      string         `json:"id"`
-	Kind    string         `json:"kind"`
-	Players []string       `json:"players"`
-	Status  string         `json:"status"`
-	Seed    uint64         `json:"seed"`
-	Result  *result.Result `json:"result"`
-	Created string         `json:"created"`
-}
-
 func (a *app) contestMatchCmd() *cobra.Command {
 	var asJSON bool
 	var out string
@@ -467,19 +363,17 @@ func (a *app) contestMatchCmd() *cobra.Command {
 		Short: "Play a test match of your active version against opponents (house:NAME, or a contestant's login), wait for it, and save its replay",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
-			body, _ := json.Marshal(map[string]any{"opponents": args})
-			var asked contestMatch
-			if _, err := l.call(cmd.Context(), "POST", "/api/v1/contests/"+url.PathEscape(l.Contest)+"/matches", bytes.NewReader(body), "application/json", &asked); err != nil {
+			asked, err := l.client().AskMatch(cmd.Context(), l.Contest, args)
+			if err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "match %s asked for\n", asked.ID)
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			var m contestMatch
+			var m api.Match
 			var raw json.RawMessage
 			for {
-				var err error
-				if raw, err = l.call(ctx, "GET", "/api/v1/matches/"+url.PathEscape(asked.ID), nil, "", &m); err != nil {
+				if m, raw, err = l.client().Match(ctx, asked.ID); err != nil {
 					return err
 				}
 				if m.Result != nil {
@@ -517,7 +411,7 @@ func (a *app) contestMatchCmd() *cobra.Command {
 }
 
 // printMatch prints a judged match for a person: each seat's score, rank and fault.
-func printMatch(w io.Writer, m contestMatch) {
+func printMatch(w io.Writer, m api.Match) {
 	res := m.Result
 	fmt.Fprintf(w, "match %s (%s, seed %d): %s\n", m.ID, res.Game, m.Seed, res.Status)
 	if res.Error != nil {
@@ -537,16 +431,16 @@ func printMatch(w io.Writer, m contestMatch) {
 
 // saveReplay downloads match id's replay to path.
 func saveReplay(ctx context.Context, l contestLogin, id, path string) error {
-	resp, err := l.request(ctx, "GET", "/api/v1/matches/"+url.PathEscape(id)+"/replay", nil, "")
+	body, err := l.client().Replay(ctx, id)
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
+	defer body.Close()
 	f, err := os.Create(path)
 	if err != nil {
 		return usageError{err}
 	}
-	if _, err := io.Copy(f, resp.Body); err != nil {
+	if _, err := io.Copy(f, body); err != nil {
 		f.Close()
 		os.Remove(path)
 		return fmt.Errorf("downloading the replay of %s: %w", id, err)
@@ -561,10 +455,7 @@ func (a *app) contestMatchesCmd() *cobra.Command {
 		Short: "Your matches, the newest first: validations, test matches, the ladder's and the rounds'",
 		Args:  cobra.NoArgs,
 		RunE: contestCommand(func(cmd *cobra.Command, _ []string, l contestLogin) error {
-			var page struct {
-				Matches []contestMatch `json:"matches"`
-			}
-			raw, err := l.call(cmd.Context(), "GET", "/api/v1/contests/"+url.PathEscape(l.Contest)+"/matches?mine=1", nil, "", &page)
+			page, raw, err := l.client().Matches(cmd.Context(), l.Contest)
 			if err != nil {
 				return err
 			}
@@ -613,18 +504,7 @@ func (a *app) contestLeaderboardCmd() *cobra.Command {
 		Short: "The contest's ladder: each contestant's active version, rating and matches",
 		Args:  cobra.NoArgs,
 		RunE: contestCommand(func(cmd *cobra.Command, _ []string, l contestLogin) error {
-			var board struct {
-				Rows []struct {
-					Rank     int     `json:"rank"`
-					Login    string  `json:"login"`
-					Version  int     `json:"version"`
-					Lang     string  `json:"lang"`
-					Rating   float64 `json:"rating"`
-					Matches  int     `json:"matches"`
-					Disabled bool    `json:"disabled"`
-				} `json:"rows"`
-			}
-			raw, err := l.call(cmd.Context(), "GET", "/api/v1/contests/"+url.PathEscape(l.Contest)+"/leaderboard", nil, "", &board)
+			board, raw, err := l.client().Leaderboard(cmd.Context(), l.Contest)
 			if err != nil {
 				return err
 			}
@@ -646,30 +526,6 @@ func (a *app) contestLeaderboardCmd() *cobra.Command {
 	return cmd
 }
 
-// versions are the caller's versions, the newest first, every page of them.
-func versions(ctx context.Context, l contestLogin) ([]apiVersion, error) {
-	var all []apiVersion
-	cursor := ""
-	for {
-		var page struct {
-			Submissions []apiVersion `json:"submissions"`
-			Next        string       `json:"next"`
-		}
-		path := "/api/v1/contests/" + url.PathEscape(l.Contest) + "/submissions"
-		if cursor != "" {
-			path += "?cursor=" + url.QueryEscape(cursor)
-		}
-		if _, err := l.call(ctx, "GET", path, nil, "", &page); err != nil {
-			return nil, err
-		}
-		all = append(all, page.Submissions...)
-		if page.Next == "" || len(page.Submissions) == 0 {
-			return all, nil
-		}
-		cursor = page.Next
-	}
-}
-
 func (a *app) contestDownloadCmd() *cobra.Command {
 	var out string
 	var asJSON bool
@@ -686,11 +542,11 @@ func (a *app) contestDownloadCmd() *cobra.Command {
 				}
 				want = n
 			}
-			all, err := versions(cmd.Context(), l)
+			all, err := l.client().AllSubmissions(cmd.Context(), l.Contest)
 			if err != nil {
 				return err
 			}
-			i := slices.IndexFunc(all, func(s apiVersion) bool {
+			i := slices.IndexFunc(all, func(s api.Submission) bool {
 				return s.Version == want || (want == 0 && s.Status == "active")
 			})
 			if i < 0 && want == 0 && len(all) > 0 {
@@ -706,7 +562,7 @@ func (a *app) contestDownloadCmd() *cobra.Command {
 			if out == "" {
 				out = fmt.Sprintf("v%d", sub.Version)
 			}
-			files, err := downloadFiles(cmd.Context(), l, "/api/v1/submissions/"+url.PathEscape(sub.ID)+"/source", out)
+			files, err := downloadFiles(out, func() (io.ReadCloser, error) { return l.client().Source(cmd.Context(), sub.ID) })
 			if err != nil {
 				return fmt.Errorf("the sources of version %d: %w", sub.Version, err)
 			}
@@ -720,18 +576,18 @@ func (a *app) contestDownloadCmd() *cobra.Command {
 	return cmd
 }
 
-// downloadFiles writes the .tar.gz of files at the API's path into the new directory out
-// (one that exists is refused: nothing of the contestant's is overwritten), and returns them.
-func downloadFiles(ctx context.Context, l contestLogin, path, out string) (map[string][]byte, error) {
+// downloadFiles writes the .tar.gz of files that open gives into the new directory out (one
+// that exists is refused: nothing of the contestant's is overwritten), and returns them.
+func downloadFiles(out string, open func() (io.ReadCloser, error)) (map[string][]byte, error) {
 	if _, err := os.Stat(out); err == nil {
 		return nil, usageError{fmt.Errorf("%s exists already: -o a directory that does not", out)}
 	}
-	resp, err := l.request(ctx, "GET", path, nil, "")
+	body, err := open()
 	if err != nil {
 		return nil, err
 	}
-	defer resp.Body.Close()
-	files, err := untar(resp.Body)
+	defer body.Close()
+	files, err := untar(body)
 	if err != nil {
 		return nil, err
 	}
@@ -750,18 +606,14 @@ func downloadFiles(ctx context.Context, l contestLogin, path, out string) (map[s
 	return files, nil
 }
 
-// contestGame is what the contest's API says of its game: its name, and whether it is an
-// organiser's, played here from its directory (GAME.game, as judge contest game writes it).
-type contestGame struct {
-	Game    string            `json:"game"`
-	Added   bool              `json:"game_added"`
-	Options map[string]string `json:"options"`
-	Players int               `json:"players"`
-}
+// contestGame is the contest, for its game: its name, and whether it is an organiser's,
+// played here from its directory (GAME.game, as judge contest game writes it).
+type contestGame api.Contest
 
 func (l contestLogin) game(ctx context.Context) (contestGame, error) {
-	var g contestGame
-	if _, err := l.call(ctx, "GET", "/api/v1/contests/"+url.PathEscape(l.Contest), nil, "", &g); err != nil {
+	ct, _, err := l.client().Contest(ctx, l.Contest)
+	g := contestGame(ct)
+	if err != nil {
 		return g, err
 	}
 	if !fs.ValidPath(g.Game) || strings.ContainsAny(g.Game, `/\`) {
@@ -772,7 +624,7 @@ func (l contestLogin) game(ctx context.Context) (contestGame, error) {
 
 // arg is judge play's --game for it on this machine.
 func (g contestGame) arg() string {
-	if g.Added {
+	if g.GameAdded {
 		return g.Game + ".game"
 	}
 	return g.Game
@@ -809,13 +661,13 @@ func (a *app) contestStarterCmd() *cobra.Command {
 			if out == "" {
 				out = g.Game + "-" + lang
 			}
-			files, err := downloadFiles(cmd.Context(), l, "/api/v1/contests/"+url.PathEscape(l.Contest)+"/starters/"+url.PathEscape(lang), out)
+			files, err := downloadFiles(out, func() (io.ReadCloser, error) { return l.client().Starter(cmd.Context(), l.Contest, lang) })
 			if err != nil {
 				return err
 			}
 			return printOut(cmd.OutOrStdout(), asJSON, map[string]any{"game": g.Game, "lang": lang, "dir": out, "files": slices.Sorted(maps.Keys(files))}, func(w io.Writer) {
 				fmt.Fprintf(w, "the sample bot of %s in %s: %d file(s) in %s\n", g.Game, lang, len(files), out)
-				if g.Added {
+				if g.GameAdded {
 					fmt.Fprintf(w, "%s is the organisers' own game: judge contest game fetches its directory, %s\n", g.Game, g.arg())
 				}
 				fmt.Fprintf(w, "try it: %s\n", g.play(out))
@@ -842,7 +694,7 @@ func (a *app) contestGameCmd() *cobra.Command {
 			if out == "" {
 				out = g.arg()
 			}
-			files, err := downloadFiles(cmd.Context(), l, "/api/v1/contests/"+url.PathEscape(l.Contest)+"/game", out)
+			files, err := downloadFiles(out, func() (io.ReadCloser, error) { return l.client().GameDir(cmd.Context(), l.Contest) })
 			if err != nil {
 				return err
 			}

@@ -19,7 +19,6 @@ import (
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/portal/upload"
 	"github.com/botjudge/judge/judge/queue"
-	"github.com/botjudge/judge/judge/result"
 )
 
 // api wraps an API handler: it finds the caller (401 without one), refuses a browser's
@@ -39,58 +38,29 @@ func (s *Server) api(h func(w http.ResponseWriter, r *http.Request, c caller) er
 	})
 }
 
-// submissionJSON is a submission as the API shows it.
-type submissionJSON struct {
-	ID         string            `json:"id"`
-	Version    int               `json:"version"`
-	Login      string            `json:"login"`
-	Lang       string            `json:"lang"`
-	Files      []string          `json:"files"`
-	Status     store.Status      `json:"status"`
-	Build      *result.Build     `json:"build"`
-	Validation *store.Validation `json:"validation"`
-	Error      string            `json:"error,omitempty"`
-	// Disabled is why the ladder took the version off, and the matches that counted.
-	Disabled *ladder.Disabled `json:"disabled"`
-	// Ladder is the version's place on the ladder, or on trial there (staged).
-	Ladder  *ladderJSON `json:"ladder,omitempty"`
-	Created string      `json:"created"`
-}
-
 // toJSON is a submission as the API shows it; st is its contest's ladder (set, its settings).
-func toJSON(sub store.Submission, st ladder.State, set ladder.Settings) submissionJSON {
-	out := submissionJSON{ID: sub.ID, Version: sub.Version, Login: sub.Login, Lang: sub.Lang, Files: sub.Files, Status: sub.Status,
-		Build: sub.Build, Validation: sub.Validation, Error: sub.Error, Created: sub.Created.Format("2006-01-02T15:04:05Z")}
+func toJSON(sub store.Submission, st ladder.State, set ladder.Settings) api.Submission {
+	out := api.Submission{ID: sub.ID, Version: sub.Version, Login: sub.Login, Lang: sub.Lang, Files: sub.Files, Status: string(sub.Status),
+		Build: sub.Build, Error: sub.Error, Created: sub.Created.Format("2006-01-02T15:04:05Z")}
+	if v := sub.Validation; v != nil {
+		out.Validation = &api.Validation{Match: v.Match, Fault: v.Fault}
+	}
 	if p := st.Players[sub.ID]; p != nil {
-		out.Disabled = p.Disabled
-		out.Ladder = &ladderJSON{Staged: p.Staged, Mu: p.Mu, Sigma: p.Sigma, Rating: p.Rating(), Matches: p.Matches, Versus: p.Versus}
+		if d := p.Disabled; d != nil {
+			out.Disabled = &api.Disabled{Reason: d.Reason, Matches: d.Matches, At: d.At}
+		}
+		out.Ladder = &api.Ladder{Staged: p.Staged, Mu: p.Mu, Sigma: p.Sigma, Rating: p.Rating(), Matches: p.Matches}
+		if p.Versus != nil {
+			out.Ladder.Versus = map[string]*api.Record{}
+			for k, r := range p.Versus {
+				out.Ladder.Versus[k] = &api.Record{Won: r.Won, Drawn: r.Drawn, Lost: r.Lost}
+			}
+		}
 		if pl, ok := st.PlaceOf(sub.ID, set, time.Now()); ok {
-			out.Ladder.Queue = &queueJSON{Place: pl.Place, Pending: pl.Pending, WaitSeconds: int(pl.Wait.Seconds()), Behind: pl.Behind}
+			out.Ladder.Queue = &api.QueuePlace{Place: pl.Place, Pending: pl.Pending, WaitSeconds: int(pl.Wait.Seconds()), Behind: pl.Behind}
 		}
 	}
 	return out
-}
-
-// ladderJSON is a version on the ladder as the API shows it.
-type ladderJSON struct {
-	Staged  bool                      `json:"staged"`
-	Mu      float64                   `json:"mu"`
-	Sigma   float64                   `json:"sigma"`
-	Rating  float64                   `json:"rating"`
-	Matches int                       `json:"matches"`
-	Versus  map[string]*ladder.Record `json:"versus"`
-	// Queue is its place in the ladder's queue, while it plays.
-	Queue *queueJSON `json:"queue,omitempty"`
-}
-
-// queueJSON is a version's place in the ladder's queue: 1 is seeded next; wait_seconds is
-// the expected wait from the ladder's pace (0 while it is not known); behind is true below
-// the guaranteed rate.
-type queueJSON struct {
-	Place       int  `json:"place"`
-	Pending     bool `json:"pending"`
-	WaitSeconds int  `json:"wait_seconds"`
-	Behind      bool `json:"behind"`
 }
 
 func (s *Server) apiStage(w http.ResponseWriter, r *http.Request, c caller) error {
@@ -110,7 +80,7 @@ func (s *Server) apiSubmit(w http.ResponseWriter, r *http.Request, c caller) err
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusAccepted, map[string]any{"id": sub.ID, "version": sub.Version, "status": sub.Status})
+	writeJSON(w, http.StatusAccepted, api.Uploaded{ID: sub.ID, Version: sub.Version, Status: string(sub.Status)})
 	return nil
 }
 
@@ -155,11 +125,12 @@ func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request, c caller
 	if err != nil {
 		return err
 	}
-	rows := st.Leaderboard()
-	if rows == nil {
-		rows = []ladder.Row{}
+	out := api.Leaderboard{Rows: []api.LeaderboardRow{}}
+	for _, r := range st.Leaderboard() {
+		out.Rows = append(out.Rows, api.LeaderboardRow{Rank: r.Rank, Login: r.Login, Version: r.Version, Lang: r.Lang,
+			Mu: r.Mu, Sigma: r.Sigma, Rating: r.Rating, Matches: r.Matches, Disabled: r.Disabled, Faults: r.Faults})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"rows": rows})
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -180,14 +151,14 @@ func (s *Server) apiSubmissions(w http.ResponseWriter, r *http.Request, c caller
 	if err != nil {
 		return err
 	}
-	out := []submissionJSON{}
+	out := api.Submissions{Submissions: []api.Submission{}, Next: p.Older.String()}
 	for _, sub := range p.Items {
 		if sub.ID == c.Active {
 			sub.Status = store.Active
 		}
-		out = append(out, toJSON(sub, st, set))
+		out.Submissions = append(out.Submissions, toJSON(sub, st, set))
 	}
-	writeJSON(w, http.StatusOK, listJSON("submissions", out, p.Older))
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -225,16 +196,6 @@ func listParams(r *http.Request, kinds bool) (store.List, error) {
 	return l, nil
 }
 
-// listJSON is a page of a list as the API answers it: the items under name, and next, the
-// cursor of the following (older) page, absent on the last.
-func listJSON[T any](name string, items []T, older store.Cursor) map[string]any {
-	out := map[string]any{name: items}
-	if next := older.String(); next != "" {
-		out["next"] = next
-	}
-	return out
-}
-
 func (s *Server) apiActivate(w http.ResponseWriter, r *http.Request, c caller) error {
 	sub, err := s.activate(r.Context(), c, r.PathValue("id"))
 	if err != nil {
@@ -245,9 +206,7 @@ func (s *Server) apiActivate(w http.ResponseWriter, r *http.Request, c caller) e
 }
 
 func (s *Server) apiAskMatch(w http.ResponseWriter, r *http.Request, c caller) error {
-	var body struct {
-		Opponents []string `json:"opponents"`
-	}
+	var body api.MatchRequest
 	dec := json.NewDecoder(io.LimitReader(r.Body, 64<<10))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&body); err != nil {
@@ -257,23 +216,13 @@ func (s *Server) apiAskMatch(w http.ResponseWriter, r *http.Request, c caller) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusAccepted, map[string]any{"id": m.ID})
+	writeJSON(w, http.StatusAccepted, api.MatchAsked{ID: m.ID})
 	return nil
 }
 
 // matchJSON is a match as the API shows it: the result with only the caller's stderr.
-type matchJSON struct {
-	ID      string         `json:"id"`
-	Kind    string         `json:"kind"`
-	Players []string       `json:"players"`
-	Status  string         `json:"status"`
-	Seed    uint64         `json:"seed"`
-	Result  *result.Result `json:"result"`
-	Created string         `json:"created"`
-}
-
-func (s *Server) matchJSON(c caller, m store.Match) matchJSON {
-	out := matchJSON{ID: m.ID, Kind: m.Kind, Status: "queued", Seed: m.Seed, Created: m.Created.Format("2006-01-02T15:04:05Z")}
+func (s *Server) matchJSON(c caller, m store.Match) api.Match {
+	out := api.Match{ID: m.ID, Kind: m.Kind, Status: "queued", Seed: m.Seed, Created: m.Created.Format("2006-01-02T15:04:05Z")}
 	for _, seat := range m.Seats {
 		out.Players = append(out.Players, seat.Name())
 	}
@@ -310,11 +259,11 @@ func (s *Server) apiMatches(w http.ResponseWriter, r *http.Request, c caller) er
 	if err != nil {
 		return err
 	}
-	out := []matchJSON{}
+	out := api.Matches{Matches: []api.Match{}, Next: p.Older.String()}
 	for _, m := range p.Items {
-		out = append(out, s.matchJSON(c, m))
+		out.Matches = append(out.Matches, s.matchJSON(c, m))
 	}
-	writeJSON(w, http.StatusOK, listJSON("matches", out, p.Older))
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 

@@ -178,26 +178,24 @@ func parseDeadline(s string) (time.Time, error) {
 	return t, nil
 }
 
-// contestJSON is a contest as a contestant sees it: no sources. game_added says that its
-// game is an organiser's, whose directory a contestant's judge needs (GET .../game);
-// players, how many its matches seat.
-func (s *Server) contestJSON(ct store.Contest) map[string]any {
-	house := []string{}
+// contestJSON is a contest as a contestant sees it: no sources.
+func (s *Server) contestJSON(ct store.Contest) api.Contest {
+	out := api.Contest{Name: ct.Name, Game: ct.Game, Options: ct.Options, Langs: ct.Langs, House: []string{},
+		TestQuota: ct.TestQuota, UploadQuota: ct.UploadsAllowed(), PeerMatches: ct.PeerMatches, PublishHouse: ct.PublishHouse,
+		Ladder: ct.Ladder, InFlight: ct.LadderSettings.InFlight, DisableFaults: ct.LadderSettings.DisableFaults,
+		DisableWindow: ct.LadderSettings.DisableWindow, MinRate: ct.LadderSettings.MinRate, MaxRate: ct.LadderSettings.Ceiling(),
+		TestRounds: append([]time.Time{}, ct.TestRounds...), Players: s.seats(ct)}
 	for _, h := range ct.House {
-		house = append(house, h.Name)
+		out.House = append(out.House, h.Name)
 	}
-	out := map[string]any{"name": ct.Name, "game": ct.Game, "options": ct.Options, "langs": ct.Langs, "house": house,
-		"test_quota": ct.TestQuota, "upload_quota": ct.UploadsAllowed(), "peer_matches": ct.PeerMatches, "publish_house": ct.PublishHouse, "deadline": nil,
-		"ladder": ct.Ladder, "in_flight": ct.LadderSettings.InFlight, "disable_faults": ct.LadderSettings.DisableFaults,
-		"disable_window": ct.LadderSettings.DisableWindow, "min_rate": ct.LadderSettings.MinRate, "max_rate": ct.LadderSettings.Ceiling(), "test_rounds": append([]time.Time{}, ct.TestRounds...)}
 	if !ct.Deadline.IsZero() {
-		out["deadline"] = ct.Deadline.Format(time.RFC3339)
+		d := ct.Deadline.Format(time.RFC3339)
+		out.Deadline = &d
 	}
-	_, out["game_added"] = s.gameDir(ct)
-	out["players"] = s.seats(ct)
-	out["closed_at"] = nil
+	_, out.GameAdded = s.gameDir(ct)
 	if ct.ReadOnly() {
-		out["closed_at"] = ct.ClosedAt.Format(time.RFC3339)
+		c := ct.ClosedAt.Format(time.RFC3339)
+		out.ClosedAt = &c
 	}
 	return out
 }

@@ -183,5 +183,5 @@ func (s *Server) writeError(w http.ResponseWriter, err error) {
 	if e.Retry > 0 {
 		w.Header().Set("Retry-After", retryAfter(e.Retry))
 	}
-	writeJSON(w, e.Status, map[string]any{"error": e})
+	writeJSON(w, e.Status, api.Failure{Error: e})
 }
