@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: docs release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-separation bench-tournament bench-round bench-latency bench-portal bench-referee bench-local load-portal season soak vet daemon-image
+.PHONY: docs release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-separation bench-field bench-tournament bench-round bench-latency bench-portal bench-referee bench-local load-portal season soak vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -174,6 +174,10 @@ bench-tournament: images
 bench-separation:
 	$(GO) test -run '^$$' -bench 'Separate128|BradleyTerry128|SPRT' -benchtime 1x ./judge/rating/
 	$(GO) test -run '^$$' -bench UntilSeparated -benchtime 1x -timeout 60m ./judge/tournament/
+
+# One real field played until separated and by repeating the round robin (BENCHMARKS.md).
+bench-field: images judge
+	judge/tournament/field.sh
 
 # A round of bots that think, on the default settings and on those of before (BENCHMARKS.md).
 bench-round: images

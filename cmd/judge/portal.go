@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"maps"
 	"os/signal"
-	"os/user"
 	"slices"
 	"strings"
 	"sync"
@@ -139,7 +137,7 @@ func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 	if !web { // the engine alone: nothing of the portal's settings is used
 		fmt.Fprintf(cmd.ErrOrStderr(), "contest engine running on %s\n", q.URL())
 		a.log.Info("the contest engine runs here")
-		a.contestEngine(st, q, a.log).Run(ctx) // until SIGINT or SIGTERM: a stop, not an error
+		a.contestEngine(st, q).Run(ctx) // until SIGINT or SIGTERM: a stop, not an error
 		return nil
 	}
 	// The games by name, and a film's added game by the version that judged its match
@@ -167,9 +165,9 @@ func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 	})
 }
 
-// contestEngine is the contest engine of st and q, logging to log (nil: nowhere).
-func (a *app) contestEngine(st *store.Store, q *queue.Queue, log *slog.Logger) *contest.Engine {
-	return contest.New(contest.Config{Store: st, Queue: q, Games: a.lookup, Log: log})
+// contestEngine is the contest engine of st and q, logging as the command does.
+func (a *app) contestEngine(st *store.Store, q *queue.Queue) *contest.Engine {
+	return contest.New(contest.Config{Store: st, Queue: q, Games: a.lookup, Log: a.log})
 }
 
 func (a *app) portalContestCmd() *cobra.Command {
@@ -228,14 +226,13 @@ func (a *app) portalContestCmd() *cobra.Command {
 			if _, err := a.lookupGame("--game", gameName); err != nil {
 				return err
 			}
-			c, err = a.contestEngine(st, q, nil).NewContest(cmd.Context(), images.LangNames(), c, bots)
+			c, err = a.contestEngine(st, q).NewContest(cmd.Context(), contest.HostActor(), c, bots)
 			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrExists) {
 				return usageError{errors.New(strings.TrimPrefix(err.Error(), "invalid: "))}
 			}
 			if err != nil {
 				return err
 			}
-			record(cmd, st, c.Name, "created the contest (%s)", c.Game)
 			return printOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
 				fmt.Fprintf(w, "contest %s: %s, %d house bot(s); add people with `judge portal user add --contest %s LOGIN`\n",
 					c.Name, c.Game, len(c.House), c.Name)
@@ -348,14 +345,13 @@ func (a *app) portalContestCmd() *cobra.Command {
 				return err
 			}
 			defer q.Close()
-			c, err := st.CloseContest(cmd.Context(), args[0])
+			c, err := a.contestEngine(st, q).CloseContest(cmd.Context(), contest.HostActor(), args[0])
 			if errors.Is(err, store.ErrNotFound) {
 				return noContest("", args[0])
 			}
 			if err != nil {
 				return err
 			}
-			record(cmd, st, c.Name, "closed the contest")
 			return printOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
 				fmt.Fprintf(w, "contest %s: closed at %s, read-only\n", c.Name, c.ClosedAt.UTC().Format(time.RFC3339))
 			})
@@ -403,14 +399,14 @@ func (a *app) portalContestCmd() *cobra.Command {
 
 func (a *app) portalUserCmd() *cobra.Command {
 	user := &cobra.Command{Use: "user", Short: "Add people to contests"}
-	var contest string
+	var contestName string
 	var organiser, asJSON bool
 	add := &cobra.Command{
 		Use:   "add --contest NAME LOGIN [--organiser] [--json]",
 		Short: "Add a contestant (or an organiser): prints an API token and a one-time invite link",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if contest == "" {
+			if contestName == "" {
 				return usageError{errors.New("--contest: the contest the user takes part in")}
 			}
 			if err := store.ValidName("login", args[0]); err != nil {
@@ -421,21 +417,20 @@ func (a *app) portalUserCmd() *cobra.Command {
 				return err
 			}
 			defer q.Close()
-			nu, err := st.AddUser(cmd.Context(), contest, args[0], organiser)
+			nu, err := a.contestEngine(st, q).AddUser(cmd.Context(), contest.HostActor(), contestName, args[0], organiser)
 			if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrExists) {
 				return usageError{err}
 			}
 			if err != nil {
 				return err
 			}
-			record(cmd, st, contest, "added %s %s", map[bool]string{false: "contestant", true: "organiser"}[organiser], args[0])
 			out := map[string]string{"login": nu.User.Login, "token": nu.Token, "invite": a.cfg.Portal.InviteURL(nu.Invite)}
 			return printOut(cmd.OutOrStdout(), asJSON, out, func(w io.Writer) {
-				fmt.Fprintf(w, "%s added to %s\ninvite (one time): %s\nAPI token: %s\n", out["login"], contest, out["invite"], out["token"])
+				fmt.Fprintf(w, "%s added to %s\ninvite (one time): %s\nAPI token: %s\n", out["login"], contestName, out["invite"], out["token"])
 			})
 		},
 	}
-	add.Flags().StringVar(&contest, "contest", "", "the contest")
+	add.Flags().StringVar(&contestName, "contest", "", "the contest")
 	add.Flags().BoolVar(&organiser, "organiser", false, "an organiser of the contest (sees everything of it)")
 	add.Flags().BoolVar(&asJSON, "json", false, "print {\"login\", \"token\", \"invite\"}")
 	list := &cobra.Command{
@@ -443,7 +438,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 		Short: "The contest's people: each one's role, whether the invite was accepted, the versions and the active one",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if contest == "" {
+			if contestName == "" {
 				return usageError{errors.New("--contest: the contest whose people to list")}
 			}
 			st, q, err := a.portalStore(cmd.Context())
@@ -451,12 +446,12 @@ func (a *app) portalUserCmd() *cobra.Command {
 				return err
 			}
 			defer q.Close()
-			if _, err := st.Contest(cmd.Context(), contest); errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrInvalid) {
-				return noContest("--contest", contest)
+			if _, err := st.Contest(cmd.Context(), contestName); errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrInvalid) {
+				return noContest("--contest", contestName)
 			} else if err != nil {
 				return err
 			}
-			users, err := st.Users(cmd.Context(), contest)
+			users, err := st.Users(cmd.Context(), contestName)
 			if err != nil {
 				return err
 			}
@@ -474,14 +469,14 @@ func (a *app) portalUserCmd() *cobra.Command {
 			})
 		},
 	}
-	list.Flags().StringVar(&contest, "contest", "", "the contest")
+	list.Flags().StringVar(&contestName, "contest", "", "the contest")
 	list.Flags().BoolVar(&asJSON, "json", false, "print the people as JSON")
 	reset := &cobra.Command{
 		Use:   "reset --contest NAME LOGIN [--json]",
 		Short: "End every session and API token of a user, forget the password, and print a new one-time invite link",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if contest == "" {
+			if contestName == "" {
 				return usageError{errors.New("--contest: the contest the user takes part in")}
 			}
 			st, q, err := a.portalStore(cmd.Context())
@@ -489,9 +484,9 @@ func (a *app) portalUserCmd() *cobra.Command {
 				return err
 			}
 			defer q.Close()
-			_, code, err := st.ResetUser(cmd.Context(), contest, args[0])
+			_, code, err := a.contestEngine(st, q).ResetUser(cmd.Context(), contest.HostActor(), contestName, args[0])
 			if errors.Is(err, store.ErrNotFound) {
-				return noUser(args[0], contest)
+				return noUser(args[0], contestName)
 			}
 			if errors.Is(err, store.ErrInvalid) {
 				return usageError{errors.New(strings.TrimPrefix(err.Error(), store.ErrInvalid.Error()+": "))}
@@ -499,21 +494,20 @@ func (a *app) portalUserCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			record(cmd, st, contest, "reset %s: every session and token ended, a new invite", args[0])
 			out := map[string]string{"login": args[0], "invite": a.cfg.Portal.InviteURL(code)}
 			return printOut(cmd.OutOrStdout(), asJSON, out, func(w io.Writer) {
-				fmt.Fprintf(w, "%s of %s: every session and API token ended, the password forgotten\ninvite (one time): %s\n", args[0], contest, out["invite"])
+				fmt.Fprintf(w, "%s of %s: every session and API token ended, the password forgotten\ninvite (one time): %s\n", args[0], contestName, out["invite"])
 			})
 		},
 	}
-	reset.Flags().StringVar(&contest, "contest", "", "the contest")
+	reset.Flags().StringVar(&contestName, "contest", "", "the contest")
 	reset.Flags().BoolVar(&asJSON, "json", false, "print {\"login\", \"invite\"}")
 	remove := &cobra.Command{
 		Use:   "remove --contest NAME LOGIN [--json]",
 		Short: "Take a user out of a contest: no login, session or API token more, off the ladder and the rounds; their versions and matches stay",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if contest == "" {
+			if contestName == "" {
 				return usageError{errors.New("--contest: the contest the user takes part in")}
 			}
 			st, q, err := a.portalStore(cmd.Context())
@@ -521,20 +515,19 @@ func (a *app) portalUserCmd() *cobra.Command {
 				return err
 			}
 			defer q.Close()
-			u, err := st.RemoveUser(cmd.Context(), contest, args[0])
+			u, err := a.contestEngine(st, q).RemoveUser(cmd.Context(), contest.HostActor(), contestName, args[0])
 			if errors.Is(err, store.ErrNotFound) {
-				return noUser(args[0], contest)
+				return noUser(args[0], contestName)
 			}
 			if err != nil {
 				return err
 			}
-			record(cmd, st, contest, "removed %s", args[0])
 			return printOut(cmd.OutOrStdout(), asJSON, personOf(u), func(w io.Writer) {
-				fmt.Fprintf(w, "%s removed from %s: every session and API token ended; %d version(s) and their matches kept\n", args[0], contest, u.Versions)
+				fmt.Fprintf(w, "%s removed from %s: every session and API token ended; %d version(s) and their matches kept\n", args[0], contestName, u.Versions)
 			})
 		},
 	}
-	remove.Flags().StringVar(&contest, "contest", "", "the contest")
+	remove.Flags().StringVar(&contestName, "contest", "", "the contest")
 	remove.Flags().BoolVar(&asJSON, "json", false, "print the user as judge portal user list --json does")
 	user.AddCommand(add, list, reset, remove)
 	return user
@@ -552,16 +545,6 @@ func noUser(login, contest string) error {
 
 // record keeps an organiser's action done from the command line, as the portal keeps those
 // done on its pages (store.Record), by "cli:" and the system's user; one that cannot be kept
-// is said on stderr, the action being done.
-func record(cmd *cobra.Command, st *store.Store, contest, format string, args ...any) {
-	who := "cli"
-	if u, err := user.Current(); err == nil {
-		who += ":" + u.Username
-	}
-	if err := st.Record(cmd.Context(), contest, who, fmt.Sprintf(format, args...)); err != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "judge: the action was done, but not kept in the contest's log: %v\n", err)
-	}
-}
 
 // person is a user as judge portal user list shows one: never the password's hash.
 type person struct {
@@ -616,14 +599,13 @@ func (a *app) portalRoundCmd() *cobra.Command {
 			if official {
 				spec.Kind = store.RoundOfficial
 			}
-			r, err := a.contestEngine(st, q, nil).StartRound(cmd.Context(), ct, spec, time.Now(), false)
+			r, err := a.contestEngine(st, q).StartRound(cmd.Context(), contest.HostActor(), ct.Name, spec)
 			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrExists) {
 				return usageError{err}
 			}
 			if err != nil {
 				return err
 			}
-			record(cmd, st, ct.Name, "started the %s round %s", r.Kind, r.ID)
 			return printOut(cmd.OutOrStdout(), asJSON, r, func(w io.Writer) {
 				fmt.Fprintf(w, "round %s: %d entrants frozen; a running portal plays it (%s/c/%s/rounds/%s)\n",
 					r.ID, len(r.Entrants), a.cfg.Portal.BaseURL(), contestName, r.ID)

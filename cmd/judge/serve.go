@@ -71,7 +71,7 @@ func (a *app) serveCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				e := a.contestEngine(store.New(kv), q, a.log)
+				e := a.contestEngine(store.New(kv), q)
 				ran := make(chan struct{})
 				go func() { e.Run(cctx); close(ran) }()
 				defer func() { stopCleaning(); <-ran }()

@@ -20,8 +20,15 @@ type HouseBot struct {
 
 // NewContest checks a contest against the judge's games and languages (the options by
 // starting a match of the game with them), stores its house bots' sources and then the
-// contest. langs are the judge's languages.
-func (e *Engine) NewContest(ctx context.Context, langs []string, c store.Contest, house []HouseBot) (store.Contest, error) {
+// contest. Its maker a is the host's command line, or an organiser of another contest, who
+// organises the new one too (with the same password).
+func (e *Engine) NewContest(ctx context.Context, a Actor, c store.Contest, house []HouseBot) (store.Contest, error) {
+	if a.Host == "" {
+		if _, err := e.Organised(ctx, a, a.Contest); err != nil {
+			return store.Contest{}, err
+		}
+	}
+	langs := e.langs()
 	g, ok := e.c.Games(c.Game)
 	if !ok {
 		return c, fmt.Errorf("%w: unknown game %q", store.ErrInvalid, c.Game)
@@ -53,5 +60,18 @@ func (e *Engine) NewContest(ctx context.Context, langs []string, c store.Contest
 		}
 		c.House = append(c.House, store.House{Name: h.Name, Lang: h.Lang, Source: key})
 	}
-	return e.c.Store.CreateContest(ctx, c)
+	c, err := e.c.Store.CreateContest(ctx, c)
+	if err != nil {
+		return c, err
+	}
+	if a.Host != "" {
+		e.record(ctx, a, c.Name, "created the contest (%s)", c.Game)
+		return c, nil
+	}
+	e.record(ctx, a, c.Name, "created the contest (%s), from contest %s", c.Game, a.Contest)
+	me, err := e.c.Store.User(ctx, a.Contest, a.Login)
+	if err != nil {
+		return c, err
+	}
+	return c, e.c.Store.AddOrganiser(ctx, c.Name, me)
 }

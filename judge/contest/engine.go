@@ -35,8 +35,10 @@ type Queue interface {
 type Config struct {
 	Store *store.Store
 	Queue Queue
-	// Games finds a game (games.Lookup).
+	// Games finds a game (games.Lookup); Langs are the judge's languages (nil:
+	// images.LangNames).
 	Games func(string) (game.Game, bool)
+	Langs []string
 	Log   *slog.Logger
 }
 

@@ -80,6 +80,22 @@ func until(t *testing.T, what string, cond func() error) {
 	t.Fatalf("%s: %v", what, err)
 }
 
+// newEngine is an engine on a real NATS server of its own, in the process, and its store.
+func newEngine(t *testing.T) (*Engine, *store.Store, *queue.Queue) {
+	t.Helper()
+	q, err := queue.Open(t.Context(), queue.Options{StoreDir: t.TempDir(), InProcess: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { q.Close() })
+	kv, err := q.KeyValue(t.Context(), "portal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.New(kv)
+	return New(Config{Store: st, Queue: q, Games: games.Lookup}), st, q
+}
+
 // The contest engine with no web server in front of it: a contest, two contestants' versions
 // built, validated with every seat the game needs filled, made active, a test match against
 // the house bot, the ladder rating both, a test competition with its standings - each step
@@ -96,24 +112,14 @@ func TestEngineWithoutHTTP(t *testing.T) {
 		t.Run(tc.game, func(t *testing.T) {
 			t.Parallel()
 			ctx := t.Context()
-			q, err := queue.Open(ctx, queue.Options{StoreDir: t.TempDir(), InProcess: true, Logger: slog.New(slog.DiscardHandler)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { q.Close() })
-			kv, err := q.KeyValue(ctx, "portal")
-			if err != nil {
-				t.Fatal(err)
-			}
-			st := store.New(kv)
-			e := New(Config{Store: st, Queue: q, Games: games.Lookup})
+			e, st, q := newEngine(t)
 			rctx, stop := context.WithCancel(context.Background())
 			ran, judged := make(chan struct{}), make(chan struct{})
 			go func() { e.Run(rctx); close(ran) }()
 			go func() { judge(rctx, q); close(judged) }()
 			t.Cleanup(func() { stop(); <-ran; <-judged })
 
-			ct, err := e.NewContest(ctx, images.LangNames(), store.Contest{Name: "cup", Game: tc.game, TestQuota: 10, Ladder: true,
+			ct, err := e.NewContest(ctx, HostActor(), store.Contest{Name: "cup", Game: tc.game, TestQuota: 10, Ladder: true,
 				LadderSettings: ladder.Settings{InFlight: 2, DisableFaults: 2, DisableWindow: 4}},
 				[]HouseBot{{Name: "easy", Lang: "cpp", Files: map[string][]byte{"easy.cpp": []byte("int main() {}")}}})
 			if err != nil {
@@ -182,7 +188,7 @@ func TestEngineWithoutHTTP(t *testing.T) {
 				return nil
 			})
 
-			r, err := e.StartRound(ctx, ct, RoundSpec{Kind: store.RoundTest}, time.Now(), false)
+			r, err := e.StartRound(ctx, HostActor(), ct.Name, RoundSpec{Kind: store.RoundTest})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -198,7 +204,7 @@ func TestEngineWithoutHTTP(t *testing.T) {
 				}
 				return nil
 			})
-			if _, err := e.StartRound(ctx, ct, RoundSpec{Kind: store.RoundOfficial}, time.Now(), false); !errors.Is(err, ErrNotClosed) {
+			if _, err := e.StartRound(ctx, HostActor(), ct.Name, RoundSpec{Kind: store.RoundOfficial}); !errors.Is(err, ErrNotClosed) {
 				t.Errorf("an official round before the deadline: %v, want ErrNotClosed", err)
 			}
 		})

@@ -126,7 +126,7 @@ func (l *ladders) fill(ctx context.Context, c store.Contest) error {
 			return err
 		}
 	}
-	on := c.Ladder && !c.Closed(time.Now()) // no new matches after the deadline: the round's time
+	on := laddering(c, time.Now()) // no new matches after the deadline: the round's time
 	var active []ladder.Version
 	if on {
 		var err error

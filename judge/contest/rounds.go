@@ -60,22 +60,30 @@ func roundID(contest, kind string, t time.Time, scheduled bool) string {
 	return contest + "-t" + t.UTC().Format("20060102-150405")
 }
 
-func (e *Engine) StartRound(ctx context.Context, ct store.Contest, spec RoundSpec, at time.Time, scheduled bool) (store.Round, error) {
-	r, err := e.startRound(ctx, ct, spec, at, scheduled)
-	if err == nil {
-		e.ladders.poke() // the round runs at the ladders' next look
+// StartRound freezes the active versions of a contest the actor organises and starts a round
+// of them, now.
+func (e *Engine) StartRound(ctx context.Context, a Actor, contest string, spec RoundSpec) (store.Round, error) {
+	ct, err := e.Organised(ctx, a, contest)
+	if err != nil {
+		return store.Round{}, err
 	}
-	return r, err
+	r, err := e.startRound(ctx, ct, spec, time.Now(), false)
+	if err != nil {
+		return r, err
+	}
+	e.record(ctx, a, contest, "started the %s round %s", r.Kind, r.ID)
+	e.ladders.poke() // the round runs at the ladders' next look
+	return r, nil
 }
 
 func (e *Engine) startRound(ctx context.Context, ct store.Contest, spec RoundSpec, at time.Time, scheduled bool) (store.Round, error) {
-	if ct.ReadOnly() {
-		return store.Round{}, ct.ClosedError()
+	if err := closed(ct, anyChange, at); err != nil {
+		return store.Round{}, err
 	}
 	switch spec.Kind {
 	case store.RoundTest:
 	case store.RoundOfficial:
-		if !ct.Closed(at) {
+		if closed(ct, versionChange, at) == nil {
 			return store.Round{}, fmt.Errorf("%w: the official round starts after the deadline, when the active versions are frozen; set a deadline first", ErrNotClosed)
 		}
 	default:
@@ -295,7 +303,10 @@ func (rr *roundRunner) resume(ctx context.Context, ct store.Contest) error {
 		if _, err := rr.e.c.Store.Round(ctx, roundID(ct.Name, store.RoundTest, at, true)); !errors.Is(err, store.ErrNotFound) {
 			continue
 		}
-		_, err := rr.e.StartRound(ctx, ct, RoundSpec{Kind: store.RoundTest}, at, true)
+		_, err := rr.e.startRound(ctx, ct, RoundSpec{Kind: store.RoundTest}, at, true)
+		if err == nil {
+			rr.e.ladders.poke()
+		}
 		if errors.Is(err, store.ErrExists) || errors.Is(err, store.ErrConflict) {
 			continue // another engine started it, or too few can enter
 		}

@@ -83,19 +83,14 @@ func (e *Engine) Submit(ctx context.Context, ct store.Contest, login, lang strin
 	if !ok {
 		return store.Submission{}, fmt.Errorf("contest %s: unknown game %q", ct.Name, ct.Game)
 	}
-	sub := store.Submission{Contest: ct.Name, Login: login, Lang: lang}
+	// The id is chosen here, so that the record is written once, with where its sources go.
+	id := store.NewID("s")
+	sub := store.Submission{ID: id, Contest: ct.Name, Login: login, Lang: lang, Source: sourceKey(id)}
 	for n := range files {
 		sub.Files = append(sub.Files, n)
 	}
 	slices.Sort(sub.Files)
 	sub, err := e.c.Store.AddSubmission(ctx, sub)
-	if err != nil {
-		return sub, err
-	}
-	sub, err = e.c.Store.UpdateSubmission(ctx, sub.ID, func(x *store.Submission) error {
-		x.Source = sourceKey(x.ID)
-		return nil
-	})
 	if err != nil {
 		return sub, err
 	}

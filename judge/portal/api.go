@@ -64,7 +64,7 @@ func toJSON(sub store.Submission, st ladder.State, set ladder.Settings) api.Subm
 }
 
 func (s *Server) apiStage(w http.ResponseWriter, r *http.Request, c caller) error {
-	sub, err := s.stage(r.Context(), c, r.PathValue("id"))
+	sub, err := s.engine.Stage(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -76,7 +76,7 @@ func (s *Server) apiSubmit(w http.ResponseWriter, r *http.Request, c caller) err
 	if err != nil {
 		return err
 	}
-	sub, err := s.submit(r.Context(), c, r.PathValue("contest"), up)
+	sub, err := s.engine.Upload(r.Context(), c.actor(), r.PathValue("contest"), up.Lang, up.Files)
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, c caller) (u
 func bodyLimit(lim upload.Limits) int64 { return 2*lim.Bytes + 256<<10 }
 
 func (s *Server) apiSubmission(w http.ResponseWriter, r *http.Request, c caller) error {
-	sub, err := s.submission(r.Context(), c, r.PathValue("id"))
+	sub, err := s.engine.Version(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func (s *Server) apiSubmission(w http.ResponseWriter, r *http.Request, c caller)
 // apiSource is a version's files as they were uploaded, a .tar.gz of plain names: the
 // contestant's own (an organiser's, any), never another contestant's (404).
 func (s *Server) apiSource(w http.ResponseWriter, r *http.Request, c caller) error {
-	sub, err := s.submission(r.Context(), c, r.PathValue("id"))
+	sub, err := s.engine.Version(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request, c caller
 
 func (s *Server) apiSubmissions(w http.ResponseWriter, r *http.Request, c caller) error {
 	contest := r.PathValue("contest")
-	if _, err := s.inContest(r.Context(), c, contest); err != nil {
+	if _, err := s.engine.Contest(r.Context(), c.actor(), contest); err != nil {
 		return err
 	}
 	l, err := listParams(r, false)
@@ -197,11 +197,10 @@ func listParams(r *http.Request, kinds bool) (store.List, error) {
 }
 
 func (s *Server) apiActivate(w http.ResponseWriter, r *http.Request, c caller) error {
-	sub, err := s.activate(r.Context(), c, r.PathValue("id"))
+	sub, err := s.engine.Activate(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	s.engine.Poke()
 	return s.writeSubmission(w, r, sub)
 }
 
@@ -212,7 +211,7 @@ func (s *Server) apiAskMatch(w http.ResponseWriter, r *http.Request, c caller) e
 	if err := dec.Decode(&body); err != nil {
 		return api.Errorf(api.CodeBadRequest, "want {\"opponents\": [\"house:NAME\" or a login, ...]}: %v", err)
 	}
-	m, err := s.askMatch(r.Context(), c, r.PathValue("contest"), body.Opponents)
+	m, err := s.engine.AskMatch(r.Context(), c.actor(), r.PathValue("contest"), body.Opponents)
 	if err != nil {
 		return err
 	}
@@ -244,7 +243,7 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request, c caller) erro
 
 func (s *Server) apiMatches(w http.ResponseWriter, r *http.Request, c caller) error {
 	contest := r.PathValue("contest")
-	if _, err := s.inContest(r.Context(), c, contest); err != nil {
+	if _, err := s.engine.Contest(r.Context(), c.actor(), contest); err != nil {
 		return err
 	}
 	login := c.Login

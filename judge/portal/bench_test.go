@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/games"
@@ -37,7 +36,7 @@ func BenchmarkUploadToVerdict(b *testing.B) {
 		b.Fatal(err)
 	}
 	house := []contest.HouseBot{{Name: "easy", Lang: "cpp", Files: map[string][]byte{"bot.cpp": bot}}}
-	if _, err := contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup}).NewContest(ctx, images.LangNames(),
+	if _, err := contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup}).NewContest(ctx, contest.HostActor(),
 		store.Contest{Name: "bench", Game: "amazes", TestQuota: 1}, house); err != nil {
 		b.Fatal(err)
 	}

@@ -87,7 +87,7 @@ func TestContestantInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 	house := []contest.HouseBot{{Name: "easy", Lang: "cpp", Files: map[string][]byte{"bot.cpp": []byte(withStderr(bot, "stderr of the house bot"))}}}
-	if _, err := contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup}).NewContest(ctx, images.LangNames(),
+	if _, err := contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup}).NewContest(ctx, contest.HostActor(),
 		store.Contest{Name: "spring", Game: "amazes", Options: map[string]string{"turns": "30"}, TestQuota: 5}, house); err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +223,7 @@ func TestFourPlayerContestWithARealDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	house := []contest.HouseBot{{Name: "easy", Lang: "cpp", Files: map[string][]byte{"bot.cpp": bot}}}
-	if _, err := contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup}).NewContest(ctx, images.LangNames(),
+	if _, err := contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup}).NewContest(ctx, contest.HostActor(),
 		store.Contest{Name: "cup", Game: "langwars", Options: map[string]string{"turns": "2"}, TestQuota: 5, Ladder: true,
 			LadderSettings: ladder.Settings{InFlight: 1, DisableFaults: 2, DisableWindow: 4}}, house); err != nil {
 		t.Fatal(err)

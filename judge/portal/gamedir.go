@@ -36,7 +36,7 @@ func gameArg(ct store.Contest, added bool) string {
 // writeGameDir answers the contest's added game's directory as a .tar.gz: its own paths, or
 // (inDir) under GAME.game/ (gameArg).
 func (s *Server) writeGameDir(w http.ResponseWriter, r *http.Request, c caller, inDir bool) error {
-	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}

@@ -225,7 +225,7 @@ func TestContestPlayerCounts(t *testing.T) {
 		{"nine", map[string]string{"players": "9"}, "players"},
 		{"tiny", map[string]string{"size": "1"}, "size"},
 	} {
-		_, err := contest.New(contest.Config{Store: e.st, Queue: e.q, Games: games.Lookup}).NewContest(t.Context(), images.LangNames(),
+		_, err := contest.New(contest.Config{Store: e.st, Queue: e.q, Games: games.Lookup}).NewContest(t.Context(), contest.HostActor(),
 			store.Contest{Name: c.name, Game: "snakecore", Options: c.opts}, nil)
 		if (err != nil) != (c.bad != "") || (err != nil && !strings.Contains(err.Error(), c.bad)) {
 			t.Errorf("%v: %v, want an error naming %q", c.opts, err, c.bad)

@@ -19,7 +19,7 @@ import (
 
 // contestLadder is the caller's contest and its ladder.
 func (s *Server) contestLadder(r *http.Request, c caller) (store.Contest, ladder.State, error) {
-	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return ct, ladder.State{}, err
 	}

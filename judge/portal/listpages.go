@@ -70,7 +70,7 @@ func (s *Server) adminMatchesPage(w http.ResponseWriter, r *http.Request, c call
 }
 
 func (s *Server) renderMatches(w http.ResponseWriter, r *http.Request, c caller, all bool) error {
-	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}
@@ -108,7 +108,7 @@ func (s *Server) adminVersionsPage(w http.ResponseWriter, r *http.Request, c cal
 }
 
 func (s *Server) renderVersions(w http.ResponseWriter, r *http.Request, c caller, all bool) error {
-	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}

@@ -3,10 +3,8 @@ package portal
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,24 +12,9 @@ import (
 	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/store"
-	"github.com/botjudge/judge/judge/game"
-	"github.com/botjudge/judge/judge/job"
-	"github.com/botjudge/judge/judge/portal/upload"
 )
 
 // What organisers change from their pages and the API: people and the contest's settings.
-
-// organiser is the caller's contest, if the caller organises it.
-func (s *Server) organiser(ctx context.Context, c caller, contest string) (store.Contest, error) {
-	ct, err := s.inContest(ctx, c, contest)
-	if err != nil {
-		return ct, err
-	}
-	if !c.Organiser {
-		return ct, errForbidden
-	}
-	return ct, nil
-}
 
 // newUser is what adding a user answers, once: its token and invite link.
 type newUser struct {
@@ -41,28 +24,16 @@ type newUser struct {
 }
 
 func (s *Server) addUser(ctx context.Context, c caller, contest, login string, organiser bool) (newUser, error) {
-	if _, err := s.organiser(ctx, c, contest); err != nil {
-		return newUser{}, err
-	}
-	nu, err := s.c.Store.AddUser(ctx, contest, login, organiser)
+	nu, err := s.engine.AddUser(ctx, c.actor(), contest, login, organiser)
 	if err != nil {
 		return newUser{}, err
 	}
-	s.record(ctx, contest, c, "added %s %s", map[bool]string{false: "contestant", true: "organiser"}[organiser], login)
 	return newUser{Login: nu.User.Login, Token: nu.Token, Invite: s.c.InviteURL(nu.Invite)}, nil
-}
-
-// record keeps what organiser c did to contest for its organisers (store.Record); the action
-// is done already, so a record that cannot be kept is logged, not the action's failure.
-func (s *Server) record(ctx context.Context, contest string, c caller, format string, args ...any) {
-	if err := s.c.Store.Record(ctx, contest, c.Login, fmt.Sprintf(format, args...)); err != nil {
-		s.c.Log.Error("portal: keeping an organiser's action", "contest", contest, "login", c.Login, "err", err)
-	}
 }
 
 // apiActions lists the contest's organisers' actions, newest first, for its organisers.
 func (s *Server) apiActions(w http.ResponseWriter, r *http.Request, c caller) error {
-	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Organised(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}
@@ -72,110 +43,6 @@ func (s *Server) apiActions(w http.ResponseWriter, r *http.Request, c caller) er
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"actions": actions})
 	return nil
-}
-
-// settings are a contest's settings an organiser may change while it runs.
-type settings struct {
-	// Deadline is RFC 3339, or "" for none.
-	Deadline     *string `json:"deadline,omitempty"`
-	TestQuota    *int    `json:"test_quota,omitempty"`
-	UploadQuota  *int    `json:"upload_quota,omitempty"`
-	PeerMatches  *bool   `json:"peer_matches,omitempty"`
-	PublishHouse *bool   `json:"publish_house,omitempty"`
-	// TestRounds are the test competitions' times (RFC 3339).
-	TestRounds *[]string `json:"test_rounds,omitempty"`
-	// The ladder: on or off, and its settings (ladder.Settings).
-	Ladder        *bool `json:"ladder,omitempty"`
-	InFlight      *int  `json:"in_flight,omitempty"`
-	DisableFaults *int  `json:"disable_faults,omitempty"`
-	DisableWindow *int  `json:"disable_window,omitempty"`
-	MinRate       *int  `json:"min_rate,omitempty"`
-	MaxRate       *int  `json:"max_rate,omitempty"`
-}
-
-func (s *Server) changeSettings(ctx context.Context, c caller, contest string, set settings) (_ store.Contest, err error) {
-	if _, err := s.organiser(ctx, c, contest); err != nil {
-		return store.Contest{}, err
-	}
-	var deadline time.Time
-	if set.Deadline != nil {
-		var err error
-		if deadline, err = parseDeadline(*set.Deadline); err != nil {
-			return store.Contest{}, err
-		}
-	}
-	var rounds []time.Time
-	if set.TestRounds != nil {
-		for _, v := range *set.TestRounds {
-			t, err := parseDeadline(v)
-			if err != nil || t.IsZero() {
-				return store.Contest{}, api.Errorf(api.CodeBadRequest, "test_rounds: %q: want RFC 3339 times, like 2026-12-24T18:00:00Z", v)
-			}
-			rounds = append(rounds, t)
-		}
-		slices.SortFunc(rounds, time.Time.Compare)
-	}
-	if set.TestQuota != nil && *set.TestQuota < 0 {
-		return store.Contest{}, api.Errorf(api.CodeBadRequest, "test_quota %d: want 0 or more", *set.TestQuota)
-	}
-	if set.UploadQuota != nil && *set.UploadQuota < 1 {
-		return store.Contest{}, api.Errorf(api.CodeBadRequest, "upload_quota %d: want 1 or more uploads an hour", *set.UploadQuota)
-	}
-	defer func() {
-		if err == nil {
-			b, _ := json.Marshal(set)
-			s.record(ctx, contest, c, "changed the settings: %s", b)
-		}
-	}()
-	return s.c.Store.UpdateContest(ctx, contest, func(ct *store.Contest) error {
-		if ct.ReadOnly() {
-			return ct.ClosedError()
-		}
-		if set.Deadline != nil {
-			ct.Deadline = deadline
-		}
-		if set.TestQuota != nil {
-			ct.TestQuota = *set.TestQuota
-		}
-		if set.UploadQuota != nil {
-			ct.UploadQuota = *set.UploadQuota
-		}
-		if set.PeerMatches != nil {
-			ct.PeerMatches = *set.PeerMatches
-		}
-		if set.PublishHouse != nil {
-			ct.PublishHouse = *set.PublishHouse
-		}
-		if set.Ladder != nil {
-			ct.Ladder = *set.Ladder
-		}
-		if set.TestRounds != nil {
-			ct.TestRounds = rounds
-		}
-		l := &ct.LadderSettings
-		for _, f := range []struct{ from, to *int }{{set.InFlight, &l.InFlight}, {set.DisableFaults, &l.DisableFaults}, {set.DisableWindow, &l.DisableWindow}, {set.MinRate, &l.MinRate}, {set.MaxRate, &l.MaxRate}} {
-			if f.from != nil {
-				*f.to = *f.from
-			}
-		}
-		if err := l.Validate(); err != nil {
-			return api.Errorf(api.CodeBadRequest, "%v", err)
-		}
-		return nil
-	})
-}
-
-// parseDeadline reads a deadline: RFC 3339, or "" for none.
-func parseDeadline(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return time.Time{}, nil
-	}
-	t, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		return t, api.Errorf(api.CodeBadRequest, "deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", s)
-	}
-	return t, nil
 }
 
 // contestJSON is a contest as a contestant sees it: no sources.
@@ -201,7 +68,7 @@ func (s *Server) contestJSON(ct store.Contest) api.Contest {
 }
 
 func (s *Server) apiContest(w http.ResponseWriter, r *http.Request, c caller) error {
-	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}
@@ -220,11 +87,11 @@ func decodeBody(r *http.Request, v any, want string) error {
 }
 
 func (s *Server) apiSettings(w http.ResponseWriter, r *http.Request, c caller) error {
-	var set settings
+	var set contest.Settings
 	if err := decodeBody(r, &set, `{"deadline": RFC 3339 or "", "test_quota": N, "upload_quota": N, "peer_matches": true|false, "publish_house": true|false, "ladder": true|false, "in_flight": N, "disable_faults": K, "disable_window": N, "min_rate": N, "max_rate": N, "test_rounds": [RFC 3339, ...]}`); err != nil {
 		return err
 	}
-	ct, err := s.changeSettings(r.Context(), c, r.PathValue("contest"), set)
+	ct, err := s.engine.ChangeSettings(r.Context(), c.actor(), r.PathValue("contest"), set)
 	if err != nil {
 		return err
 	}
@@ -263,7 +130,7 @@ func (s *Server) adminUserPage(w http.ResponseWriter, r *http.Request, c caller)
 func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	deadline := strings.TrimSpace(r.PostFormValue("deadline"))
 	peers, publish, ladder := r.PostFormValue("peer_matches") != "", r.PostFormValue("publish_house") != "", r.PostFormValue("ladder") != ""
-	set := settings{Deadline: &deadline, PeerMatches: &peers, PublishHouse: &publish, Ladder: &ladder}
+	set := contest.Settings{Deadline: &deadline, PeerMatches: &peers, PublishHouse: &publish, Ladder: &ladder}
 	for _, f := range []struct {
 		name, what string
 		to         **int
@@ -281,52 +148,11 @@ func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c cal
 		}
 		*f.to = &n
 	}
-	if _, err := s.changeSettings(r.Context(), c, r.PathValue("contest"), set); err != nil {
+	if _, err := s.engine.ChangeSettings(r.Context(), c.actor(), r.PathValue("contest"), set); err != nil {
 		return err
 	}
 	s.back(w, r, c.Session.CSRF, "/c/"+r.PathValue("contest")+"/admin", "The settings are saved.")
 	return nil
-}
-
-// addHouse adds a house bot to the contest from an upload (its name field names it).
-func (s *Server) addHouse(ctx context.Context, c caller, cname string, up upload.Upload) (_ store.Contest, err error) {
-	ct, err := s.organiser(ctx, c, cname)
-	if err != nil {
-		return ct, err
-	}
-	if err := store.ValidName("house bot", up.Name); err != nil {
-		return ct, err
-	}
-	if _, dup := ct.HouseBot(up.Name); dup {
-		return ct, api.Errorf(api.CodeExists, "the contest has a house bot %q already", up.Name)
-	}
-	lang, err := s.langOf(up)
-	if err != nil {
-		return ct, err
-	}
-	g, ok := s.c.Games(ct.Game)
-	if !ok {
-		return ct, errNotFound
-	}
-	key := contest.HouseKey(ct.Name, up.Name)
-	if err := s.engine.PutSources(ctx, key, job.NewPlayer(up.Name, lang, game.WithLibrary(g, lang, up.Files)).Files); err != nil {
-		return ct, err
-	}
-	defer func() {
-		if err == nil {
-			s.record(ctx, cname, c, "added house bot %s (%s)", up.Name, lang)
-		}
-	}()
-	return s.c.Store.UpdateContest(ctx, cname, func(x *store.Contest) error {
-		if x.ReadOnly() {
-			return x.ClosedError()
-		}
-		if _, dup := x.HouseBot(up.Name); dup {
-			return api.Errorf(api.CodeExists, "the contest has a house bot %q already", up.Name)
-		}
-		x.House = append(x.House, store.House{Name: up.Name, Lang: lang, Source: key})
-		return nil
-	})
 }
 
 func (s *Server) apiAddHouse(w http.ResponseWriter, r *http.Request, c caller) error {
@@ -334,7 +160,7 @@ func (s *Server) apiAddHouse(w http.ResponseWriter, r *http.Request, c caller) e
 	if err != nil {
 		return err
 	}
-	ct, err := s.addHouse(r.Context(), c, r.PathValue("contest"), up)
+	ct, err := s.engine.AddHouse(r.Context(), c.actor(), r.PathValue("contest"), up.Name, up.Lang, up.Files)
 	if err != nil {
 		return err
 	}
@@ -347,7 +173,7 @@ func (s *Server) adminHousePage(w http.ResponseWriter, r *http.Request, c caller
 	if err != nil {
 		return err
 	}
-	if _, err := s.addHouse(r.Context(), c, r.PathValue("contest"), up); err != nil {
+	if _, err := s.engine.AddHouse(r.Context(), c.actor(), r.PathValue("contest"), up.Name, up.Lang, up.Files); err != nil {
 		return err
 	}
 	s.back(w, r, c.Session.CSRF, "/c/"+r.PathValue("contest")+"/admin", "House bot "+up.Name+" added.")
@@ -357,7 +183,7 @@ func (s *Server) adminHousePage(w http.ResponseWriter, r *http.Request, c caller
 // houseDownload is a house bot's sources as a tar.gz of house/NAME/, as the reproduce command
 // names it: for organisers, and for contestants when the contest publishes its house bots.
 func (s *Server) houseDownload(w http.ResponseWriter, r *http.Request, c caller) error {
-	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}
@@ -390,28 +216,19 @@ type contestForm struct {
 // newContest makes a contest for an organiser of another, who organises the new one too
 // (with the same password); its house bots are added after, from its own organiser page.
 func (s *Server) newContest(ctx context.Context, c caller, from string, f contestForm) (store.Contest, error) {
-	if _, err := s.organiser(ctx, c, from); err != nil {
-		return store.Contest{}, err
+	if from != c.Contest {
+		return store.Contest{}, store.ErrNotFound
 	}
 	ct := store.Contest{Name: f.Name, Game: f.Game, Options: f.Options, Langs: f.Langs, TestQuota: store.DefaultTestQuota, PeerMatches: f.PeerMatches}
 	if f.TestQuota != nil {
 		ct.TestQuota = *f.TestQuota
 	}
-	d, err := parseDeadline(f.Deadline)
+	d, err := contest.ParseTime(f.Deadline)
 	if err != nil {
 		return ct, err
 	}
 	ct.Deadline = d
-	ct, err = s.engine.NewContest(ctx, s.c.Langs, ct, nil)
-	if err != nil {
-		return ct, err
-	}
-	s.record(ctx, ct.Name, c, "created the contest (%s), from contest %s", ct.Game, from)
-	me, err := s.c.Store.User(ctx, c.Contest, c.Login)
-	if err != nil {
-		return ct, err
-	}
-	return ct, s.c.Store.AddOrganiser(ctx, ct.Name, me)
+	return s.engine.NewContest(ctx, c.actor(), ct, nil)
 }
 
 func (s *Server) apiNewContest(w http.ResponseWriter, r *http.Request, c caller) error {

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/api"
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/queue"
@@ -360,7 +361,7 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request, c caller) error {
 
 // renderHome renders the contestant's home, with failed the error of its form just posted.
 func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, c caller, failed *api.Error) error {
-	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}
@@ -405,7 +406,7 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, c caller, fa
 	}{s.base(r, c, ct.Name, ""), ct, subs.Items, tests.Items,
 		newListing("/c/"+ct.Name+"/versions", store.List{}, subs.Older, store.Cursor{}, false),
 		newListing("/c/"+ct.Name+"/matches", store.List{Kind: store.KindTest}, tests.Older, store.Cursor{}, true),
-		peers, langs, ct.Closed(time.Now()), c.Active != ""}
+		peers, langs, !contest.Open(ct, time.Now()), c.Active != ""}
 	status := http.StatusOK
 	if failed != nil {
 		status, d.Message = failed.Status, failed.Message
@@ -422,7 +423,7 @@ func (s *Server) submitPage(w http.ResponseWriter, r *http.Request, c caller) er
 	if err != nil {
 		return err
 	}
-	sub, err := s.submit(r.Context(), c, r.PathValue("contest"), up)
+	sub, err := s.engine.Upload(r.Context(), c.actor(), r.PathValue("contest"), up.Lang, up.Files)
 	if err != nil {
 		return err
 	}
@@ -431,7 +432,7 @@ func (s *Server) submitPage(w http.ResponseWriter, r *http.Request, c caller) er
 }
 
 func (s *Server) submissionPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	sub, err := s.submission(r.Context(), c, r.PathValue("id"))
+	sub, err := s.engine.Version(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil || sub.Contest != r.PathValue("contest") {
 		return cmpErr(err, errNotFound)
 	}
@@ -463,7 +464,7 @@ func (s *Server) submissionPage(w http.ResponseWriter, r *http.Request, c caller
 		Place    *ladder.Place
 		Busy     string
 	}{s.base(r, c, "Version "+itoa(sub.Version), ""), sub, mine, whyNot(sub), st.Players[sub.ID], active,
-		mine && sub.Status == store.Ready && ct.Ladder && !ct.Closed(time.Now()) && c.Active != "" && c.Staged != sub.ID,
+		mine && sub.Status == store.Ready && ct.Ladder && contest.Open(ct, time.Now()) && c.Active != "" && c.Staged != sub.ID,
 		place, busy})
 	return nil
 }
@@ -487,17 +488,16 @@ func whyNot(sub store.Submission) string {
 }
 
 func (s *Server) activatePage(w http.ResponseWriter, r *http.Request, c caller) error {
-	sub, err := s.activate(r.Context(), c, r.PathValue("id"))
+	sub, err := s.engine.Activate(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	s.engine.Poke()
 	s.back(w, r, c.Session.CSRF, "/c/"+sub.Contest+"/s/"+sub.ID, "Version "+itoa(sub.Version)+" is your active version.")
 	return nil
 }
 
 func (s *Server) stagePage(w http.ResponseWriter, r *http.Request, c caller) error {
-	sub, err := s.stage(r.Context(), c, r.PathValue("id"))
+	sub, err := s.engine.Stage(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -509,7 +509,7 @@ func (s *Server) askMatchPage(w http.ResponseWriter, r *http.Request, c caller) 
 	if err := r.ParseForm(); err != nil {
 		return api.Errorf(api.CodeBadRequest, "%v", err)
 	}
-	m, err := s.askMatch(r.Context(), c, r.PathValue("contest"), r.PostForm["opponent"])
+	m, err := s.engine.AskMatch(r.Context(), c.actor(), r.PathValue("contest"), r.PostForm["opponent"])
 	if err != nil {
 		return err
 	}
@@ -675,7 +675,7 @@ func (s *Server) adminPage(w http.ResponseWriter, r *http.Request, c caller) err
 
 // renderAdmin renders the organiser page, with failed the error of its form just posted.
 func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, failed *api.Error) error {
-	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Organised(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}
@@ -735,7 +735,7 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, f
 // fewer versions than a match seats, the house bots fill the seats as in a round: else a
 // four-player contest of two contestants would export a file judge tournament refuses.
 func (s *Server) exportTournament(w http.ResponseWriter, r *http.Request, c caller) error {
-	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Organised(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}

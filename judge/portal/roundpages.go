@@ -21,15 +21,10 @@ func (s *Server) apiStartRound(w http.ResponseWriter, r *http.Request, c caller)
 	if err := decodeBody(r, &spec, `{"kind": "test"|"official", "format": "roundrobin"|"swiss", "rounds": N, "final": K, "confidence": C, "until_separated": true|false, "top": K, "budget": N}`); err != nil {
 		return err
 	}
-	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
+	round, err := s.engine.StartRound(r.Context(), c.actor(), r.PathValue("contest"), spec)
 	if err != nil {
 		return err
 	}
-	round, err := s.engine.StartRound(r.Context(), ct, spec, time.Now(), false)
-	if err != nil {
-		return err
-	}
-	s.record(r.Context(), ct.Name, c, "started the %s round %s", round.Kind, round.ID)
 	writeJSON(w, http.StatusAccepted, round)
 	return nil
 }
@@ -71,7 +66,7 @@ func (s *Server) apiRound(w http.ResponseWriter, r *http.Request, c caller) erro
 
 // contestRounds is the caller's contest and its rounds.
 func (s *Server) contestRounds(r *http.Request, c caller) (store.Contest, []store.Round, error) {
-	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return ct, nil, err
 	}
@@ -102,12 +97,12 @@ func (s *Server) roundsPage(w http.ResponseWriter, r *http.Request, c caller) er
 		C      store.Contest
 		Rounds []store.Round
 		Closed bool
-	}{s.base(r, c, "Rounds", ""), ct, rs, ct.Closed(time.Now())})
+	}{s.base(r, c, "Rounds", ""), ct, rs, !contest.Open(ct, time.Now())})
 	return nil
 }
 
 func (s *Server) startRoundPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Organised(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}
@@ -131,11 +126,10 @@ func (s *Server) startRoundPage(w http.ResponseWriter, r *http.Request, c caller
 			*f.to = n
 		}
 	}
-	round, err := s.engine.StartRound(r.Context(), ct, spec, time.Now(), false)
+	round, err := s.engine.StartRound(r.Context(), c.actor(), ct.Name, spec)
 	if err != nil {
 		return err
 	}
-	s.record(r.Context(), ct.Name, c, "started the %s round %s", round.Kind, round.ID)
 	s.back(w, r, c.Session.CSRF, "/c/"+ct.Name+"/rounds/"+round.ID, "The round has started.")
 	return nil
 }
@@ -162,7 +156,7 @@ func (s *Server) roundPage(w http.ResponseWriter, r *http.Request, c caller) err
 // exportRound is a round's frozen set as `judge tournament` runs it: the same name, seed,
 // format and options, so the same match ids and seeds, and each entrant's frozen files.
 func (s *Server) exportRound(w http.ResponseWriter, r *http.Request, c caller) error {
-	ct, err := s.organiser(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Organised(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 // rulesPage is /c/{contest}/rules: the rules of the contest's game, a built-in game's page
 // (as /rules/GAME) or an added game's own (its manifest's rules).
 func (s *Server) rulesPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}

@@ -125,7 +125,7 @@ func TestSeason(t *testing.T) {
 	// fairness, which a ceiling of an hour's matches would hold down to a few a minute.
 	set := ladder.Defaults
 	set.MaxRate = 3600
-	if _, err := contest.New(contest.Config{Store: j.e.st, Queue: q, Games: games.Lookup}).NewContest(ctx, images.LangNames(),
+	if _, err := contest.New(contest.Config{Store: j.e.st, Queue: q, Games: games.Lookup}).NewContest(ctx, contest.HostActor(),
 		store.Contest{Name: "season", Game: "amazes", TestQuota: 10, Ladder: true, LadderSettings: set},
 		[]contest.HouseBot{{Name: "sample", Lang: "cpp", Files: map[string][]byte{house: []byte(text)}}}); err != nil {
 		t.Fatal(err)

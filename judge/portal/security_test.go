@@ -402,7 +402,7 @@ func TestNoSecretsInTheLog(t *testing.T) {
 		secrets = append(secrets, m)
 	}
 	log := e.log.String()
-	if !strings.Contains(log, "portal: login") || !strings.Contains(log, "portal: upload") {
+	if !strings.Contains(log, "portal: login") || !strings.Contains(log, "contest: upload") {
 		t.Errorf("the log does not say what happened:\n%s", log)
 	}
 	for _, s := range secrets {

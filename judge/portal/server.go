@@ -77,7 +77,7 @@ func New(c Config) (*Server, error) {
 	proxies, _ := parseProxies(c.TrustedProxies)
 	s := &Server{c: c, limiter: newLimiter(c.LoginRate, proxies), films: &view.Films{Lookup: c.Games}}
 	s.handler = s.routes()
-	s.engine = contest.New(contest.Config{Store: c.Store, Queue: c.Queue, Games: c.Games, Log: c.Log})
+	s.engine = contest.New(contest.Config{Store: c.Store, Queue: c.Queue, Games: c.Games, Langs: c.Langs, Log: c.Log})
 	return s, nil
 }
 

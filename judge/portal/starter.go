@@ -43,7 +43,7 @@ func (s *Server) starter(ct store.Contest, lang string) (map[string][]byte, erro
 // (inDir) under GAME-LANG/, a directory of its own, so that unpacking it overwrites no bot of
 // the contestant's.
 func (s *Server) writeStarter(w http.ResponseWriter, r *http.Request, c caller, lang string, inDir bool) error {
-	ct, err := s.inContest(r.Context(), c, r.PathValue("contest"))
+	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}

@@ -244,12 +244,8 @@ func (s *Store) AddUser(ctx context.Context, contest, login string, organiser bo
 	if err := ValidName("login", login); err != nil {
 		return NewUser{}, err
 	}
-	ct, err := s.Contest(ctx, contest)
-	if err != nil {
+	if _, err := s.Contest(ctx, contest); err != nil {
 		return NewUser{}, fmt.Errorf("contest %s: %w", contest, err)
-	}
-	if ct.ReadOnly() {
-		return NewUser{}, ct.ClosedError()
 	}
 	u := User{Contest: contest, Login: login, Organiser: organiser, Created: s.now().UTC()}
 	if err := s.create(ctx, userKey(contest, login), u); errors.Is(err, ErrExists) {

@@ -139,7 +139,8 @@ func kindToken(kind string) string {
 // Kinds are the kinds of match a list may be filtered by.
 var Kinds = []string{KindTest, KindLadder, KindValidation, KindRound}
 
-// AddSubmission numbers s as the user's next version and stores it (status queued).
+// AddSubmission numbers s as the user's next version and stores it (status queued), once: its id
+// is sub.ID when set (a fresh NewID, so that its Source can name it), else a new one.
 func (s *Store) AddSubmission(ctx context.Context, sub Submission) (Submission, error) {
 	u, err := update(ctx, s, userKey(sub.Contest, sub.Login), func(u *User) error {
 		u.Versions++
@@ -148,7 +149,10 @@ func (s *Store) AddSubmission(ctx context.Context, sub Submission) (Submission, 
 	if err != nil {
 		return sub, err
 	}
-	sub.ID, sub.Version, sub.Status, sub.Created = NewID("s"), u.Versions, Queued, s.now().UTC()
+	if sub.ID == "" {
+		sub.ID = NewID("s")
+	}
+	sub.Version, sub.Status, sub.Created = u.Versions, Queued, s.now().UTC()
 	if err := s.create(ctx, subKey(sub.ID), sub); err != nil {
 		return sub, err
 	}
