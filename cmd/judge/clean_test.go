@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/contest/store"
+	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
 )
@@ -243,9 +244,9 @@ func TestStoreClean(t *testing.T) {
 func TestServeCleansReplays(t *testing.T) {
 	q := replayStore(t)
 	var log logBuffer
-	for _, e := range expiries(queue.Options{}) { // every max age 0
-		e.age = 0 // the hourly quotas' too, which no key sets
-		clean(t.Context(), q, e, time.Hour, slog.New(slog.NewTextHandler(&log, nil)))
+	for _, e := range daemon.Expiries(queue.Options{}) { // every max age 0
+		e.Age = 0 // the hourly quotas' too, which no key sets
+		e.Clean(t.Context(), q, time.Hour, slog.New(slog.NewTextHandler(&log, nil)))
 	}
 	if !has(t, q, "t1.jsonl") || !has(t, q, "l1.jsonl") || fmt.Sprint(portalKeys(t, q)) != portalAll || log.String() != "" {
 		t.Fatalf("with no max age: the replays or the portal's records went, or it logged %q", log.String())
@@ -313,9 +314,9 @@ func serveCleanUp(t *testing.T, q *queue.Queue, every time.Duration, log *logBuf
 	go func() {
 		defer close(done)
 		var all sync.WaitGroup
-		for _, e := range expiries(queue.Options{}) {
-			e.age = time.Nanosecond
-			all.Go(func() { clean(ctx, q, e, every, slog.New(slog.NewTextHandler(log, nil))) })
+		for _, e := range daemon.Expiries(queue.Options{}) {
+			e.Age = time.Nanosecond
+			all.Go(func() { e.Clean(ctx, q, every, slog.New(slog.NewTextHandler(log, nil))) })
 		}
 		all.Wait()
 	}()
@@ -367,7 +368,7 @@ func TestServeTrimsTheBuildCache(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		trimBuilds(ctx, dir, 1500, time.Hour, slog.New(slog.NewTextHandler(&log, nil)))
+		daemon.TrimBuilds(ctx, dir, 1500, time.Hour, slog.New(slog.NewTextHandler(&log, nil)))
 	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for !strings.Contains(log.String(), "trimmed the build cache") && time.Now().Before(deadline) {

@@ -21,11 +21,13 @@ import (
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/store"
+	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/portal/upload"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/tournament/standings"
 )
 
 func (a *app) portalCmd() *cobra.Command {
@@ -123,7 +125,7 @@ func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 			return err
 		}
 		wg.Go(func() { d.Run(ctx) })
-		wg.Go(a.housekeep(ctx, q, houseEvery)) // as judge serve's: no other judge cleans this store
+		wg.Go(daemon.Housekeep(ctx, q, a.cfg.NATS, a.buildDir(), int64(a.cfg.Build.CacheLimit), daemon.HouseEvery, a.log)) // as judge serve's: no other judge cleans this store
 		a.log.Info("judging here: an embedded NATS server and a daemon", "nats", q.URL())
 	}
 	kv, err := q.KeyValue(ctx, "portal")
@@ -646,7 +648,7 @@ func (a *app) portalRoundCmd() *cobra.Command {
 					fmt.Fprintf(w, "error: %s\n", r.Error)
 				}
 				if r.Outcome != nil {
-					writeStandings(w, *r.Outcome) // the table of judge tournament, with its doubt
+					standings.WriteTable(w, *r.Outcome) // the table of judge tournament, with its doubt
 				}
 			})
 		},

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -64,7 +65,7 @@ func (a *app) serveCmd() *cobra.Command {
 				}()
 			}
 			cctx, stopCleaning := context.WithCancel(ctx)
-			cleaning := a.housekeep(cctx, q, houseEvery)
+			cleaning := daemon.Housekeep(cctx, q, a.cfg.NATS, a.buildDir(), int64(a.cfg.Build.CacheLimit), daemon.HouseEvery, a.log)
 			defer func() { stopCleaning(); cleaning() }() // before q.Close
 			if contests {
 				kv, err := q.KeyValue(ctx, "portal")
@@ -109,8 +110,13 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 		if err := os.MkdirAll(a.cfg.DataDir, 0o755); err != nil {
 			return nil, nil, err
 		}
-		if err := a.fetchImages(ctx, q, ib); err != nil {
+		start := time.Now()
+		key, m, err := ib.Fetch(ctx, imageObjects{q}, a.cfg.DataDir)
+		if err != nil {
 			return nil, nil, err
+		}
+		if key != "" {
+			a.log.Info("loaded images from the object store", "archive", key, "images", len(m.Images), "seconds", time.Since(start).Seconds())
 		}
 	}
 	b.Remote, b.Log = q.Cache(queue.BucketArtifacts), log

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/queue"
 )
 
@@ -92,19 +93,19 @@ by a judge that recorded no lane, are kept; a compiled bot deleted is compiled a
 daemon needs it. It works through the running judge (nats.listen) or the server at nats.url.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			all := expiries(a.cfg.NATS)
+			all := daemon.Expiries(a.cfg.NATS)
 			if cmd.Flags().Changed("older-than") {
 				if olderThan <= 0 {
 					return usageError{fmt.Errorf("--older-than %v: want a duration above 0 (test and ladder matches' replays and results older than it go)", olderThan)}
 				}
 				for i := range all {
-					if all[i].ofMatches {
-						all[i].age = olderThan
+					if all[i].OfMatches {
+						all[i].Age = olderThan
 					}
 				}
 			}
 			var q *queue.Queue
-			if slices.ContainsFunc(all, func(e expiry) bool { return e.age > 0 }) {
+			if slices.ContainsFunc(all, func(e daemon.Expiry) bool { return e.Age > 0 }) {
 				var err error
 				if q, err = a.queue(cmd.Context(), work); err != nil {
 					return err
@@ -117,23 +118,23 @@ daemon needs it. It works through the running judge (nats.listen) or the server 
 			}
 			w := cmd.OutOrStdout()
 			for _, e := range all {
-				if e.age == 0 {
-					fmt.Fprintf(w, "nats.%s is 0: the %s are kept forever, and none was deleted\n", e.key, e.what)
+				if e.Age == 0 {
+					fmt.Fprintf(w, "nats.%s is 0: the %s are kept forever, and none was deleted\n", e.Key, e.What)
 					continue
 				}
-				ex, err := e.expire(q, cmd.Context(), time.Now().Add(-e.age), dryRun)
+				ex, err := e.Expire(q, cmd.Context(), time.Now().Add(-e.Age), dryRun)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "%s %d %s older than %v (%s)\n", verb, ex.Count, e.what, e.age, byteSize(int64(ex.Bytes)))
-				if e.maxBytes == 0 || dryRun {
+				fmt.Fprintf(w, "%s %d %s older than %v (%s)\n", verb, ex.Count, e.What, e.Age, byteSize(int64(ex.Bytes)))
+				if e.MaxBytes == 0 || dryRun {
 					continue
 				}
-				if ex, err = e.trim(cmd.Context(), q); err != nil {
+				if ex, err = e.Trim(cmd.Context(), q); err != nil {
 					return err
 				}
 				if ex.Count > 0 {
-					fmt.Fprintf(w, "deleted the oldest %d %s (%s): %s was over nats.%s (%s)\n", ex.Count, e.what, byteSize(int64(ex.Bytes)), e.store, e.bytesKey, byteSize(int64(e.maxBytes)))
+					fmt.Fprintf(w, "deleted the oldest %d %s (%s): %s was over nats.%s (%s)\n", ex.Count, e.What, byteSize(int64(ex.Bytes)), e.Store, e.BytesKey, byteSize(int64(e.MaxBytes)))
 				}
 			}
 			return nil
@@ -148,9 +149,9 @@ daemon needs it. It works through the running judge (nats.listen) or the server 
 // (expiries), and the stream's own.
 func (a *app) limits(u queue.Usage) string {
 	var parts []string
-	for _, e := range expiries(a.cfg.NATS) {
-		if e.store == u.Store && e.age > 0 {
-			if p := fmt.Sprintf(e.kept, e.age); !slices.Contains(parts, p) {
+	for _, e := range daemon.Expiries(a.cfg.NATS) {
+		if e.Store == u.Store && e.Age > 0 {
+			if p := fmt.Sprintf(e.Kept, e.Age); !slices.Contains(parts, p) {
 				parts = append(parts, p)
 			}
 		}

@@ -1,7 +1,9 @@
 // Package queue is the judge's transport: a JetStream work queue of jobs shared by every
-// daemon, a results stream that keeps the last result of each job, and two object stores
-// (build artifacts, replays). It moves bytes: jobs and results are opaque to it, named by the
-// id the caller gives.
+// daemon, a results stream that keeps the last result of each job, the five object stores
+// the Bucket constants name (build artifacts, replays, toolchain images, the portal's sources,
+// added games) and the key-value buckets its callers open (KeyValue: the contests' records,
+// the games' catalog). It moves bytes: jobs and results are opaque to it, named by the id the
+// caller gives.
 //
 // Delivery is at least once. A job goes to one daemon at a time; one that is not acked within
 // AckWait (a crashed daemon, a lost connection) is delivered again, up to MaxDeliver times.

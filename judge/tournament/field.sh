@@ -8,12 +8,13 @@
 #   repeat: judge tournament --rounds R, R = 1, 2, ... until the same holds (each R under the
 #           same name, so that it plays only the repetition it adds: its ids and seeds are R-1's
 #           and one repetition more)
-# It prints the matches each needed. SEED picks the seeds (default 1); BUDGET bounds both
-# (default 560 more matches than the schedule: ten repetitions).
+# It prints the matches each needed, seed by seed, and their sums. SEEDS are the seeds
+# (default 1 to 5); BUDGET bounds both (default 560 more matches than the schedule: ten
+# repetitions).
 set -eu
 J=${JUDGE:-bin/judge}
 DATA=${JUDGE_DATA_DIR:-judge-data}/bench-field
-SEED=${SEED:-1}
+SEEDS=${SEEDS:-1 2 3 4 5}
 BUDGET=${BUDGET:-560}
 mkdir -p "$DATA"
 dir=$DATA/entrants
@@ -33,23 +34,34 @@ rm -rf "$DATA/d/nats" # the results of a field of before (the builds' cache stay
 separated() { # a --json outcome: whether the top three are each above the next at 95%
 	jq -e '[.standings[0:3][] | (.above_next // 0) >= 0.95] | all' "$1" >/dev/null
 }
-"$J" tournament --game amazes --name "until-$SEED" --seed "$SEED" --until-separated --top 3 --budget "$BUDGET" --json "$dir" \
-	>"$DATA/until.json" 2>"$DATA/until.err"
-until=$(jq '.matches' "$DATA/until.json")
-if separated "$DATA/until.json"; then u="separated"; else u="not separated"; fi
-echo "until-separated: $until matches, top three $u ($(jq -c '[.standings[] | .name]' "$DATA/until.json"))"
-schedule=0
-for r in $(seq 1 20); do
-	"$J" tournament --game amazes --name "repeat-$SEED" --seed "$SEED" --rounds "$r" --json "$dir" \
-		>"$DATA/repeat.json" 2>"$DATA/repeat.err"
-	n=$(jq '.matches' "$DATA/repeat.json")
-	[ "$r" = 1 ] && schedule=$n
-	if separated "$DATA/repeat.json"; then
-		echo "repeating the round robin: $n matches ($r repetitions), top three separated ($(jq -c '[.standings[] | .name]' "$DATA/repeat.json"))"
-		exit 0
-	fi
-	if [ $((n - schedule)) -ge "$BUDGET" ]; then
-		break
-	fi
+# field SEED: the matches each way needed for the seed's field (the budget's worth more when
+# it did not separate), as "until repeat".
+field() {
+	local seed=$1 until n r schedule=0 u rr
+	"$J" tournament --game amazes --name "until-$seed" --seed "$seed" --until-separated --top 3 --budget "$BUDGET" --json "$dir" \
+		>"$DATA/until-$seed.json" 2>"$DATA/until-$seed.err"
+	until=$(jq '.matches' "$DATA/until-$seed.json")
+	if separated "$DATA/until-$seed.json"; then u="separated"; else u="not separated"; fi
+	for r in $(seq 1 100); do
+		"$J" tournament --game amazes --name "repeat-$seed" --seed "$seed" --rounds "$r" --json "$dir" \
+			>"$DATA/repeat-$seed.json" 2>"$DATA/repeat-$seed.err"
+		n=$(jq '.matches' "$DATA/repeat-$seed.json")
+		[ "$r" = 1 ] && schedule=$n
+		if separated "$DATA/repeat-$seed.json"; then
+			rr="separated"
+			break
+		fi
+		rr="not separated"
+		[ $((n - schedule)) -ge "$BUDGET" ] && break
+	done
+	echo "seed $seed: until-separated $until matches ($u), repeating $n matches, $r round robins ($rr); order $(jq -c '[.standings[] | .name]' "$DATA/until-$seed.json")" >&2
+	echo "$until $n"
+}
+t0=$(date +%s)
+sum_u=0 sum_r=0 k=0
+for seed in $SEEDS; do
+	read -r u r < <(field "$seed")
+	sum_u=$((sum_u + u)) sum_r=$((sum_r + r)) k=$((k + 1))
 done
-echo "repeating the round robin: not separated within $n matches ($r repetitions)"
+printf 'over %d seeds: until-separated %d matches, repeating the round robin %d: %.2fx fewer (%d s)\n' \
+	"$k" "$sum_u" "$sum_r" "$(echo "$sum_r / $sum_u" | bc -l)" "$(($(date +%s) - t0))"

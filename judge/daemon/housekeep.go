@@ -1,4 +1,4 @@
-package main
+package daemon
 
 import (
 	"context"
@@ -11,28 +11,28 @@ import (
 	"github.com/botjudge/judge/judge/queue"
 )
 
-// expiry is one kind of entry that ages out of a store: judge serve deletes those past their
-// age every hour (houseEvery), judge store clean on demand, and judge store's LIMITS column
+// Expiry is one kind of entry that ages out of a store: judge serve deletes those past their
+// age every hour (HouseEvery), judge store clean on demand, and judge store's LIMITS column
 // says how long they are kept.
-type expiry struct {
-	store string        // the store that holds them, as queue.Usage names it
-	key   string        // the age's key under nats; "" for a fixed age
-	what  string        // what they are, as the log and judge store clean say it
-	kept  string        // how long they are kept, in judge store's words, with %v for the age
-	age   time.Duration // how old they go; 0 keeps them all
-	// ofMatches: an age of the test and ladder matches, which judge store clean --older-than
+type Expiry struct {
+	Store string        // the store that holds them, as queue.Usage names it
+	Key   string        // the age's key under nats; "" for a fixed age
+	What  string        // what they are, as the log and judge store clean say it
+	Kept  string        // how long they are kept, in judge store's words, with %v for the age
+	Age   time.Duration // how old they go; 0 keeps them all
+	// OfMatches: an age of the test and ladder matches, which judge store clean --older-than
 	// replaces.
-	ofMatches bool
-	expire    func(q *queue.Queue, ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error)
-	// bytesKey and maxBytes bound the store's bytes (queue.Trim): its oldest entries of these
+	OfMatches bool
+	Expire    func(q *queue.Queue, ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error)
+	// BytesKey and MaxBytes bound the store's bytes (queue.Trim): its oldest entries of these
 	// go while it is over; 0 for no bound.
-	bytesKey string
-	maxBytes uint64
+	BytesKey string
+	MaxBytes uint64
 }
 
-// expiries are the entries that age out of the stores of a judge configured with n.
-func expiries(n queue.Options) []expiry {
-	return []expiry{
+// Expiries are the entries that age out of the stores of a judge configured with n.
+func Expiries(n queue.Options) []Expiry {
+	return []Expiry{
 		{"replays", "replays_max_age", "replays of test and ladder matches", "test and ladder kept %v",
 			n.ReplaysMaxAge, true, (*queue.Queue).ExpireReplays, "replays_max_bytes", uint64(n.ReplaysMaxBytes)},
 		{"results", "results_max_age", "results of test and ladder matches", "test and ladder kept %v",
@@ -58,85 +58,86 @@ func portalExpiry(filter string, pick func(string, []byte) (bool, []string)) fun
 	}
 }
 
-// houseEvery is how often judge serve cleans up what grows: the stores' old entries (one
+// HouseEvery is how often judge serve cleans up what grows: the stores' old entries (one
 // listing of the replays bucket an hour, a replay kept at most an hour past its age) and the
 // build cache.
-const houseEvery = time.Hour
+const HouseEvery = time.Hour
 
-// housekeep cleans up after judge serve, or the portal that judges in its own process, at
+// Housekeep cleans up after judge serve, or the portal that judges in its own process, at
 // once and then each time every has passed, until ctx is done: the entries of q past their
-// age (expiries) and the build cache beyond build.cache_limit. A failure is logged and tried
-// again the next time: the daemon judges on, whatever the store. wait waits for it to end.
-func (a *app) housekeep(ctx context.Context, q *queue.Queue, every time.Duration) (wait func()) {
+// age (Expiries of n) and the build cache in buildDir beyond cacheLimit bytes. A failure is
+// logged and tried again the next time: the daemon judges on, whatever the store. wait waits
+// for it to end.
+func Housekeep(ctx context.Context, q *queue.Queue, n queue.Options, buildDir string, cacheLimit int64, every time.Duration, log *slog.Logger) (wait func()) {
 	var all sync.WaitGroup
-	for _, e := range expiries(a.cfg.NATS) {
-		all.Go(func() { clean(ctx, q, e, every, a.log) })
+	for _, e := range Expiries(n) {
+		all.Go(func() { e.Clean(ctx, q, every, log) })
 	}
-	all.Go(func() { trimBuilds(ctx, a.buildDir(), int64(a.cfg.Build.CacheLimit), every, a.log) })
+	all.Go(func() { TrimBuilds(ctx, buildDir, cacheLimit, every, log) })
 	return all.Wait
 }
 
-// clean deletes the entries of e older than its age from q, and then while its store is over
+// Clean deletes the entries of e older than its age from q, and then while its store is over
 // its bytes the oldest of them, at once and then each time every has passed, until ctx is
 // done; an age of 0 keeps them all for their age, a maxBytes of 0 whatever their bytes.
-func clean(ctx context.Context, q *queue.Queue, e expiry, every time.Duration, log *slog.Logger) {
-	if e.age <= 0 && e.maxBytes == 0 {
+func (e Expiry) Clean(ctx context.Context, q *queue.Queue, every time.Duration, log *slog.Logger) {
+	if e.Age <= 0 && e.MaxBytes == 0 {
 		return
 	}
 	periodically(ctx, every, func() {
 		defer trimStore(ctx, q, e, every, log)
-		if e.age <= 0 {
+		if e.Age <= 0 {
 			return
 		}
 		// Bounded, so that a clean-up stuck on a server that does not answer gives way to
 		// the next one.
 		actx, cancel := context.WithTimeout(ctx, every/2)
-		ex, err := e.expire(q, actx, time.Now().Add(-e.age), false)
+		ex, err := e.Expire(q, actx, time.Now().Add(-e.Age), false)
 		cancel()
 		switch {
 		case ctx.Err() != nil:
 		case err != nil:
-			log.Warn("serve: expiring the old "+e.what+" failed: trying again later", "err", err, "max_age", e.age, "retry_in", every)
+			log.Warn("serve: expiring the old "+e.What+" failed: trying again later", "err", err, "max_age", e.Age, "retry_in", every)
 		case ex.Count > 0:
-			log.Info("serve: expired the "+e.what, "count", ex.Count, "bytes", ex.Bytes, "max_age", e.age)
+			log.Info("serve: expired the "+e.What, "count", ex.Count, "bytes", ex.Bytes, "max_age", e.Age)
 		default:
-			log.Debug("serve: nothing to expire: none of the "+e.what+" is older than its max age", "max_age", e.age)
+			log.Debug("serve: nothing to expire: none of the "+e.What+" is older than its max age", "max_age", e.Age)
 		}
 	})
 }
 
-// trimStore deletes the oldest entries of e while its store is over e.maxBytes, within half of
+// trimStore deletes the oldest entries of e while its store is over e.MaxBytes, within half of
 // every, and logs what went.
-func trimStore(ctx context.Context, q *queue.Queue, e expiry, every time.Duration, log *slog.Logger) {
-	if e.maxBytes == 0 {
+func trimStore(ctx context.Context, q *queue.Queue, e Expiry, every time.Duration, log *slog.Logger) {
+	if e.MaxBytes == 0 {
 		return
 	}
 	tctx, cancel := context.WithTimeout(ctx, every/2)
 	defer cancel()
-	ex, err := e.trim(tctx, q)
+	ex, err := e.Trim(tctx, q)
 	switch {
 	case ctx.Err() != nil:
 	case err != nil:
-		log.Warn("serve: trimming the "+e.what+" to nats."+e.bytesKey+" failed: trying again later", "err", err, "retry_in", every)
+		log.Warn("serve: trimming the "+e.What+" to nats."+e.BytesKey+" failed: trying again later", "err", err, "retry_in", every)
 	case ex.Count > 0:
-		log.Warn("serve: the store was over nats."+e.bytesKey+": deleted the oldest "+e.what, "count", ex.Count, "bytes", ex.Bytes, "max_bytes", e.maxBytes)
+		log.Warn("serve: the store was over nats."+e.BytesKey+": deleted the oldest "+e.What, "count", ex.Count, "bytes", ex.Bytes, "max_bytes", e.MaxBytes)
 	}
 }
 
-// trim deletes e's oldest entries while its store is over e.maxBytes (queue.Trim).
-func (e expiry) trim(ctx context.Context, q *queue.Queue) (queue.Expired, error) {
+// Trim deletes e's oldest entries while its store is over e.MaxBytes (queue.Trim).
+func (e Expiry) Trim(ctx context.Context, q *queue.Queue) (queue.Expired, error) {
 	since := time.Time{}
-	if e.age > 0 {
-		since = time.Now().Add(-e.age)
+	if e.Age > 0 {
+		since = time.Now().Add(-e.Age)
 	}
-	return q.Trim(ctx, e.store, e.maxBytes, since, func(ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error) {
-		return e.expire(q, ctx, olderThan, dryRun)
+	return q.Trim(ctx, e.Store, e.MaxBytes, since, func(ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error) {
+		return e.Expire(q, ctx, olderThan, dryRun)
 	})
 }
 
-// trimBuilds keeps the build cache dir within limit bytes (build.TrimCache), at once and then
+// TrimBuilds keeps the build cache dir within limit bytes (build.TrimCache), at once and then
 // each time every has passed, until ctx is done. A failure is logged and tried again.
-func trimBuilds(ctx context.Context, dir string, limit int64, every time.Duration, log *slog.Logger) {
+func TrimBuilds(ctx context.Context, dir string, limit int64, every time.Duration, log *slog.Logger) {
 	periodically(ctx, every, func() {
 		t, err := build.TrimCache(dir, limit, build.TrimKeep, time.Now())
 		switch {
