@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/game/manifest"
 	"github.com/botjudge/judge/judge/game/referee"
@@ -34,7 +35,7 @@ func gameDir(name string) (string, bool) {
 func (a *app) addedGame(ctx context.Context, dir string) (*referee.Game, error) {
 	g, err := referee.Load(os.DirFS(dir), a.manifestCheck())
 	if err != nil {
-		return nil, usageError{fmt.Errorf("--game %s: %w", dir, err)}
+		return nil, cli.Usage(fmt.Errorf("--game %s: %w", dir, err))
 	}
 	var b match.Builder = a.localBuilder()
 	if !a.local {
@@ -47,7 +48,7 @@ func (a *app) addedGame(ctx context.Context, dir string) (*referee.Game, error) 
 		return nil, err
 	}
 	if !built.OK {
-		return nil, usageError{fmt.Errorf("--game %s: the referee does not compile (%s):\n%s", dir, built.Failure, built.Log)}
+		return nil, cli.Usage(fmt.Errorf("--game %s: the referee does not compile (%s):\n%s", dir, built.Failure, built.Log))
 	}
 	return g, nil
 }

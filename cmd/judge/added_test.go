@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/game/catalog"
 	"github.com/botjudge/judge/judge/game/skeleton"
 	"github.com/botjudge/judge/judge/queue"
@@ -86,7 +87,7 @@ func TestPlayAnAddedGame(t *testing.T) {
 				t.Fatal(err)
 			}
 			err := judge(t, "play", "--game", dir, bot("seven"), bot("three"))
-			var ue usageError
+			var ue cli.UsageError
 			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%v; want a usage error saying %q", err, tc.want)
 			}
@@ -159,7 +160,7 @@ func TestAddedGameOnARunningJudge(t *testing.T) {
 	if out, err := runCLIWithin(t, 5*time.Minute, "game", "list"); err != nil || !strings.Contains(out, "no game added") {
 		t.Fatalf("game list before any add: %v %s", err, out)
 	}
-	var ue usageError
+	var ue cli.UsageError
 	if _, err := submit(bot("seven"), bot("three")); !errors.As(err, &ue) || !strings.Contains(err.Error(), `unknown game "higher"`) {
 		t.Fatalf("a job of a game not added: %v", err)
 	}
@@ -473,7 +474,7 @@ func TestGameCheck(t *testing.T) {
 			}
 			os.WriteFile(f, []byte(strings.Replace(text, tc.find, tc.replace, 1)), 0o644)
 			out, err := runCLIWithin(t, 5*time.Minute, "game", "check", dir, "--seeds", "2")
-			var ue usageError
+			var ue cli.UsageError
 			if err == nil || errors.As(err, &ue) != tc.usage || !regexp.MustCompile(tc.want).MatchString(err.Error()) {
 				t.Errorf("%v (usage error: %v; want %v, saying %q)\n%s", err, errors.As(err, &ue), tc.usage, tc.want, out)
 			}
@@ -510,7 +511,7 @@ func TestGameNewPassesCheck(t *testing.T) {
 		{[]string{"mine", "--lang", "go", "--dir", taken}, "exists"},
 	} {
 		out, err := runCLI(t, append([]string{"game", "new"}, tc.args...)...)
-		var ue usageError
+		var ue cli.UsageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("game new %v: %v; want a usage error saying %q\n%s", tc.args, err, tc.want, out)
 		}

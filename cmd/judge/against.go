@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/replay"
@@ -37,7 +38,7 @@ func (a *app) playAgainst(cmd *cobra.Command, aa againstArgs, how howToPlay, gam
 		if d, ok := gameDir(gameArg); ok {
 			dir = d
 		} else if gameArg != h.Game {
-			return usageError{fmt.Errorf("--game %s: %s is a replay of %s", gameArg, aa.file, h.Game)}
+			return cli.Usage(fmt.Errorf("--game %s: %s is a replay of %s", gameArg, aa.file, h.Game))
 		}
 	}
 	seat, err := seatOf(aa.seat, h)
@@ -48,7 +49,7 @@ func (a *app) playAgainst(cmd *cobra.Command, aa againstArgs, how howToPlay, gam
 	if err != nil {
 		return err
 	}
-	live, err := loadBot(bot, int64(a.cfg.Build.SourceLimit))
+	live, err := cli.LoadBot(bot, int64(a.cfg.Build.SourceLimit))
 	if err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ func (a *app) playAgainst(cmd *cobra.Command, aa againstArgs, how howToPlay, gam
 		return fmt.Errorf("%s, seat %d live: the recorded match for %d of its %d exchanges, then departed from it at %s; %s",
 			aa.file, seat, rec.Followed, len(rp.Exchanges), departed.Departure, what)
 	case err != nil && !errors.Is(err, result.Infrastructure):
-		return usageError{err}
+		return cli.Usage(err)
 	case err != nil:
 		return err
 	}
@@ -128,11 +129,11 @@ func seatOf(arg string, h replay.Header) (int, error) {
 		seats = append(seats, fmt.Sprintf("%d (%s)", i, p.Name))
 	}
 	if arg == "" {
-		return 0, usageError{fmt.Errorf("--seat: which seat the BOT plays (the replay's: %s)", strings.Join(seats, ", "))}
+		return 0, cli.Usage(fmt.Errorf("--seat: which seat the BOT plays (the replay's: %s)", strings.Join(seats, ", ")))
 	}
 	if n, err := strconv.Atoi(arg); err == nil {
 		if n < 0 || n >= len(h.Players) {
-			return 0, usageError{fmt.Errorf("--seat %d: the replay's seats are %s", n, strings.Join(seats, ", "))}
+			return 0, cli.Usage(fmt.Errorf("--seat %d: the replay's seats are %s", n, strings.Join(seats, ", ")))
 		}
 		return n, nil
 	}
@@ -140,13 +141,13 @@ func seatOf(arg string, h replay.Header) (int, error) {
 	for i, p := range h.Players {
 		if p.Name == arg {
 			if found >= 0 {
-				return 0, usageError{fmt.Errorf("--seat %s: more than one seat has that name; give the number (%s)", arg, strings.Join(seats, ", "))}
+				return 0, cli.Usage(fmt.Errorf("--seat %s: more than one seat has that name; give the number (%s)", arg, strings.Join(seats, ", ")))
 			}
 			found = i
 		}
 	}
 	if found < 0 {
-		return 0, usageError{fmt.Errorf("--seat %s: no seat of that name or number (the replay's: %s)", arg, strings.Join(seats, ", "))}
+		return 0, cli.Usage(fmt.Errorf("--seat %s: no seat of that name or number (the replay's: %s)", arg, strings.Join(seats, ", ")))
 	}
 	return found, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/spf13/cobra"
 )
@@ -28,7 +29,7 @@ nats.listen. judge store restore puts it back.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			if err := queue.BackupDirFree(dir); err != nil {
-				return usageError{fmt.Errorf("DIR %w", err)}
+				return cli.Usage(fmt.Errorf("DIR %w", err))
 			}
 			q, from, err := a.readQueue(cmd.Context(), nats)
 			if err != nil {
@@ -40,7 +41,7 @@ nats.listen. judge store restore puts it back.`,
 			if err != nil {
 				return fmt.Errorf("backup into %s: %w (it is not a backup: it has no %s)", dir, err, queue.BackupFile)
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, b, func(w io.Writer) { summary(w, "backed up", dir, b) })
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, b, func(w io.Writer) { summary(w, "backed up", dir, b) })
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what the backup holds as JSON (backup.json)")
@@ -64,7 +65,7 @@ the ladder go on from where the backup was made.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			if _, err := queue.ReadBackup(dir); err != nil {
-				return usageError{err}
+				return cli.Usage(err)
 			}
 			o := a.cfg.Queue()
 			o.Logger = a.log
@@ -84,7 +85,7 @@ the ladder go on from where the backup was made.`,
 			case err != nil:
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, b, func(w io.Writer) { summary(w, "restored", onto, b) })
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, b, func(w io.Writer) { summary(w, "restored", onto, b) })
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was restored as JSON (backup.json)")

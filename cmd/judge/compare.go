@@ -18,6 +18,7 @@ import (
 
 	"bots"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
@@ -57,7 +58,7 @@ func (a *app) compareCmd() *cobra.Command {
 			"  judge compare --game langwars --opponents bots/langwars/cpp,bots/langwars/java --max 400 new/ old/",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return usageError{fmt.Errorf("two bots, NEW and OLD, not %d", len(args))}
+				return cli.Usage(fmt.Errorf("two bots, NEW and OLD, not %d", len(args)))
 			}
 			return nil
 		},
@@ -87,26 +88,26 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 	ctx := cmd.Context()
 	a.local = f.local
 	if err := f.test.Check(); err != nil {
-		return usageError{fmt.Errorf("compare: %w", err)}
+		return cli.Usage(fmt.Errorf("compare: %w", err))
 	}
 	if f.max < 2 || f.max > tournament.MaxCompare {
-		return usageError{fmt.Errorf("--max %d: want 2 matches (a pair) to %d", f.max, tournament.MaxCompare)}
+		return cli.Usage(fmt.Errorf("--max %d: want 2 matches (a pair) to %d", f.max, tournament.MaxCompare))
 	}
 	if samePath(newArg, oldArg) {
-		return usageError{fmt.Errorf("NEW and OLD are the same path, %s: give the two versions (a copy of one to compare it with itself)", newArg)}
+		return cli.Usage(fmt.Errorf("NEW and OLD are the same path, %s: give the two versions (a copy of one to compare it with itself)", newArg))
 	}
 	if f.gameName == "" {
-		return usageError{fmt.Errorf("--game: which game (%s)", gameNames())}
+		return cli.Usage(fmt.Errorf("--game: which game (%s)", gameNames()))
 	}
 	options, err := parseOptions(f.opts)
 	if err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	limit := int64(a.cfg.Build.SourceLimit)
 	load := func(what, arg string) (tournament.Entrant, error) {
-		sub, err := loadBot(arg, limit)
+		sub, err := cli.LoadBot(arg, limit)
 		if err != nil {
-			return tournament.Entrant{}, usageError{fmt.Errorf("%s %s: %w", what, arg, err)}
+			return tournament.Entrant{}, cli.Usage(fmt.Errorf("%s %s: %w", what, arg, err))
 		}
 		return tournament.Entrant{Name: botName(arg), Submission: sub}, nil
 	}
@@ -137,14 +138,14 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 	var g game.Game
 	if dir, ok := gameDir(f.gameName); ok {
 		if !f.local {
-			return usageError{fmt.Errorf("--game %s: a game's directory is played with --local; through the queue, add it first (judge game add) and name it", dir)}
+			return cli.Usage(fmt.Errorf("--game %s: a game's directory is played with --local; through the queue, add it first (judge game add) and name it", dir))
 		}
 		if g, err = a.addedGame(ctx, dir); err != nil {
 			return err
 		}
 	} else if g, ok = games.Lookup(f.gameName); !ok {
 		if f.local {
-			return usageError{fmt.Errorf("--game: unknown game %q; known: %s, or a game's directory", f.gameName, gameNames())}
+			return cli.Usage(fmt.Errorf("--game: unknown game %q; known: %s, or a game's directory", f.gameName, gameNames()))
 		}
 		var stop func()
 		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), &tournamentFlags{embedded: f.embedded, workers: f.workers}); err != nil {
@@ -155,19 +156,19 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 			return err
 		}
 		if g, ok = a.lookup(f.gameName); !ok {
-			return usageError{fmt.Errorf("--game: unknown game %q; known: %s", f.gameName, a.gameNames())}
+			return cli.Usage(fmt.Errorf("--game: unknown game %q; known: %s", f.gameName, a.gameNames()))
 		}
 	}
 	// A sample bot of another game is the commonest wrong argument: said before anything runs.
 	for _, e := range append([]tournament.Entrant{newE, oldE}, opps...) {
 		if of, ok := bots.GameOf(e.Submission.Files); ok && of != g.Name() {
-			return usageError{fmt.Errorf("%s is the sample bot of %s, not a bot of %s", e.Name, of, g.Name())}
+			return cli.Usage(fmt.Errorf("%s is the sample bot of %s, not a bot of %s", e.Name, of, g.Name()))
 		}
 	}
 	c := &tournament.Compare{Name: f.name, Game: g, Options: options, Seed: f.seed, New: newE, Old: oldE, Opponents: opps,
 		Test: f.test, Max: f.max, Retries: 2}
 	if err := c.Check(); err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	if c.Name == "" {
 		c.Name = compareName(c)

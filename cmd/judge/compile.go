@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/submission"
@@ -22,7 +23,7 @@ func (a *app) compileCmd() *cobra.Command {
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if lang != "" {
-				if err := checkLangs("--lang", lang); err != nil {
+				if err := cli.CheckLangs("--lang", lang); err != nil {
 					return err
 				}
 			}
@@ -33,7 +34,7 @@ func (a *app) compileCmd() *cobra.Command {
 					return err
 				}
 			}
-			sub, err := loadSubmission(args, lang, int64(a.cfg.Build.SourceLimit))
+			sub, err := cli.LoadSubmission(args, lang, int64(a.cfg.Build.SourceLimit))
 			if err != nil {
 				return err
 			}
@@ -46,7 +47,7 @@ func (a *app) compileCmd() *cobra.Command {
 			}
 			res, err := b.Build(cmd.Context(), sub)
 			if errors.Is(err, submission.ErrInvalid) {
-				return usageError{err}
+				return cli.Usage(err)
 			}
 			if err != nil {
 				return err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 )
@@ -23,7 +24,7 @@ dated by SOURCE_DATE_EPOCH when it is set, as make release does).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return usageError{fmt.Errorf("DIR %s: %w", dir, err)}
+				return cli.Usage(fmt.Errorf("DIR %s: %w", dir, err))
 			}
 			root := cmd.Root()
 			root.DisableAutoGenTag = true // a date on every page would make each regeneration a change

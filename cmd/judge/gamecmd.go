@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/game/catalog"
 	"github.com/botjudge/judge/judge/game/conform"
 	"github.com/botjudge/judge/judge/game/skeleton"
@@ -55,7 +56,7 @@ data directory's.`,
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, e, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, e, func(w io.Writer) {
 				switch {
 				case !added:
 					fmt.Fprintf(w, "%s: version %.12s is the current one already: nothing changed\n", e.Name, e.Version)
@@ -85,7 +86,7 @@ data directory's.`,
 			if entries == nil {
 				entries = []catalog.Entry{}
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, entries, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, entries, func(w io.Writer) {
 				if len(entries) == 0 {
 					fmt.Fprintln(w, "no game added (judge game add DIR adds one; judge games lists the built-in ones)")
 					return
@@ -107,7 +108,7 @@ data directory's.`,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, builtin := games.Lookup(args[0]); builtin {
-				return usageError{fmt.Errorf("%s is built into the judge: only added games can be removed", args[0])}
+				return cli.Usage(fmt.Errorf("%s is built into the judge: only added games can be removed", args[0]))
 			}
 			q, err := a.storeCatalog(cmd.Context())
 			if err != nil {
@@ -116,7 +117,7 @@ data directory's.`,
 			defer q.Close()
 			e, err := a.added.Remove(cmd.Context(), args[0])
 			if errors.Is(err, catalog.ErrNotFound) {
-				return usageError{fmt.Errorf("%s: no such added game (judge game list lists them)", args[0])}
+				return cli.Usage(fmt.Errorf("%s: no such added game (judge game list lists them)", args[0]))
 			}
 			if err != nil {
 				return err
@@ -160,7 +161,7 @@ that does not compile.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if seeds < 1 {
-				return usageError{fmt.Errorf("--seeds %d: want 1 or more", seeds)}
+				return cli.Usage(fmt.Errorf("--seeds %d: want 1 or more", seeds))
 			}
 			ctx, out := cmd.Context(), cmd.OutOrStdout()
 			dir := args[0]
@@ -192,7 +193,7 @@ that does not compile.`,
 			}
 			var samples []match.Entrant
 			for _, lang := range slices.Sorted(maps.Keys(m.Samples)) {
-				s, err := loadBot(lang+":"+filepath.Join(dir, filepath.FromSlash(m.Samples[lang])), int64(a.cfg.Build.SourceLimit))
+				s, err := cli.LoadBot(lang+":"+filepath.Join(dir, filepath.FromSlash(m.Samples[lang])), int64(a.cfg.Build.SourceLimit))
 				if err != nil {
 					return err
 				}
@@ -258,18 +259,18 @@ DIR must not exist.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
 			if err := a.manifestCheck().Name(name); err != nil {
-				return usageError{fmt.Errorf("NAME: %w", err)}
+				return cli.Usage(fmt.Errorf("NAME: %w", err))
 			}
 			if lang == "" {
-				return usageError{fmt.Errorf("--lang: the referee's language, one of %s", strings.Join(skeleton.Langs(), ", "))}
+				return cli.Usage(fmt.Errorf("--lang: the referee's language, one of %s", strings.Join(skeleton.Langs(), ", ")))
 			}
 			files, err := skeleton.Files(name, lang)
 			if err != nil {
-				return usageError{err}
+				return cli.Usage(err)
 			}
 			dir = cmp.Or(dir, name)
 			if _, err := os.Lstat(dir); err == nil {
-				return usageError{fmt.Errorf("%s exists: a new game is written into a directory of its own (--dir)", dir)}
+				return cli.Usage(fmt.Errorf("%s exists: a new game is written into a directory of its own (--dir)", dir))
 			}
 			for _, p := range slices.Sorted(maps.Keys(files)) {
 				f := filepath.Join(dir, filepath.FromSlash(p))

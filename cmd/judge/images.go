@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/cores"
@@ -40,7 +41,7 @@ func (a *app) imagesBuildCmd() *cobra.Command {
 			"in the data directory, and --update-lock writes it over the lock file, to commit.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkLangs("--lang", langs...); err != nil {
+			if err := cli.CheckLangs("--lang", langs...); err != nil {
 				return err
 			}
 			lockOut := ""
@@ -211,7 +212,7 @@ func (a *app) imagesExportCmd() *cobra.Command {
 		Short: "Write the exact images (all, or --lang's) to FILE, for judge images import on another machine",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkLangs("--lang", langs...); err != nil {
+			if err := cli.CheckLangs("--lang", langs...); err != nil {
 				return err
 			}
 			if err := checkOutputFile("", args[0]); err != nil {
@@ -257,14 +258,14 @@ func (a *app) imagesImportCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := os.Open(args[0])
 			if errors.Is(err, fs.ErrNotExist) {
-				return usageError{fmt.Errorf("%s: no such file", args[0])}
+				return cli.Usage(fmt.Errorf("%s: no such file", args[0]))
 			}
 			if err != nil {
-				return usageError{err}
+				return cli.Usage(err)
 			}
 			defer f.Close()
 			if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-				return usageError{fmt.Errorf("%s: not an archive file (judge images export writes one)", args[0])}
+				return cli.Usage(fmt.Errorf("%s: not an archive file (judge images export writes one)", args[0]))
 			}
 			b, err := a.imageBuilder(cmd.Context())
 			if err != nil {
@@ -341,7 +342,7 @@ func (a *app) lockToWrite() (string, error) {
 		return file, nil
 	}
 	if _, err := os.Stat("images/lock.json"); err != nil {
-		return "", usageError{errors.New("--update-lock: no lock file to write: set images.lock (JUDGE_IMAGES_LOCK) to it, or run from the judge's source tree")}
+		return "", cli.Usage(errors.New("--update-lock: no lock file to write: set images.lock (JUDGE_IMAGES_LOCK) to it, or run from the judge's source tree"))
 	}
 	return "images/lock.json", nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/local"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/result"
@@ -32,7 +33,7 @@ func (a *app) matchPlayer(ctx context.Context, how howToPlay, j match.Job) (play
 		return r, nil
 	}
 	if err := local.Supported(); err != nil {
-		return nil, usageError{err}
+		return nil, cli.Usage(err)
 	}
 	return a.localReferee(how, j)
 }

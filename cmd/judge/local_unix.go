@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/local"
 	"github.com/botjudge/judge/judge/match"
@@ -39,7 +40,7 @@ func (a *app) localReferee(how howToPlay, j match.Job) (player, error) {
 	}
 	unmetered := runtime.GOOS != "linux"
 	if unmetered && !how.loose {
-		return nil, usageError{fmt.Errorf("--local: on %s the judge cannot read a bot's CPU time as it runs, so the time limits cannot be kept: add --no-time-limits to play without them", runtime.GOOS)}
+		return nil, cli.Usage(fmt.Errorf("--local: on %s the judge cannot read a bot's CPU time as it runs, so the time limits cannot be kept: add --no-time-limits to play without them", runtime.GOOS))
 	}
 	work := filepath.Join(a.cfg.DataDir, "local", "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {

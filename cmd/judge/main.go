@@ -11,7 +11,6 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
-	"maps"
 	"net"
 	"os"
 	"os/signal"
@@ -23,6 +22,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
+	"github.com/botjudge/judge/cmd/judge/internal/contestcmd"
 	"github.com/botjudge/judge/config"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/build"
@@ -34,13 +35,9 @@ import (
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/setting"
-	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/cores"
 )
-
-// usageError marks bad command-line arguments (exit status 2).
-type usageError struct{ error }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -55,9 +52,9 @@ func main() {
 }
 
 // exitCode is a command's exit status: 0 when it did what it was asked, 2 when its arguments
-// are bad (a usageError: nothing was attempted), 1 when it could not do it.
+// are bad (a cli.UsageError: nothing was attempted), 1 when it could not do it.
 func exitCode(err error) int {
-	var ue usageError
+	var ue cli.UsageError
 	switch {
 	case err == nil:
 		return 0
@@ -125,11 +122,11 @@ func newRoot() *cobra.Command {
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			// Cobra checks required flags after this; checked here, a missing one is typed.
 			if err := cmd.ValidateRequiredFlags(); err != nil {
-				return usageError{err}
+				return cli.Usage(err)
 			}
 			cfg, err := config.LoadOnly(a.configFile, cmd.Flags(), sectionsOf(cmd))
 			if err != nil {
-				return usageError{err}
+				return cli.Usage(err)
 			}
 			a.cfg = cfg
 			a.log = newLogger(cfg.Log)
@@ -142,7 +139,7 @@ func newRoot() *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n") // as `judge version` prints it
 	root.AddCommand(a.imagesCmd(), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
 		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.compareCmd(), a.viewCmd(),
-		a.portalCmd(), a.storeCmd(), a.gameCmd(), a.contestCmd(), a.versionCmd(), a.docsCmd())
+		a.portalCmd(), a.storeCmd(), a.gameCmd(), contestcmd.Cmd(func() int64 { return int64(a.cfg.Build.SourceLimit) }), a.versionCmd(), a.docsCmd())
 	// The commands that read the store or nothing of the judge's own: a mistake in the
 	// sandbox's or the daemon's settings does not stop them (the sandbox's is checked once one
 	// reaches for it: an added game's referee).
@@ -163,9 +160,9 @@ func newRoot() *cobra.Command {
 		if check := c.Args; check != nil {
 			c.Args = func(cmd *cobra.Command, args []string) error {
 				err := check(cmd, args)
-				var ue usageError
+				var ue cli.UsageError
 				if err != nil && !errors.As(err, &ue) {
-					return usageError{fmt.Errorf("%s: %w (usage: %s)", cmd.CommandPath(), err, cmd.UseLine())}
+					return cli.Usage(fmt.Errorf("%s: %w (usage: %s)", cmd.CommandPath(), err, cmd.UseLine()))
 				}
 				return err
 			}
@@ -197,7 +194,7 @@ func commandGroup(c *cobra.Command) {
 		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 			msg += "; did you mean " + strings.Join(s, " or ") + "?"
 		}
-		return usageError{errors.New(msg)}
+		return cli.Usage(errors.New(msg))
 	}
 	c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 }
@@ -218,7 +215,7 @@ func flagError(cmd *cobra.Command, err error) error {
 			err = fmt.Errorf("invalid value %q for --%s: want %s", bad.GetValue(), f.Name, want)
 		}
 	}
-	return usageError{err}
+	return cli.Usage(err)
 }
 
 // configSections annotates a command with the configuration's sections it reads, comma
@@ -275,7 +272,7 @@ func (a *app) sandbox(ctx context.Context) (*sandbox.Engine, error) {
 	}
 	// A command that checked only some sections (sectionsOf) checks the sandbox's now.
 	if err := a.cfg.ValidateOnly([]string{"images", "build", "sandbox"}); err != nil {
-		return nil, usageError{err}
+		return nil, cli.Usage(err)
 	}
 	e, err := sandbox.New(ctx, sandbox.Options{Host: a.cfg.Docker.Host, StateDir: a.cfg.DataDir, Logger: a.log, Pool: a.pool})
 	if err != nil {
@@ -447,18 +444,18 @@ func (a *app) matchArgsFor(g game.Game, seed uint64, opts, bots []string) (game.
 		if len(bots) > 0 {
 			given = "BOT arguments: " + strings.Join(bots, " ")
 		}
-		return nil, nil, nil, usageError{fmt.Errorf("%w (%s)", err, given)}
+		return nil, nil, nil, cli.Usage(fmt.Errorf("%w (%s)", err, given))
 	}
 	options, err := parseOptions(opts)
 	if err != nil {
-		return nil, nil, nil, usageError{err}
+		return nil, nil, nil, cli.Usage(err)
 	}
 	if err := checkOptions(g, seed, len(bots), options); err != nil {
 		return nil, nil, nil, err
 	}
 	var entrants []match.Entrant
 	for _, arg := range bots {
-		s, err := loadBot(arg, int64(a.cfg.Build.SourceLimit))
+		s, err := cli.LoadBot(arg, int64(a.cfg.Build.SourceLimit))
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -471,7 +468,7 @@ func (a *app) matchArgsFor(g game.Game, seed uint64, opts, bots []string) (game.
 // rule, a match started (and dropped) as the referee starts it.
 func checkOptions(g game.Game, seed uint64, players int, options map[string]string) error {
 	if _, err := game.Start(g, game.Config{Seed: seed, Players: players, Options: options}); err != nil {
-		return usageError{fmt.Errorf("--opt: %w", err)}
+		return cli.Usage(fmt.Errorf("--opt: %w", err))
 	}
 	return nil
 }
@@ -479,7 +476,7 @@ func checkOptions(g game.Game, seed uint64, players int, options map[string]stri
 // lookupGame finds the game a flag names, or says which games there are.
 func (a *app) lookupGame(flag, name string) (game.Game, error) {
 	if name == "" {
-		return nil, usageError{fmt.Errorf("%s: which game (%s)", flag, gameNames())}
+		return nil, cli.Usage(fmt.Errorf("%s: which game (%s)", flag, gameNames()))
 	}
 	if _, builtin := games.Lookup(name); !builtin && a.added == nil {
 		// A game added to the store: the store is reached for it (and closed with the
@@ -497,7 +494,7 @@ func (a *app) lookupGame(flag, name string) (game.Game, error) {
 	}
 	g, ok := a.lookup(name)
 	if !ok {
-		return nil, usageError{fmt.Errorf("%s: unknown game %q; known: %s", flag, name, a.gameNames())}
+		return nil, cli.Usage(fmt.Errorf("%s: unknown game %q; known: %s", flag, name, a.gameNames()))
 	}
 	return g, nil
 }
@@ -506,8 +503,8 @@ func (a *app) lookupGame(flag, name string) (game.Game, error) {
 // store that holds the added games cannot be reached (err): the name may be wrong, or the
 // store down, and both are said.
 func unreachableGame(flag, name string, err error) error {
-	return usageError{fmt.Errorf("%s: unknown game %q; known: %s (and the games added with judge game add, in the judge's store, which is not reachable: %w)",
-		flag, name, gameNames(), err)}
+	return cli.Usage(fmt.Errorf("%s: unknown game %q; known: %s (and the games added with judge game add, in the judge's store, which is not reachable: %w)",
+		flag, name, gameNames(), err))
 }
 
 // lookup finds a game by name: a built-in game, or a game added to the store once the
@@ -547,59 +544,6 @@ func (a *app) useCatalog(ctx context.Context, q *queue.Queue) error {
 	return nil
 }
 
-// checkLangs refuses a language name given as what (a flag) that is not one of
-// images.LangNames.
-func checkLangs(what string, langs ...string) error {
-	for _, l := range langs {
-		if _, ok := images.LangByName(l); !ok {
-			return usageError{fmt.Errorf("%s: unknown language %q; known: %s", what, l, strings.Join(images.LangNames(), ", "))}
-		}
-	}
-	return nil
-}
-
-// loadBot reads a BOT argument (a file or directory, maybe LANG:-prefixed), as a usage error
-// that names it when it cannot: a missing path, or a prefix that is no language, is said so
-// rather than as the system call that failed.
-func loadBot(arg string, limit int64) (submission.Submission, error) {
-	s, err := submission.Load(arg, limit)
-	if err == nil {
-		return s, nil
-	}
-	if errors.Is(err, fs.ErrNotExist) {
-		path := arg
-		if prefix, rest, ok := strings.Cut(arg, ":"); ok && !strings.ContainsAny(prefix, `/\.`) {
-			if lerr := checkLangs(arg, prefix); lerr != nil {
-				return s, lerr
-			}
-			path = rest
-		}
-		return s, usageError{fmt.Errorf("%s: no such file or directory", path)}
-	}
-	return s, usageError{err}
-}
-
-// loadSubmission reads FILE|DIR arguments as one submission (each as loadBot does; lang,
-// when given, is every argument's): the sources of one language.
-func loadSubmission(args []string, lang string, limit int64) (submission.Submission, error) {
-	sub := submission.Submission{Lang: lang, Files: map[string][]byte{}}
-	for _, arg := range args {
-		if lang != "" {
-			arg = lang + ":" + arg
-		}
-		s, err := loadBot(arg, limit)
-		if err != nil {
-			return sub, err
-		}
-		if sub.Lang != "" && s.Lang != sub.Lang {
-			return sub, usageError{fmt.Errorf("%s is %s, but the submission is %s", arg, s.Lang, sub.Lang)}
-		}
-		sub.Lang = s.Lang
-		maps.Copy(sub.Files, s.Files)
-	}
-	return sub, nil
-}
-
 // checkOutputFile refuses a file to write (given with flag, or as an argument when flag is "")
 // whose directory is not there: the command would find out only once its work is done.
 func checkOutputFile(flag, file string) error {
@@ -608,7 +552,7 @@ func checkOutputFile(flag, file string) error {
 	}
 	dir := filepath.Dir(file)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return usageError{fmt.Errorf("%s: no directory %s to write it in", strings.TrimSpace(flag+" "+file), dir)}
+		return cli.Usage(fmt.Errorf("%s: no directory %s to write it in", strings.TrimSpace(flag+" "+file), dir))
 	}
 	return nil
 }
@@ -618,9 +562,9 @@ func checkOutputFile(flag, file string) error {
 func checkListen(flag, addr string) error {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		if strings.Trim(addr, "0123456789") == "" && addr != "" {
-			return usageError{fmt.Errorf("%s %s: want HOST:PORT, e.g. %s 127.0.0.1:%s (0.0.0.0:%s serves every network)", flag, addr, flag, addr, addr)}
+			return cli.Usage(fmt.Errorf("%s %s: want HOST:PORT, e.g. %s 127.0.0.1:%s (0.0.0.0:%s serves every network)", flag, addr, flag, addr, addr))
 		}
-		return usageError{fmt.Errorf("%s %s: want HOST:PORT, e.g. %s 127.0.0.1:8080", flag, addr, flag)}
+		return cli.Usage(fmt.Errorf("%s %s: want HOST:PORT, e.g. %s 127.0.0.1:8080", flag, addr, flag))
 	}
 	return nil
 }
@@ -636,7 +580,7 @@ func listenOn(flag, addr string) (net.Listener, error) {
 	case errors.Is(err, syscall.EADDRINUSE):
 		return nil, fmt.Errorf("%s %s: the address is in use (another judge view or judge portal?): give another with %s", flag, addr, flag)
 	case errors.Is(err, syscall.EADDRNOTAVAIL):
-		return nil, usageError{fmt.Errorf("%s %s: no network of this machine has that address", flag, addr)}
+		return nil, cli.Usage(fmt.Errorf("%s %s: no network of this machine has that address", flag, addr))
 	case err != nil:
 		return nil, fmt.Errorf("%s %s: %w", flag, addr, err)
 	}

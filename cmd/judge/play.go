@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/match"
@@ -56,7 +57,7 @@ func (a *app) playCmd() *cobra.Command {
 				return a.playAgainstArgs(cmd, aa, how, gameName, args, replayFile, asJSON, showStderr)
 			}
 			if gameName == "" {
-				return usageError{fmt.Errorf("--game: which game to play (%s), or --against REPLAY", gameNames())}
+				return cli.Usage(fmt.Errorf("--game: which game to play (%s), or --against REPLAY", gameNames()))
 			}
 			if !cmd.Flags().Changed("seed") {
 				seed = randomSeed()
@@ -85,7 +86,7 @@ func (a *app) playCmd() *cobra.Command {
 			}
 			res, rp, err := playSaving(cmd.Context(), r, job, replayFile, showStderr)
 			if err != nil && !errors.Is(err, result.Infrastructure) {
-				return usageError{err}
+				return cli.Usage(err)
 			}
 			if err != nil {
 				return err
@@ -112,11 +113,11 @@ func (a *app) playCmd() *cobra.Command {
 func (a *app) playAgainstArgs(cmd *cobra.Command, aa againstArgs, how howToPlay, gameName string, args []string, replayFile string, asJSON, showStderr bool) error {
 	switch {
 	case aa.file == "":
-		return usageError{errors.New("--seat and --keep-going go with --against REPLAY")}
+		return cli.Usage(errors.New("--seat and --keep-going go with --against REPLAY"))
 	case cmd.Flags().Changed("seed") || cmd.Flags().Changed("opt"):
-		return usageError{fmt.Errorf("--against %s: the match's seed and options are the recording's; --seed and --opt do not go with it", aa.file)}
+		return cli.Usage(fmt.Errorf("--against %s: the match's seed and options are the recording's; --seed and --opt do not go with it", aa.file))
 	case len(args) != 1:
-		return usageError{fmt.Errorf("--against %s: one BOT, the seat's, not %d", aa.file, len(args))}
+		return cli.Usage(fmt.Errorf("--against %s: one BOT, the seat's, not %d", aa.file, len(args)))
 	}
 	if err := checkOutputFile("--replay", replayFile); err != nil {
 		return err

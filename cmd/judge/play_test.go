@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
@@ -54,7 +55,7 @@ func TestPlayWritesAReplayOnlyForAJudgedMatch(t *testing.T) {
 			file := filepath.Join(dir, "m.jsonl")
 
 			err := judge(t, append([]string{"play", "--game", tc.game, "--opt", "bogus=1", "--replay", file, "--json"}, bots...)...)
-			if _, ok := err.(usageError); !ok {
+			if _, ok := err.(cli.UsageError); !ok {
 				t.Fatalf("a bad option: got %v; want a usage error", err)
 			}
 			if entries, _ := os.ReadDir(dir); len(entries) != 0 {

@@ -3,7 +3,6 @@ package main
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/store"
@@ -48,7 +48,7 @@ func (a *app) portalCmd() *cobra.Command {
 			if listen != "" {
 				a.cfg.Portal.Listen = listen
 				if err := a.cfg.Portal.Validate(); err != nil {
-					return usageError{fmt.Errorf("--listen: %w", err)}
+					return cli.Usage(fmt.Errorf("--listen: %w", err))
 				}
 			}
 			return a.servePortal(cmd, true, engine)
@@ -174,6 +174,11 @@ func (a *app) contestEngine(st *store.Store, q *queue.Queue) *contest.Engine {
 
 func (a *app) portalContestCmd() *cobra.Command {
 	group := &cobra.Command{Use: "contest", Short: "Make and change contests"}
+	group.AddCommand(a.portalContestCreateCmd(), a.portalContestListCmd(), a.portalContestShowCmd(), a.portalContestCloseCmd(), a.portalContestLogCmd())
+	return group
+}
+
+func (a *app) portalContestCreateCmd() *cobra.Command {
 	var gameName, deadline string
 	var opts, langs, house []string
 	var quota, uploads int
@@ -185,33 +190,33 @@ func (a *app) portalContestCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			c := store.Contest{Name: args[0], Game: gameName, Langs: langs, TestQuota: quota, UploadQuota: uploads, PeerMatches: peers, Ladder: ladder}
 			if uploads < 1 {
-				return usageError{fmt.Errorf("--upload-quota %d: want 1 or more uploads an hour", uploads)}
+				return cli.Usage(fmt.Errorf("--upload-quota %d: want 1 or more uploads an hour", uploads))
 			}
 			if err := store.ValidName("contest", c.Name); err != nil {
-				return usageError{errors.New(strings.TrimPrefix(err.Error(), "invalid: "))}
+				return cli.Usage(errors.New(strings.TrimPrefix(err.Error(), "invalid: ")))
 			}
 			if gameName == "" {
-				return usageError{errors.New("--game: which game the contest plays (judge games lists them)")}
+				return cli.Usage(errors.New("--game: which game the contest plays (judge games lists them)"))
 			}
-			if err := checkLangs("--langs", langs...); err != nil {
+			if err := cli.CheckLangs("--langs", langs...); err != nil {
 				return err
 			}
 			var err error
 			if c.Options, err = parseOptions(opts); err != nil {
-				return usageError{err}
+				return cli.Usage(err)
 			}
 			if deadline != "" {
 				if c.Deadline, err = time.Parse(time.RFC3339, deadline); err != nil {
-					return usageError{fmt.Errorf("--deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", deadline)}
+					return cli.Usage(fmt.Errorf("--deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", deadline))
 				}
 			}
 			var bots []contest.HouseBot
 			for _, h := range house {
 				name, path, ok := strings.Cut(h, "=")
 				if !ok || name == "" || path == "" {
-					return usageError{fmt.Errorf("--house %q: want NAME=BOT (a source file or directory)", h)}
+					return cli.Usage(fmt.Errorf("--house %q: want NAME=BOT (a source file or directory)", h))
 				}
-				sub, err := loadBot(path, int64(a.cfg.Build.SourceLimit))
+				sub, err := cli.LoadBot(path, int64(a.cfg.Build.SourceLimit))
 				if err != nil {
 					return err
 				}
@@ -230,12 +235,12 @@ func (a *app) portalContestCmd() *cobra.Command {
 			}
 			c, err = a.contestEngine(st, q).NewContest(cmd.Context(), contest.HostActor(), c, bots)
 			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrExists) {
-				return usageError{errors.New(strings.TrimPrefix(err.Error(), "invalid: "))}
+				return cli.Usage(errors.New(strings.TrimPrefix(err.Error(), "invalid: ")))
 			}
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
 				fmt.Fprintf(w, "contest %s: %s, %d house bot(s); add people with `judge portal user add --contest %s LOGIN`\n",
 					c.Name, c.Game, len(c.House), c.Name)
 			})
@@ -252,6 +257,11 @@ func (a *app) portalContestCmd() *cobra.Command {
 	f.BoolVar(&peers, "peer-matches", false, "let contestants ask for test matches against each other's active versions")
 	f.BoolVar(&ladder, "ladder", false, "keep rated matches flowing among the active versions until the deadline (docs/portal.md)")
 	f.BoolVar(&asJSON, "json", false, "print the contest as JSON")
+	return create
+}
+
+func (a *app) portalContestListCmd() *cobra.Command {
+	var asJSON bool
 	list := &cobra.Command{
 		Use:   "list [--json]",
 		Short: "The contests: each one's game, people, house bots and deadline",
@@ -274,7 +284,7 @@ func (a *app) portalContestCmd() *cobra.Command {
 				}
 				people[c.Name] = len(us)
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, cs, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, cs, func(w io.Writer) {
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "CONTEST\tGAME\tPEOPLE\tHOUSE BOTS\tDEADLINE\tCREATED\tCLOSED")
 				for _, c := range cs {
@@ -292,6 +302,11 @@ func (a *app) portalContestCmd() *cobra.Command {
 		},
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print the contests as JSON")
+	return list
+}
+
+func (a *app) portalContestShowCmd() *cobra.Command {
+	var asJSON bool
 	show := &cobra.Command{
 		Use:   "show NAME [--json]",
 		Short: "A contest's settings: game, options, languages, house bots, quotas, deadline, test rounds, the ladder",
@@ -309,7 +324,7 @@ func (a *app) portalContestCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
 				fmt.Fprintf(w, "contest %s: %s\n", c.Name, c.Game)
 				for _, k := range slices.Sorted(maps.Keys(c.Options)) {
 					fmt.Fprintf(w, "  option %s=%s\n", k, c.Options[k])
@@ -337,6 +352,11 @@ func (a *app) portalContestCmd() *cobra.Command {
 		},
 	}
 	show.Flags().BoolVar(&asJSON, "json", false, "print the contest as JSON")
+	return show
+}
+
+func (a *app) portalContestCloseCmd() *cobra.Command {
+	var asJSON bool
 	closeCmd := &cobra.Command{
 		Use:   "close NAME [--json]",
 		Short: "Close a contest: read-only from now on (no version, test match, round, person or setting more), its pages, matches and standings still to see",
@@ -354,12 +374,17 @@ func (a *app) portalContestCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
 				fmt.Fprintf(w, "contest %s: closed at %s, read-only\n", c.Name, c.ClosedAt.UTC().Format(time.RFC3339))
 			})
 		},
 	}
 	closeCmd.Flags().BoolVar(&asJSON, "json", false, "print the contest as JSON")
+	return closeCmd
+}
+
+func (a *app) portalContestLogCmd() *cobra.Command {
+	var asJSON bool
 	var last int
 	logCmd := &cobra.Command{
 		Use:   "log NAME [-n N] [--json]",
@@ -367,7 +392,7 @@ func (a *app) portalContestCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if last < 0 {
-				return usageError{fmt.Errorf("-n %d: want 0 (all) or more", last)}
+				return cli.Usage(fmt.Errorf("-n %d: want 0 (all) or more", last))
 			}
 			st, q, err := a.portalStore(cmd.Context())
 			if err != nil {
@@ -383,7 +408,7 @@ func (a *app) portalContestCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, actions, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, actions, func(w io.Writer) {
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "WHEN\tWHO\tWHAT")
 				for _, x := range actions {
@@ -395,8 +420,7 @@ func (a *app) portalContestCmd() *cobra.Command {
 	}
 	logCmd.Flags().IntVarP(&last, "last", "n", 0, "the newest N actions (0: all)")
 	logCmd.Flags().BoolVar(&asJSON, "json", false, "print the actions as JSON")
-	group.AddCommand(create, list, show, closeCmd, logCmd)
-	return group
+	return logCmd
 }
 
 func (a *app) portalUserCmd() *cobra.Command {
@@ -409,10 +433,10 @@ func (a *app) portalUserCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if contestName == "" {
-				return usageError{errors.New("--contest: the contest the user takes part in")}
+				return cli.Usage(errors.New("--contest: the contest the user takes part in"))
 			}
 			if err := store.ValidName("login", args[0]); err != nil {
-				return usageError{errors.New(strings.TrimPrefix(err.Error(), "invalid: "))}
+				return cli.Usage(errors.New(strings.TrimPrefix(err.Error(), "invalid: ")))
 			}
 			st, q, err := a.portalStore(cmd.Context())
 			if err != nil {
@@ -421,13 +445,13 @@ func (a *app) portalUserCmd() *cobra.Command {
 			defer q.Close()
 			nu, err := a.contestEngine(st, q).AddUser(cmd.Context(), contest.HostActor(), contestName, args[0], organiser)
 			if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrExists) {
-				return usageError{err}
+				return cli.Usage(err)
 			}
 			if err != nil {
 				return err
 			}
 			out := map[string]string{"login": nu.User.Login, "token": nu.Token, "invite": a.cfg.Portal.InviteURL(nu.Invite)}
-			return printOut(cmd.OutOrStdout(), asJSON, out, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, out, func(w io.Writer) {
 				fmt.Fprintf(w, "%s added to %s\ninvite (one time): %s\nAPI token: %s\n", out["login"], contestName, out["invite"], out["token"])
 			})
 		},
@@ -441,7 +465,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if contestName == "" {
-				return usageError{errors.New("--contest: the contest whose people to list")}
+				return cli.Usage(errors.New("--contest: the contest whose people to list"))
 			}
 			st, q, err := a.portalStore(cmd.Context())
 			if err != nil {
@@ -461,7 +485,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 			for i, u := range users {
 				people[i] = personOf(u)
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, people, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, people, func(w io.Writer) {
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "LOGIN\tROLE\tSTATE\tVERSIONS\tACTIVE\tADDED")
 				for _, p := range people {
@@ -479,7 +503,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if contestName == "" {
-				return usageError{errors.New("--contest: the contest the user takes part in")}
+				return cli.Usage(errors.New("--contest: the contest the user takes part in"))
 			}
 			st, q, err := a.portalStore(cmd.Context())
 			if err != nil {
@@ -491,13 +515,13 @@ func (a *app) portalUserCmd() *cobra.Command {
 				return noUser(args[0], contestName)
 			}
 			if errors.Is(err, store.ErrInvalid) {
-				return usageError{errors.New(strings.TrimPrefix(err.Error(), store.ErrInvalid.Error()+": "))}
+				return cli.Usage(errors.New(strings.TrimPrefix(err.Error(), store.ErrInvalid.Error()+": ")))
 			}
 			if err != nil {
 				return err
 			}
 			out := map[string]string{"login": args[0], "invite": a.cfg.Portal.InviteURL(code)}
-			return printOut(cmd.OutOrStdout(), asJSON, out, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, out, func(w io.Writer) {
 				fmt.Fprintf(w, "%s of %s: every session and API token ended, the password forgotten\ninvite (one time): %s\n", args[0], contestName, out["invite"])
 			})
 		},
@@ -510,7 +534,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if contestName == "" {
-				return usageError{errors.New("--contest: the contest the user takes part in")}
+				return cli.Usage(errors.New("--contest: the contest the user takes part in"))
 			}
 			st, q, err := a.portalStore(cmd.Context())
 			if err != nil {
@@ -524,7 +548,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, personOf(u), func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, personOf(u), func(w io.Writer) {
 				fmt.Fprintf(w, "%s removed from %s: every session and API token ended; %d version(s) and their matches kept\n", args[0], contestName, u.Versions)
 			})
 		},
@@ -538,11 +562,11 @@ func (a *app) portalUserCmd() *cobra.Command {
 // noContest and noUser are the organiser's commands' word for a name the store does not
 // have, with the command that lists those it has.
 func noContest(flag, name string) error {
-	return usageError{fmt.Errorf("%s: no such contest (judge portal contest list)", strings.TrimSpace(flag+" "+name))}
+	return cli.Usage(fmt.Errorf("%s: no such contest (judge portal contest list)", strings.TrimSpace(flag+" "+name)))
 }
 
 func noUser(login, contest string) error {
-	return usageError{fmt.Errorf("%s: no such user of contest %s (judge portal user list --contest %s)", login, contest, contest)}
+	return cli.Usage(fmt.Errorf("%s: no such user of contest %s (judge portal user list --contest %s)", login, contest, contest))
 }
 
 // record keeps an organiser's action done from the command line, as the portal keeps those
@@ -583,7 +607,7 @@ func (a *app) portalRoundCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if contestName == "" {
-				return usageError{errors.New("--contest: the contest whose round it is")}
+				return cli.Usage(errors.New("--contest: the contest whose round it is"))
 			}
 			st, q, err := a.portalStore(cmd.Context())
 			if err != nil {
@@ -603,12 +627,12 @@ func (a *app) portalRoundCmd() *cobra.Command {
 			}
 			r, err := a.contestEngine(st, q).StartRound(cmd.Context(), contest.HostActor(), ct.Name, spec)
 			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrExists) {
-				return usageError{err}
+				return cli.Usage(err)
 			}
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, r, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, r, func(w io.Writer) {
 				fmt.Fprintf(w, "round %s: %d entrants frozen; a running portal plays it (%s/c/%s/rounds/%s)\n",
 					r.ID, len(r.Entrants), a.cfg.Portal.BaseURL(), contestName, r.ID)
 			})
@@ -637,12 +661,12 @@ func (a *app) portalRoundCmd() *cobra.Command {
 			defer q.Close()
 			r, err := st.Round(cmd.Context(), args[0])
 			if errors.Is(err, store.ErrNotFound) {
-				return usageError{fmt.Errorf("round %s: no such round", args[0])}
+				return cli.Usage(fmt.Errorf("round %s: no such round", args[0]))
 			}
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, r, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, r, func(w io.Writer) {
 				fmt.Fprintf(w, "round %s (%s) of %s: %s, %d entrants\n", r.ID, r.Kind, r.Contest, r.Status, len(r.Entrants))
 				if r.Error != "" {
 					fmt.Fprintf(w, "error: %s\n", r.Error)
@@ -656,15 +680,4 @@ func (a *app) portalRoundCmd() *cobra.Command {
 	show.Flags().BoolVar(&asJSON, "json", false, "print the round as JSON")
 	round.AddCommand(start, show)
 	return round
-}
-
-// printOut prints v as one JSON document, or as text.
-func printOut(w io.Writer, asJSON bool, v any, text func(io.Writer)) error {
-	if !asJSON {
-		text(w)
-		return nil
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

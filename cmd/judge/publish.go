@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/queue"
 )
@@ -30,11 +31,11 @@ func (a *app) publishCmd() *cobra.Command {
 		Short: "Put the exact images (all, or --lang's) in the object store, for daemons with images.source: nats",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkLangs("--lang", langs...); err != nil {
+			if err := cli.CheckLangs("--lang", langs...); err != nil {
 				return err
 			}
 			if keep < 1 {
-				return usageError{fmt.Errorf("--keep: must be at least 1, the archive this publishes (got %d)", keep)}
+				return cli.Usage(fmt.Errorf("--keep: must be at least 1, the archive this publishes (got %d)", keep))
 			}
 			ctx := cmd.Context()
 			b, err := a.imageBuilder(ctx)

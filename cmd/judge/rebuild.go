@@ -19,6 +19,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/match"
@@ -97,15 +98,15 @@ type rebuildPlan struct {
 
 func (a *app) rebuildPlan(o *rebuildOpts, args []string) (p rebuildPlan, err error) {
 	if o.known == (len(args) == 1) {
-		return p, usageError{errors.New("give a directory or manifest of submissions, or --known")}
+		return p, cli.Usage(errors.New("give a directory or manifest of submissions, or --known"))
 	}
 	if o.fromStore && !o.known {
-		return p, usageError{errors.New("--from-store goes with --known (it adds the store's builds to those known here)")}
+		return p, cli.Usage(errors.New("--from-store goes with --known (it adds the store's builds to those known here)"))
 	}
 	if o.opponent != "" && o.smoke == "" {
-		return p, usageError{errors.New("--opponent goes with --smoke GAME (it is the smoke match's opponent)")}
+		return p, cli.Usage(errors.New("--opponent goes with --smoke GAME (it is the smoke match's opponent)"))
 	}
-	if err := checkLangs("--lang", o.langs...); err != nil {
+	if err := cli.CheckLangs("--lang", o.langs...); err != nil {
 		return p, err
 	}
 	if o.gameName != "" {
@@ -122,17 +123,17 @@ func (a *app) rebuildPlan(o *rebuildOpts, args []string) (p rebuildPlan, err err
 			o.opponent = filepath.Join("bots", o.smoke, "cpp")
 			what = "--smoke " + o.smoke + " plays against " + o.opponent + " unless --opponent names another bot"
 		}
-		if p.other, err = loadBot(o.opponent, int64(a.cfg.Build.SourceLimit)); err != nil {
-			return p, usageError{fmt.Errorf("%s: %w", what, err)}
+		if p.other, err = cli.LoadBot(o.opponent, int64(a.cfg.Build.SourceLimit)); err != nil {
+			return p, cli.Usage(fmt.Errorf("%s: %w", what, err))
 		}
 	}
 	if !o.known {
 		if p.subs, err = submissions(args[0]); err != nil {
-			return p, usageError{err}
+			return p, cli.Usage(err)
 		}
 		for i, n := range p.subs {
-			if p.subs[i].sub, err = loadBot(n.Path, int64(a.cfg.Build.SourceLimit)); err != nil {
-				return p, usageError{fmt.Errorf("%s: %w", n.Name, err)}
+			if p.subs[i].sub, err = cli.LoadBot(n.Path, int64(a.cfg.Build.SourceLimit)); err != nil {
+				return p, cli.Usage(fmt.Errorf("%s: %w", n.Name, err))
 			}
 		}
 	}

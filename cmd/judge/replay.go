@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/game/catalog"
 	"github.com/botjudge/judge/judge/game/referee"
@@ -76,7 +77,7 @@ is written all the same, with a banner at its top naming the differences.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return usageError{errors.New("-o OUT.html is required (-o - writes to standard output)")}
+				return cli.Usage(errors.New("-o OUT.html is required (-o - writes to standard output)"))
 			}
 			if err := checkOutputFile("-o", out); err != nil {
 				return err
@@ -121,12 +122,12 @@ is written all the same, with a banner at its top naming the differences.`,
 func readReplayFile(path string) (*replay.Replay, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, cli.Usage(err)
 	}
 	defer f.Close()
 	rp, err := replay.Read(f)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("%s: %w", path, err)}
+		return nil, cli.Usage(fmt.Errorf("%s: %w", path, err))
 	}
 	return rp, nil
 }
@@ -171,11 +172,11 @@ func writeFileAtomic(name string, write func(io.Writer) error) error {
 func (a *app) replayGame(ctx context.Context, path string, h replay.Header, dir string) (game.Game, error) {
 	if h.GameVersion == "" {
 		if dir != "" {
-			return nil, usageError{fmt.Errorf("--game %s: %s is a replay of %s, a game built into the judge", dir, path, h.Game)}
+			return nil, cli.Usage(fmt.Errorf("--game %s: %s is a replay of %s, a game built into the judge", dir, path, h.Game))
 		}
 		g, ok := games.Lookup(h.Game)
 		if !ok {
-			return nil, usageError{fmt.Errorf("%s: this judge does not know the game %q (known: %s)", path, h.Game, gameNames())}
+			return nil, cli.Usage(fmt.Errorf("%s: this judge does not know the game %q (known: %s)", path, h.Game, gameNames()))
 		}
 		return g, nil
 	}
@@ -186,14 +187,14 @@ func (a *app) replayGame(ctx context.Context, path string, h replay.Header, dir 
 			return nil, err
 		}
 		if g.Manifest.Name != h.Game || g.Version != h.GameVersion {
-			return nil, usageError{fmt.Errorf("--game %s: %s was judged by %s version %.12s; the directory is %s version %.12s",
-				dir, path, h.Game, h.GameVersion, g.Manifest.Name, g.Version)}
+			return nil, cli.Usage(fmt.Errorf("--game %s: %s was judged by %s version %.12s; the directory is %s version %.12s",
+				dir, path, h.Game, h.GameVersion, g.Manifest.Name, g.Version))
 		}
 	} else {
 		q, err := a.gamesStore(ctx)
 		if err != nil {
-			return nil, usageError{fmt.Errorf("%s: a replay of %s, an added game (version %.12s): give its directory with --game DIR, or reach the judge's store: %w",
-				path, h.Game, h.GameVersion, err)}
+			return nil, cli.Usage(fmt.Errorf("%s: a replay of %s, an added game (version %.12s): give its directory with --game DIR, or reach the judge's store: %w",
+				path, h.Game, h.GameVersion, err))
 		}
 		defer q.Close()
 		if err := a.useCatalog(ctx, q); err != nil {
@@ -201,7 +202,7 @@ func (a *app) replayGame(ctx context.Context, path string, h replay.Header, dir 
 		}
 		g, err = a.added.Version(ctx, h.GameVersion)
 		if errors.Is(err, catalog.ErrNotFound) {
-			return nil, usageError{fmt.Errorf("%s: %s version %.12s is not in the judge's store: give its directory with --game DIR", path, h.Game, h.GameVersion)}
+			return nil, cli.Usage(fmt.Errorf("%s: %s version %.12s is not in the judge's store: give its directory with --game DIR", path, h.Game, h.GameVersion))
 		}
 		if err != nil {
 			return nil, err

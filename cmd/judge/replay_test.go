@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
@@ -64,7 +65,7 @@ func TestReplayThatLies(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(filepath.Base(c.file), func(t *testing.T) {
-			var ue usageError
+			var ue cli.UsageError
 			_, err := runOut(t, "replay", "verify", c.file)
 			if err == nil || errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.file) {
 				t.Errorf("verify: %v, want exit 1 naming the file and %q", err, c.want)
@@ -90,7 +91,7 @@ func TestReplayThatLies(t *testing.T) {
 	}
 	// A parse error names the file; a missing file is a usage error.
 	bad := path("bad.jsonl", `{"type":"header"`, `{"type":"heade`)
-	var ue usageError
+	var ue cli.UsageError
 	if _, err := runOut(t, "replay", "verify", bad); !errors.As(err, &ue) || !strings.Contains(err.Error(), "bad.jsonl") {
 		t.Errorf("verify of a broken file: %v, want a usage error naming it", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/result"
 )
@@ -23,7 +24,7 @@ func (a *app) resultsCmd() *cobra.Command {
 			if len(args) == 1 {
 				id = args[0]
 				if err := job.ValidID(id); err != nil {
-					return usageError{err}
+					return cli.Usage(err)
 				}
 			}
 			q, err := a.queue(cmd.Context(), look)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/queue"
 )
@@ -96,7 +97,7 @@ daemon needs it. It works through the running judge (nats.listen) or the server 
 			all := daemon.Expiries(a.cfg.NATS)
 			if cmd.Flags().Changed("older-than") {
 				if olderThan <= 0 {
-					return usageError{fmt.Errorf("--older-than %v: want a duration above 0 (test and ladder matches' replays and results older than it go)", olderThan)}
+					return cli.Usage(fmt.Errorf("--older-than %v: want a duration above 0 (test and ladder matches' replays and results older than it go)", olderThan))
 				}
 				for i := range all {
 					if all[i].OfMatches {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/result"
 )
@@ -26,7 +27,7 @@ func (a *app) submitCmd() *cobra.Command {
 		Short: "Put a match job built from local files on the queue; with --wait, print its result",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if timeout <= 0 {
-				return usageError{fmt.Errorf("--timeout %v: want a duration above 0", timeout)}
+				return cli.Usage(fmt.Errorf("--timeout %v: want a duration above 0", timeout))
 			}
 			var seedp *uint64
 			if cmd.Flags().Changed("seed") {
@@ -42,7 +43,7 @@ func (a *app) submitCmd() *cobra.Command {
 				id = newID()
 			}
 			if err := job.ValidID(id); err != nil {
-				return usageError{fmt.Errorf("--id: %w", err)}
+				return cli.Usage(fmt.Errorf("--id: %w", err))
 			}
 			players := make([]job.Player, len(entrants))
 			for i, e := range entrants {
@@ -59,7 +60,7 @@ func (a *app) submitCmd() *cobra.Command {
 				if errors.As(err, &re) {
 					err = errors.New(re.Message)
 				}
-				return usageError{err}
+				return cli.Usage(err)
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()

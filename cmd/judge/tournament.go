@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/config"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/games"
@@ -85,7 +86,7 @@ func (f *tournamentFlags) apply(cmd *cobra.Command, s *tournament.Spec) error {
 	}
 	opts, err := parseOptions(f.opts)
 	if err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	if len(opts) > 0 && s.Options == nil {
 		s.Options = map[string]string{}
@@ -122,7 +123,7 @@ func (a *app) tournamentCmd() *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !f.failed {
-				return usageError{fmt.Errorf("retry needs --failed (the only matches it retries)")}
+				return cli.Usage(fmt.Errorf("retry needs --failed (the only matches it retries)"))
 			}
 			return a.runTournament(cmd, &f, args[0])
 		},
@@ -145,21 +146,21 @@ Global Flags:
 func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string) error {
 	ctx := cmd.Context()
 	if f.asJSON && f.asCSV {
-		return usageError{errors.New("--json and --csv: give one (the outcome is printed one way)")}
+		return cli.Usage(errors.New("--json and --csv: give one (the outcome is printed one way)"))
 	}
 	if f.workers < 0 {
-		return usageError{fmt.Errorf("--workers %d: want 0 (serve.workers) or more", f.workers)}
+		return cli.Usage(fmt.Errorf("--workers %d: want 0 (serve.workers) or more", f.workers))
 	}
 	spec, err := tournament.Load(path)
 	if err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	if err := f.apply(cmd, &spec); err != nil {
 		return err
 	}
 	spec = spec.WithDefaults()
 	if err := spec.Check(); err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	// A built-in game is checked before anything starts; an added one is the store's.
 	var q *queue.Queue
@@ -174,17 +175,17 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 			return err
 		}
 		if g, ok = a.lookup(spec.Game); !ok {
-			return usageError{fmt.Errorf("tournament: game %q: unknown game; known: %s", spec.Game, a.gameNames())}
+			return cli.Usage(fmt.Errorf("tournament: game %q: unknown game; known: %s", spec.Game, a.gameNames()))
 		}
 	}
 	t := &tournament.Tournament{Spec: spec, Game: g, Retry: f.failed}
 	if err := t.Check(); err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	for _, e := range spec.Entrants {
-		sub, err := loadBot(e.Path, int64(a.cfg.Build.SourceLimit))
+		sub, err := cli.LoadBot(e.Path, int64(a.cfg.Build.SourceLimit))
 		if err != nil {
-			return usageError{fmt.Errorf("entrant %s: %w", e.Name, err)}
+			return cli.Usage(fmt.Errorf("entrant %s: %w", e.Name, err))
 		}
 		t.Entrants = append(t.Entrants, tournament.Entrant{Name: e.Name, Submission: sub})
 	}

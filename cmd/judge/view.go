@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/game/catalog"
 	"github.com/botjudge/judge/judge/games"
@@ -46,7 +47,7 @@ works offline: it loads nothing from anywhere but this server.`,
 			s := &view.Server{Title: "Results"}
 			if tournamentFile != "" {
 				if err := readOutcome(tournamentFile, s); err != nil {
-					return usageError{err}
+					return cli.Usage(err)
 				}
 			}
 			var store string
@@ -56,7 +57,7 @@ works offline: it loads nothing from anywhere but this server.`,
 			if len(args) > 0 && store == "" {
 				for _, p := range args {
 					if _, err := os.Stat(p); err != nil {
-						return usageError{err}
+						return cli.Usage(err)
 					}
 				}
 				s.Lookup = a.viewLookup(ctx, nil)

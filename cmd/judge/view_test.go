@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 )
 
 // runJudge runs the CLI with args and returns its error.
@@ -42,7 +44,7 @@ func TestReplayHTML(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "bad.html")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("a page was left for a bad replay: %v", err)
 	}
-	var ue usageError
+	var ue cli.UsageError
 	if err := runJudge(context.Background(), t, "replay", "html", replayFile); !errors.As(err, &ue) {
 		t.Errorf("without -o: %v, want a usage error", err)
 	}
@@ -55,7 +57,7 @@ func TestViewServesReplayFiles(t *testing.T) {
 	if body := get(t, addr, "/api/list"); !strings.Contains(body, `"game":"snakecore"`) {
 		t.Errorf("the list: %.300s", body)
 	}
-	var ue usageError
+	var ue cli.UsageError
 	if err := runJudge(context.Background(), t, "view", "no/such/dir"); !errors.As(err, &ue) {
 		t.Errorf("a missing directory: %v, want a usage error", err)
 	}

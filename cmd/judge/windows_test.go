@@ -10,12 +10,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
-// cli runs judge with args as a contestant would, stdin given; what it printed on stdout, and
+// judgeCLI runs judge with args as a contestant would, stdin given; what it printed on stdout, and
 // an error that exitCode reads as the exit status it ended with.
-type cli func(t *testing.T, stdin string, args ...string) (string, error)
+type judgeCLI func(t *testing.T, stdin string, args ...string) (string, error)
 
 // wine is the Windows build of the judge (judge.exe, make release's windows/amd64) and a Wine
 // to run it in: built once per test binary.
@@ -28,7 +29,7 @@ var wine struct {
 // windowsJudge is judge.exe run under Wine in a prefix of its own, its kept login (in
 // %APPDATA%, which Wine sets) removed first. Without Wine or MinGW (make wine) it skips, or
 // fails under JUDGE_REQUIRE_WINE.
-func windowsJudge(t *testing.T) (run cli, appData string) {
+func windowsJudge(t *testing.T) (run judgeCLI, appData string) {
 	t.Helper()
 	wine.once.Do(func() { wine.err = buildForWine() })
 	if wine.err != nil {
@@ -55,7 +56,7 @@ func windowsJudge(t *testing.T) (run cli, appData string) {
 		if errors.As(err, &ee) {
 			msg := errors.New(strings.TrimSpace(errOut.String()))
 			if ee.ExitCode() == 2 {
-				return out.String(), usageError{msg}
+				return out.String(), cli.Usage(msg)
 			}
 			return out.String(), msg
 		}

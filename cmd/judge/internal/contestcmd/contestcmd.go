@@ -1,4 +1,6 @@
-package main
+// Package contestcmd is judge contest: the portal from a contestant's command line, a shell
+// over the API's client (judge/api/client).
+package contestcmd
 
 import (
 	"archive/tar"
@@ -23,6 +25,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/api/client"
 	"github.com/botjudge/judge/judge/result"
@@ -43,7 +46,8 @@ type contestLogin struct {
 // contestPoll is how often a waiting command asks the portal again.
 const contestPoll = 500 * time.Millisecond
 
-func (a *app) contestCmd() *cobra.Command {
+// Cmd is judge contest; sourceLimit is build.source_limit, once the configuration is read.
+func Cmd(sourceLimit func() int64) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "contest",
 		Short: "The portal from the command line, as a contestant: log in once, then submit, play test matches, read results and replays",
@@ -56,8 +60,8 @@ The address, the contest and the token are kept in your configuration directory
 (` + "`judge/contest.json`" + ` under $XDG_CONFIG_HOME or ~/.config on Linux, ~/Library/Application Support on
 macOS), readable by you alone. Every command then talks to that contest; each has --json.`,
 	}
-	cmd.AddCommand(a.contestLoginCmd(), a.contestSubmitCmd(), a.contestStatusCmd(), a.contestMatchCmd(),
-		a.contestMatchesCmd(), a.contestReplayCmd(), a.contestDownloadCmd(), a.contestStarterCmd(), a.contestGameCmd(), a.contestLeaderboardCmd())
+	cmd.AddCommand(contestLoginCmd(), contestSubmitCmd(sourceLimit), contestStatusCmd(), contestMatchCmd(),
+		contestMatchesCmd(), contestReplayCmd(), contestDownloadCmd(), contestStarterCmd(), contestGameCmd(), contestLeaderboardCmd())
 	return cmd
 }
 
@@ -75,7 +79,7 @@ func contestLoginPath() (string, error) {
 func parseContestURL(raw string) (base, contest string, err error) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	bad := func() (string, string, error) {
-		return "", "", usageError{fmt.Errorf("%q: want the address of your contest's page, as https://portal.example/c/NAME/", raw)}
+		return "", "", cli.Usage(fmt.Errorf("%q: want the address of your contest's page, as https://portal.example/c/NAME/", raw))
 	}
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return bad()
@@ -92,7 +96,7 @@ func parseContestURL(raw string) (base, contest string, err error) {
 	return strings.TrimSuffix(u.String(), "/"), contest, nil
 }
 
-func (a *app) contestLoginCmd() *cobra.Command {
+func contestLoginCmd() *cobra.Command {
 	var token string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -108,13 +112,13 @@ func (a *app) contestLoginCmd() *cobra.Command {
 				fmt.Fprint(cmd.ErrOrStderr(), "API token (from the portal's account page): ")
 				line, err := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
 				if err != nil && line == "" {
-					return usageError{errors.New("no token given: --token, or a line on standard input")}
+					return cli.Usage(errors.New("no token given: --token, or a line on standard input"))
 				}
 				token = line
 			}
 			l := contestLogin{URL: base, Contest: contest, Token: strings.TrimSpace(token)}
 			if l.Token == "" {
-				return usageError{errors.New("the token is empty")}
+				return cli.Usage(errors.New("the token is empty"))
 			}
 			ct, _, err := l.client().Contest(cmd.Context(), contest)
 			if err != nil {
@@ -127,7 +131,7 @@ func (a *app) contestLoginCmd() *cobra.Command {
 			if err := writePrivate(path, l); err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, map[string]string{"url": base, "contest": ct.Name, "game": ct.Game, "kept": path}, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, map[string]string{"url": base, "contest": ct.Name, "game": ct.Game, "kept": path}, func(w io.Writer) {
 				fmt.Fprintf(w, "logged in to contest %s (%s) at %s; kept in %s\n", ct.Name, ct.Game, base, path)
 			})
 		},
@@ -170,13 +174,13 @@ func loggedIn() (contestLogin, error) {
 	}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return l, usageError{errors.New("not logged in: judge contest login URL first")}
+		return l, cli.Usage(errors.New("not logged in: judge contest login URL first"))
 	}
 	if err != nil {
 		return l, err
 	}
 	if err := json.Unmarshal(data, &l); err != nil || l.URL == "" || l.Contest == "" || l.Token == "" {
-		return l, usageError{fmt.Errorf("%s is not a login judge contest login wrote: log in again", path)}
+		return l, cli.Usage(fmt.Errorf("%s is not a login judge contest login wrote: log in again", path))
 	}
 	return l, nil
 }
@@ -197,7 +201,7 @@ func contestCommand(run func(cmd *cobra.Command, args []string, l contestLogin) 
 	}
 }
 
-func (a *app) contestSubmitCmd() *cobra.Command {
+func contestSubmitCmd(sourceLimit func() int64) *cobra.Command {
 	var lang string
 	var asJSON, activate, noWait bool
 	var timeout time.Duration
@@ -213,11 +217,11 @@ that is ready your active one. --no-wait returns once the portal has the upload.
 		Args: cobra.MinimumNArgs(1),
 		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
 			if lang != "" {
-				if err := checkLangs("--lang", lang); err != nil {
+				if err := cli.CheckLangs("--lang", lang); err != nil {
 					return err
 				}
 			}
-			src, err := loadSubmission(args, lang, int64(a.cfg.Build.SourceLimit))
+			src, err := cli.LoadSubmission(args, lang, sourceLimit())
 			if err != nil {
 				return err
 			}
@@ -266,7 +270,7 @@ that is ready your active one. --no-wait returns once the portal has the upload.
 
 // finish prints a version, as the API answered it (raw) or for a person, and returns verdict.
 func finish(cmd *cobra.Command, asJSON bool, sub api.Submission, raw json.RawMessage, verdict error) error {
-	if err := printOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
+	if err := cli.PrintOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
 		fmt.Fprintf(w, "version %d (%s, %s): %s\n", sub.Version, sub.ID, sub.Lang, sub.Status)
 		if sub.Build != nil && !sub.Build.OK && sub.Build.Log != "" {
 			fmt.Fprintf(w, "the compiler says:\n%s\n", strings.TrimRight(sub.Build.Log, "\n"))
@@ -329,7 +333,7 @@ func waitSubmission(ctx context.Context, l contestLogin, id string, told func(st
 	}
 }
 
-func (a *app) contestStatusCmd() *cobra.Command {
+func contestStatusCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "status [--json]",
@@ -340,7 +344,7 @@ func (a *app) contestStatusCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
 				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 				fmt.Fprintf(tw, "contest %s at %s\nVERSION\tID\tLANG\tSTATUS\tCREATED\n", l.Contest, l.URL)
 				for _, s := range page.Submissions {
@@ -354,7 +358,7 @@ func (a *app) contestStatusCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) contestMatchCmd() *cobra.Command {
+func contestMatchCmd() *cobra.Command {
 	var asJSON bool
 	var out string
 	var timeout time.Duration
@@ -394,7 +398,7 @@ func (a *app) contestMatchCmd() *cobra.Command {
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "replay: %s\n", out)
 			}
-			if err := printOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) { printMatch(w, m) }); err != nil {
+			if err := cli.PrintOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) { printMatch(w, m) }); err != nil {
 				return err
 			}
 			if m.Result.Status != result.StatusOK {
@@ -438,7 +442,7 @@ func saveReplay(ctx context.Context, l contestLogin, id, path string) error {
 	defer body.Close()
 	f, err := os.Create(path)
 	if err != nil {
-		return usageError{err}
+		return cli.Usage(err)
 	}
 	if _, err := io.Copy(f, body); err != nil {
 		f.Close()
@@ -448,7 +452,7 @@ func saveReplay(ctx context.Context, l contestLogin, id, path string) error {
 	return f.Close()
 }
 
-func (a *app) contestMatchesCmd() *cobra.Command {
+func contestMatchesCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "matches [--json]",
@@ -459,7 +463,7 @@ func (a *app) contestMatchesCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
 				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 				fmt.Fprintln(tw, "ID\tKIND\tSTATUS\tPLAYERS\tCREATED")
 				for _, m := range page.Matches {
@@ -473,7 +477,7 @@ func (a *app) contestMatchesCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) contestReplayCmd() *cobra.Command {
+func contestReplayCmd() *cobra.Command {
 	var out string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -487,7 +491,7 @@ func (a *app) contestReplayCmd() *cobra.Command {
 			if err := saveReplay(cmd.Context(), l, args[0], out); err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, map[string]string{"match": args[0], "replay": out}, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, map[string]string{"match": args[0], "replay": out}, func(w io.Writer) {
 				fmt.Fprintf(w, "replay of %s: %s\n", args[0], out)
 			})
 		}),
@@ -497,7 +501,7 @@ func (a *app) contestReplayCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) contestLeaderboardCmd() *cobra.Command {
+func contestLeaderboardCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "leaderboard [--json]",
@@ -508,7 +512,7 @@ func (a *app) contestLeaderboardCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
 				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 				fmt.Fprintln(tw, "RANK\tLOGIN\tVERSION\tLANG\tRATING\tMATCHES\t")
 				for _, r := range board.Rows {
@@ -526,7 +530,7 @@ func (a *app) contestLeaderboardCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) contestDownloadCmd() *cobra.Command {
+func contestDownloadCmd() *cobra.Command {
 	var out string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -538,7 +542,7 @@ func (a *app) contestDownloadCmd() *cobra.Command {
 			if len(args) == 1 {
 				n, err := strconv.Atoi(strings.TrimPrefix(args[0], "v"))
 				if err != nil || n < 1 {
-					return usageError{fmt.Errorf("version %q: want a version's number, as judge contest status lists them", args[0])}
+					return cli.Usage(fmt.Errorf("version %q: want a version's number, as judge contest status lists them", args[0]))
 				}
 				want = n
 			}
@@ -556,7 +560,7 @@ func (a *app) contestDownloadCmd() *cobra.Command {
 				if want == 0 {
 					return errors.New("you have no version yet")
 				}
-				return usageError{fmt.Errorf("you have no version %d (judge contest status lists yours)", want)}
+				return cli.Usage(fmt.Errorf("you have no version %d (judge contest status lists yours)", want))
 			}
 			sub := all[i]
 			if out == "" {
@@ -566,7 +570,7 @@ func (a *app) contestDownloadCmd() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("the sources of version %d: %w", sub.Version, err)
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, map[string]any{"id": sub.ID, "version": sub.Version, "dir": out, "files": slices.Sorted(maps.Keys(files))}, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, map[string]any{"id": sub.ID, "version": sub.Version, "dir": out, "files": slices.Sorted(maps.Keys(files))}, func(w io.Writer) {
 				fmt.Fprintf(w, "version %d (%s, %s): %d file(s) in %s\n", sub.Version, sub.ID, sub.Status, len(files), out)
 			})
 		}),
@@ -580,7 +584,7 @@ func (a *app) contestDownloadCmd() *cobra.Command {
 // that exists is refused: nothing of the contestant's is overwritten), and returns them.
 func downloadFiles(out string, open func() (io.ReadCloser, error)) (map[string][]byte, error) {
 	if _, err := os.Stat(out); err == nil {
-		return nil, usageError{fmt.Errorf("%s exists already: -o a directory that does not", out)}
+		return nil, cli.Usage(fmt.Errorf("%s exists already: -o a directory that does not", out))
 	}
 	body, err := open()
 	if err != nil {
@@ -592,7 +596,7 @@ func downloadFiles(out string, open func() (io.ReadCloser, error)) (map[string][
 		return nil, err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
-		return nil, usageError{err}
+		return nil, cli.Usage(err)
 	}
 	for _, name := range slices.Sorted(maps.Keys(files)) {
 		path := filepath.Join(out, filepath.FromSlash(name))
@@ -642,7 +646,7 @@ func (g contestGame) play(bot string) string {
 	return strings.Join(args, " ")
 }
 
-func (a *app) contestStarterCmd() *cobra.Command {
+func contestStarterCmd() *cobra.Command {
 	var out string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -652,7 +656,7 @@ func (a *app) contestStarterCmd() *cobra.Command {
 		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
 			lang := args[0]
 			if lang == "" {
-				return usageError{errors.New("LANG: the language of the starter bot, as the contest's judge page lists them")}
+				return cli.Usage(errors.New("LANG: the language of the starter bot, as the contest's judge page lists them"))
 			}
 			g, err := l.game(cmd.Context())
 			if err != nil {
@@ -665,7 +669,7 @@ func (a *app) contestStarterCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, map[string]any{"game": g.Game, "lang": lang, "dir": out, "files": slices.Sorted(maps.Keys(files))}, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, map[string]any{"game": g.Game, "lang": lang, "dir": out, "files": slices.Sorted(maps.Keys(files))}, func(w io.Writer) {
 				fmt.Fprintf(w, "the sample bot of %s in %s: %d file(s) in %s\n", g.Game, lang, len(files), out)
 				if g.GameAdded {
 					fmt.Fprintf(w, "%s is the organisers' own game: judge contest game fetches its directory, %s\n", g.Game, g.arg())
@@ -679,7 +683,7 @@ func (a *app) contestStarterCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) contestGameCmd() *cobra.Command {
+func contestGameCmd() *cobra.Command {
 	var out string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -698,7 +702,7 @@ func (a *app) contestGameCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printOut(cmd.OutOrStdout(), asJSON, map[string]any{"game": g.Game, "dir": out, "files": slices.Sorted(maps.Keys(files))}, func(w io.Writer) {
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, map[string]any{"game": g.Game, "dir": out, "files": slices.Sorted(maps.Keys(files))}, func(w io.Writer) {
 				fmt.Fprintf(w, "the game %s: %d file(s) in %s; judge play --game %s plays it here\n", g.Game, len(files), out, out)
 			})
 		}),

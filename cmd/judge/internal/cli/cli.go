@@ -1,0 +1,88 @@
+// Package cli holds what the judge's commands share in how they speak to a person: a usage
+// error (exit status 2), output as text or JSON, and reading a BOT argument.
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"strings"
+
+	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/submission"
+)
+
+// UsageError marks bad command-line arguments (exit status 2): nothing was attempted.
+type UsageError struct{ Err error }
+
+func (e UsageError) Error() string { return e.Err.Error() }
+
+// Usage is err as a UsageError.
+func Usage(err error) error { return UsageError{Err: err} }
+
+// CheckLangs refuses a language name given as what (a flag) that is not one of
+// images.LangNames.
+func CheckLangs(what string, langs ...string) error {
+	for _, l := range langs {
+		if _, ok := images.LangByName(l); !ok {
+			return Usage(fmt.Errorf("%s: unknown language %q; known: %s", what, l, strings.Join(images.LangNames(), ", ")))
+		}
+	}
+	return nil
+}
+
+// LoadBot reads a BOT argument (a file or directory, maybe LANG:-prefixed), as a usage error
+// that names it when it cannot: a missing path, or a prefix that is no language, is said so
+// rather than as the system call that failed.
+func LoadBot(arg string, limit int64) (submission.Submission, error) {
+	s, err := submission.Load(arg, limit)
+	if err == nil {
+		return s, nil
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		path := arg
+		if prefix, rest, ok := strings.Cut(arg, ":"); ok && !strings.ContainsAny(prefix, `/\.`) {
+			if lerr := CheckLangs(arg, prefix); lerr != nil {
+				return s, lerr
+			}
+			path = rest
+		}
+		return s, Usage(fmt.Errorf("%s: no such file or directory", path))
+	}
+	return s, Usage(err)
+}
+
+// LoadSubmission reads FILE|DIR arguments as one submission (each as LoadBot does; lang,
+// when given, is every argument's): the sources of one language.
+func LoadSubmission(args []string, lang string, limit int64) (submission.Submission, error) {
+	sub := submission.Submission{Lang: lang, Files: map[string][]byte{}}
+	for _, arg := range args {
+		if lang != "" {
+			arg = lang + ":" + arg
+		}
+		s, err := LoadBot(arg, limit)
+		if err != nil {
+			return sub, err
+		}
+		if sub.Lang != "" && s.Lang != sub.Lang {
+			return sub, Usage(fmt.Errorf("%s is %s, but the submission is %s", arg, s.Lang, sub.Lang))
+		}
+		sub.Lang = s.Lang
+		maps.Copy(sub.Files, s.Files)
+	}
+	return sub, nil
+}
+
+// PrintOut prints v as one JSON document, or as text.
+func PrintOut(w io.Writer, asJSON bool, v any, text func(io.Writer)) error {
+	if !asJSON {
+		text(w)
+		return nil
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
