@@ -18,6 +18,7 @@ import (
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // judge is a fake daemon on q: every build compiles, and every match is judged at once, its
@@ -83,6 +84,13 @@ func until(t *testing.T, what string, cond func() error) {
 // newEngine is an engine on a real NATS server of its own, in the process, and its store.
 func newEngine(t *testing.T) (*Engine, *store.Store, *queue.Queue) {
 	t.Helper()
+	e, st, q, _ := newEngineKV(t)
+	return e, st, q
+}
+
+// newEngineKV is newEngine with the store's bucket.
+func newEngineKV(t *testing.T) (*Engine, *store.Store, *queue.Queue, jetstream.KeyValue) {
+	t.Helper()
 	q, err := queue.Open(t.Context(), queue.Options{StoreDir: t.TempDir(), InProcess: true, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
@@ -93,7 +101,7 @@ func newEngine(t *testing.T) (*Engine, *store.Store, *queue.Queue) {
 		t.Fatal(err)
 	}
 	st := store.New(kv)
-	return New(Config{Store: st, Queue: q, Games: games.Lookup}), st, q
+	return New(Config{Store: st, Queue: q, Games: games.Lookup}), st, q, kv
 }
 
 // The contest engine with no web server in front of it: a contest, two contestants' versions
