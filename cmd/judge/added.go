@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
-	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/game/manifest"
 	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/games"
@@ -33,13 +32,13 @@ func gameDir(name string) (string, bool) {
 // toolchain of its language (so that one that does not compile is said so before anything
 // is played); each match runs it in a sandbox of its own (match.Referee.Bind).
 func (a *app) addedGame(ctx context.Context, dir string) (*referee.Game, error) {
-	g, err := referee.Load(os.DirFS(dir), a.manifestCheck())
+	g, err := referee.Load(os.DirFS(dir), a.ManifestCheck())
 	if err != nil {
 		return nil, cli.Usage(fmt.Errorf("--game %s: %w", dir, err))
 	}
-	var b match.Builder = a.localBuilder()
-	if !a.local {
-		if b, err = a.builder(ctx); err != nil {
+	var b match.Builder = a.LocalBuilder()
+	if !a.Local {
+		if b, err = a.Builder(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -51,12 +50,4 @@ func (a *app) addedGame(ctx context.Context, dir string) (*referee.Game, error) 
 		return nil, cli.Usage(fmt.Errorf("--game %s: the referee does not compile (%s):\n%s", dir, built.Failure, built.Log))
 	}
 	return g, nil
-}
-
-// manifestCheck is what an added game's manifest is checked against on this judge.
-func (a *app) manifestCheck() manifest.Check {
-	return manifest.Check{
-		Builtin: func(name string) bool { _, ok := games.Lookup(name); return ok },
-		Langs:   images.LangNames(),
-	}
 }

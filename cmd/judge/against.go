@@ -49,7 +49,7 @@ func (a *app) playAgainst(cmd *cobra.Command, aa againstArgs, how howToPlay, gam
 	if err != nil {
 		return err
 	}
-	live, err := cli.LoadBot(bot, int64(a.cfg.Build.SourceLimit))
+	live, err := cli.LoadBot(bot, int64(a.Cfg.Build.SourceLimit))
 	if err != nil {
 		return err
 	}

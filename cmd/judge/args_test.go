@@ -288,9 +288,9 @@ func TestVersion(t *testing.T) {
 			t.Errorf("judge %s: %q, %v; want %q", args[0], out, err, want+"\n")
 		}
 	}
-	a := &app{}
-	a.cfg.DataDir = t.TempDir()
-	r, err := a.runner(nil)
+	a := newApp()
+	a.Cfg.DataDir = t.TempDir()
+	r, err := a.Runner(nil)
 	if err != nil || r.Version != want {
 		t.Errorf("the runner's version %q (%v); want %q", r.Version, err, want)
 	}

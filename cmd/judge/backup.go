@@ -67,11 +67,11 @@ the ladder go on from where the backup was made.`,
 			if _, err := queue.ReadBackup(dir); err != nil {
 				return cli.Usage(err)
 			}
-			o := a.cfg.Queue()
-			o.Logger = a.log
+			o := a.Cfg.Queue()
+			o.Logger = a.Log
 			onto := "the server at " + o.URL
 			if o.URL == "" {
-				o.StoreDir, o.ServerName, o.Cluster = a.natsStore(), "", queue.Cluster{}
+				o.StoreDir, o.ServerName, o.Cluster = a.NatsStore(), "", queue.Cluster{}
 				onto = "the NATS store " + o.StoreDir
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "restoring %s onto %s\n", dir, onto)

@@ -18,6 +18,7 @@ import (
 
 	"bots"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games"
@@ -67,7 +68,7 @@ func (a *app) compareCmd() *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.gameName, "game", "", "the game ("+gameNames()+"); with --local also a game's directory")
+	fl.StringVar(&f.gameName, "game", "", "the game ("+base.BuiltinNames()+"); with --local also a game's directory")
 	fl.StringVar(&f.opponents, "opponents", "", "a game of more than two: the bots of the other seats, comma-separated (default: copies of OLD)")
 	fl.StringArrayVar(&f.opts, "opt", nil, "a game option k=v (repeatable)")
 	fl.Float64Var(&f.test.Elo0, "elo0", rating.DefaultSPRT.Elo0, "the difference (Elo) at which NEW is no better: H0")
@@ -86,7 +87,7 @@ func (a *app) compareCmd() *cobra.Command {
 
 func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg string) error {
 	ctx := cmd.Context()
-	a.local = f.local
+	a.Local = f.local
 	if err := f.test.Check(); err != nil {
 		return cli.Usage(fmt.Errorf("compare: %w", err))
 	}
@@ -97,13 +98,13 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 		return cli.Usage(fmt.Errorf("NEW and OLD are the same path, %s: give the two versions (a copy of one to compare it with itself)", newArg))
 	}
 	if f.gameName == "" {
-		return cli.Usage(fmt.Errorf("--game: which game (%s)", gameNames()))
+		return cli.Usage(fmt.Errorf("--game: which game (%s)", base.BuiltinNames()))
 	}
 	options, err := parseOptions(f.opts)
 	if err != nil {
 		return cli.Usage(err)
 	}
-	limit := int64(a.cfg.Build.SourceLimit)
+	limit := int64(a.Cfg.Build.SourceLimit)
 	load := func(what, arg string) (tournament.Entrant, error) {
 		sub, err := cli.LoadBot(arg, limit)
 		if err != nil {
@@ -145,18 +146,18 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 		}
 	} else if g, ok = games.Lookup(f.gameName); !ok {
 		if f.local {
-			return cli.Usage(fmt.Errorf("--game: unknown game %q; known: %s, or a game's directory", f.gameName, gameNames()))
+			return cli.Usage(fmt.Errorf("--game: unknown game %q; known: %s, or a game's directory", f.gameName, base.BuiltinNames()))
 		}
 		var stop func()
 		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), &tournamentFlags{embedded: f.embedded, workers: f.workers}); err != nil {
-			return unreachableGame("--game", f.gameName, err)
+			return base.UnreachableGame("--game", f.gameName, err)
 		}
 		defer stop()
-		if err := a.useCatalog(ctx, q); err != nil {
+		if err := a.UseCatalog(ctx, q); err != nil {
 			return err
 		}
-		if g, ok = a.lookup(f.gameName); !ok {
-			return cli.Usage(fmt.Errorf("--game: unknown game %q; known: %s", f.gameName, a.gameNames()))
+		if g, ok = a.Lookup(f.gameName); !ok {
+			return cli.Usage(fmt.Errorf("--game: unknown game %q; known: %s", f.gameName, a.GameNames()))
 		}
 	}
 	// A sample bot of another game is the commonest wrong argument: said before anything runs.
@@ -188,8 +189,8 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 	// Every bot is compiled first: one that does not compile is said at once, with its log.
 	var b tournament.Builder
 	if f.local {
-		b = reported(a.localBuilder())
-	} else if bb, err := a.builder(ctx); err != nil {
+		b = reported(a.LocalBuilder())
+	} else if bb, err := a.Builder(ctx); err != nil {
 		return fmt.Errorf("compiling NEW and OLD: %w", err)
 	} else {
 		b = reported(bb)

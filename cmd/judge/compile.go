@@ -30,18 +30,18 @@ func (a *app) compileCmd() *cobra.Command {
 			var g game.Game
 			if gameName != "" {
 				var err error
-				if g, err = a.lookupGame("--game", gameName); err != nil {
+				if g, err = a.LookupGame("--game", gameName); err != nil {
 					return err
 				}
 			}
-			sub, err := cli.LoadSubmission(args, lang, int64(a.cfg.Build.SourceLimit))
+			sub, err := cli.LoadSubmission(args, lang, int64(a.Cfg.Build.SourceLimit))
 			if err != nil {
 				return err
 			}
 			if g != nil {
 				sub.Files = game.WithLibrary(g, sub.Lang, sub.Files)
 			}
-			b, err := a.builder(cmd.Context())
+			b, err := a.Builder(cmd.Context())
 			if err != nil {
 				return err
 			}

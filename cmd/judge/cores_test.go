@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/config"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/cores"
@@ -24,8 +25,8 @@ func TestJudgesOfAHostShareNoCore(t *testing.T) {
 	lease := t.TempDir()
 	judge := func() (*app, []string, int, string) {
 		var log bytes.Buffer
-		a := &app{cfg: config.Defaults()}
-		a.cfg.Serve.CoreLease = lease
+		a := &app{&base.App{Cfg: config.Defaults()}}
+		a.Cfg.Serve.CoreLease = lease
 		sets, workers, err := a.workerCores(0, slog.New(slog.NewTextHandler(&log, nil)))
 		if err != nil {
 			t.Fatal(err)
@@ -33,7 +34,7 @@ func TestJudgesOfAHostShareNoCore(t *testing.T) {
 		return a, sets, workers, log.String()
 	}
 	first, sets, workers, _ := judge()
-	defer first.lease.Release()
+	defer first.Lease.Release()
 	if workers != len(usable) || len(sets) != len(usable) {
 		t.Fatalf("the first judge: %d workers on %v; want one per core of %d", workers, sets, len(usable))
 	}
@@ -43,14 +44,14 @@ func TestJudgesOfAHostShareNoCore(t *testing.T) {
 		}
 	}
 	second, sets, workers, log := judge()
-	if second.lease != nil || len(sets) != 0 || workers != len(usable) ||
+	if second.Lease != nil || len(sets) != 0 || workers != len(usable) ||
 		!strings.Contains(log, "every core of this host is leased") {
-		t.Errorf("the second judge: lease %v, cpusets %q, %d workers, log %q; want unpinned, saying why", second.lease, sets, workers, log)
+		t.Errorf("the second judge: lease %v, cpusets %q, %d workers, log %q; want unpinned, saying why", second.Lease, sets, workers, log)
 	}
-	first.lease.Release()
+	first.Lease.Release()
 	third, sets, _, _ := judge()
-	defer third.lease.Release()
-	if third.lease == nil || len(sets) != len(usable) || sets[0] != usable[0].Set() {
+	defer third.Lease.Release()
+	if third.Lease == nil || len(sets) != len(usable) || sets[0] != usable[0].Set() {
 		t.Errorf("after the first let go: %v", sets)
 	}
 }
@@ -61,10 +62,10 @@ func TestCoreLeaseThatCannotBeUsed(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a := &app{cfg: config.Defaults()}
-	a.cfg.Serve.CoreLease = filepath.Join(file, "cores") // under a file: no directory can be made
+	a := &app{&base.App{Cfg: config.Defaults()}}
+	a.Cfg.Serve.CoreLease = filepath.Join(file, "cores") // under a file: no directory can be made
 	_, _, err := a.workerCores(0, slog.New(slog.DiscardHandler))
-	if err == nil || !strings.Contains(err.Error(), "serve.core_lease "+a.cfg.Serve.CoreLease) || !strings.Contains(err.Error(), "sandbox.pin: false") {
+	if err == nil || !strings.Contains(err.Error(), "serve.core_lease "+a.Cfg.Serve.CoreLease) || !strings.Contains(err.Error(), "sandbox.pin: false") {
 		t.Errorf("got %v; want an error naming serve.core_lease and the way out", err)
 	}
 }

@@ -52,7 +52,7 @@ data directory's.`,
 				return err
 			}
 			defer q.Close()
-			e, added, err := a.added.Add(cmd.Context(), g)
+			e, added, err := a.Added.Add(cmd.Context(), g)
 			if err != nil {
 				return err
 			}
@@ -79,7 +79,7 @@ data directory's.`,
 				return err
 			}
 			defer q.Close()
-			entries, err := a.added.List(cmd.Context())
+			entries, err := a.Added.List(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -115,7 +115,7 @@ data directory's.`,
 				return err
 			}
 			defer q.Close()
-			e, err := a.added.Remove(cmd.Context(), args[0])
+			e, err := a.Added.Remove(cmd.Context(), args[0])
 			if errors.Is(err, catalog.ErrNotFound) {
 				return cli.Usage(fmt.Errorf("%s: no such added game (judge game list lists them)", args[0]))
 			}
@@ -130,13 +130,13 @@ data directory's.`,
 	return group
 }
 
-// storeCatalog opens the judge's store (storeQueue) and its added games (a.added).
+// storeCatalog opens the judge's store (storeQueue) and its added games (a.Added).
 func (a *app) storeCatalog(ctx context.Context) (*queue.Queue, error) {
-	q, err := a.storeQueue(ctx)
+	q, err := a.StoreQueue(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := a.useCatalog(ctx, q); err != nil {
+	if err := a.UseCatalog(ctx, q); err != nil {
 		q.Close()
 		return nil, err
 	}
@@ -171,7 +171,7 @@ that does not compile.`,
 			}
 			m := g.Manifest
 			fmt.Fprintf(out, "%s (%s), version %.12s: the manifest is good and the referee (%s) builds\n", m.Name, m.Title, g.Version, m.Referee.Lang)
-			r, err := a.playRunner(ctx)
+			r, err := a.PlayRunner(ctx)
 			if err != nil {
 				return err
 			}
@@ -193,7 +193,7 @@ that does not compile.`,
 			}
 			var samples []match.Entrant
 			for _, lang := range slices.Sorted(maps.Keys(m.Samples)) {
-				s, err := cli.LoadBot(lang+":"+filepath.Join(dir, filepath.FromSlash(m.Samples[lang])), int64(a.cfg.Build.SourceLimit))
+				s, err := cli.LoadBot(lang+":"+filepath.Join(dir, filepath.FromSlash(m.Samples[lang])), int64(a.Cfg.Build.SourceLimit))
 				if err != nil {
 					return err
 				}
@@ -258,7 +258,7 @@ DIR must not exist.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
-			if err := a.manifestCheck().Name(name); err != nil {
+			if err := a.ManifestCheck().Name(name); err != nil {
 				return cli.Usage(fmt.Errorf("NAME: %w", err))
 			}
 			if lang == "" {

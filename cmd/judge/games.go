@@ -36,19 +36,19 @@ func (a *app) gamesCmd() *cobra.Command {
 			ctx, cancel := context.WithTimeout(cmd.Context(), 3*time.Second)
 			defer cancel()
 			var note string
-			if q, err := a.gamesStore(ctx); err != nil {
+			if q, err := a.GamesStore(ctx); err != nil {
 				note = "games added with judge game add are not listed: no judge's store is reachable"
 			} else {
 				defer q.Close()
-				if err := a.useCatalog(ctx, q); err != nil {
+				if err := a.UseCatalog(ctx, q); err != nil {
 					return err
 				}
-				entries, err := a.added.List(ctx)
+				entries, err := a.Added.List(ctx)
 				if err != nil {
 					return err
 				}
 				for _, e := range entries {
-					if g, ok := a.lookup(e.Name); ok {
+					if g, ok := a.Lookup(e.Name); ok {
 						all = append(all, g)
 					}
 				}

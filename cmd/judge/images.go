@@ -51,11 +51,11 @@ func (a *app) imagesBuildCmd() *cobra.Command {
 					return err
 				}
 			}
-			b, err := a.imageBuilder(cmd.Context())
+			b, err := a.ImageBuilder(cmd.Context())
 			if err != nil {
 				return err
 			}
-			strict := strict || a.cfg.Images.Strict
+			strict := strict || a.Cfg.Images.Strict
 			list, err := b.List(cmd.Context(), langs...)
 			if err != nil {
 				return err
@@ -123,7 +123,7 @@ func (a *app) imagesCheckCmd() *cobra.Command {
 		Short: "Tell, without building, whether the mirror still serves every pinned package",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.check(cmd, strict || a.cfg.Images.Strict, asJSON)
+			return a.check(cmd, strict || a.Cfg.Images.Strict, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 when a pin is no longer served (images.strict)")
@@ -138,7 +138,7 @@ func (a *app) imagesListCmd() *cobra.Command {
 		Short: "Show each language's images, their IDs and pinned toolchains",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			b, err := a.imageBuilder(cmd.Context())
+			b, err := a.ImageBuilder(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -186,8 +186,8 @@ func (a *app) imagesListCmd() *cobra.Command {
 				return err
 			}
 			fmt.Fprintln(cmd.OutOrStdout())
-			_, lockData, _ := images.ReadLock(a.cfg.Images.Lock)
-			if r := images.LoadResolution(a.resolutionFile(), lockData); r != nil {
+			_, lockData, _ := images.ReadLock(a.Cfg.Images.Lock)
+			if r := images.LoadResolution(a.ResolutionFile(), lockData); r != nil {
 				fmt.Fprintf(cmd.OutOrStdout(), "Pins checked against the mirror by the last build, on %s (%d not served; what stood in is in each image's label %s; `judge images build --update-lock` writes it to the lock file):\n",
 					r.Resolved.Format(time.RFC3339), len(r.Changes), images.LabelPackages)
 				for _, c := range r.Changes {
@@ -218,7 +218,7 @@ func (a *app) imagesExportCmd() *cobra.Command {
 			if err := checkOutputFile("", args[0]); err != nil {
 				return err
 			}
-			b, err := a.imageBuilder(cmd.Context())
+			b, err := a.ImageBuilder(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -267,15 +267,15 @@ func (a *app) imagesImportCmd() *cobra.Command {
 			if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
 				return cli.Usage(fmt.Errorf("%s: not an archive file (judge images export writes one)", args[0]))
 			}
-			b, err := a.imageBuilder(cmd.Context())
+			b, err := a.ImageBuilder(cmd.Context())
 			if err != nil {
 				return err
 			}
 			start := time.Now()
-			if err := os.MkdirAll(a.cfg.DataDir, 0o755); err != nil {
+			if err := os.MkdirAll(a.Cfg.DataDir, 0o755); err != nil {
 				return err
 			}
-			m, err := b.Import(cmd.Context(), f, a.cfg.DataDir)
+			m, err := b.Import(cmd.Context(), f, a.Cfg.DataDir)
 			if err != nil {
 				return err
 			}
@@ -303,7 +303,7 @@ func (a *app) imagesImportCmd() *cobra.Command {
 // error when strict). The resolution is saved in the data directory, and over the lock file
 // with updateLock.
 func (a *app) resolve(cmd *cobra.Command, b *images.Builder, strict bool, lockOut string) error {
-	lock, data, err := images.ReadLock(a.cfg.Images.Lock)
+	lock, data, err := images.ReadLock(a.Cfg.Images.Lock)
 	if err != nil {
 		return err
 	}
@@ -313,7 +313,7 @@ func (a *app) resolve(cmd *cobra.Command, b *images.Builder, strict bool, lockOu
 		return fmt.Errorf("images: asking the mirror what it serves: %w", err)
 	}
 	resolved, changes := images.Resolve(lock, ix)
-	a.log.Info("checked the pins against the mirror", "packages", len(ix), "changes", len(changes), "seconds", time.Since(start).Seconds())
+	a.Log.Info("checked the pins against the mirror", "packages", len(ix), "changes", len(changes), "seconds", time.Since(start).Seconds())
 	if bad := images.Unresolvable(changes); len(bad) > 0 {
 		return pinError("the mirror serves no version of these pins' lines", bad)
 	}
@@ -324,7 +324,7 @@ func (a *app) resolve(cmd *cobra.Command, b *images.Builder, strict bool, lockOu
 		fmt.Fprintln(cmd.ErrOrStderr(), "WARNING:", c)
 	}
 	b.Changes = changes
-	if err := images.NewResolution(data, resolved, changes).Save(a.resolutionFile()); err != nil {
+	if err := images.NewResolution(data, resolved, changes).Save(a.ResolutionFile()); err != nil {
 		return err
 	}
 	if lockOut != "" {
@@ -338,7 +338,7 @@ func (a *app) resolve(cmd *cobra.Command, b *images.Builder, strict bool, lockOu
 
 // lockToWrite is the lock file --update-lock writes: images.lock, else the source tree's.
 func (a *app) lockToWrite() (string, error) {
-	if file := a.cfg.Images.Lock; file != "" {
+	if file := a.Cfg.Images.Lock; file != "" {
 		return file, nil
 	}
 	if _, err := os.Stat("images/lock.json"); err != nil {
@@ -367,11 +367,11 @@ func pinLines(changes []images.Change) string {
 // check reports, per pinned package, whether the mirror still serves it: in seconds, without
 // building. It warns; strict, it fails on any pin no longer served.
 func (a *app) check(cmd *cobra.Command, strict, asJSON bool) error {
-	lock, _, err := images.ReadLock(a.cfg.Images.Lock)
+	lock, _, err := images.ReadLock(a.Cfg.Images.Lock)
 	if err != nil {
 		return err
 	}
-	sources := a.cfg.Images.Sources
+	sources := a.Cfg.Images.Sources
 	start := time.Now()
 	ix, err := images.FetchFor(cmd.Context(), sources, lock)
 	if err != nil {
@@ -404,11 +404,11 @@ func (a *app) check(cmd *cobra.Command, strict, asJSON bool) error {
 	if asJSON {
 		enc := json.NewEncoder(cmd.OutOrStdout())
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(map[string]any{"lock": orBuiltIn(a.cfg.Images.Lock), "seconds": took.Seconds(), "pins": rows, "changes": changes}); err != nil {
+		if err := enc.Encode(map[string]any{"lock": orBuiltIn(a.Cfg.Images.Lock), "seconds": took.Seconds(), "pins": rows, "changes": changes}); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(cmd.OutOrStdout(), "lock %s against %s and %s (%d packages, %.1f s)\n", orBuiltIn(a.cfg.Images.Lock),
+		fmt.Fprintf(cmd.OutOrStdout(), "lock %s against %s and %s (%d packages, %.1f s)\n", orBuiltIn(a.Cfg.Images.Lock),
 			sources.DebianMirror, sources.SecurityMirror, len(ix), took.Seconds())
 		tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "LANG\tPACKAGE\tPINNED\tSTATUS")
@@ -444,12 +444,12 @@ func (a *app) check(cmd *cobra.Command, strict, asJSON bool) error {
 // longer serves at the installed version: the base follows its suite rather than pins, so they
 // are a warning that the next fresh machine's base will differ, not an error.
 func (a *app) checkBase(w io.Writer, ix images.Index) {
-	cat, err := images.Load(a.cfg.Images.Lock)
+	cat, err := images.Load(a.Cfg.Images.Lock)
 	if err != nil {
 		return
 	}
-	b := images.Builder{StateDir: filepath.Join(a.cfg.DataDir, "images")}
-	data, err := os.ReadFile(b.BasePackagesFile(cat.Base.Ref(a.cfg.Images.Prefix)))
+	b := images.Builder{StateDir: filepath.Join(a.Cfg.DataDir, "images")}
+	data, err := os.ReadFile(b.BasePackagesFile(cat.Base.Ref(a.Cfg.Images.Prefix)))
 	if err != nil {
 		fmt.Fprintln(w, "base: no record of its packages here (it is made when the base image is built)")
 		return
@@ -488,7 +488,7 @@ func orBuiltIn(lockFile string) string {
 // writeSecurity prints the restrictions every bot and compilation runs under, with the values
 // of the configuration in force (SECURITY.md says what each stops).
 func (a *app) writeSecurity(w io.Writer) error {
-	s, b := a.cfg.Sandbox, a.cfg.Build
+	s, b := a.Cfg.Sandbox, a.Cfg.Build
 	onOff := func(on bool, yes, no string) string {
 		if on {
 			return yes

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"path/filepath"
 
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/local"
@@ -25,7 +24,7 @@ type howToPlay struct {
 // checked first. Off Linux a bot's CPU time is not measured, so --local needs --no-time-limits.
 func (a *app) matchPlayer(ctx context.Context, how howToPlay, j match.Job) (player, error) {
 	if !how.local {
-		r, err := a.playRunner(ctx)
+		r, err := a.PlayRunner(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -36,9 +35,4 @@ func (a *app) matchPlayer(ctx context.Context, how howToPlay, j match.Job) (play
 		return nil, cli.Usage(err)
 	}
 	return a.localReferee(how, j)
-}
-
-// localBuilder builds with this machine's compilers, keeping its builds in the data directory.
-func (a *app) localBuilder() *local.Builder {
-	return &local.Builder{Dir: filepath.Join(a.cfg.DataDir, "local", "builds")}
 }

@@ -42,13 +42,13 @@ func (a *app) localReferee(how howToPlay, j match.Job) (player, error) {
 	if unmetered && !how.loose {
 		return nil, cli.Usage(fmt.Errorf("--local: on %s the judge cannot read a bot's CPU time as it runs, so the time limits cannot be kept: add --no-time-limits to play without them", runtime.GOOS))
 	}
-	work := filepath.Join(a.cfg.DataDir, "local", "work")
+	work := filepath.Join(a.Cfg.DataDir, "local", "work")
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, err
 	}
-	s := a.cfg.Sandbox
+	s := a.Cfg.Sandbox
 	return &match.Referee[*local.Process]{
-		Sandbox: &local.Engine{WorkDir: work, Unmetered: unmetered}, Builder: a.localBuilder(),
+		Sandbox: &local.Engine{WorkDir: work, Unmetered: unmetered}, Builder: a.LocalBuilder(),
 		WorkDir: work, Version: judgeVersion(), Output: s.Output, StderrMatch: s.StderrMatch,
 		NoTimeLimits: how.loose, Unsandboxed: true,
 	}, nil

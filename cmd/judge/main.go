@@ -3,7 +3,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,26 +16,18 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/cmd/judge/internal/contestcmd"
 	"github.com/botjudge/judge/config"
-	"github.com/botjudge/judge/images"
-	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
-	"github.com/botjudge/judge/judge/game/catalog"
-	"github.com/botjudge/judge/judge/games"
-	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/match"
-	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/setting"
-	"github.com/botjudge/judge/sandbox"
-	"github.com/botjudge/judge/sandbox/cores"
 )
 
 func main() {
@@ -64,55 +55,14 @@ func exitCode(err error) int {
 	return 1
 }
 
-// closeEngineAfter has every command of c's tree close the engine when it ends, failed or
-// not (cobra's post-run hooks run only after a success): the warm pool's containers and the
-// removals in the background must not outlive the command.
-func (a *app) closeEngineAfter(c *cobra.Command) {
-	if run := c.RunE; run != nil {
-		c.RunE = func(cmd *cobra.Command, args []string) error {
-			defer func() {
-				if a.engine != nil {
-					a.engine.Close()
-					a.engine = nil
-				}
-				if a.lease != nil {
-					a.lease.Release()
-					a.lease = nil
-				}
-				if a.lookupStore != nil {
-					a.lookupStore.Close()
-					a.lookupStore = nil
-				}
-			}()
-			return run(cmd, args)
-		}
-	}
-	for _, sub := range c.Commands() {
-		a.closeEngineAfter(sub)
-	}
-}
+// app is the root's base.App, on which the commands still in this package hang.
+type app struct{ *base.App }
 
-// app is what every command shares: the configuration and, on demand, the engine.
-type app struct {
-	configFile string
-	cfg        config.Config
-	log        *slog.Logger
-	engine     *sandbox.Engine
-	lease      *cores.Lease // the cores the daemon's workers hold, released with the engine
-	// pool sizes the engine's pool of containers when it is made: judge serve's, from its
-	// workers; none for the other commands.
-	pool sandbox.Pool
-	// added finds the games added to the store, once a command that has the store opened
-	// it (useCatalog); without it, only the built-in games are known.
-	added *catalog.Catalog
-	// lookupStore is the store lookupGame reached for an added game, closed with the command.
-	lookupStore *queue.Queue
-	// local builds with this machine's compilers, not in the sandbox (judge play --local).
-	local bool
-}
+// newApp is the app of this build.
+func newApp() *app { return &app{&base.App{Version: judgeVersion()}} }
 
 func newRoot() *cobra.Command {
-	a := &app{}
+	a := newApp()
 	root := &cobra.Command{
 		Use:           "judge",
 		Short:         "Referee for programming-contest bot games",
@@ -124,22 +74,22 @@ func newRoot() *cobra.Command {
 			if err := cmd.ValidateRequiredFlags(); err != nil {
 				return cli.Usage(err)
 			}
-			cfg, err := config.LoadOnly(a.configFile, cmd.Flags(), sectionsOf(cmd))
+			cfg, err := config.LoadOnly(a.ConfigFile, cmd.Flags(), sectionsOf(cmd))
 			if err != nil {
 				return cli.Usage(err)
 			}
-			a.cfg = cfg
-			a.log = newLogger(cfg.Log)
+			a.Cfg = cfg
+			a.Log = newLogger(cfg.Log)
 			return nil
 		},
 	}
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.configFile, "config", "", "configuration file (default: ./judge.yaml or /etc/judge/judge.yaml)")
+	pf.StringVar(&a.ConfigFile, "config", "", "configuration file (default: ./judge.yaml or /etc/judge/judge.yaml)")
 	pf.String("data-dir", "", "directory for caches and state (key data_dir)")
 	root.SetVersionTemplate("{{.Version}}\n") // as `judge version` prints it
 	root.AddCommand(a.imagesCmd(), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
 		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.compareCmd(), a.viewCmd(),
-		a.portalCmd(), a.storeCmd(), a.gameCmd(), contestcmd.Cmd(func() int64 { return int64(a.cfg.Build.SourceLimit) }), a.versionCmd(), a.docsCmd())
+		a.portalCmd(), a.storeCmd(), a.gameCmd(), contestcmd.Cmd(func() int64 { return int64(a.Cfg.Build.SourceLimit) }), a.versionCmd(), a.docsCmd())
 	// The commands that read the store or nothing of the judge's own: a mistake in the
 	// sandbox's or the daemon's settings does not stop them (the sandbox's is checked once one
 	// reaches for it: an added game's referee).
@@ -148,7 +98,7 @@ func newRoot() *cobra.Command {
 			c.Annotations = map[string]string{configSections: sections}
 		}
 	}
-	a.closeEngineAfter(root)
+	a.CloseEngineAfter(root)
 	// Bad flags and arguments are usage errors (exit status 2), typed rather than told from
 	// the error's text.
 	root.SetFlagErrorFunc(flagError)
@@ -265,172 +215,12 @@ func newLogger(c config.Log) *slog.Logger {
 	return slog.New(slog.NewTextHandler(os.Stderr, opts))
 }
 
-// sandbox connects to the engine once per command and sweeps orphans of dead judges.
-func (a *app) sandbox(ctx context.Context) (*sandbox.Engine, error) {
-	if a.engine != nil {
-		return a.engine, nil
-	}
-	// A command that checked only some sections (sectionsOf) checks the sandbox's now.
-	if err := a.cfg.ValidateOnly([]string{"images", "build", "sandbox"}); err != nil {
-		return nil, cli.Usage(err)
-	}
-	e, err := sandbox.New(ctx, sandbox.Options{Host: a.cfg.Docker.Host, StateDir: a.cfg.DataDir, Logger: a.log, Pool: a.pool})
-	if err != nil {
-		return nil, err
-	}
-	if err := e.HasRuntime(ctx, a.cfg.Sandbox.Runtime); err != nil {
-		e.Close()
-		return nil, err
-	}
-	if n, err := e.Sweep(ctx); err != nil {
-		a.log.Warn("sweeping orphan containers", "err", err)
-	} else if n > 0 {
-		a.log.Info("swept orphan containers", "count", n)
-	}
-	a.engine = e
-	return e, nil
-}
-
-func (a *app) catalog() (*images.Catalog, error) { return images.Load(a.cfg.Images.Lock) }
-
-// resolutionFile is where `judge images build` records the lock as resolved against the
-// mirror (images.Resolution).
-func (a *app) resolutionFile() string {
-	return filepath.Join(a.cfg.DataDir, "images", "resolved.json")
-}
-
-func (a *app) imageBuilder(ctx context.Context) (*images.Builder, error) {
-	e, err := a.sandbox(ctx)
-	if err != nil {
-		return nil, err
-	}
-	cat, err := a.catalog()
-	if err != nil {
-		return nil, err
-	}
-	sources := a.cfg.Images.Sources
-	sources.GoProxy = goProxy(sources.GoProxy)
-	sources.Downloads = filepath.Join(a.cfg.DataDir, "downloads")
-	return &images.Builder{
-		Engine: e, Catalog: cat, Prefix: a.cfg.Images.Prefix, Logger: a.log,
-		StateDir: filepath.Join(a.cfg.DataDir, "images"),
-		Sources:  sources,
-	}, nil
-}
-
-// goProxy picks the configured proxy, else the first URL in GOPROXY, else the public one.
-func goProxy(configured string) string {
-	if configured != "" {
-		return configured
-	}
-	for _, p := range strings.FieldsFunc(os.Getenv("GOPROXY"), func(r rune) bool { return r == ',' || r == '|' }) {
-		if strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://") {
-			return p
-		}
-	}
-	return "https://proxy.golang.org"
-}
-
-func (a *app) builder(ctx context.Context) (*build.Builder, error) {
-	e, err := a.sandbox(ctx)
-	if err != nil {
-		return nil, err
-	}
-	cat, err := a.catalog()
-	if err != nil {
-		return nil, err
-	}
-	limits := a.cfg.Build
-	limits.Runtime = a.cfg.Sandbox.Runtime
-	return &build.Builder{
-		Sandbox: e, Catalog: cat, Prefix: a.cfg.Images.Prefix,
-		Dir:    a.buildDir(),
-		Limits: limits,
-	}, nil
-}
-
-// buildDir is the build cache's directory.
-func (a *app) buildDir() string { return filepath.Join(a.cfg.DataDir, "artifacts") }
-
-// playRunner is a runner with a builder of its own, for a command that plays.
-func (a *app) playRunner(ctx context.Context) (*match.Runner, error) {
-	b, err := a.builder(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return a.runner(b)
-}
-
-func (a *app) runner(b *build.Builder) (*match.Runner, error) {
-	s := a.cfg.Sandbox
-	work := filepath.Join(a.cfg.DataDir, "matches")
-	if err := os.MkdirAll(work, 0o755); err != nil {
-		return nil, err
-	}
-	limits := s.Limits
-	if usable, err := (cores.Host{}).Usable(); err == nil && s.Pin && len(usable) > 1 {
-		limits.CPUSet = usable[len(usable)-1].Set() // a single match's: the last core
-	}
-	return &match.Runner{
-		Sandbox: a.engine, Builder: b, WorkDir: work, Version: judgeVersion(),
-		Limits: limits, Freeze: s.Freeze, Output: s.Output, StderrMatch: s.StderrMatch,
-	}, nil
-}
-
-// queueUse is what a command opens the queue for.
-type queueUse int
-
-const (
-	// look: whether a judge runs, or what its store holds; no server is an answer, at once.
-	look queueUse = iota
-	// work: a client that works through the queue (jobs, results, objects) and waits a few
-	// seconds for nats.url's server when it refuses connections: one restarting.
-	work
-	// serve: the daemon's or the portal's own, which embeds a server without nats.url.
-	serve
-)
-
-// queue connects to nats.url; with none, serve embeds a server and the clients look for the
-// embedded one on nats.listen.
-func (a *app) queue(ctx context.Context, use queueUse) (*queue.Queue, error) {
-	o := a.cfg.Queue()
-	o.Logger = a.log
-	o.WaitForServer = use != look && o.URL != ""
-	switch {
-	case o.URL == "" && use == serve:
-		o.StoreDir = a.natsStore()
-	case o.URL == "":
-		o.URL = "nats://" + o.Listen
-		fallthrough
-	default: // a client: the embedded server's settings are not its own
-		o.StoreDir, o.ServerName, o.Cluster = "", "", queue.Cluster{}
-	}
-	q, err := queue.Open(ctx, o)
-	switch {
-	case err != nil && a.cfg.NATS.URL != "":
-		return nil, fmt.Errorf("%w (nats.url's: is its server running?)", err)
-	case err != nil && use != serve:
-		return nil, fmt.Errorf("%w (is `judge serve` running? set nats.url to use another server)", err)
-	}
-	return q, err
-}
-
-// jobRules are what a job is checked against on this judge.
-func (a *app) jobRules() job.Rules {
-	return job.Rules{Game: a.lookup, Langs: images.LangNames(), MaxSource: int64(a.cfg.Build.SourceLimit)}
-}
-
-// natsStore is the embedded server's storage directory: nats.store, else data_dir/nats.
-func (a *app) natsStore() string {
-	return cmp.Or(a.cfg.NATS.StoreDir, filepath.Join(a.cfg.DataDir, "nats"))
-}
-
 // matchArgs reads what play and submit share: the game, its --opt values and the BOTs. It
 // checks them by the rules the referee applies when the match starts (game.Start: the player
 // count, then the options, for seed), so that bad arguments are refused before anything is
 // built or queued. Every problem is a usage error that names the argument.
 func (a *app) matchArgs(gameName string, seed uint64, opts, bots []string) (game.Game, map[string]string, []match.Entrant, error) {
-	g, err := a.lookupGame("--game", gameName)
+	g, err := a.LookupGame("--game", gameName)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -455,7 +245,7 @@ func (a *app) matchArgsFor(g game.Game, seed uint64, opts, bots []string) (game.
 	}
 	var entrants []match.Entrant
 	for _, arg := range bots {
-		s, err := cli.LoadBot(arg, int64(a.cfg.Build.SourceLimit))
+		s, err := cli.LoadBot(arg, int64(a.Cfg.Build.SourceLimit))
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -470,77 +260,6 @@ func checkOptions(g game.Game, seed uint64, players int, options map[string]stri
 	if _, err := game.Start(g, game.Config{Seed: seed, Players: players, Options: options}); err != nil {
 		return cli.Usage(fmt.Errorf("--opt: %w", err))
 	}
-	return nil
-}
-
-// lookupGame finds the game a flag names, or says which games there are.
-func (a *app) lookupGame(flag, name string) (game.Game, error) {
-	if name == "" {
-		return nil, cli.Usage(fmt.Errorf("%s: which game (%s)", flag, gameNames()))
-	}
-	if _, builtin := games.Lookup(name); !builtin && a.added == nil {
-		// A game added to the store: the store is reached for it (and closed with the
-		// command).
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		q, err := a.gamesStore(ctx)
-		if err != nil {
-			return nil, unreachableGame(flag, name, err)
-		}
-		a.lookupStore = q
-		if err := a.useCatalog(ctx, q); err != nil {
-			return nil, err
-		}
-	}
-	g, ok := a.lookup(name)
-	if !ok {
-		return nil, cli.Usage(fmt.Errorf("%s: unknown game %q; known: %s", flag, name, a.gameNames()))
-	}
-	return g, nil
-}
-
-// unreachableGame is the error for a game name no built-in game has, given to flag, when the
-// store that holds the added games cannot be reached (err): the name may be wrong, or the
-// store down, and both are said.
-func unreachableGame(flag, name string, err error) error {
-	return cli.Usage(fmt.Errorf("%s: unknown game %q; known: %s (and the games added with judge game add, in the judge's store, which is not reachable: %w)",
-		flag, name, gameNames(), err))
-}
-
-// lookup finds a game by name: a built-in game, or a game added to the store once the
-// command has opened it (useCatalog).
-func (a *app) lookup(name string) (game.Game, bool) {
-	if a.added != nil {
-		return a.added.Lookup(name)
-	}
-	return games.Lookup(name)
-}
-
-// gamesStore opens the store that holds the added games, for a command that only reads them:
-// nats.url's, else the judge serving on nats.listen, else the data directory's own store read
-// in this process (changing nothing), when it has one.
-func (a *app) gamesStore(ctx context.Context) (*queue.Queue, error) {
-	q, err := a.queue(ctx, look)
-	if err == nil || a.cfg.NATS.URL != "" {
-		return q, err
-	}
-	if dir := a.natsStore(); queue.HasStore(dir) {
-		o := a.cfg.Queue()
-		o.URL, o.StoreDir, o.InProcess, o.ReadOnly, o.Logger = "", dir, true, true, a.log
-		if local, lerr := queue.Open(ctx, o); lerr == nil {
-			return local, nil
-		}
-	}
-	return nil, err
-}
-
-// useCatalog has the command know the games added to q's store (judge game add).
-func (a *app) useCatalog(ctx context.Context, q *queue.Queue) error {
-	kv, err := q.KeyValue(ctx, catalog.Bucket)
-	if err != nil {
-		return fmt.Errorf("the added games: %w", err)
-	}
-	a.added = catalog.New(kv, q, games.Lookup, a.manifestCheck(), a.log)
 	return nil
 }
 
@@ -621,33 +340,6 @@ func botName(arg string) string {
 		parts = parts[len(parts)-2:]
 	}
 	return strings.Join(parts, "/")
-}
-
-func gameNames() string {
-	var n []string
-	for _, g := range games.All() {
-		n = append(n, g.Name())
-	}
-	return strings.Join(n, ", ")
-}
-
-// gameNames are the built-in games' names, then those added to the store when the command
-// has it.
-func (a *app) gameNames() string {
-	names := gameNames()
-	if a.added == nil {
-		return names
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	added, err := a.added.List(ctx)
-	if err != nil {
-		return names
-	}
-	for _, e := range added {
-		names += ", " + e.Name
-	}
-	return names
 }
 
 func printResult(w io.Writer, res result.Result, asJSON bool) error {

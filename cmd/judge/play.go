@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/game"
@@ -52,12 +53,12 @@ func (a *app) playCmd() *cobra.Command {
 			"--local runs the bots as plain processes of this machine, built with its own compilers\n" +
 			"(no Docker, NOTHING SANDBOXED: only for your own bots); the result says so.",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			a.local = how.local
+			a.Local = how.local
 			if aa.file != "" || aa.seat != "" || aa.keepGoing {
 				return a.playAgainstArgs(cmd, aa, how, gameName, args, replayFile, asJSON, showStderr)
 			}
 			if gameName == "" {
-				return cli.Usage(fmt.Errorf("--game: which game to play (%s), or --against REPLAY", gameNames()))
+				return cli.Usage(fmt.Errorf("--game: which game to play (%s), or --against REPLAY", base.BuiltinNames()))
 			}
 			if !cmd.Flags().Changed("seed") {
 				seed = randomSeed()
@@ -95,7 +96,7 @@ func (a *app) playCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&gameName, "game", "", "the game ("+gameNames()+"), or a game's directory (its game.yaml and referee: docs/referee.md)")
+	f.StringVar(&gameName, "game", "", "the game ("+base.BuiltinNames()+"), or a game's directory (its game.yaml and referee: docs/referee.md)")
 	f.Uint64Var(&seed, "seed", 0, "the match's seed (default: a random one, reported in the result)")
 	f.StringArrayVar(&opts, "opt", nil, "a game option k=v (repeatable; the options are listed by judge games)")
 	f.StringVar(&replayFile, "replay", "", "write the replay (JSON Lines) to this file")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/contest"
@@ -26,7 +26,6 @@ import (
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/portal/upload"
-	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/tournament/standings"
 )
 
@@ -46,8 +45,8 @@ func (a *app) portalCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if listen != "" {
-				a.cfg.Portal.Listen = listen
-				if err := a.cfg.Portal.Validate(); err != nil {
+				a.Cfg.Portal.Listen = listen
+				if err := a.Cfg.Portal.Validate(); err != nil {
 					return cli.Usage(fmt.Errorf("--listen: %w", err))
 				}
 			}
@@ -74,44 +73,12 @@ func (a *app) portalEngineCmd() *cobra.Command {
 	}
 }
 
-// portalStore opens the portal's store (storeQueue's).
-func (a *app) portalStore(ctx context.Context) (*store.Store, *queue.Queue, error) {
-	q, err := a.storeQueue(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	kv, err := q.KeyValue(ctx, "portal")
-	if err == nil {
-		err = a.useCatalog(ctx, q)
-	}
-	if err != nil {
-		q.Close()
-		return nil, nil, err
-	}
-	st := store.New(kv)
-	st.TokenTTL = a.cfg.Portal.TokenTTL()
-	return st, q, nil
-}
-
-// storeQueue opens the judge's store for an organiser's command: on nats.url's server; else
-// on the judge serving on nats.listen; else on the data directory's NATS store, opened here
-// (no judge need run for the organiser to make contests and people, or add a game).
-func (a *app) storeQueue(ctx context.Context) (*queue.Queue, error) {
-	q, err := a.queue(ctx, work)
-	if err != nil && a.cfg.NATS.URL == "" {
-		o := a.cfg.Queue()
-		o.URL, o.StoreDir, o.InProcess, o.Logger = "", a.natsStore(), true, a.log
-		q, err = queue.Open(ctx, o)
-	}
-	return q, err
-}
-
 // servePortal serves the portal's pages and API (web), runs the contest engine (engine), or
 // both, until SIGINT or SIGTERM.
 func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	q, err := a.queue(ctx, serve)
+	q, err := a.Queue(ctx, base.Serve)
 	if err != nil {
 		return err
 	}
@@ -119,27 +86,27 @@ func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer stop() // first: what wg waits for ends with ctx
-	if a.cfg.NATS.URL == "" {
-		d, _, err := a.daemon(ctx, q, a.cfg.Serve.Workers, a.log)
+	if a.Cfg.NATS.URL == "" {
+		d, _, err := a.daemon(ctx, q, a.Cfg.Serve.Workers, a.Log)
 		if err != nil {
 			return err
 		}
 		wg.Go(func() { d.Run(ctx) })
-		wg.Go(daemon.Housekeep(ctx, q, a.cfg.NATS, a.buildDir(), int64(a.cfg.Build.CacheLimit), daemon.HouseEvery, a.log)) // as judge serve's: no other judge cleans this store
-		a.log.Info("judging here: an embedded NATS server and a daemon", "nats", q.URL())
+		wg.Go(daemon.Housekeep(ctx, q, a.Cfg.NATS, a.BuildDir(), int64(a.Cfg.Build.CacheLimit), daemon.HouseEvery, a.Log)) // as judge serve's: no other judge cleans this store
+		a.Log.Info("judging here: an embedded NATS server and a daemon", "nats", q.URL())
 	}
 	kv, err := q.KeyValue(ctx, "portal")
 	if err != nil {
 		return err
 	}
-	if err := a.useCatalog(ctx, q); err != nil {
+	if err := a.UseCatalog(ctx, q); err != nil {
 		return err
 	}
 	st := store.New(kv)
 	if !web { // the engine alone: nothing of the portal's settings is used
 		fmt.Fprintf(cmd.ErrOrStderr(), "contest engine running on %s\n", q.URL())
-		a.log.Info("the contest engine runs here")
-		a.contestEngine(st, q).Run(ctx) // until SIGINT or SIGTERM: a stop, not an error
+		a.Log.Info("the contest engine runs here")
+		a.ContestEngine(st, q).Run(ctx) // until SIGINT or SIGTERM: a stop, not an error
 		return nil
 	}
 	// The games by name, and a film's added game by the version that judged its match
@@ -149,27 +116,22 @@ func (a *app) servePortal(cmd *cobra.Command, web, engine bool) error {
 		if strings.Contains(key, "@") {
 			return films(key)
 		}
-		return a.lookup(key)
+		return a.Lookup(key)
 	}
-	p, err := portal.New(portal.Config{Options: a.cfg.Portal, Store: st, Queue: q, Games: lookup, Starter: games.Starter,
-		Langs: images.LangNames(), Upload: upload.Limits{Bytes: int64(a.cfg.Build.SourceLimit), Files: upload.DefaultFiles},
-		Version: judgeVersion(), Log: a.log})
+	p, err := portal.New(portal.Config{Options: a.Cfg.Portal, Store: st, Queue: q, Games: lookup, Starter: games.Starter,
+		Langs: images.LangNames(), Upload: upload.Limits{Bytes: int64(a.Cfg.Build.SourceLimit), Files: upload.DefaultFiles},
+		Version: judgeVersion(), Log: a.Log})
 	if err != nil {
 		return err
 	}
 	if engine {
 		wg.Go(func() { p.Engine().Run(ctx) })
-		a.log.Info("the contest engine runs here")
+		a.Log.Info("the contest engine runs here")
 	}
 	return p.Serve(ctx, func(addr string) {
-		fmt.Fprintf(cmd.ErrOrStderr(), "portal on %s\n", a.cfg.Portal.BaseURL())
-		a.log.Info("portal serving", "addr", addr)
+		fmt.Fprintf(cmd.ErrOrStderr(), "portal on %s\n", a.Cfg.Portal.BaseURL())
+		a.Log.Info("portal serving", "addr", addr)
 	})
-}
-
-// contestEngine is the contest engine of st and q, logging as the command does.
-func (a *app) contestEngine(st *store.Store, q *queue.Queue) *contest.Engine {
-	return contest.New(contest.Config{Store: st, Queue: q, Games: a.lookup, Log: a.log})
 }
 
 func (a *app) portalContestCmd() *cobra.Command {
@@ -216,24 +178,24 @@ func (a *app) portalContestCreateCmd() *cobra.Command {
 				if !ok || name == "" || path == "" {
 					return cli.Usage(fmt.Errorf("--house %q: want NAME=BOT (a source file or directory)", h))
 				}
-				sub, err := cli.LoadBot(path, int64(a.cfg.Build.SourceLimit))
+				sub, err := cli.LoadBot(path, int64(a.Cfg.Build.SourceLimit))
 				if err != nil {
 					return err
 				}
 				bots = append(bots, contest.HouseBot{Name: name, Lang: sub.Lang, Files: sub.Files})
 			}
-			st, q, err := a.portalStore(cmd.Context())
+			st, q, err := a.PortalStore(cmd.Context())
 			if _, builtin := games.Lookup(gameName); err != nil && !builtin {
-				return unreachableGame("--game", gameName, err)
+				return base.UnreachableGame("--game", gameName, err)
 			}
 			if err != nil {
 				return err
 			}
 			defer q.Close()
-			if _, err := a.lookupGame("--game", gameName); err != nil {
+			if _, err := a.LookupGame("--game", gameName); err != nil {
 				return err
 			}
-			c, err = a.contestEngine(st, q).NewContest(cmd.Context(), contest.HostActor(), c, bots)
+			c, err = a.ContestEngine(st, q).NewContest(cmd.Context(), contest.HostActor(), c, bots)
 			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrExists) {
 				return cli.Usage(errors.New(strings.TrimPrefix(err.Error(), "invalid: ")))
 			}
@@ -267,7 +229,7 @@ func (a *app) portalContestListCmd() *cobra.Command {
 		Short: "The contests: each one's game, people, house bots and deadline",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, q, err := a.portalStore(cmd.Context())
+			st, q, err := a.PortalStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -312,7 +274,7 @@ func (a *app) portalContestShowCmd() *cobra.Command {
 		Short: "A contest's settings: game, options, languages, house bots, quotas, deadline, test rounds, the ladder",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, q, err := a.portalStore(cmd.Context())
+			st, q, err := a.PortalStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -362,12 +324,12 @@ func (a *app) portalContestCloseCmd() *cobra.Command {
 		Short: "Close a contest: read-only from now on (no version, test match, round, person or setting more), its pages, matches and standings still to see",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, q, err := a.portalStore(cmd.Context())
+			st, q, err := a.PortalStore(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer q.Close()
-			c, err := a.contestEngine(st, q).CloseContest(cmd.Context(), contest.HostActor(), args[0])
+			c, err := a.ContestEngine(st, q).CloseContest(cmd.Context(), contest.HostActor(), args[0])
 			if errors.Is(err, store.ErrNotFound) {
 				return noContest("", args[0])
 			}
@@ -394,7 +356,7 @@ func (a *app) portalContestLogCmd() *cobra.Command {
 			if last < 0 {
 				return cli.Usage(fmt.Errorf("-n %d: want 0 (all) or more", last))
 			}
-			st, q, err := a.portalStore(cmd.Context())
+			st, q, err := a.PortalStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -438,19 +400,19 @@ func (a *app) portalUserCmd() *cobra.Command {
 			if err := store.ValidName("login", args[0]); err != nil {
 				return cli.Usage(errors.New(strings.TrimPrefix(err.Error(), "invalid: ")))
 			}
-			st, q, err := a.portalStore(cmd.Context())
+			st, q, err := a.PortalStore(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer q.Close()
-			nu, err := a.contestEngine(st, q).AddUser(cmd.Context(), contest.HostActor(), contestName, args[0], organiser)
+			nu, err := a.ContestEngine(st, q).AddUser(cmd.Context(), contest.HostActor(), contestName, args[0], organiser)
 			if errors.Is(err, store.ErrNotFound) || errors.Is(err, store.ErrExists) {
 				return cli.Usage(err)
 			}
 			if err != nil {
 				return err
 			}
-			out := map[string]string{"login": nu.User.Login, "token": nu.Token, "invite": a.cfg.Portal.InviteURL(nu.Invite)}
+			out := map[string]string{"login": nu.User.Login, "token": nu.Token, "invite": a.Cfg.Portal.InviteURL(nu.Invite)}
 			return cli.PrintOut(cmd.OutOrStdout(), asJSON, out, func(w io.Writer) {
 				fmt.Fprintf(w, "%s added to %s\ninvite (one time): %s\nAPI token: %s\n", out["login"], contestName, out["invite"], out["token"])
 			})
@@ -467,7 +429,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 			if contestName == "" {
 				return cli.Usage(errors.New("--contest: the contest whose people to list"))
 			}
-			st, q, err := a.portalStore(cmd.Context())
+			st, q, err := a.PortalStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -505,12 +467,12 @@ func (a *app) portalUserCmd() *cobra.Command {
 			if contestName == "" {
 				return cli.Usage(errors.New("--contest: the contest the user takes part in"))
 			}
-			st, q, err := a.portalStore(cmd.Context())
+			st, q, err := a.PortalStore(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer q.Close()
-			_, code, err := a.contestEngine(st, q).ResetUser(cmd.Context(), contest.HostActor(), contestName, args[0])
+			_, code, err := a.ContestEngine(st, q).ResetUser(cmd.Context(), contest.HostActor(), contestName, args[0])
 			if errors.Is(err, store.ErrNotFound) {
 				return noUser(args[0], contestName)
 			}
@@ -520,7 +482,7 @@ func (a *app) portalUserCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := map[string]string{"login": args[0], "invite": a.cfg.Portal.InviteURL(code)}
+			out := map[string]string{"login": args[0], "invite": a.Cfg.Portal.InviteURL(code)}
 			return cli.PrintOut(cmd.OutOrStdout(), asJSON, out, func(w io.Writer) {
 				fmt.Fprintf(w, "%s of %s: every session and API token ended, the password forgotten\ninvite (one time): %s\n", args[0], contestName, out["invite"])
 			})
@@ -536,12 +498,12 @@ func (a *app) portalUserCmd() *cobra.Command {
 			if contestName == "" {
 				return cli.Usage(errors.New("--contest: the contest the user takes part in"))
 			}
-			st, q, err := a.portalStore(cmd.Context())
+			st, q, err := a.PortalStore(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer q.Close()
-			u, err := a.contestEngine(st, q).RemoveUser(cmd.Context(), contest.HostActor(), contestName, args[0])
+			u, err := a.ContestEngine(st, q).RemoveUser(cmd.Context(), contest.HostActor(), contestName, args[0])
 			if errors.Is(err, store.ErrNotFound) {
 				return noUser(args[0], contestName)
 			}
@@ -609,7 +571,7 @@ func (a *app) portalRoundCmd() *cobra.Command {
 			if contestName == "" {
 				return cli.Usage(errors.New("--contest: the contest whose round it is"))
 			}
-			st, q, err := a.portalStore(cmd.Context())
+			st, q, err := a.PortalStore(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -625,7 +587,7 @@ func (a *app) portalRoundCmd() *cobra.Command {
 			if official {
 				spec.Kind = store.RoundOfficial
 			}
-			r, err := a.contestEngine(st, q).StartRound(cmd.Context(), contest.HostActor(), ct.Name, spec)
+			r, err := a.ContestEngine(st, q).StartRound(cmd.Context(), contest.HostActor(), ct.Name, spec)
 			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrConflict) || errors.Is(err, store.ErrExists) {
 				return cli.Usage(err)
 			}
@@ -634,7 +596,7 @@ func (a *app) portalRoundCmd() *cobra.Command {
 			}
 			return cli.PrintOut(cmd.OutOrStdout(), asJSON, r, func(w io.Writer) {
 				fmt.Fprintf(w, "round %s: %d entrants frozen; a running portal plays it (%s/c/%s/rounds/%s)\n",
-					r.ID, len(r.Entrants), a.cfg.Portal.BaseURL(), contestName, r.ID)
+					r.ID, len(r.Entrants), a.Cfg.Portal.BaseURL(), contestName, r.ID)
 			})
 		},
 	}
@@ -654,7 +616,7 @@ func (a *app) portalRoundCmd() *cobra.Command {
 		Short: "Show a round: its status, frozen versions and standings",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, q, err := a.portalStore(cmd.Context())
+			st, q, err := a.PortalStore(cmd.Context())
 			if err != nil {
 				return err
 			}

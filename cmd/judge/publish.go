@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/queue"
@@ -38,26 +39,26 @@ func (a *app) publishCmd() *cobra.Command {
 				return cli.Usage(fmt.Errorf("--keep: must be at least 1, the archive this publishes (got %d)", keep))
 			}
 			ctx := cmd.Context()
-			b, err := a.imageBuilder(ctx)
+			b, err := a.ImageBuilder(ctx)
 			if err != nil {
 				return err
 			}
-			q, err := a.queue(ctx, work)
+			q, err := a.Queue(ctx, base.Work)
 			if err != nil {
 				return err
 			}
 			defer q.Close()
 			start := time.Now()
-			if err := os.MkdirAll(a.cfg.DataDir, 0o755); err != nil {
+			if err := os.MkdirAll(a.Cfg.DataDir, 0o755); err != nil {
 				return err
 			}
-			f, err := os.CreateTemp(a.cfg.DataDir, "publish-*.tar")
+			f, err := os.CreateTemp(a.Cfg.DataDir, "publish-*.tar")
 			if err != nil {
 				return err
 			}
 			defer os.Remove(f.Name())
 			defer f.Close()
-			m, err := b.Export(ctx, f, a.cfg.DataDir, langs...)
+			m, err := b.Export(ctx, f, a.Cfg.DataDir, langs...)
 			if err != nil {
 				return err
 			}

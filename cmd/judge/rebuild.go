@@ -19,6 +19,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
@@ -110,12 +111,12 @@ func (a *app) rebuildPlan(o *rebuildOpts, args []string) (p rebuildPlan, err err
 		return p, err
 	}
 	if o.gameName != "" {
-		if p.g, err = a.lookupGame("--game", o.gameName); err != nil {
+		if p.g, err = a.LookupGame("--game", o.gameName); err != nil {
 			return p, err
 		}
 	}
 	if o.smoke != "" {
-		if p.smokeGame, err = a.lookupGame("--smoke", o.smoke); err != nil {
+		if p.smokeGame, err = a.LookupGame("--smoke", o.smoke); err != nil {
 			return p, err
 		}
 		what := "--opponent"
@@ -123,7 +124,7 @@ func (a *app) rebuildPlan(o *rebuildOpts, args []string) (p rebuildPlan, err err
 			o.opponent = filepath.Join("bots", o.smoke, "cpp")
 			what = "--smoke " + o.smoke + " plays against " + o.opponent + " unless --opponent names another bot"
 		}
-		if p.other, err = cli.LoadBot(o.opponent, int64(a.cfg.Build.SourceLimit)); err != nil {
+		if p.other, err = cli.LoadBot(o.opponent, int64(a.Cfg.Build.SourceLimit)); err != nil {
 			return p, cli.Usage(fmt.Errorf("%s: %w", what, err))
 		}
 	}
@@ -132,7 +133,7 @@ func (a *app) rebuildPlan(o *rebuildOpts, args []string) (p rebuildPlan, err err
 			return p, cli.Usage(err)
 		}
 		for i, n := range p.subs {
-			if p.subs[i].sub, err = cli.LoadBot(n.Path, int64(a.cfg.Build.SourceLimit)); err != nil {
+			if p.subs[i].sub, err = cli.LoadBot(n.Path, int64(a.Cfg.Build.SourceLimit)); err != nil {
 				return p, cli.Usage(fmt.Errorf("%s: %w", n.Name, err))
 			}
 		}
@@ -145,19 +146,19 @@ func (a *app) rebuild(cmd *cobra.Command, o rebuildOpts, args []string) error {
 	if err != nil {
 		return err
 	}
-	b, err := a.builder(cmd.Context())
+	b, err := a.Builder(cmd.Context())
 	if err != nil {
 		return err
 	}
 	var runner *match.Runner
 	if p.smokeGame != nil {
-		if runner, err = a.runner(b); err != nil {
+		if runner, err = a.Runner(b); err != nil {
 			return err
 		}
 	}
 	if o.known {
 		if o.fromStore {
-			q, err := a.queue(cmd.Context(), work)
+			q, err := a.Queue(cmd.Context(), base.Work)
 			if err != nil {
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/game/catalog"
@@ -45,7 +46,7 @@ or is not a replay, or its game cannot be found.`,
 				return err
 			}
 			if _, added := g.(*referee.Game); added { // its referee runs in a sandbox
-				r, err := a.playRunner(cmd.Context())
+				r, err := a.PlayRunner(cmd.Context())
 				if err != nil {
 					return err
 				}
@@ -176,7 +177,7 @@ func (a *app) replayGame(ctx context.Context, path string, h replay.Header, dir 
 		}
 		g, ok := games.Lookup(h.Game)
 		if !ok {
-			return nil, cli.Usage(fmt.Errorf("%s: this judge does not know the game %q (known: %s)", path, h.Game, gameNames()))
+			return nil, cli.Usage(fmt.Errorf("%s: this judge does not know the game %q (known: %s)", path, h.Game, base.BuiltinNames()))
 		}
 		return g, nil
 	}
@@ -191,16 +192,16 @@ func (a *app) replayGame(ctx context.Context, path string, h replay.Header, dir 
 				dir, path, h.Game, h.GameVersion, g.Manifest.Name, g.Version))
 		}
 	} else {
-		q, err := a.gamesStore(ctx)
+		q, err := a.GamesStore(ctx)
 		if err != nil {
 			return nil, cli.Usage(fmt.Errorf("%s: a replay of %s, an added game (version %.12s): give its directory with --game DIR, or reach the judge's store: %w",
 				path, h.Game, h.GameVersion, err))
 		}
 		defer q.Close()
-		if err := a.useCatalog(ctx, q); err != nil {
+		if err := a.UseCatalog(ctx, q); err != nil {
 			return nil, err
 		}
-		g, err = a.added.Version(ctx, h.GameVersion)
+		g, err = a.Added.Version(ctx, h.GameVersion)
 		if errors.Is(err, catalog.ErrNotFound) {
 			return nil, cli.Usage(fmt.Errorf("%s: %s version %.12s is not in the judge's store: give its directory with --game DIR", path, h.Game, h.GameVersion))
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/result"
@@ -27,7 +28,7 @@ func (a *app) resultsCmd() *cobra.Command {
 					return cli.Usage(err)
 				}
 			}
-			q, err := a.queue(cmd.Context(), look)
+			q, err := a.Queue(cmd.Context(), base.Look)
 			if err != nil {
 				return err
 			}

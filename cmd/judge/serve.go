@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/config"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/daemon"
@@ -32,7 +33,7 @@ func (a *app) serveCmd() *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx := cmd.Context()
-			q, err := a.queue(ctx, serve)
+			q, err := a.Queue(ctx, base.Serve)
 			if err != nil {
 				return err
 			}
@@ -40,14 +41,14 @@ func (a *app) serveCmd() *cobra.Command {
 			if dir := q.StoreDir(); dir != "" {
 				// The queue keeps its housekeeping at Debug; where the jobs, results and
 				// replays are kept is the daemon's to say, once.
-				a.log.Info("serve: embedded NATS server", "url", q.URL(), "store_dir", dir)
+				a.Log.Info("serve: embedded NATS server", "url", q.URL(), "store_dir", dir)
 			}
-			d, metrics, err := a.daemon(ctx, q, a.cfg.Serve.Workers, a.log)
+			d, metrics, err := a.daemon(ctx, q, a.Cfg.Serve.Workers, a.Log)
 			if err != nil {
 				return err
 			}
-			if a.cfg.Serve.HTTP != "" {
-				e := a.engine // closed, and a.engine cleared, when serve returns
+			if a.Cfg.Serve.HTTP != "" {
+				e := a.Engine // closed, and a.Engine cleared, when serve returns
 				go func() {
 					healthy := func(ctx context.Context) error {
 						if err := d.Paused(); err != nil {
@@ -59,24 +60,24 @@ func (a *app) serveCmd() *cobra.Command {
 						_, _, err := q.Result(ctx, "healthz")
 						return err
 					}
-					if err := metrics.Serve(ctx, a.cfg.Serve.HTTP, healthy); err != nil {
-						a.log.Error("serving /metrics and /healthz", "addr", a.cfg.Serve.HTTP, "err", err)
+					if err := metrics.Serve(ctx, a.Cfg.Serve.HTTP, healthy); err != nil {
+						a.Log.Error("serving /metrics and /healthz", "addr", a.Cfg.Serve.HTTP, "err", err)
 					}
 				}()
 			}
 			cctx, stopCleaning := context.WithCancel(ctx)
-			cleaning := daemon.Housekeep(cctx, q, a.cfg.NATS, a.buildDir(), int64(a.cfg.Build.CacheLimit), daemon.HouseEvery, a.log)
+			cleaning := daemon.Housekeep(cctx, q, a.Cfg.NATS, a.BuildDir(), int64(a.Cfg.Build.CacheLimit), daemon.HouseEvery, a.Log)
 			defer func() { stopCleaning(); cleaning() }() // before q.Close
 			if contests {
 				kv, err := q.KeyValue(ctx, "portal")
 				if err != nil {
 					return err
 				}
-				e := a.contestEngine(store.New(kv), q)
+				e := a.ContestEngine(store.New(kv), q)
 				ran := make(chan struct{})
 				go func() { e.Run(cctx); close(ran) }()
 				defer func() { stopCleaning(); <-ran }()
-				a.log.Info("serve: the contest engine runs here")
+				a.Log.Info("serve: the contest engine runs here")
 			}
 			return d.Run(ctx)
 		},
@@ -93,30 +94,30 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 	if err != nil {
 		return nil, nil, err
 	}
-	a.pool = poolFor(a.cfg.Sandbox, len(sets) > 0, workers)
-	b, err := a.builder(ctx) // connects to the engine (its pool sized so) and sweeps dead judges' containers
+	a.Pool = poolFor(a.Cfg.Sandbox, len(sets) > 0, workers)
+	b, err := a.Builder(ctx) // connects to the engine (its pool sized so) and sweeps dead judges' containers
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := a.runner(b)
+	r, err := a.Runner(b)
 	if err != nil {
 		return nil, nil, err
 	}
-	if a.cfg.Images.Source == config.ImagesFromNATS {
-		ib, err := a.imageBuilder(ctx)
+	if a.Cfg.Images.Source == config.ImagesFromNATS {
+		ib, err := a.ImageBuilder(ctx)
 		if err != nil {
 			return nil, nil, err
 		}
-		if err := os.MkdirAll(a.cfg.DataDir, 0o755); err != nil {
+		if err := os.MkdirAll(a.Cfg.DataDir, 0o755); err != nil {
 			return nil, nil, err
 		}
 		start := time.Now()
-		key, m, err := ib.Fetch(ctx, imageObjects{q}, a.cfg.DataDir)
+		key, m, err := ib.Fetch(ctx, imageObjects{q}, a.Cfg.DataDir)
 		if err != nil {
 			return nil, nil, err
 		}
 		if key != "" {
-			a.log.Info("loaded images from the object store", "archive", key, "images", len(m.Images), "seconds", time.Since(start).Seconds())
+			a.Log.Info("loaded images from the object store", "archive", key, "images", len(m.Images), "seconds", time.Since(start).Seconds())
 		}
 	}
 	b.Remote, b.Log = q.Cache(queue.BucketArtifacts), log
@@ -129,16 +130,16 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 			runners = append(runners, &pinned)
 		}
 	}
-	if err := a.useCatalog(ctx, q); err != nil {
+	if err := a.UseCatalog(ctx, q); err != nil {
 		return nil, nil, err
 	}
 	metrics := daemon.NewMetrics()
 	metrics.WatchStores(func(ctx context.Context) ([]queue.Usage, error) { return q.Usage(ctx, false) })
 	d, err := daemon.New(daemon.Options{
-		Queue: q, Runners: runners, Jobs: a.jobRules(), Workers: workers,
-		Grace:     a.cfg.Serve.Grace,
-		Dirs:      []string{a.cfg.DataDir, os.TempDir()},
-		Heartbeat: a.cfg.Serve.AckWait / 3,
+		Queue: q, Runners: runners, Jobs: a.JobRules(), Workers: workers,
+		Grace:     a.Cfg.Serve.Grace,
+		Dirs:      []string{a.Cfg.DataDir, os.TempDir()},
+		Heartbeat: a.Cfg.Serve.AckWait / 3,
 		Metrics:   metrics, Log: log,
 	})
 	return d, metrics, err
@@ -166,14 +167,14 @@ func (a *app) workerCores(workers int, log *slog.Logger) ([]string, int, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	if a.cfg.Sandbox.Pin {
-		lease, err := cores.Take(a.cfg.Serve.CoreLease, usable, workers)
+	if a.Cfg.Sandbox.Pin {
+		lease, err := cores.Take(a.Cfg.Serve.CoreLease, usable, workers)
 		if err != nil {
 			return nil, 0, fmt.Errorf("serve.core_lease %s: %w (it must be a directory every judge of this host can write; or set sandbox.pin: false)",
-				a.cfg.Serve.CoreLease, err)
+				a.Cfg.Serve.CoreLease, err)
 		}
 		if len(lease.Cores) > 0 {
-			a.lease = lease
+			a.Lease = lease
 			if workers == 0 {
 				workers = len(lease.Cores)
 			}
@@ -183,16 +184,16 @@ func (a *app) workerCores(workers int, log *slog.Logger) ([]string, int, error) 
 				shown = append(shown, fmt.Sprintf("%d:%s", i+1, sets[i]))
 			}
 			log.Info("daemon: each worker's bots on a core of their own", "workers", workers, "cores", strings.Join(shown, " "),
-				"lease", a.cfg.Serve.CoreLease)
+				"lease", a.Cfg.Serve.CoreLease)
 			return sets, workers, nil
 		}
 		lease.Release()
-		log.Warn("daemon: every core of this host is leased by other judges: bots are not pinned", "lease", a.cfg.Serve.CoreLease)
+		log.Warn("daemon: every core of this host is leased by other judges: bots are not pinned", "lease", a.Cfg.Serve.CoreLease)
 	}
 	if workers == 0 {
 		workers = len(usable)
 	}
-	if a.cfg.Sandbox.Runtime == sandbox.RuntimeGVisor {
+	if a.Cfg.Sandbox.Runtime == sandbox.RuntimeGVisor {
 		log.Warn("daemon: under gVisor, bots not pinned to a core of their own may be charged more CPU than their own clock reads (gVisor's kernel works for them on other cores; docs/rules.md)")
 	}
 	return nil, workers, nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/queue"
@@ -43,7 +44,7 @@ judge serving it, if one runs), else the judge serving at nats.listen.`,
 			if err != nil {
 				return err
 			}
-			dirs, err := dirUsage(a.cfg.DataDir)
+			dirs, err := dirUsage(a.Cfg.DataDir)
 			if err != nil {
 				return err
 			}
@@ -52,7 +53,7 @@ judge serving it, if one runs), else the judge serving at nats.listen.`,
 					NATS    []queue.Usage `json:"nats"`
 					DataDir string        `json:"data_dir"`
 					Dirs    []dirSize     `json:"data_dir_parts"`
-				}{usage, a.cfg.DataDir, dirs})
+				}{usage, a.Cfg.DataDir, dirs})
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "The stores %s:\n", from)
@@ -68,7 +69,7 @@ judge serving it, if one runs), else the judge serving at nats.listen.`,
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "\nThe data directory %s:\n", a.cfg.DataDir)
+			fmt.Fprintf(w, "\nThe data directory %s:\n", a.Cfg.DataDir)
 			return printDirs(w, dirs)
 		},
 	}
@@ -94,7 +95,7 @@ by a judge that recorded no lane, are kept; a compiled bot deleted is compiled a
 daemon needs it. It works through the running judge (nats.listen) or the server at nats.url.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			all := daemon.Expiries(a.cfg.NATS)
+			all := daemon.Expiries(a.Cfg.NATS)
 			if cmd.Flags().Changed("older-than") {
 				if olderThan <= 0 {
 					return cli.Usage(fmt.Errorf("--older-than %v: want a duration above 0 (test and ladder matches' replays and results older than it go)", olderThan))
@@ -108,7 +109,7 @@ daemon needs it. It works through the running judge (nats.listen) or the server 
 			var q *queue.Queue
 			if slices.ContainsFunc(all, func(e daemon.Expiry) bool { return e.Age > 0 }) {
 				var err error
-				if q, err = a.queue(cmd.Context(), work); err != nil {
+				if q, err = a.Queue(cmd.Context(), base.Work); err != nil {
 					return err
 				}
 				defer q.Close()
@@ -150,7 +151,7 @@ daemon needs it. It works through the running judge (nats.listen) or the server 
 // (expiries), and the stream's own.
 func (a *app) limits(u queue.Usage) string {
 	var parts []string
-	for _, e := range daemon.Expiries(a.cfg.NATS) {
+	for _, e := range daemon.Expiries(a.Cfg.NATS) {
 		if e.Store == u.Store && e.Age > 0 {
 			if p := fmt.Sprintf(e.Kept, e.Age); !slices.Contains(parts, p) {
 				parts = append(parts, p)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/result"
@@ -55,7 +56,7 @@ func (a *app) submitCmd() *cobra.Command {
 			}
 			// What the daemon checks of a job before it judges it (file names, source sizes),
 			// checked here: it would refuse the job, not a try later.
-			if _, _, err := job.Parse(data, a.jobRules()); err != nil {
+			if _, _, err := job.Parse(data, a.JobRules()); err != nil {
 				var re *result.Error
 				if errors.As(err, &re) {
 					err = errors.New(re.Message)
@@ -64,7 +65,7 @@ func (a *app) submitCmd() *cobra.Command {
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			q, err := a.queue(ctx, work)
+			q, err := a.Queue(ctx, base.Work)
 			if err != nil {
 				return err
 			}
@@ -99,7 +100,7 @@ func (a *app) submitCmd() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&gameName, "game", "", "the game ("+gameNames()+", or one added with judge game add)")
+	f.StringVar(&gameName, "game", "", "the game ("+base.BuiltinNames()+", or one added with judge game add)")
 	f.Uint64Var(&seed, "seed", 0, "the match's seed (default: the daemon draws one)")
 	f.StringArrayVar(&opts, "opt", nil, "a game option k=v (repeatable); @FILE reads the value from a file")
 	f.StringVar(&id, "id", "", "the job's id (default: a new one); the same id is judged once")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/config"
 	"github.com/botjudge/judge/judge/build"
@@ -168,14 +169,14 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 	if !ok {
 		var stop func()
 		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), f); err != nil {
-			return unreachableGame("tournament: game", spec.Game, err)
+			return base.UnreachableGame("tournament: game", spec.Game, err)
 		}
 		defer stop()
-		if err := a.useCatalog(ctx, q); err != nil {
+		if err := a.UseCatalog(ctx, q); err != nil {
 			return err
 		}
-		if g, ok = a.lookup(spec.Game); !ok {
-			return cli.Usage(fmt.Errorf("tournament: game %q: unknown game; known: %s", spec.Game, a.gameNames()))
+		if g, ok = a.Lookup(spec.Game); !ok {
+			return cli.Usage(fmt.Errorf("tournament: game %q: unknown game; known: %s", spec.Game, a.GameNames()))
 		}
 	}
 	t := &tournament.Tournament{Spec: spec, Game: g, Retry: f.failed}
@@ -183,7 +184,7 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 		return cli.Usage(err)
 	}
 	for _, e := range spec.Entrants {
-		sub, err := cli.LoadBot(e.Path, int64(a.cfg.Build.SourceLimit))
+		sub, err := cli.LoadBot(e.Path, int64(a.Cfg.Build.SourceLimit))
 		if err != nil {
 			return cli.Usage(fmt.Errorf("entrant %s: %w", e.Name, err))
 		}
@@ -198,7 +199,7 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 		defer stop()
 	}
 	if !f.noCompile {
-		b, err := a.builder(ctx)
+		b, err := a.Builder(ctx)
 		if err != nil {
 			return fmt.Errorf("compiling the entrants first (--no-compile leaves it to the daemons): %w", err)
 		}
@@ -232,8 +233,8 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 // running on nats.listen; else (or with --embedded) a NATS server and a daemon started here,
 // which stop returns.
 func (a *app) tournamentQueue(ctx context.Context, errOut io.Writer, f *tournamentFlags) (*queue.Queue, func(), error) {
-	if a.cfg.NATS.URL != "" && !f.embedded {
-		q, err := a.queue(ctx, work)
+	if a.Cfg.NATS.URL != "" && !f.embedded {
+		q, err := a.Queue(ctx, base.Work)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -241,23 +242,23 @@ func (a *app) tournamentQueue(ctx context.Context, errOut io.Writer, f *tourname
 	}
 	if !f.embedded {
 		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-		q, err := a.queue(cctx, look)
+		q, err := a.Queue(cctx, base.Look)
 		cancel()
 		if err == nil {
 			fmt.Fprintf(errOut, "publishing to the judge serving on %s\n", q.URL())
 			return q, func() { q.Close() }, nil
 		}
 	}
-	q, err := a.queue(ctx, serve)
+	q, err := a.Queue(ctx, base.Serve)
 	if err != nil {
 		return nil, nil, err
 	}
 	workers := f.workers
 	if workers == 0 {
-		workers = a.cfg.Serve.Workers
+		workers = a.Cfg.Serve.Workers
 	}
 	// The daemon's own log would drown the progress: only its warnings and errors.
-	d, _, err := a.daemon(ctx, q, workers, newLogger(config.Log{Level: slog.LevelWarn, Format: a.cfg.Log.Format}))
+	d, _, err := a.daemon(ctx, q, workers, newLogger(config.Log{Level: slog.LevelWarn, Format: a.Cfg.Log.Format}))
 	if err != nil {
 		q.Close()
 		return nil, nil, err

@@ -104,16 +104,16 @@ func (a *app) viewLookup(ctx context.Context, q *queue.Queue) func(string) (game
 		once.Do(func() {
 			store := q
 			if store == nil {
-				store, _ = a.gamesStore(ctx)
-				a.lookupStore = store // closed with the command
+				store, _ = a.GamesStore(ctx)
+				a.LookupStore = store // closed with the command
 			}
 			if store != nil {
 				if kv, err := store.KeyValue(ctx, catalog.Bucket); err == nil {
-					added = catalog.New(kv, store, games.Lookup, a.manifestCheck(), a.log)
+					added = catalog.New(kv, store, games.Lookup, a.ManifestCheck(), a.Log)
 				}
 			}
-			if b, err := a.builder(ctx); err == nil {
-				runner, _ = a.runner(b)
+			if b, err := a.Builder(ctx); err == nil {
+				runner, _ = a.Runner(b)
 			}
 		})
 		if added == nil || runner == nil {
@@ -152,7 +152,7 @@ var storeStartWait = 5 * time.Second
 func (a *app) readQueue(ctx context.Context, store string) (q *queue.Queue, from string, err error) {
 	ctx, cancel := context.WithTimeout(ctx, viewOpenTimeout)
 	defer cancel()
-	n := a.cfg.NATS
+	n := a.Cfg.NATS
 	if store == "" && n.URL != "" {
 		q, err := a.viewReader(ctx, n.URL)
 		if err != nil {
@@ -161,7 +161,7 @@ func (a *app) readQueue(ctx context.Context, store string) (q *queue.Queue, from
 		return q, "of the NATS server at " + n.URL, nil
 	}
 	if store == "" {
-		if dir := a.natsStore(); queue.HasStore(dir) {
+		if dir := a.NatsStore(); queue.HasStore(dir) {
 			store = dir
 		}
 	}
@@ -170,13 +170,13 @@ func (a *app) readQueue(ctx context.Context, store string) (q *queue.Queue, from
 		q, err := a.viewReader(ctx, url)
 		if err != nil {
 			return nil, "", fmt.Errorf("there is no NATS store in the data directory %s, and no judge serve answers at %s: %w",
-				a.cfg.DataDir, url, err)
+				a.Cfg.DataDir, url, err)
 		}
 		return q, "of the judge serving at " + url, nil
 	}
 	waitUntil := time.Now().Add(storeStartWait)
 	for {
-		q, err := queue.Open(ctx, queue.Options{StoreDir: store, InProcess: true, ReadOnly: true, Prefix: n.Prefix, Logger: a.log})
+		q, err := queue.Open(ctx, queue.Options{StoreDir: store, InProcess: true, ReadOnly: true, Prefix: n.Prefix, Logger: a.Log})
 		var inUse *queue.StoreInUseError
 		if !errors.As(err, &inUse) {
 			if err != nil {
@@ -205,7 +205,7 @@ func (a *app) readQueue(ctx context.Context, store string) (q *queue.Queue, from
 
 // viewReader connects read-only to the NATS server at url.
 func (a *app) viewReader(ctx context.Context, url string) (*queue.Queue, error) {
-	return queue.Open(ctx, queue.Options{URL: url, ReadOnly: true, Prefix: a.cfg.NATS.Prefix, Logger: a.log})
+	return queue.Open(ctx, queue.Options{URL: url, ReadOnly: true, Prefix: a.Cfg.NATS.Prefix, Logger: a.Log})
 }
 
 // readOutcome puts a tournament's outcome into the viewer: the standings above the list and
