@@ -45,15 +45,15 @@ func ArchiveKey(imgs []ArchivedImage) string {
 	return "archives/" + hex.EncodeToString(sum[:8]) + ".tar"
 }
 
-// Objects is the object store's bucket of images: a *queue.Queue's, bound to its bucket.
+// Objects is the object store's bucket of images (a queue.ObjectCache).
 type Objects interface {
-	GetObject(ctx context.Context, key string, w io.Writer) (found bool, err error)
+	Get(ctx context.Context, key string, w io.Writer) (found bool, err error)
 }
 
 // ReadIndex is the index of the archives in the store (none when there is none yet).
 func ReadIndex(ctx context.Context, o Objects) ([]Published, error) {
 	var buf strings.Builder
-	found, err := o.GetObject(ctx, IndexKey, &buf)
+	found, err := o.Get(ctx, IndexKey, &buf)
 	if err != nil || !found {
 		return nil, err
 	}
@@ -121,7 +121,7 @@ func (b *Builder) Fetch(ctx context.Context, o Objects, scratch string) (string,
 		}
 		defer os.Remove(f.Name())
 		defer f.Close()
-		if _, err := o.GetObject(ctx, p.Key, f); err != nil {
+		if _, err := o.Get(ctx, p.Key, f); err != nil {
 			return "", Manifest{}, err
 		}
 		if _, err := f.Seek(0, 0); err != nil {

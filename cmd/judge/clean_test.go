@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/daemon"
 	"github.com/botjudge/judge/judge/queue"
@@ -175,7 +176,7 @@ func TestStoreClean(t *testing.T) {
 	q := replayStore(t)
 	t.Setenv("JUDGE_NATS_URL", q.URL())
 	t.Setenv("JUDGE_DATA_DIR", t.TempDir())
-	records := byteSize(portalBytes(t, q, portalMatches...))
+	records := cli.ByteSize(portalBytes(t, q, portalMatches...))
 	// lines is what judge store clean says: verb n of the test and ladder matches' replays
 	// (older than replaysAge, of bytes sizes[0]), results and records (resultsAge, sizes[1:]).
 	lines := func(verb string, n int, replaysAge, resultsAge string, sizes ...string) string {

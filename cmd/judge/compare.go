@@ -100,7 +100,7 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 	if f.gameName == "" {
 		return cli.Usage(fmt.Errorf("--game: which game (%s)", base.BuiltinNames()))
 	}
-	options, err := parseOptions(f.opts)
+	options, err := cli.ParseOptions(f.opts)
 	if err != nil {
 		return cli.Usage(err)
 	}

@@ -59,7 +59,7 @@ func (a *app) compileCmd() *cobra.Command {
 			if !res.OK {
 				state = "FAILED"
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "build %s (%s, cached=%v, %d ms, image %s)\n", state, sub.Lang, res.Cached, res.MS, shortID(res.Image))
+			fmt.Fprintf(cmd.OutOrStdout(), "build %s (%s, cached=%v, %d ms, image %s)\n", state, sub.Lang, res.Cached, res.MS, cli.ShortID(res.Image))
 			if res.Log != "" {
 				fmt.Fprint(cmd.OutOrStdout(), res.Log)
 			}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"log/slog"
 	"net"
 	"os"
@@ -23,6 +22,8 @@ import (
 	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/cmd/judge/internal/contestcmd"
+	"github.com/botjudge/judge/cmd/judge/internal/imagescmd"
+	"github.com/botjudge/judge/cmd/judge/internal/storecmd"
 	"github.com/botjudge/judge/config"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/match"
@@ -87,9 +88,9 @@ func newRoot() *cobra.Command {
 	pf.StringVar(&a.ConfigFile, "config", "", "configuration file (default: ./judge.yaml or /etc/judge/judge.yaml)")
 	pf.String("data-dir", "", "directory for caches and state (key data_dir)")
 	root.SetVersionTemplate("{{.Version}}\n") // as `judge version` prints it
-	root.AddCommand(a.imagesCmd(), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
+	root.AddCommand(imagescmd.Cmd(a.App), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
 		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.compareCmd(), a.viewCmd(),
-		a.portalCmd(), a.storeCmd(), a.gameCmd(), contestcmd.Cmd(func() int64 { return int64(a.Cfg.Build.SourceLimit) }), a.versionCmd(), a.docsCmd())
+		a.portalCmd(), storecmd.Cmd(a.App), a.gameCmd(), contestcmd.Cmd(func() int64 { return int64(a.Cfg.Build.SourceLimit) }), a.versionCmd(), a.docsCmd())
 	// The commands that read the store or nothing of the judge's own: a mistake in the
 	// sandbox's or the daemon's settings does not stop them (the sandbox's is checked once one
 	// reaches for it: an added game's referee).
@@ -236,7 +237,7 @@ func (a *app) matchArgsFor(g game.Game, seed uint64, opts, bots []string) (game.
 		}
 		return nil, nil, nil, cli.Usage(fmt.Errorf("%w (%s)", err, given))
 	}
-	options, err := parseOptions(opts)
+	options, err := cli.ParseOptions(opts)
 	if err != nil {
 		return nil, nil, nil, cli.Usage(err)
 	}
@@ -259,19 +260,6 @@ func (a *app) matchArgsFor(g game.Game, seed uint64, opts, bots []string) (game.
 func checkOptions(g game.Game, seed uint64, players int, options map[string]string) error {
 	if _, err := game.Start(g, game.Config{Seed: seed, Players: players, Options: options}); err != nil {
 		return cli.Usage(fmt.Errorf("--opt: %w", err))
-	}
-	return nil
-}
-
-// checkOutputFile refuses a file to write (given with flag, or as an argument when flag is "")
-// whose directory is not there: the command would find out only once its work is done.
-func checkOutputFile(flag, file string) error {
-	if file == "" || file == "-" {
-		return nil
-	}
-	dir := filepath.Dir(file)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return cli.Usage(fmt.Errorf("%s: no directory %s to write it in", strings.TrimSpace(flag+" "+file), dir))
 	}
 	return nil
 }
@@ -306,29 +294,6 @@ func listenOn(flag, addr string) (net.Listener, error) {
 	return ln, nil
 }
 
-// parseOptions reads k=v pairs; a value @FILE is the file's content.
-func parseOptions(kvs []string) (map[string]string, error) {
-	out := map[string]string{}
-	for _, kv := range kvs {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || k == "" {
-			return nil, fmt.Errorf("--opt %q: want key=value", kv)
-		}
-		if file, isFile := strings.CutPrefix(v, "@"); isFile {
-			data, err := os.ReadFile(file)
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("--opt %s: no such file %s", kv, file)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("--opt %s: %w", kv, err)
-			}
-			v = string(data)
-		}
-		out[k] = v
-	}
-	return out, nil
-}
-
 // botName names a player after its path: its last two elements ("amazes/cpp").
 func botName(arg string) string {
 	if _, rest, ok := strings.Cut(arg, ":"); ok && !strings.Contains(arg[:len(arg)-len(rest)-1], "/") {
@@ -347,15 +312,4 @@ func printResult(w io.Writer, res result.Result, asJSON bool) error {
 		return json.NewEncoder(w).Encode(res)
 	}
 	return res.WriteTable(w)
-}
-
-func shortID(id string) string {
-	if id == "" {
-		return "(missing)"
-	}
-	id = strings.TrimPrefix(id, "sha256:")
-	if len(id) > 12 {
-		id = id[:12]
-	}
-	return id
 }

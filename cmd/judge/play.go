@@ -77,7 +77,7 @@ func (a *app) playCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := checkOutputFile("--replay", replayFile); err != nil {
+			if err := cli.CheckOutputFile("--replay", replayFile); err != nil {
 				return err
 			}
 			job := match.Job{Game: g, Seed: seed, Options: options, Players: entrants}
@@ -120,7 +120,7 @@ func (a *app) playAgainstArgs(cmd *cobra.Command, aa againstArgs, how howToPlay,
 	case len(args) != 1:
 		return cli.Usage(fmt.Errorf("--against %s: one BOT, the seat's, not %d", aa.file, len(args)))
 	}
-	if err := checkOutputFile("--replay", replayFile); err != nil {
+	if err := cli.CheckOutputFile("--replay", replayFile); err != nil {
 		return err
 	}
 	return a.playAgainst(cmd, aa, how, gameName, args[0], replayFile, asJSON, showStderr)

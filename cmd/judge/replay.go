@@ -80,7 +80,7 @@ is written all the same, with a banner at its top naming the differences.`,
 			if out == "" {
 				return cli.Usage(errors.New("-o OUT.html is required (-o - writes to standard output)"))
 			}
-			if err := checkOutputFile("-o", out); err != nil {
+			if err := cli.CheckOutputFile("-o", out); err != nil {
 				return err
 			}
 			rp, err := readReplayFile(args[0])

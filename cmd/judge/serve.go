@@ -112,7 +112,7 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 			return nil, nil, err
 		}
 		start := time.Now()
-		key, m, err := ib.Fetch(ctx, imageObjects{q}, a.Cfg.DataDir)
+		key, m, err := ib.Fetch(ctx, q.Cache(queue.BucketImages), a.Cfg.DataDir)
 		if err != nil {
 			return nil, nil, err
 		}

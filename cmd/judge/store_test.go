@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/queue"
 )
 
@@ -33,7 +34,9 @@ func TestStoreReport(t *testing.T) {
 			out := storeOutput(t, dataDir, "--json")
 			var got struct {
 				NATS  []queue.Usage `json:"nats"`
-				Parts []dirSize     `json:"data_dir_parts"`
+				Parts []struct {
+					Name string `json:"name"`
+				} `json:"data_dir_parts"`
 			}
 			if err := json.Unmarshal([]byte(out), &got); err != nil {
 				t.Fatalf("--json: %v: %s", err, out)
@@ -83,8 +86,8 @@ func storeOutput(t *testing.T, dataDir string, args ...string) string {
 
 func TestByteSize(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1.0 KiB", 1782579: "1.7 MiB", 3 << 30: "3.0 GiB"} {
-		if got := byteSize(n); got != want {
-			t.Errorf("byteSize(%d) = %q, want %q", n, got, want)
+		if got := cli.ByteSize(n); got != want {
+			t.Errorf("ByteSize(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -85,7 +85,7 @@ func (f *tournamentFlags) apply(cmd *cobra.Command, s *tournament.Spec) error {
 	if f.excludeBroken {
 		s.Broken = "exclude"
 	}
-	opts, err := parseOptions(f.opts)
+	opts, err := cli.ParseOptions(f.opts)
 	if err != nil {
 		return cli.Usage(err)
 	}

@@ -66,7 +66,7 @@ works offline: it loads nothing from anywhere but this server.`,
 					s.Title = "Replays"
 				}
 			} else {
-				q, from, err := a.readQueue(ctx, store)
+				q, from, err := a.ReadQueue(ctx, store)
 				if err != nil {
 					return fmt.Errorf("no replay files given, and %w", err)
 				}
@@ -136,76 +136,6 @@ func storeIn(dir string) string {
 		}
 	}
 	return ""
-}
-
-// viewOpenTimeout bounds finding the results: a server that does not answer within it is
-// not there, and recovering a store that takes longer is not a viewer's to wait for.
-const viewOpenTimeout = 30 * time.Second
-
-// storeStartWait is how long the viewer waits for a server that holds the store but has not
-// said yet where it answers (it is starting).
-var storeStartWait = 5 * time.Second
-
-// readQueue opens, read-only, the judge's stores (`judge view` and `judge store` read them):
-// of the NATS store store when given; else nats.url's; else the data directory's store; else
-// the judge serve on nats.listen. from says which, for the user.
-func (a *app) readQueue(ctx context.Context, store string) (q *queue.Queue, from string, err error) {
-	ctx, cancel := context.WithTimeout(ctx, viewOpenTimeout)
-	defer cancel()
-	n := a.Cfg.NATS
-	if store == "" && n.URL != "" {
-		q, err := a.viewReader(ctx, n.URL)
-		if err != nil {
-			return nil, "", fmt.Errorf("the stores at nats.url cannot be read: %w", err)
-		}
-		return q, "of the NATS server at " + n.URL, nil
-	}
-	if store == "" {
-		if dir := a.NatsStore(); queue.HasStore(dir) {
-			store = dir
-		}
-	}
-	if store == "" {
-		url := "nats://" + n.Listen
-		q, err := a.viewReader(ctx, url)
-		if err != nil {
-			return nil, "", fmt.Errorf("there is no NATS store in the data directory %s, and no judge serve answers at %s: %w",
-				a.Cfg.DataDir, url, err)
-		}
-		return q, "of the judge serving at " + url, nil
-	}
-	waitUntil := time.Now().Add(storeStartWait)
-	for {
-		q, err := queue.Open(ctx, queue.Options{StoreDir: store, InProcess: true, ReadOnly: true, Prefix: n.Prefix, Logger: a.Log})
-		var inUse *queue.StoreInUseError
-		if !errors.As(err, &inUse) {
-			if err != nil {
-				return nil, "", fmt.Errorf("reading the NATS store %s: %w", store, err)
-			}
-			return q, fmt.Sprintf("in the NATS store %s (read here; nothing is changed)", store), nil
-		}
-		// Two servers on one store would corrupt it: read through the one running there.
-		if inUse.URL != "" {
-			q, err := a.viewReader(ctx, inUse.URL)
-			if err != nil {
-				return nil, "", fmt.Errorf("%w, and reading through it failed: %w", inUse, err)
-			}
-			return q, fmt.Sprintf("of the NATS store %s, through the judge serving it at %s", store, inUse.URL), nil
-		}
-		if time.Now().After(waitUntil) {
-			return nil, "", fmt.Errorf("%w; it takes no clients to read through (another judge view, or a server still starting): stop it or wait until it is up", inUse)
-		}
-		select {
-		case <-ctx.Done():
-			return nil, "", fmt.Errorf("%w: %w", inUse, ctx.Err())
-		case <-time.After(200 * time.Millisecond):
-		}
-	}
-}
-
-// viewReader connects read-only to the NATS server at url.
-func (a *app) viewReader(ctx context.Context, url string) (*queue.Queue, error) {
-	return queue.Open(ctx, queue.Options{URL: url, ReadOnly: true, Prefix: a.Cfg.NATS.Prefix, Logger: a.Log})
 }
 
 // readOutcome puts a tournament's outcome into the viewer: the standings above the list and

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/view"
@@ -227,8 +228,8 @@ func TestViewStoreOfARunningJudge(t *testing.T) {
 // A store held by a server that takes no clients (another viewer reading it in its process)
 // cannot be read through, nor opened again: the viewer says so, naming the store.
 func TestViewStoreHeldWithoutClients(t *testing.T) {
-	defer func(w time.Duration) { storeStartWait = w }(storeStartWait)
-	storeStartWait = 300 * time.Millisecond
+	defer func(w time.Duration) { base.StoreStartWait = w }(base.StoreStartWait)
+	base.StoreStartWait = 300 * time.Millisecond
 	dataDir := t.TempDir()
 	store := filepath.Join(dataDir, "nats")
 	if err := judgedStore(t, dataDir, "m1").Close(); err != nil {

@@ -9,6 +9,8 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/botjudge/judge/images"
@@ -85,4 +87,66 @@ func PrintOut(w io.Writer, asJSON bool, v any, text func(io.Writer)) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// CheckOutputFile refuses a file to write (given with flag, or as an argument when flag is "")
+// whose directory is not there: the command would find out only once its work is done.
+func CheckOutputFile(flag, file string) error {
+	if file == "" || file == "-" {
+		return nil
+	}
+	dir := filepath.Dir(file)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return Usage(fmt.Errorf("%s: no directory %s to write it in", strings.TrimSpace(flag+" "+file), dir))
+	}
+	return nil
+}
+
+// ShortID is an image's or a container's ID as people read it: its first 12 hex digits.
+func ShortID(id string) string {
+	if id == "" {
+		return "(missing)"
+	}
+	id = strings.TrimPrefix(id, "sha256:")
+	if len(id) > 12 {
+		id = id[:12]
+	}
+	return id
+}
+
+// ParseOptions reads k=v pairs; a value @FILE is the file's content.
+func ParseOptions(kvs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("--opt %q: want key=value", kv)
+		}
+		if file, isFile := strings.CutPrefix(v, "@"); isFile {
+			data, err := os.ReadFile(file)
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("--opt %s: no such file %s", kv, file)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("--opt %s: %w", kv, err)
+			}
+			v = string(data)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// ByteSize is n bytes for people: 512 B, 1.7 MiB, 3.2 GiB.
+func ByteSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit && exp < 4; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
 }

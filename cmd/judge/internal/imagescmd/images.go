@@ -1,4 +1,6 @@
-package main
+// Package imagescmd is judge images: the toolchain images built from Debian's packages and
+// the module proxy, checked against the mirror, listed, exported, imported and published.
+package imagescmd
 
 import (
 	"cmp"
@@ -16,19 +18,21 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/cores"
 )
 
-func (a *app) imagesCmd() *cobra.Command {
+// Cmd is judge images.
+func Cmd(a *base.App) *cobra.Command {
 	cmd := &cobra.Command{Use: "images", Short: "Build and list the pinned toolchain images"}
-	cmd.AddCommand(a.imagesBuildCmd(), a.imagesCheckCmd(), a.imagesListCmd(), a.imagesExportCmd(), a.imagesImportCmd(), a.publishCmd())
+	cmd.AddCommand(imagesBuildCmd(a), imagesCheckCmd(a), imagesListCmd(a), imagesExportCmd(a), imagesImportCmd(a), publishCmd(a))
 	return cmd
 }
 
-func (a *app) imagesBuildCmd() *cobra.Command {
+func imagesBuildCmd(a *base.App) *cobra.Command {
 	var langs []string
 	var strict, updateLock bool
 	cmd := &cobra.Command{
@@ -47,7 +51,7 @@ func (a *app) imagesBuildCmd() *cobra.Command {
 			lockOut := ""
 			if updateLock {
 				var err error
-				if lockOut, err = a.lockToWrite(); err != nil {
+				if lockOut, err = lockToWrite(a); err != nil {
 					return err
 				}
 			}
@@ -65,7 +69,7 @@ func (a *app) imagesBuildCmd() *cobra.Command {
 				missing = missing || s.ID == ""
 			}
 			if missing || updateLock || strict {
-				if err := a.resolve(cmd, b, strict, lockOut); err != nil {
+				if err := resolve(a, cmd, b, strict, lockOut); err != nil {
 					return err
 				}
 			}
@@ -116,14 +120,14 @@ func (a *app) imagesBuildCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) imagesCheckCmd() *cobra.Command {
+func imagesCheckCmd(a *base.App) *cobra.Command {
 	var strict, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "Tell, without building, whether the mirror still serves every pinned package",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.check(cmd, strict || a.Cfg.Images.Strict, asJSON)
+			return check(a, cmd, strict || a.Cfg.Images.Strict, asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 when a pin is no longer served (images.strict)")
@@ -131,7 +135,7 @@ func (a *app) imagesCheckCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) imagesListCmd() *cobra.Command {
+func imagesListCmd(a *base.App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -179,8 +183,8 @@ func (a *app) imagesListCmd() *cobra.Command {
 			tw := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "LANG\tTOOLCHAIN\tCOMPILE IMAGE\tID\tRUN IMAGE\tID\tFLAGS")
 			for _, r := range rows {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Lang, r.Toolchain, r.Compile, shortID(r.CompileID),
-					r.Run, shortID(r.RunID), strings.Join(r.Flags, " "))
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Lang, r.Toolchain, r.Compile, cli.ShortID(r.CompileID),
+					r.Run, cli.ShortID(r.RunID), strings.Join(r.Flags, " "))
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -198,14 +202,14 @@ func (a *app) imagesListCmd() *cobra.Command {
 			if f := b.BasePackagesFile(b.Catalog.Base.Ref(b.Prefix)); fileExists(f) {
 				fmt.Fprintf(cmd.OutOrStdout(), "The base image's Debian packages (not pinned: the suite's at its build): %s\n\n", f)
 			}
-			return a.writeSecurity(cmd.OutOrStdout())
+			return writeSecurity(a, cmd.OutOrStdout())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-func (a *app) imagesExportCmd() *cobra.Command {
+func imagesExportCmd(a *base.App) *cobra.Command {
 	var langs []string
 	cmd := &cobra.Command{
 		Use:   "export FILE",
@@ -215,7 +219,7 @@ func (a *app) imagesExportCmd() *cobra.Command {
 			if err := cli.CheckLangs("--lang", langs...); err != nil {
 				return err
 			}
-			if err := checkOutputFile("", args[0]); err != nil {
+			if err := cli.CheckOutputFile("", args[0]); err != nil {
 				return err
 			}
 			b, err := a.ImageBuilder(cmd.Context())
@@ -250,7 +254,7 @@ func (a *app) imagesExportCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) imagesImportCmd() *cobra.Command {
+func imagesImportCmd(a *base.App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "import FILE",
 		Short: "Load the images of an archive from judge images export, checking their digest and IDs",
@@ -280,7 +284,7 @@ func (a *app) imagesImportCmd() *cobra.Command {
 				return err
 			}
 			for _, img := range m.Images {
-				fmt.Fprintf(cmd.OutOrStdout(), "%s  %s\n", shortID(img.ID), img.Ref)
+				fmt.Fprintf(cmd.OutOrStdout(), "%s  %s\n", cli.ShortID(img.ID), img.Ref)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "imported %d images from %s in %.1f s, every ID as exported\n", len(m.Images), args[0], time.Since(start).Seconds())
 			// The archive may come from a judge with another lock: say what this one still lacks.
@@ -302,7 +306,7 @@ func (a *app) imagesImportCmd() *cobra.Command {
 // lock as resolved: unchanged pins stay, a pin no longer served follows its line, loudly (an
 // error when strict). The resolution is saved in the data directory, and over the lock file
 // with updateLock.
-func (a *app) resolve(cmd *cobra.Command, b *images.Builder, strict bool, lockOut string) error {
+func resolve(a *base.App, cmd *cobra.Command, b *images.Builder, strict bool, lockOut string) error {
 	lock, data, err := images.ReadLock(a.Cfg.Images.Lock)
 	if err != nil {
 		return err
@@ -337,7 +341,7 @@ func (a *app) resolve(cmd *cobra.Command, b *images.Builder, strict bool, lockOu
 }
 
 // lockToWrite is the lock file --update-lock writes: images.lock, else the source tree's.
-func (a *app) lockToWrite() (string, error) {
+func lockToWrite(a *base.App) (string, error) {
 	if file := a.Cfg.Images.Lock; file != "" {
 		return file, nil
 	}
@@ -366,7 +370,7 @@ func pinLines(changes []images.Change) string {
 
 // check reports, per pinned package, whether the mirror still serves it: in seconds, without
 // building. It warns; strict, it fails on any pin no longer served.
-func (a *app) check(cmd *cobra.Command, strict, asJSON bool) error {
+func check(a *base.App, cmd *cobra.Command, strict, asJSON bool) error {
 	lock, _, err := images.ReadLock(a.Cfg.Images.Lock)
 	if err != nil {
 		return err
@@ -427,7 +431,7 @@ func (a *app) check(cmd *cobra.Command, strict, asJSON bool) error {
 		}
 	}
 	if !asJSON {
-		a.checkBase(cmd.OutOrStdout(), ix)
+		checkBase(a, cmd.OutOrStdout(), ix)
 	}
 	switch {
 	case len(images.Unresolvable(changes)) > 0:
@@ -443,7 +447,7 @@ func (a *app) check(cmd *cobra.Command, strict, asJSON bool) error {
 // checkBase reports the base image's packages (recorded when it was built) that the mirror no
 // longer serves at the installed version: the base follows its suite rather than pins, so they
 // are a warning that the next fresh machine's base will differ, not an error.
-func (a *app) checkBase(w io.Writer, ix images.Index) {
+func checkBase(a *base.App, w io.Writer, ix images.Index) {
 	cat, err := images.Load(a.Cfg.Images.Lock)
 	if err != nil {
 		return
@@ -487,7 +491,7 @@ func orBuiltIn(lockFile string) string {
 
 // writeSecurity prints the restrictions every bot and compilation runs under, with the values
 // of the configuration in force (SECURITY.md says what each stops).
-func (a *app) writeSecurity(w io.Writer) error {
+func writeSecurity(a *base.App, w io.Writer) error {
 	s, b := a.Cfg.Sandbox, a.Cfg.Build
 	onOff := func(on bool, yes, no string) string {
 		if on {

@@ -1,11 +1,9 @@
-package main
+package imagescmd
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"time"
 
@@ -17,14 +15,7 @@ import (
 	"github.com/botjudge/judge/judge/queue"
 )
 
-// imageObjects is the object store's bucket of images, as images.Fetch and ReadIndex read it.
-type imageObjects struct{ q *queue.Queue }
-
-func (o imageObjects) GetObject(ctx context.Context, key string, w io.Writer) (bool, error) {
-	return o.q.GetObject(ctx, queue.BucketImages, key, w)
-}
-
-func (a *app) publishCmd() *cobra.Command {
+func publishCmd(a *base.App) *cobra.Command {
 	var langs []string
 	keep := images.KeepPublished
 	cmd := &cobra.Command{
@@ -69,7 +60,7 @@ func (a *app) publishCmd() *cobra.Command {
 			if err := q.PutObject(ctx, queue.BucketImages, key, f); err != nil {
 				return err
 			}
-			index, err := images.ReadIndex(ctx, imageObjects{q})
+			index, err := images.ReadIndex(ctx, q.Cache(queue.BucketImages))
 			if err != nil {
 				return err
 			}

@@ -1,16 +1,17 @@
-package main
+package storecmd
 
 import (
 	"errors"
 	"fmt"
 	"io"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/spf13/cobra"
 )
 
-func (a *app) storeBackupCmd() *cobra.Command {
+func storeBackupCmd(a *base.App) *cobra.Command {
 	var asJSON bool
 	var nats string
 	cmd := &cobra.Command{
@@ -31,13 +32,13 @@ nats.listen. judge store restore puts it back.`,
 			if err := queue.BackupDirFree(dir); err != nil {
 				return cli.Usage(fmt.Errorf("DIR %w", err))
 			}
-			q, from, err := a.readQueue(cmd.Context(), nats)
+			q, from, err := a.ReadQueue(cmd.Context(), nats)
 			if err != nil {
 				return err
 			}
 			defer q.Close()
 			fmt.Fprintf(cmd.ErrOrStderr(), "backing up the stores %s into %s\n", from, dir)
-			b, err := q.Backup(cmd.Context(), dir, judgeVersion(), progressTo(cmd.ErrOrStderr(), "backed up"))
+			b, err := q.Backup(cmd.Context(), dir, a.Version, progressTo(cmd.ErrOrStderr(), "backed up"))
 			if err != nil {
 				return fmt.Errorf("backup into %s: %w (it is not a backup: it has no %s)", dir, err, queue.BackupFile)
 			}
@@ -49,7 +50,7 @@ nats.listen. judge store restore puts it back.`,
 	return cmd
 }
 
-func (a *app) storeRestoreCmd() *cobra.Command {
+func storeRestoreCmd(a *base.App) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "restore DIR [--json]",
@@ -95,7 +96,7 @@ the ladder go on from where the backup was made.`,
 // progressTo says each stream as it is done, on w (stderr): a large store takes a while.
 func progressTo(w io.Writer, verb string) func(queue.StreamBackup) {
 	return func(s queue.StreamBackup) {
-		fmt.Fprintf(w, "  %s %s: %d messages, %s\n", verb, s.Name, s.Messages, byteSize(int64(s.Bytes)))
+		fmt.Fprintf(w, "  %s %s: %d messages, %s\n", verb, s.Name, s.Messages, cli.ByteSize(int64(s.Bytes)))
 	}
 }
 
@@ -104,5 +105,5 @@ func summary(w io.Writer, verb, where string, b queue.Backup) {
 	for _, s := range b.Streams {
 		msgs, bytes = msgs+s.Messages, bytes+s.Bytes
 	}
-	fmt.Fprintf(w, "%s %d streams, %d messages, %s: %s (made %s by judge %s)\n", verb, len(b.Streams), msgs, byteSize(int64(bytes)), where, b.Created.Format("2006-01-02 15:04:05 MST"), b.Judge)
+	fmt.Fprintf(w, "%s %d streams, %d messages, %s: %s (made %s by judge %s)\n", verb, len(b.Streams), msgs, cli.ByteSize(int64(bytes)), where, b.Created.Format("2006-01-02 15:04:05 MST"), b.Judge)
 }

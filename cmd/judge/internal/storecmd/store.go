@@ -1,4 +1,6 @@
-package main
+// Package storecmd is judge store: what the judge keeps, its size and limits, cleaned,
+// backed up and restored.
+package storecmd
 
 import (
 	"cmp"
@@ -22,7 +24,8 @@ import (
 	"github.com/botjudge/judge/judge/queue"
 )
 
-func (a *app) storeCmd() *cobra.Command {
+// Cmd is judge store.
+func Cmd(a *base.App) *cobra.Command {
 	var asJSON bool
 	var nats string
 	cmd := &cobra.Command{
@@ -35,7 +38,7 @@ bytes. It reads the server at nats.url, else the data directory's NATS store (th
 judge serving it, if one runs), else the judge serving at nats.listen.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			q, from, err := a.readQueue(cmd.Context(), nats)
+			q, from, err := a.ReadQueue(cmd.Context(), nats)
 			if err != nil {
 				return err
 			}
@@ -64,7 +67,7 @@ judge serving it, if one runs), else the judge serving at nats.listen.`,
 				if !u.Oldest.IsZero() {
 					oldest = u.Oldest.UTC().Format(time.DateTime)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", u.Store, u.Stream, u.Count, byteSize(int64(u.Bytes)), oldest, a.limits(u))
+				fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", u.Store, u.Stream, u.Count, cli.ByteSize(int64(u.Bytes)), oldest, limits(a, u))
 			}
 			if err := tw.Flush(); err != nil {
 				return err
@@ -75,11 +78,11 @@ judge serving it, if one runs), else the judge serving at nats.listen.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object")
 	cmd.Flags().StringVar(&nats, "nats-store", "", "read this NATS store directory (default: the data directory's, or the server at nats.url)")
-	cmd.AddCommand(a.storeCleanCmd(), a.storeBackupCmd(), a.storeRestoreCmd())
+	cmd.AddCommand(storeCleanCmd(a), storeBackupCmd(a), storeRestoreCmd(a))
 	return cmd
 }
 
-func (a *app) storeCleanCmd() *cobra.Command {
+func storeCleanCmd(a *base.App) *cobra.Command {
 	var dryRun bool
 	var olderThan time.Duration
 	cmd := &cobra.Command{
@@ -128,7 +131,7 @@ daemon needs it. It works through the running judge (nats.listen) or the server 
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "%s %d %s older than %v (%s)\n", verb, ex.Count, e.What, e.Age, byteSize(int64(ex.Bytes)))
+				fmt.Fprintf(w, "%s %d %s older than %v (%s)\n", verb, ex.Count, e.What, e.Age, cli.ByteSize(int64(ex.Bytes)))
 				if e.MaxBytes == 0 || dryRun {
 					continue
 				}
@@ -136,7 +139,7 @@ daemon needs it. It works through the running judge (nats.listen) or the server 
 					return err
 				}
 				if ex.Count > 0 {
-					fmt.Fprintf(w, "deleted the oldest %d %s (%s): %s was over nats.%s (%s)\n", ex.Count, e.What, byteSize(int64(ex.Bytes)), e.Store, e.BytesKey, byteSize(int64(e.MaxBytes)))
+					fmt.Fprintf(w, "deleted the oldest %d %s (%s): %s was over nats.%s (%s)\n", ex.Count, e.What, cli.ByteSize(int64(ex.Bytes)), e.Store, e.BytesKey, cli.ByteSize(int64(e.MaxBytes)))
 				}
 			}
 			return nil
@@ -149,7 +152,7 @@ daemon needs it. It works through the running judge (nats.listen) or the server 
 
 // limits says a store's limits in words: the ages judge serve keeps its entries for
 // (expiries), and the stream's own.
-func (a *app) limits(u queue.Usage) string {
+func limits(a *base.App, u queue.Usage) string {
 	var parts []string
 	for _, e := range daemon.Expiries(a.Cfg.NATS) {
 		if e.Store == u.Store && e.Age > 0 {
@@ -162,7 +165,7 @@ func (a *app) limits(u queue.Usage) string {
 		parts = append(parts, "max age "+u.MaxAge.String())
 	}
 	if u.MaxBytes > 0 {
-		parts = append(parts, "max "+byteSize(u.MaxBytes))
+		parts = append(parts, "max "+cli.ByteSize(u.MaxBytes))
 	}
 	if len(parts) == 0 {
 		return "none"
@@ -220,23 +223,9 @@ func printDirs(w io.Writer, dirs []dirSize) error {
 	var files int
 	var bytes int64
 	for _, d := range dirs {
-		fmt.Fprintf(tw, "%s\t%d\t%s\n", d.Name, d.Files, byteSize(d.Bytes))
+		fmt.Fprintf(tw, "%s\t%d\t%s\n", d.Name, d.Files, cli.ByteSize(d.Bytes))
 		files, bytes = files+d.Files, bytes+d.Bytes
 	}
-	fmt.Fprintf(tw, "total\t%d\t%s\n", files, byteSize(bytes))
+	fmt.Fprintf(tw, "total\t%d\t%s\n", files, cli.ByteSize(bytes))
 	return tw.Flush()
-}
-
-// byteSize is n bytes for people: 512 B, 1.7 MiB, 3.2 GiB.
-func byteSize(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d B", n)
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit && exp < 4; m /= unit {
-		div *= unit
-		exp++
-	}
-	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
 }
