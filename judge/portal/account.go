@@ -11,6 +11,9 @@ import (
 	"github.com/botjudge/judge/judge/contest/store"
 )
 
+// accounts serves the account page and the API's tokens and password.
+type accounts struct{ *Server }
+
 // A person's own credentials: the password and the API tokens, from the account page and
 // the API. A password change ends every session and every token of the user; the one who
 // changed it keeps going (a new session for the browser, a new token for a script, in place
@@ -43,7 +46,7 @@ func tokenJSONOf(t store.Token) tokenJSON {
 
 // tokenTTL is how long a new token asked to live days lives: token_days when 0, at most
 // token_max_days.
-func (s *Server) tokenTTL(days int) (time.Duration, error) {
+func (s accounts) tokenTTL(days int) (time.Duration, error) {
 	if days == 0 {
 		return s.c.TokenTTL(), nil
 	}
@@ -62,7 +65,7 @@ func tokenName(name string) (string, error) {
 	return name, nil
 }
 
-func (s *Server) apiNewToken(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s accounts) apiNewToken(w http.ResponseWriter, r *http.Request, c caller) error {
 	var body struct {
 		Name string `json:"name"`
 		Days int    `json:"days"`
@@ -86,7 +89,7 @@ func (s *Server) apiNewToken(w http.ResponseWriter, r *http.Request, c caller) e
 	return nil
 }
 
-func (s *Server) apiTokens(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s accounts) apiTokens(w http.ResponseWriter, r *http.Request, c caller) error {
 	ts, err := s.c.Store.Tokens(r.Context(), c.Contest, c.Login)
 	if err != nil {
 		return err
@@ -95,7 +98,7 @@ func (s *Server) apiTokens(w http.ResponseWriter, r *http.Request, c caller) err
 	return nil
 }
 
-func (s *Server) apiRevokeToken(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s accounts) apiRevokeToken(w http.ResponseWriter, r *http.Request, c caller) error {
 	id := r.PathValue("id")
 	if err := s.c.Store.RevokeToken(r.Context(), c.Contest, c.Login, id); err != nil {
 		return err
@@ -104,7 +107,7 @@ func (s *Server) apiRevokeToken(w http.ResponseWriter, r *http.Request, c caller
 	return nil
 }
 
-func (s *Server) apiPassword(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s accounts) apiPassword(w http.ResponseWriter, r *http.Request, c caller) error {
 	var body struct {
 		Old string `json:"old"`
 		New string `json:"new"`
@@ -136,7 +139,7 @@ func (s *Server) apiPassword(w http.ResponseWriter, r *http.Request, c caller) e
 
 // restartSession gives the browser that changed the password a new session: the change
 // ended every session, its own too.
-func (s *Server) restartSession(w http.ResponseWriter, r *http.Request, c caller) (store.Session, error) {
+func (s accounts) restartSession(w http.ResponseWriter, r *http.Request, c caller) (store.Session, error) {
 	u, err := s.c.Store.User(r.Context(), c.Contest, c.Login)
 	if err != nil {
 		return store.Session{}, err
@@ -144,7 +147,7 @@ func (s *Server) restartSession(w http.ResponseWriter, r *http.Request, c caller
 	return s.startSession(w, r, u)
 }
 
-// accountData is what the account page shows.
+// accountData serves what the account page shows.
 type accountData struct {
 	pageData
 	Token  string // a new token, shown once
@@ -153,7 +156,7 @@ type accountData struct {
 	TokenDays, TokenMaxDays int
 }
 
-func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, c caller, status int, d accountData) error {
+func (s accounts) renderAccount(w http.ResponseWriter, r *http.Request, c caller, status int, d accountData) error {
 	ts, err := s.c.Store.Tokens(r.Context(), c.Contest, c.Login)
 	if err != nil {
 		return err
@@ -164,14 +167,14 @@ func (s *Server) renderAccount(w http.ResponseWriter, r *http.Request, c caller,
 	return nil
 }
 
-func (s *Server) accountPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s accounts) accountPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	if r.PathValue("contest") != c.Contest {
 		return errNotFound
 	}
 	return s.renderAccount(w, r, c, http.StatusOK, accountData{pageData: s.base(r, c, c.Login, "")})
 }
 
-func (s *Server) passwordPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s accounts) passwordPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	if r.PathValue("contest") != c.Contest {
 		return errNotFound
 	}
@@ -194,7 +197,7 @@ func (s *Server) passwordPage(w http.ResponseWriter, r *http.Request, c caller) 
 	return nil
 }
 
-func (s *Server) newTokenPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s accounts) newTokenPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	if r.PathValue("contest") != c.Contest {
 		return errNotFound
 	}
@@ -219,7 +222,7 @@ func (s *Server) newTokenPage(w http.ResponseWriter, r *http.Request, c caller) 
 	return s.renderAccount(w, r, c, http.StatusOK, accountData{pageData: s.base(r, c, c.Login, ""), Token: tok})
 }
 
-func (s *Server) revokeTokenPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s accounts) revokeTokenPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	if r.PathValue("contest") != c.Contest {
 		return errNotFound
 	}

@@ -13,7 +13,7 @@ import (
 // the caller's (or that the caller organises its contest); anything else is "not found",
 // whether or not it exists.
 
-// actor is the caller as the contest engine knows it.
+// actor serves the caller as the contest engine knows it.
 func (c caller) actor() contest.Actor {
 	return contest.Actor{Contest: c.Contest, Login: c.Login, Organiser: c.Organiser}
 }

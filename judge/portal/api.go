@@ -21,6 +21,9 @@ import (
 	"github.com/botjudge/judge/judge/queue"
 )
 
+// apiV1 serves the JSON API of versions and matches.
+type apiV1 struct{ *Server }
+
 // api wraps an API handler: it finds the caller (401 without one), refuses a browser's
 // change without its CSRF token, and answers an error as JSON.
 func (s *Server) api(h func(w http.ResponseWriter, r *http.Request, c caller) error) http.Handler {
@@ -63,7 +66,7 @@ func toJSON(sub store.Submission, st ladder.State, set ladder.Settings) api.Subm
 	return out
 }
 
-func (s *Server) apiStage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s apiV1) apiStage(w http.ResponseWriter, r *http.Request, c caller) error {
 	sub, err := s.engine.Stage(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
@@ -71,7 +74,7 @@ func (s *Server) apiStage(w http.ResponseWriter, r *http.Request, c caller) erro
 	return s.writeSubmission(w, r, sub)
 }
 
-func (s *Server) apiSubmit(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s apiV1) apiSubmit(w http.ResponseWriter, r *http.Request, c caller) error {
 	up, err := s.readUpload(w, r, c)
 	if err != nil {
 		return err
@@ -98,7 +101,7 @@ func (s *Server) readUpload(w http.ResponseWriter, r *http.Request, c caller) (u
 // bodyLimit bounds an upload's request: the files, an archive's overhead and the form's.
 func bodyLimit(lim upload.Limits) int64 { return 2*lim.Bytes + 256<<10 }
 
-func (s *Server) apiSubmission(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s apiV1) apiSubmission(w http.ResponseWriter, r *http.Request, c caller) error {
 	sub, err := s.engine.Version(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
@@ -108,7 +111,7 @@ func (s *Server) apiSubmission(w http.ResponseWriter, r *http.Request, c caller)
 
 // apiSource is a version's files as they were uploaded, a .tar.gz of plain names: the
 // contestant's own (an organiser's, any), never another contestant's (404).
-func (s *Server) apiSource(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s apiV1) apiSource(w http.ResponseWriter, r *http.Request, c caller) error {
 	sub, err := s.engine.Version(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
@@ -120,7 +123,7 @@ func (s *Server) apiSource(w http.ResponseWriter, r *http.Request, c caller) err
 	return writeTarGz(w, fmt.Sprintf("%s-v%d.tar.gz", sub.Login, sub.Version), "", files)
 }
 
-func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s apiV1) apiLeaderboard(w http.ResponseWriter, r *http.Request, c caller) error {
 	_, st, err := s.contestLadder(r, c)
 	if err != nil {
 		return err
@@ -134,7 +137,7 @@ func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request, c caller
 	return nil
 }
 
-func (s *Server) apiSubmissions(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s apiV1) apiSubmissions(w http.ResponseWriter, r *http.Request, c caller) error {
 	contest := r.PathValue("contest")
 	if _, err := s.engine.Contest(r.Context(), c.actor(), contest); err != nil {
 		return err
@@ -196,7 +199,7 @@ func listParams(r *http.Request, kinds bool) (store.List, error) {
 	return l, nil
 }
 
-func (s *Server) apiActivate(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s apiV1) apiActivate(w http.ResponseWriter, r *http.Request, c caller) error {
 	sub, err := s.engine.Activate(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
@@ -204,7 +207,7 @@ func (s *Server) apiActivate(w http.ResponseWriter, r *http.Request, c caller) e
 	return s.writeSubmission(w, r, sub)
 }
 
-func (s *Server) apiAskMatch(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s apiV1) apiAskMatch(w http.ResponseWriter, r *http.Request, c caller) error {
 	var body api.MatchRequest
 	dec := json.NewDecoder(io.LimitReader(r.Body, 64<<10))
 	dec.DisallowUnknownFields()
@@ -220,7 +223,7 @@ func (s *Server) apiAskMatch(w http.ResponseWriter, r *http.Request, c caller) e
 }
 
 // matchJSON is a match as the API shows it: the result with only the caller's stderr.
-func (s *Server) matchJSON(c caller, m store.Match) api.Match {
+func (s apiV1) matchJSON(c caller, m store.Match) api.Match {
 	out := api.Match{ID: m.ID, Kind: m.Kind, Status: "queued", Seed: m.Seed, Created: m.Created.Format("2006-01-02T15:04:05Z")}
 	for _, seat := range m.Seats {
 		out.Players = append(out.Players, seat.Name())
@@ -232,7 +235,7 @@ func (s *Server) matchJSON(c caller, m store.Match) api.Match {
 	return out
 }
 
-func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s apiV1) apiMatch(w http.ResponseWriter, r *http.Request, c caller) error {
 	m, err := s.match(r.Context(), c, r.PathValue("id"))
 	if err != nil {
 		return err
@@ -241,7 +244,7 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request, c caller) erro
 	return nil
 }
 
-func (s *Server) apiMatches(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s apiV1) apiMatches(w http.ResponseWriter, r *http.Request, c caller) error {
 	contest := r.PathValue("contest")
 	if _, err := s.engine.Contest(r.Context(), c.actor(), contest); err != nil {
 		return err
@@ -290,7 +293,7 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, c caller) (store
 	return m, out.Bytes(), nil
 }
 
-// replayGone is the answer for a match whose replay is not in the store: the judge deletes
+// replayGone serves the answer for a match whose replay is not in the store: the judge deletes
 // those of test and ladder matches after nats.replays_max_age, and keeps the others.
 func (s *Server) replayGone(ctx context.Context, m store.Match) *api.Error {
 	// What goes to the test and ladder lanes: laneOf, and the rounds' (roundRunner.run).
@@ -322,7 +325,7 @@ func (s *Server) apiReplay(w http.ResponseWriter, r *http.Request, c caller) err
 }
 
 // writeSubmission answers a submission as the API shows it.
-func (s *Server) writeSubmission(w http.ResponseWriter, r *http.Request, sub store.Submission) error {
+func (s apiV1) writeSubmission(w http.ResponseWriter, r *http.Request, sub store.Submission) error {
 	st, set, err := s.ladderOf(r.Context(), sub.Contest)
 	if err != nil {
 		return err
@@ -332,7 +335,7 @@ func (s *Server) writeSubmission(w http.ResponseWriter, r *http.Request, sub sto
 }
 
 // ladderOf is a contest's ladder and its settings.
-func (s *Server) ladderOf(ctx context.Context, contest string) (ladder.State, ladder.Settings, error) {
+func (s apiV1) ladderOf(ctx context.Context, contest string) (ladder.State, ladder.Settings, error) {
 	ct, err := s.c.Store.Contest(ctx, contest)
 	if err != nil {
 		return ladder.State{}, ladder.Settings{}, err

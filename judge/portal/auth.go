@@ -29,7 +29,7 @@ type caller struct {
 	Token *store.Token
 }
 
-// who is the request's caller, or errUnauthorized.
+// who serves the request's caller, or errUnauthorized.
 func (s *Server) who(r *http.Request) (caller, error) {
 	if h := r.Header.Get("Authorization"); h != "" {
 		tok, ok := strings.CutPrefix(h, "Bearer ")
@@ -142,7 +142,7 @@ func (l *limiter) trusted(addr netip.Addr) bool {
 	return false
 }
 
-// clientAddr is the address the request came from: the peer's, or, from a trusted proxy,
+// clientAddr serves the address the request came from: the peer's, or, from a trusted proxy,
 // the last address in X-Forwarded-For that is not a trusted proxy.
 func (l *limiter) clientAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)

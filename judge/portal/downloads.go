@@ -10,6 +10,9 @@ import (
 	"github.com/botjudge/judge/judge/api"
 )
 
+// downloadPages serves the judge's downloads and the page that says how to judge locally.
+type downloadPages struct{ *Server }
+
 // download is one of the judge's binaries the portal serves.
 type download struct {
 	Name, OS, Arch, Sum string
@@ -17,7 +20,7 @@ type download struct {
 
 // downloads are the binaries SHA256SUMS in the downloads directory lists, of the names make
 // release gives them (judge-VERSION-OS-ARCH): nothing else in the directory is served.
-func (s *Server) downloads() ([]download, error) {
+func (s downloadPages) downloads() ([]download, error) {
 	if s.c.Downloads == "" {
 		return nil, nil
 	}
@@ -41,7 +44,7 @@ func (s *Server) downloads() ([]download, error) {
 
 // judgePage is a contest's page of the judge for contestants: its binaries, and the commands
 // that test a bot on one's own machine and use the portal from a terminal.
-func (s *Server) judgePage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s downloadPages) judgePage(w http.ResponseWriter, r *http.Request, c caller) error {
 	files, err := s.downloads()
 	if err != nil {
 		s.c.Log.Error("the judge's downloads", "dir", s.c.Downloads, "err", err)
@@ -71,7 +74,7 @@ func (s *Server) judgePage(w http.ResponseWriter, r *http.Request, c caller) err
 }
 
 // downloadFile serves one of the listed binaries, to anyone: the judge is no secret.
-func (s *Server) downloadFile(w http.ResponseWriter, r *http.Request) {
+func (s downloadPages) downloadFile(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("file")
 	files, err := s.downloads()
 	if err != nil {

@@ -8,7 +8,10 @@ import (
 	"github.com/botjudge/judge/judge/game"
 )
 
-// gameDir is the directory of the contest's game when it is an organiser's (game.Directory):
+// gameDirs serves an added game's directory, for contestants' judges.
+type gameDirs struct{ *Server }
+
+// gameDir serves the directory of the contest's game when it is an organiser's (game.Directory):
 // what judge play needs, as --game DIR, to play it on a contestant's machine. A built-in
 // game, in every judge already, has none.
 func (s *Server) gameDir(ct store.Contest) (map[string][]byte, bool) {
@@ -35,7 +38,7 @@ func gameArg(ct store.Contest, added bool) string {
 
 // writeGameDir answers the contest's added game's directory as a .tar.gz: its own paths, or
 // (inDir) under GAME.game/ (gameArg).
-func (s *Server) writeGameDir(w http.ResponseWriter, r *http.Request, c caller, inDir bool) error {
+func (s gameDirs) writeGameDir(w http.ResponseWriter, r *http.Request, c caller, inDir bool) error {
 	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -52,16 +55,16 @@ func (s *Server) writeGameDir(w http.ResponseWriter, r *http.Request, c caller, 
 }
 
 // apiGameDir is GET /api/v1/contests/{contest}/game.
-func (s *Server) apiGameDir(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s gameDirs) apiGameDir(w http.ResponseWriter, r *http.Request, c caller) error {
 	return s.writeGameDir(w, r, c, false)
 }
 
 // gameDirDownload is /c/{contest}/game.tar.gz, the judge and match pages' link.
-func (s *Server) gameDirDownload(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s gameDirs) gameDirDownload(w http.ResponseWriter, r *http.Request, c caller) error {
 	return s.writeGameDir(w, r, c, true)
 }
 
-// localPlay is the judge play --local command that plays a match of the contest on a
+// localPlay serves the judge play --local command that plays a match of the contest on a
 // contestant's machine: its game (gameArg), options and number of seats, the bot directory
 // first in seat 0 and other in every other seat.
 func (s *Server) localPlay(ct store.Contest, added bool, first, other string) string {

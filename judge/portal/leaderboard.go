@@ -14,10 +14,13 @@ import (
 	"github.com/botjudge/judge/judge/contest/store"
 )
 
+// ladderPages serves the leaderboard and a contestant's ladder page.
+type ladderPages struct{ *Server }
+
 // The ladder's pages: the leaderboard, and each contestant's rating history and head to
 // head. Ratings are public within the contest; stderr, sources and logs stay private.
 
-// contestLadder is the caller's contest and its ladder.
+// contestLadder serves the caller's contest and its ladder.
 func (s *Server) contestLadder(r *http.Request, c caller) (store.Contest, ladder.State, error) {
 	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
@@ -27,7 +30,7 @@ func (s *Server) contestLadder(r *http.Request, c caller) (store.Contest, ladder
 	return ct, st, err
 }
 
-func (s *Server) leaderboardPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s ladderPages) leaderboardPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	ct, st, err := s.contestLadder(r, c)
 	if err != nil {
 		return err
@@ -73,7 +76,7 @@ type versusRow struct {
 	ladder.Record
 }
 
-func (s *Server) ladderPlayerPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s ladderPages) ladderPlayerPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	ct, st, err := s.contestLadder(r, c)
 	if err != nil {
 		return err

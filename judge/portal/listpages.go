@@ -8,6 +8,9 @@ import (
 	"github.com/botjudge/judge/judge/contest/store"
 )
 
+// listPages serves the lists of versions and matches.
+type listPages struct{ *Server }
+
 // The pages' lists of matches and versions: a page at a time, newest first, with links to
 // the pages beside it and, for matches, to each kind's list. The home and organiser pages
 // show the newest few and link here for the rest.
@@ -39,7 +42,7 @@ func newListing(path string, l store.List, older, newer store.Cursor, kinds bool
 	return ls
 }
 
-// link is the list's page of kind at cur; its page size goes along when not the default.
+// link serves the list's page of kind at cur; its page size goes along when not the default.
 func (ls listing) link(kind string, cur store.Cursor) string {
 	q := url.Values{}
 	if kind != "" {
@@ -57,19 +60,19 @@ func (ls listing) link(kind string, cur store.Cursor) string {
 	return ls.Path + "?" + q.Encode()
 }
 
-// KindLink is the newest page of the list's matches of kind ("" every kind).
+// KindLink serves the newest page of the list's matches of kind ("" every kind).
 func (ls listing) KindLink(kind string) string { return ls.link(kind, store.Cursor{}) }
 
-// matchesPage is the caller's matches; adminMatchesPage everyone's, for organisers.
-func (s *Server) matchesPage(w http.ResponseWriter, r *http.Request, c caller) error {
+// matchesPage serves the caller's matches; adminMatchesPage everyone's, for organisers.
+func (s listPages) matchesPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	return s.renderMatches(w, r, c, false)
 }
 
-func (s *Server) adminMatchesPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s listPages) adminMatchesPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	return s.renderMatches(w, r, c, true)
 }
 
-func (s *Server) renderMatches(w http.ResponseWriter, r *http.Request, c caller, all bool) error {
+func (s listPages) renderMatches(w http.ResponseWriter, r *http.Request, c caller, all bool) error {
 	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -98,16 +101,16 @@ func (s *Server) renderMatches(w http.ResponseWriter, r *http.Request, c caller,
 	return nil
 }
 
-// versionsPage is the caller's versions; adminVersionsPage everyone's, for organisers.
-func (s *Server) versionsPage(w http.ResponseWriter, r *http.Request, c caller) error {
+// versionsPage serves the caller's versions; adminVersionsPage everyone's, for organisers.
+func (s listPages) versionsPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	return s.renderVersions(w, r, c, false)
 }
 
-func (s *Server) adminVersionsPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s listPages) adminVersionsPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	return s.renderVersions(w, r, c, true)
 }
 
-func (s *Server) renderVersions(w http.ResponseWriter, r *http.Request, c caller, all bool) error {
+func (s listPages) renderVersions(w http.ResponseWriter, r *http.Request, c caller, all bool) error {
 	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err

@@ -98,5 +98,5 @@ func (o Options) BaseURL() string {
 	return "http://" + o.Listen
 }
 
-// InviteURL is the link a user opens to set a password.
+// InviteURL serves the link a user opens to set a password.
 func (o Options) InviteURL(code string) string { return o.BaseURL() + "/invite/" + code }

@@ -14,16 +14,19 @@ import (
 	"github.com/botjudge/judge/judge/contest/store"
 )
 
+// organising serves what organisers change: people, house bots, settings, contests.
+type organising struct{ *Server }
+
 // What organisers change from their pages and the API: people and the contest's settings.
 
-// newUser is what adding a user answers, once: its token and invite link.
+// newUser serves what adding a user answers, once: its token and invite link.
 type newUser struct {
 	Login  string `json:"login"`
 	Token  string `json:"token"`
 	Invite string `json:"invite"`
 }
 
-func (s *Server) addUser(ctx context.Context, c caller, contest, login string, organiser bool) (newUser, error) {
+func (s organising) addUser(ctx context.Context, c caller, contest, login string, organiser bool) (newUser, error) {
 	nu, err := s.engine.AddUser(ctx, c.actor(), contest, login, organiser)
 	if err != nil {
 		return newUser{}, err
@@ -32,7 +35,7 @@ func (s *Server) addUser(ctx context.Context, c caller, contest, login string, o
 }
 
 // apiActions lists the contest's organisers' actions, newest first, for its organisers.
-func (s *Server) apiActions(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) apiActions(w http.ResponseWriter, r *http.Request, c caller) error {
 	ct, err := s.engine.Organised(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -46,7 +49,7 @@ func (s *Server) apiActions(w http.ResponseWriter, r *http.Request, c caller) er
 }
 
 // contestJSON is a contest as a contestant sees it: no sources.
-func (s *Server) contestJSON(ct store.Contest) api.Contest {
+func (s organising) contestJSON(ct store.Contest) api.Contest {
 	out := api.Contest{Name: ct.Name, Game: ct.Game, Options: ct.Options, Langs: ct.Langs, House: []string{},
 		TestQuota: ct.TestQuota, UploadQuota: ct.UploadsAllowed(), PeerMatches: ct.PeerMatches, PublishHouse: ct.PublishHouse,
 		Ladder: ct.Ladder, InFlight: ct.LadderSettings.InFlight, DisableFaults: ct.LadderSettings.DisableFaults,
@@ -67,7 +70,7 @@ func (s *Server) contestJSON(ct store.Contest) api.Contest {
 	return out
 }
 
-func (s *Server) apiContest(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) apiContest(w http.ResponseWriter, r *http.Request, c caller) error {
 	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -86,7 +89,7 @@ func decodeBody(r *http.Request, v any, want string) error {
 	return nil
 }
 
-func (s *Server) apiSettings(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) apiSettings(w http.ResponseWriter, r *http.Request, c caller) error {
 	var set contest.Settings
 	if err := decodeBody(r, &set, `{"deadline": RFC 3339 or "", "test_quota": N, "upload_quota": N, "peer_matches": true|false, "publish_house": true|false, "ladder": true|false, "in_flight": N, "disable_faults": K, "disable_window": N, "min_rate": N, "max_rate": N, "test_rounds": [RFC 3339, ...]}`); err != nil {
 		return err
@@ -99,7 +102,7 @@ func (s *Server) apiSettings(w http.ResponseWriter, r *http.Request, c caller) e
 	return nil
 }
 
-func (s *Server) apiAddUser(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) apiAddUser(w http.ResponseWriter, r *http.Request, c caller) error {
 	var body struct {
 		Login     string `json:"login"`
 		Organiser bool   `json:"organiser"`
@@ -116,7 +119,7 @@ func (s *Server) apiAddUser(w http.ResponseWriter, r *http.Request, c caller) er
 }
 
 // adminUserPage adds a user from the organiser page and shows its invite once.
-func (s *Server) adminUserPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) adminUserPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	nu, err := s.addUser(r.Context(), c, r.PathValue("contest"), strings.TrimSpace(r.PostFormValue("login")), r.PostFormValue("organiser") != "")
 	if err != nil {
 		return err
@@ -127,7 +130,7 @@ func (s *Server) adminUserPage(w http.ResponseWriter, r *http.Request, c caller)
 }
 
 // adminSettingsPage changes the contest's settings from the organiser page.
-func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) adminSettingsPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	deadline := strings.TrimSpace(r.PostFormValue("deadline"))
 	peers, publish, ladder := r.PostFormValue("peer_matches") != "", r.PostFormValue("publish_house") != "", r.PostFormValue("ladder") != ""
 	set := contest.Settings{Deadline: &deadline, PeerMatches: &peers, PublishHouse: &publish, Ladder: &ladder}
@@ -155,7 +158,7 @@ func (s *Server) adminSettingsPage(w http.ResponseWriter, r *http.Request, c cal
 	return nil
 }
 
-func (s *Server) apiAddHouse(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) apiAddHouse(w http.ResponseWriter, r *http.Request, c caller) error {
 	up, err := s.readUpload(w, r, c)
 	if err != nil {
 		return err
@@ -168,7 +171,7 @@ func (s *Server) apiAddHouse(w http.ResponseWriter, r *http.Request, c caller) e
 	return nil
 }
 
-func (s *Server) adminHousePage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) adminHousePage(w http.ResponseWriter, r *http.Request, c caller) error {
 	up, err := s.readUpload(w, r, c)
 	if err != nil {
 		return err
@@ -182,7 +185,7 @@ func (s *Server) adminHousePage(w http.ResponseWriter, r *http.Request, c caller
 
 // houseDownload is a house bot's sources as a tar.gz of house/NAME/, as the reproduce command
 // names it: for organisers, and for contestants when the contest publishes its house bots.
-func (s *Server) houseDownload(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) houseDownload(w http.ResponseWriter, r *http.Request, c caller) error {
 	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -215,7 +218,7 @@ type contestForm struct {
 
 // newContest makes a contest for an organiser of another, who organises the new one too
 // (with the same password); its house bots are added after, from its own organiser page.
-func (s *Server) newContest(ctx context.Context, c caller, from string, f contestForm) (store.Contest, error) {
+func (s organising) newContest(ctx context.Context, c caller, from string, f contestForm) (store.Contest, error) {
 	if from != c.Contest {
 		return store.Contest{}, store.ErrNotFound
 	}
@@ -231,7 +234,7 @@ func (s *Server) newContest(ctx context.Context, c caller, from string, f contes
 	return s.engine.NewContest(ctx, c.actor(), ct, nil)
 }
 
-func (s *Server) apiNewContest(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) apiNewContest(w http.ResponseWriter, r *http.Request, c caller) error {
 	var f contestForm
 	if err := decodeBody(r, &f, `{"name", "game", "options", "langs", "deadline", "test_quota", "peer_matches"}`); err != nil {
 		return err
@@ -244,7 +247,7 @@ func (s *Server) apiNewContest(w http.ResponseWriter, r *http.Request, c caller)
 	return nil
 }
 
-func (s *Server) adminContestPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) adminContestPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	f := contestForm{Name: strings.TrimSpace(r.PostFormValue("name")), Game: strings.TrimSpace(r.PostFormValue("game")),
 		Deadline: strings.TrimSpace(r.PostFormValue("deadline")), PeerMatches: r.PostFormValue("peer_matches") != "", Options: map[string]string{}}
 	for _, kv := range strings.Fields(r.PostFormValue("options")) {

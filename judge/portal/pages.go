@@ -4,19 +4,10 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
-	"crypto/hmac"
-	"crypto/sha256"
-	"embed"
-	"encoding/base64"
 	"errors"
-	"html/template"
 	"io"
-	"io/fs"
 	"maps"
-	"math"
 	"net/http"
-	"net/url"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,330 +23,11 @@ import (
 	"github.com/botjudge/judge/judge/view"
 )
 
-//go:embed web
-var web embed.FS
+// webPages serves the contestants' and organisers' own pages: signing in, versions, matches,
+// the organiser page.
+type webPages struct{ *Server }
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{"rows": rows, "percent": percent, "mul100": func(c float64) float64 { return 100 * c }}).ParseFS(web, "web/*.html"))
-
-// percent is a confidence in whole percent, rounded down (99.96% is not "100%"); "-" for none.
-func percent(c *float64) string {
-	if c == nil {
-		return "-"
-	}
-	return strconv.Itoa(int(math.Floor(100**c))) + "%"
-}
-
-// rows hands a list's table (match-rows, version-rows) its items, its data-testid and
-// whether it is everyone's (with whose each item is).
-func rows(id string, all bool, items any) map[string]any {
-	return map[string]any{"ID": id, "All": all, "Matches": items, "Subs": items}
-}
-
-// pageCSP is the portal pages' policy: nothing but the portal's own stylesheet; no script
-// at all (the pages need none), no frames, forms only to the portal.
-const pageCSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
-
-// pageData is what every page's layout reads.
-type pageData struct {
-	Title   string
-	Contest string
-	Me      store.User
-	CSRF    string
-	// Flash is the note the handler of the browser's last form left (flash): never text
-	// from the URL, which anyone could have written.
-	Flash   string
-	Message string
-	// Back is the page of the form whose post failed, for the error page to link to.
-	Back string
-	// flashed is set when the request brought a flash cookie, which the page then clears.
-	flashed bool
-}
-
-func (d pageData) layout() pageData { return d }
-
-// render writes page name with data (which embeds pageData).
-func (s *Server) render(w http.ResponseWriter, status int, name string, data any) {
-	var buf bytes.Buffer
-	if err := pages.ExecuteTemplate(&buf, name, data); err != nil {
-		s.c.Log.Error("portal: rendering a page", "page", name, "err", err)
-		http.Error(w, "the portal failed to render the page", http.StatusInternalServerError)
-		return
-	}
-	if d, ok := data.(interface{ layout() pageData }); ok && d.layout().flashed {
-		http.SetCookie(w, &http.Cookie{Name: flashCookie, Path: "/", MaxAge: -1, HttpOnly: true, SameSite: http.SameSiteLaxMode})
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", pageCSP)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "same-origin")
-	h.Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	w.Write(buf.Bytes())
-}
-
-// page wraps a page handler: without a session it sends the browser to the contest's login
-// page; a change without the session's CSRF token is refused; an error is a page saying
-// what went wrong, with its status.
-func (s *Server) page(h func(w http.ResponseWriter, r *http.Request, c caller) error) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := s.who(r)
-		if errors.Is(err, errUnauthorized) || (err == nil && c.Session == nil) {
-			contest := r.PathValue("contest")
-			if store.ValidName("contest", contest) != nil {
-				s.errorPage(w, r, caller{}, errNotFound)
-				return
-			}
-			login := "/c/" + contest + "/login"
-			if r.Method == http.MethodGet {
-				login += "?next=" + url.QueryEscape(r.URL.RequestURI())
-			}
-			http.Redirect(w, r, login, http.StatusSeeOther)
-			return
-		}
-		if err == nil {
-			err = checkCSRF(r, c)
-		}
-		if err == nil {
-			err = h(w, r, c)
-		}
-		if err != nil {
-			s.failedPage(w, r, c, err)
-		}
-	})
-}
-
-// failedPage answers a page's error. A form's is shown on the page of the form, where that
-// page can show it (the contestant's home, the organiser's page); any other with a link back
-// to the form's page: never a dead end.
-func (s *Server) failedPage(w http.ResponseWriter, r *http.Request, c caller, err error) {
-	back := ""
-	if r.Method == http.MethodPost && c.Session != nil && r.PathValue("contest") == c.Contest {
-		back = formPage(r.URL.Path, c.Contest)
-	}
-	e := s.asAPIError(err)
-	var again error
-	switch back {
-	case "":
-		s.errorPage(w, r, c, err)
-		return
-	case "/c/" + c.Contest + "/":
-		again = s.renderHome(w, r, c, e)
-	case "/c/" + c.Contest + "/admin":
-		again = s.renderAdmin(w, r, c, e)
-	default:
-		again = errors.New("no form page to show")
-	}
-	if again != nil {
-		if e.Retry > 0 {
-			w.Header().Set("Retry-After", retryAfter(e.Retry))
-		}
-		d := s.base(r, c, http.StatusText(e.Status), e.Message)
-		d.Back = back
-		s.render(w, e.Status, "error.html", d)
-	}
-}
-
-// formPage is the page whose form posts to path, "" for none known.
-func formPage(path, contest string) string {
-	home := "/c/" + contest + "/"
-	p, ok := strings.CutPrefix(path, home)
-	if !ok {
-		return ""
-	}
-	switch first, _, _ := strings.Cut(p, "/"); first {
-	case "submit", "matches":
-		return home
-	case "admin", "account", "rounds":
-		return home + first
-	case "s":
-		if id, _, ok := strings.Cut(strings.TrimPrefix(p, "s/"), "/"); ok {
-			return home + "s/" + id
-		}
-	}
-	return ""
-}
-
-func (s *Server) errorPage(w http.ResponseWriter, r *http.Request, c caller, err error) {
-	e := s.asAPIError(err)
-	if e.Retry > 0 {
-		w.Header().Set("Retry-After", retryAfter(e.Retry))
-	}
-	d := s.base(r, c, http.StatusText(e.Status), e.Message)
-	if c.Login == "" {
-		d.Contest = "" // the path's contest may not exist, or not be the visitor's: no link there
-	}
-	s.render(w, e.Status, "error.html", d)
-}
-
-func (s *Server) base(r *http.Request, c caller, title, msg string) pageData {
-	d := pageData{Title: title, Contest: r.PathValue("contest"), Me: c.User, Message: msg}
-	if fc, err := r.Cookie(flashCookie); err == nil {
-		d.flashed = true
-		if c.Session != nil {
-			d.Flash = readFlash(fc.Value, c.Session.CSRF)
-		}
-	}
-	if c.Session != nil {
-		d.CSRF = c.Session.CSRF
-	}
-	if c.Login != "" {
-		// The caller's own contest, whatever the path names: the page of a contest one is not
-		// in (an error) must not link there, nor mix its links with one's own.
-		d.Contest = c.Contest
-	}
-	return d
-}
-
-// flashCookie carries a form's note to the page the browser is sent to next.
-const flashCookie = "judge_flash"
-
-// back sends the browser to path (Post/Redirect/Get: a reload does not post again), with a
-// note for the next page. The note travels in a cookie signed with the session's CSRF token
-// (csrf), which only the portal and that session know: a link cannot put words in the
-// portal's mouth, nor can a cookie planted from a neighbouring site.
-func (s *Server) back(w http.ResponseWriter, r *http.Request, csrf, path, note string) {
-	if note != "" && csrf != "" {
-		http.SetCookie(w, &http.Cookie{Name: flashCookie, Value: signFlash(note, csrf), Path: "/", MaxAge: 60,
-			HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: s.limiter.secure(r)})
-	}
-	http.Redirect(w, r, path, http.StatusSeeOther)
-}
-
-func flashMAC(note, key string) []byte {
-	m := hmac.New(sha256.New, []byte(key))
-	m.Write([]byte("flash\x00" + note))
-	return m.Sum(nil)
-}
-
-func signFlash(note, key string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(note)) + "." + base64.RawURLEncoding.EncodeToString(flashMAC(note, key))
-}
-
-// readFlash is the note of a flash cookie signed with key, or "".
-func readFlash(v, key string) string {
-	n, m, ok := strings.Cut(v, ".")
-	note, err1 := base64.RawURLEncoding.DecodeString(n)
-	mac, err2 := base64.RawURLEncoding.DecodeString(m)
-	if !ok || err1 != nil || err2 != nil || !hmac.Equal(mac, flashMAC(string(note), key)) {
-		return ""
-	}
-	return string(note)
-}
-
-// safeNext is where a login to contest goes on to: next when it is a page of that contest,
-// else the contest's home. Never another site: no scheme, no host, nothing a browser could
-// read as one ("//host", "/\host"), no control characters, no way out of the contest's
-// pages by "..".
-func safeNext(contest, next string) string {
-	home := "/c/" + contest + "/"
-	if !strings.HasPrefix(next, home) || strings.Contains(next, "//") || strings.ContainsRune(next, '\\') ||
-		strings.ContainsFunc(next, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return home
-	}
-	u, err := url.Parse(next)
-	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
-		!strings.HasPrefix(path.Clean(u.Path)+"/", home) {
-		return home
-	}
-	return next
-}
-
-func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
-	contest := r.PathValue("contest")
-	if _, err := s.c.Store.Contest(r.Context(), contest); err != nil {
-		s.errorPage(w, r, caller{}, err)
-		return
-	}
-	d := struct {
-		pageData
-		Login, Next string
-	}{pageData: s.base(r, caller{}, "Log in", ""), Next: safeNext(contest, r.FormValue("next"))}
-	if r.Method == http.MethodGet {
-		s.render(w, http.StatusOK, "login.html", d)
-		return
-	}
-	d.Login = r.FormValue("login")
-	if ok, wait := s.limiter.allow("addr:"+s.limiter.clientAddr(r), "login:"+contest+"/"+d.Login); !ok {
-		w.Header().Set("Retry-After", retryAfter(wait))
-		d.Message = "Too many attempts: wait a minute and try again."
-		s.render(w, http.StatusTooManyRequests, "login.html", d)
-		return
-	}
-	u, err := s.c.Store.CheckPassword(r.Context(), contest, d.Login, r.FormValue("password"))
-	s.c.Log.Info("portal: login", "contest", contest, "login", d.Login, "ok", err == nil, "addr", s.limiter.clientAddr(r))
-	if errors.Is(err, store.ErrBadLogin) {
-		d.Message = "Wrong login or password."
-		s.render(w, http.StatusUnauthorized, "login.html", d)
-		return
-	}
-	if err == nil {
-		_, err = s.startSession(w, r, u)
-	}
-	if err != nil {
-		s.errorPage(w, r, caller{}, err)
-		return
-	}
-	http.Redirect(w, r, d.Next, http.StatusSeeOther)
-}
-
-func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u store.User) (store.Session, error) {
-	id, sess, err := s.c.Store.NewSession(r.Context(), u)
-	if err != nil {
-		return sess, err
-	}
-	s.setSession(w, r, id)
-	return sess, nil
-}
-
-func (s *Server) logout(w http.ResponseWriter, r *http.Request, c caller) error {
-	if err := s.c.Store.EndSession(r.Context(), c.id); err != nil {
-		return err
-	}
-	s.setSession(w, r, "")
-	s.back(w, r, "", "/c/"+c.Contest+"/login", "")
-	return nil
-}
-
-func (s *Server) invitePage(w http.ResponseWriter, r *http.Request) {
-	code := r.PathValue("code")
-	inv, err := s.c.Store.Invitation(r.Context(), code)
-	if err != nil {
-		s.errorPage(w, r, caller{}, api.Errorf(api.CodeNotFound, "this invite is unknown, used or expired; ask the organiser for another"))
-		return
-	}
-	d := struct {
-		pageData
-		Login, Code string
-	}{pageData: s.base(r, caller{}, "Welcome", ""), Login: inv.Login, Code: code}
-	d.Contest = inv.Contest
-	if r.Method == http.MethodGet {
-		s.render(w, http.StatusOK, "invite.html", d)
-		return
-	}
-	if r.FormValue("password") != r.FormValue("again") {
-		d.Message = "The two passwords differ."
-		s.render(w, http.StatusBadRequest, "invite.html", d)
-		return
-	}
-	u, err := s.c.Store.AcceptInvite(r.Context(), code, r.FormValue("password"))
-	if errors.Is(err, store.ErrInvalid) {
-		d.Message = trimSentinel(err, store.ErrInvalid)
-		s.render(w, http.StatusBadRequest, "invite.html", d)
-		return
-	}
-	var sess store.Session
-	if err == nil {
-		sess, err = s.startSession(w, r, u)
-	}
-	if err != nil {
-		s.errorPage(w, r, caller{}, err)
-		return
-	}
-	s.back(w, r, sess.CSRF, "/c/"+u.Contest+"/", "Your password is set.")
-}
-
-func (s *Server) home(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s webPages) home(w http.ResponseWriter, r *http.Request, c caller) error {
 	return s.renderHome(w, r, c, nil)
 }
 
@@ -418,7 +90,7 @@ func (s *Server) renderHome(w http.ResponseWriter, r *http.Request, c caller, fa
 	return nil
 }
 
-func (s *Server) submitPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s webPages) submitPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	up, err := s.readUpload(w, r, c)
 	if err != nil {
 		return err
@@ -431,7 +103,7 @@ func (s *Server) submitPage(w http.ResponseWriter, r *http.Request, c caller) er
 	return nil
 }
 
-func (s *Server) submissionPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s webPages) submissionPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	sub, err := s.engine.Version(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil || sub.Contest != r.PathValue("contest") {
 		return cmpErr(err, errNotFound)
@@ -487,7 +159,7 @@ func whyNot(sub store.Submission) string {
 	return ""
 }
 
-func (s *Server) activatePage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s webPages) activatePage(w http.ResponseWriter, r *http.Request, c caller) error {
 	sub, err := s.engine.Activate(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
@@ -496,7 +168,7 @@ func (s *Server) activatePage(w http.ResponseWriter, r *http.Request, c caller) 
 	return nil
 }
 
-func (s *Server) stagePage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s webPages) stagePage(w http.ResponseWriter, r *http.Request, c caller) error {
 	sub, err := s.engine.Stage(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
@@ -505,7 +177,7 @@ func (s *Server) stagePage(w http.ResponseWriter, r *http.Request, c caller) err
 	return nil
 }
 
-func (s *Server) askMatchPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s webPages) askMatchPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	if err := r.ParseForm(); err != nil {
 		return api.Errorf(api.CodeBadRequest, "%v", err)
 	}
@@ -517,7 +189,7 @@ func (s *Server) askMatchPage(w http.ResponseWriter, r *http.Request, c caller) 
 	return nil
 }
 
-func (s *Server) matchPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s webPages) matchPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	m, err := s.match(r.Context(), c, r.PathValue("id"))
 	if err != nil || m.Contest != r.PathValue("contest") {
 		return cmpErr(err, errNotFound)
@@ -619,7 +291,7 @@ func needsOf(c caller, ct store.Contest, m store.Match, added bool) ([]need, boo
 	return out, exact
 }
 
-// seatDir is the directory the reproduce command names for a seat.
+// seatDir serves the directory the reproduce command names for a seat.
 func seatDir(seat store.Seat) string {
 	if seat.House != "" {
 		return "house/" + seat.House
@@ -627,7 +299,7 @@ func seatDir(seat store.Seat) string {
 	return seat.Login + "/"
 }
 
-// reproduce is the judge play command that plays the same match: the same game (an added
+// reproduce serves the judge play command that plays the same match: the same game (an added
 // one's directory), seed and options, the contestant's sources as a directory, each house bot as the organiser
 // publishes it (house/NAME).
 func reproduce(c store.Contest, m store.Match, added bool) string {
@@ -649,7 +321,7 @@ func shellArgs(args ...string) string {
 	return strings.Join(args, " ")
 }
 
-func (s *Server) viewPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s webPages) viewPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	m, data, err := s.replay(w, r, c)
 	if err != nil {
 		return err
@@ -665,11 +337,11 @@ func (s *Server) viewPage(w http.ResponseWriter, r *http.Request, c caller) erro
 	return view.WriteHTMLWith(w, f, view.PageOptions{First: true, Back: "/c/" + m.Contest + "/m/" + m.ID, BackText: "← back to the match", Rules: "/rules/"})
 }
 
-func (s *Server) replayDownload(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s webPages) replayDownload(w http.ResponseWriter, r *http.Request, c caller) error {
 	return s.apiReplay(w, r, c)
 }
 
-func (s *Server) adminPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s webPages) adminPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	return s.renderAdmin(w, r, c, nil)
 }
 
@@ -734,7 +406,7 @@ func (s *Server) renderAdmin(w http.ResponseWriter, r *http.Request, c caller, f
 // options and seats, an entrant per contestant) and DIR/LOGIN/, each version's files. With
 // fewer versions than a match seats, the house bots fill the seats as in a round: else a
 // four-player contest of two contestants would export a file judge tournament refuses.
-func (s *Server) exportTournament(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s webPages) exportTournament(w http.ResponseWriter, r *http.Request, c caller) error {
 	ct, err := s.engine.Organised(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -808,20 +480,6 @@ func tarGz(dir string, files map[string]string) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-func (s *Server) static() http.Handler {
-	sub, _ := fs.Sub(web, "web")
-	fsrv := http.FileServerFS(sub)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.HasSuffix(r.URL.Path, ".css") {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Cache-Control", "max-age=3600")
-		fsrv.ServeHTTP(w, r)
-	})
 }
 
 // optionArgs are a contest's options as judge play's --opt flags, in order.

@@ -12,7 +12,7 @@ import (
 // as judge portal user reset|remove and contest close do from the command line.
 
 // resetUser ends a person's sessions and tokens and forgets the password: a new invite link.
-func (s *Server) resetUser(ctx context.Context, c caller, contest, login string) (string, error) {
+func (s organising) resetUser(ctx context.Context, c caller, contest, login string) (string, error) {
 	_, code, err := s.engine.ResetUser(ctx, c.actor(), contest, login)
 	if err != nil {
 		return "", err
@@ -20,7 +20,7 @@ func (s *Server) resetUser(ctx context.Context, c caller, contest, login string)
 	return s.c.InviteURL(code), nil
 }
 
-func (s *Server) apiResetUser(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) apiResetUser(w http.ResponseWriter, r *http.Request, c caller) error {
 	invite, err := s.resetUser(r.Context(), c, r.PathValue("contest"), r.PathValue("login"))
 	if err != nil {
 		return err
@@ -29,7 +29,7 @@ func (s *Server) apiResetUser(w http.ResponseWriter, r *http.Request, c caller) 
 	return nil
 }
 
-func (s *Server) apiRemoveUser(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) apiRemoveUser(w http.ResponseWriter, r *http.Request, c caller) error {
 	if _, err := s.engine.RemoveUser(r.Context(), c.actor(), r.PathValue("contest"), r.PathValue("login")); err != nil {
 		return err
 	}
@@ -37,7 +37,7 @@ func (s *Server) apiRemoveUser(w http.ResponseWriter, r *http.Request, c caller)
 	return nil
 }
 
-func (s *Server) apiCloseContest(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) apiCloseContest(w http.ResponseWriter, r *http.Request, c caller) error {
 	ct, err := s.engine.CloseContest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -46,7 +46,7 @@ func (s *Server) apiCloseContest(w http.ResponseWriter, r *http.Request, c calle
 	return nil
 }
 
-func (s *Server) adminResetPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) adminResetPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	login := r.PathValue("login")
 	invite, err := s.resetUser(r.Context(), c, r.PathValue("contest"), login)
 	if err != nil {
@@ -56,7 +56,7 @@ func (s *Server) adminResetPage(w http.ResponseWriter, r *http.Request, c caller
 	return nil
 }
 
-func (s *Server) adminRemovePage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) adminRemovePage(w http.ResponseWriter, r *http.Request, c caller) error {
 	login := r.PathValue("login")
 	if _, err := s.engine.RemoveUser(r.Context(), c.actor(), r.PathValue("contest"), login); err != nil {
 		return err
@@ -66,7 +66,7 @@ func (s *Server) adminRemovePage(w http.ResponseWriter, r *http.Request, c calle
 }
 
 // adminClosePage closes the contest once the organiser has typed its name: it cannot be undone.
-func (s *Server) adminClosePage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s organising) adminClosePage(w http.ResponseWriter, r *http.Request, c caller) error {
 	contest := r.PathValue("contest")
 	if strings.TrimSpace(r.PostFormValue("confirm")) != contest {
 		return api.Errorf(api.CodeBadRequest, "type the contest's name, %s, to close it: it cannot be opened again", contest)

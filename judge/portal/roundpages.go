@@ -13,10 +13,13 @@ import (
 	"github.com/botjudge/judge/judge/contest/store"
 )
 
+// roundPages serves the rounds' API and pages.
+type roundPages struct{ *Server }
+
 // The rounds' API and pages: standings and matches are public in the contest (each
 // player's stderr stays its own); starting a round and exporting it are the organisers'.
 
-func (s *Server) apiStartRound(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s roundPages) apiStartRound(w http.ResponseWriter, r *http.Request, c caller) error {
 	var spec contest.RoundSpec
 	if err := decodeBody(r, &spec, `{"kind": "test"|"official", "format": "roundrobin"|"swiss", "rounds": N, "final": K, "confidence": C, "until_separated": true|false, "top": K, "budget": N}`); err != nil {
 		return err
@@ -44,7 +47,7 @@ func roundFor(c caller, r store.Round) store.Round {
 }
 
 // contestRound is a round of the caller's contest.
-func (s *Server) contestRound(r *http.Request, c caller, id string) (store.Round, error) {
+func (s roundPages) contestRound(r *http.Request, c caller, id string) (store.Round, error) {
 	round, err := s.c.Store.Round(r.Context(), id)
 	if err != nil {
 		return round, err
@@ -55,7 +58,7 @@ func (s *Server) contestRound(r *http.Request, c caller, id string) (store.Round
 	return round, nil
 }
 
-func (s *Server) apiRound(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s roundPages) apiRound(w http.ResponseWriter, r *http.Request, c caller) error {
 	round, err := s.contestRound(r, c, r.PathValue("id"))
 	if err != nil {
 		return err
@@ -64,8 +67,8 @@ func (s *Server) apiRound(w http.ResponseWriter, r *http.Request, c caller) erro
 	return nil
 }
 
-// contestRounds is the caller's contest and its rounds.
-func (s *Server) contestRounds(r *http.Request, c caller) (store.Contest, []store.Round, error) {
+// contestRounds serves the caller's contest and its rounds.
+func (s roundPages) contestRounds(r *http.Request, c caller) (store.Contest, []store.Round, error) {
 	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return ct, nil, err
@@ -74,7 +77,7 @@ func (s *Server) contestRounds(r *http.Request, c caller) (store.Contest, []stor
 	return ct, rs, err
 }
 
-func (s *Server) apiRounds(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s roundPages) apiRounds(w http.ResponseWriter, r *http.Request, c caller) error {
 	_, rs, err := s.contestRounds(r, c)
 	if err != nil {
 		return err
@@ -87,7 +90,7 @@ func (s *Server) apiRounds(w http.ResponseWriter, r *http.Request, c caller) err
 	return nil
 }
 
-func (s *Server) roundsPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s roundPages) roundsPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	ct, rs, err := s.contestRounds(r, c)
 	if err != nil {
 		return err
@@ -101,7 +104,7 @@ func (s *Server) roundsPage(w http.ResponseWriter, r *http.Request, c caller) er
 	return nil
 }
 
-func (s *Server) startRoundPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s roundPages) startRoundPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	ct, err := s.engine.Organised(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -134,7 +137,7 @@ func (s *Server) startRoundPage(w http.ResponseWriter, r *http.Request, c caller
 	return nil
 }
 
-func (s *Server) roundPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s roundPages) roundPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	round, err := s.contestRound(r, c, r.PathValue("id"))
 	if err != nil || round.Contest != r.PathValue("contest") {
 		return cmpErr(err, errNotFound)
@@ -155,7 +158,7 @@ func (s *Server) roundPage(w http.ResponseWriter, r *http.Request, c caller) err
 
 // exportRound is a round's frozen set as `judge tournament` runs it: the same name, seed,
 // format and options, so the same match ids and seeds, and each entrant's frozen files.
-func (s *Server) exportRound(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s roundPages) exportRound(w http.ResponseWriter, r *http.Request, c caller) error {
 	ct, err := s.engine.Organised(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -192,7 +195,7 @@ func (s *Server) writeTournament(w http.ResponseWriter, r *http.Request, dir str
 	return writeTarGz(w, dir+".tar.gz", dir+"/", all)
 }
 
-// matchOrder is the round, match and attempt numbers of a round's match id, to list them
+// matchOrder serves the round, match and attempt numbers of a round's match id, to list them
 // in the order they were scheduled.
 func matchOrder(id string) []int {
 	var out []int

@@ -9,9 +9,12 @@ import (
 	"github.com/botjudge/judge/judge/view"
 )
 
+// rulesPages serves the rules of the contest's game.
+type rulesPages struct{ *Server }
+
 // rulesPage is /c/{contest}/rules: the rules of the contest's game, a built-in game's page
 // (as /rules/GAME) or an added game's own (its manifest's rules).
-func (s *Server) rulesPage(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s rulesPages) rulesPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err

@@ -2,7 +2,7 @@
 // see them validated, ask for test matches and watch them; organisers see everything of
 // their contest. It holds no state: all of it is in NATS (the store's key-value bucket, the
 // object store, the jobs and results streams), so any number of portals serve one contest.
-// It is the web and API face of the contest engine (judge/contest), which it asks for what a
+// It serves the web and API face of the contest engine (judge/contest), which it asks for what a
 // request needs (an upload's build, a test match, a round) and which, wherever it runs,
 // moves the contests on from the daemons' results.
 //
@@ -29,14 +29,14 @@ import (
 	"github.com/botjudge/judge/judge/view"
 )
 
-// Queue is what the portal needs of the queue, a *queue.Queue: its contest engine's, and
+// Queue serves what the portal needs of the queue, a *queue.Queue: its contest engine's, and
 // whether a replay is still there (an old test match's may be gone).
 type Queue interface {
 	contest.Queue
 	HasObject(ctx context.Context, bucket, key string) (bool, error)
 }
 
-// Config is what a Server is made of.
+// Config serves what a Server is made of.
 type Config struct {
 	Options
 	Store *store.Store
@@ -54,7 +54,11 @@ type Config struct {
 	Log     *slog.Logger
 }
 
-// Server serves the portal.
+// Server serves the portal: its routes, sessions, rendering and errors, and what its pages
+// share. The handlers live on small types of their own, one to a concern (accounts, apiV1,
+// organising, roundPages, ...), each wrapping the Server, so that what a page does is read in
+// its file and the Server holds only what every page needs; every rule is the contest
+// engine's.
 type Server struct {
 	c       Config
 	limiter *limiter
@@ -81,7 +85,7 @@ func New(c Config) (*Server, error) {
 	return s, nil
 }
 
-// Engine is the contest engine the server asks for builds, matches and rounds.
+// Engine serves the contest engine the server asks for builds, matches and rounds.
 func (s *Server) Engine() *contest.Engine { return s.engine }
 
 // ServeHTTP serves a request.
@@ -129,7 +133,7 @@ var (
 )
 
 // asAPIError gives every error its status: its own (an api.Error), the store's by kind; anything
-// else is the portal's own fault (500), logged and not shown in detail.
+// else serves the portal's own fault (500), logged and not shown in detail.
 func (s *Server) asAPIError(err error) *api.Error {
 	var ae *api.Error
 	var qe *store.ErrQuota

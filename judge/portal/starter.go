@@ -8,6 +8,9 @@ import (
 	"github.com/botjudge/judge/judge/contest/store"
 )
 
+// starterPages serves the starter bots.
+type starterPages struct{ *Server }
+
 // starters are the contest's languages (the judge's order) in which its game has a sample
 // bot: a contestant's first bot, with nothing but the portal (docs/contestant.md).
 func (s *Server) starters(ct store.Contest) []string {
@@ -24,9 +27,9 @@ func (s *Server) starters(ct store.Contest) []string {
 	return out
 }
 
-// starter is the contest's starter bot in lang (Config.Starter), or not_found naming the
+// starter serves the contest's starter bot in lang (Config.Starter), or not_found naming the
 // languages it has one in.
-func (s *Server) starter(ct store.Contest, lang string) (map[string][]byte, error) {
+func (s starterPages) starter(ct store.Contest, lang string) (map[string][]byte, error) {
 	if g, ok := s.c.Games(ct.Game); ok && s.c.Starter != nil && ct.AllowsLang(lang) {
 		if files, ok := s.c.Starter(g, lang); ok {
 			return files, nil
@@ -42,7 +45,7 @@ func (s *Server) starter(ct store.Contest, lang string) (map[string][]byte, erro
 // writeStarter answers the starter in lang as a .tar.gz of its files: their own paths, or
 // (inDir) under GAME-LANG/, a directory of its own, so that unpacking it overwrites no bot of
 // the contestant's.
-func (s *Server) writeStarter(w http.ResponseWriter, r *http.Request, c caller, lang string, inDir bool) error {
+func (s starterPages) writeStarter(w http.ResponseWriter, r *http.Request, c caller, lang string, inDir bool) error {
 	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
@@ -60,12 +63,12 @@ func (s *Server) writeStarter(w http.ResponseWriter, r *http.Request, c caller, 
 
 // apiStarter is GET /api/v1/contests/{contest}/starters/{lang}: plain file names, as a
 // version's sources are.
-func (s *Server) apiStarter(w http.ResponseWriter, r *http.Request, c caller) error {
+func (s starterPages) apiStarter(w http.ResponseWriter, r *http.Request, c caller) error {
 	return s.writeStarter(w, r, c, r.PathValue("lang"), false)
 }
 
-// starterDownload is the judge page's link, /c/{contest}/starter/{lang}.tar.gz.
-func (s *Server) starterDownload(w http.ResponseWriter, r *http.Request, c caller) error {
+// starterDownload serves the judge page's link, /c/{contest}/starter/{lang}.tar.gz.
+func (s starterPages) starterDownload(w http.ResponseWriter, r *http.Request, c caller) error {
 	lang, _ := strings.CutSuffix(r.PathValue("lang"), ".tar.gz")
 	return s.writeStarter(w, r, c, lang, true)
 }
