@@ -81,7 +81,7 @@ func (s accounts) apiNewToken(w http.ResponseWriter, r *http.Request, c caller) 
 	if err != nil {
 		return err
 	}
-	tok, t, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, name, ttl)
+	tok, t, err := s.engine.NewToken(r.Context(), c.actor(), name, ttl)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func (s accounts) apiTokens(w http.ResponseWriter, r *http.Request, c caller) er
 
 func (s accounts) apiRevokeToken(w http.ResponseWriter, r *http.Request, c caller) error {
 	id := r.PathValue("id")
-	if err := s.c.Store.RevokeToken(r.Context(), c.Contest, c.Login, id); err != nil {
+	if err := s.engine.RevokeToken(r.Context(), c.actor(), id); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"id": id, "revoked": true})
@@ -115,7 +115,7 @@ func (s accounts) apiPassword(w http.ResponseWriter, r *http.Request, c caller) 
 	if err := decodeBody(r, &body, `{"old": "...", "new": "..."}`); err != nil {
 		return err
 	}
-	if _, err := s.c.Store.SetPassword(r.Context(), c.Contest, c.Login, body.Old, body.New); err != nil {
+	if _, err := s.engine.SetPassword(r.Context(), c.actor(), body.Old, body.New); err != nil {
 		return err
 	}
 	out := map[string]string{"status": "changed: every session and every API token of yours has ended"}
@@ -126,7 +126,7 @@ func (s accounts) apiPassword(w http.ResponseWriter, r *http.Request, c caller) 
 		}
 		out["status"] += "; this browser has a new session"
 	case c.Token != nil:
-		tok, t, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, c.Token.Name, s.c.TokenTTL())
+		tok, t, err := s.engine.NewToken(r.Context(), c.actor(), c.Token.Name, s.c.TokenTTL())
 		if err != nil {
 			return err
 		}
@@ -178,7 +178,7 @@ func (s accounts) passwordPage(w http.ResponseWriter, r *http.Request, c caller)
 	if r.PathValue("contest") != c.Contest {
 		return errNotFound
 	}
-	_, err := s.c.Store.SetPassword(r.Context(), c.Contest, c.Login, r.FormValue("old"), r.FormValue("password"))
+	_, err := s.engine.SetPassword(r.Context(), c.actor(), r.FormValue("old"), r.FormValue("password"))
 	if errors.Is(err, store.ErrBadLogin) || errors.Is(err, store.ErrInvalid) {
 		msg := "A password has 10 to 72 characters."
 		if errors.Is(err, store.ErrBadLogin) {
@@ -215,7 +215,7 @@ func (s accounts) newTokenPage(w http.ResponseWriter, r *http.Request, c caller)
 	if err != nil {
 		return err
 	}
-	tok, _, err := s.c.Store.NewToken(r.Context(), c.Contest, c.Login, name, ttl)
+	tok, _, err := s.engine.NewToken(r.Context(), c.actor(), name, ttl)
 	if err != nil {
 		return err
 	}
@@ -226,7 +226,7 @@ func (s accounts) revokeTokenPage(w http.ResponseWriter, r *http.Request, c call
 	if r.PathValue("contest") != c.Contest {
 		return errNotFound
 	}
-	if err := s.c.Store.RevokeToken(r.Context(), c.Contest, c.Login, r.PathValue("id")); err != nil {
+	if err := s.engine.RevokeToken(r.Context(), c.actor(), r.PathValue("id")); err != nil {
 		return err
 	}
 	s.back(w, r, c.Session.CSRF, "/c/"+c.Contest+"/account", "The token is revoked.")

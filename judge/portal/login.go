@@ -68,7 +68,7 @@ func (s webPages) loginPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u store.User) (store.Session, error) {
-	id, sess, err := s.c.Store.NewSession(r.Context(), u)
+	id, sess, err := s.engine.NewSession(r.Context(), u)
 	if err != nil {
 		return sess, err
 	}
@@ -77,7 +77,7 @@ func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u store.Us
 }
 
 func (s webPages) logout(w http.ResponseWriter, r *http.Request, c caller) error {
-	if err := s.c.Store.EndSession(r.Context(), c.id); err != nil {
+	if err := s.engine.EndSession(r.Context(), c.id); err != nil {
 		return err
 	}
 	s.setSession(w, r, "")
@@ -106,7 +106,7 @@ func (s webPages) invitePage(w http.ResponseWriter, r *http.Request) {
 		s.render(w, http.StatusBadRequest, "invite.html", d)
 		return
 	}
-	u, err := s.c.Store.AcceptInvite(r.Context(), code, r.FormValue("password"))
+	u, err := s.engine.AcceptInvite(r.Context(), code, r.FormValue("password"))
 	if errors.Is(err, store.ErrInvalid) {
 		d.Message = trimSentinel(err, store.ErrInvalid)
 		s.render(w, http.StatusBadRequest, "invite.html", d)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -205,5 +206,37 @@ func TestContestSideNeedsNoEngine(t *testing.T) {
 		if len(deps) < 5 {
 			t.Errorf("go list -deps named %d packages for %s", len(deps), tc.pkg)
 		}
+	}
+}
+
+// The contest engine is the only writer of the contests' records: the portal (its pages and
+// API) calls the store for reading alone, and asks the engine for every change.
+func TestThePortalOnlyReadsTheStore(t *testing.T) {
+	reads := map[string]bool{"Actions": true, "CheckPassword": true, "Contest": true, "History": true, "Invitation": true,
+		"Ladder": true, "Match": true, "MatchPage": true, "MatchesWhere": true, "Round": true, "Rounds": true, "SessionUser": true,
+		"Submission": true, "SubmissionPage": true, "TokenUser": true, "Tokens": true, "User": true, "Users": true, "Warm": true}
+	call := regexp.MustCompile(`\.Store\.([A-Z]\w*)\(`)
+	files, err := filepath.Glob("../../judge/portal/*.go")
+	if err != nil || len(files) < 10 {
+		t.Fatalf("the portal's files: %v %v", files, err)
+	}
+	seen := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range call.FindAllStringSubmatch(string(data), -1) {
+			seen++
+			if !reads[m[1]] {
+				t.Errorf("%s calls the store's %s: a change goes through the contest engine (judge/contest)", filepath.Base(f), m[1])
+			}
+		}
+	}
+	if seen < 10 {
+		t.Errorf("%d calls of the store found in the portal; the pattern no longer finds them", seen)
 	}
 }
