@@ -134,7 +134,7 @@ func (a *app) daemon(ctx context.Context, q *queue.Queue, workers int, log *slog
 		return nil, nil, err
 	}
 	metrics := daemon.NewMetrics()
-	metrics.WatchStores(func(ctx context.Context) ([]queue.Usage, error) { return q.Usage(ctx, false) })
+	metrics.WatchStores(func(ctx context.Context) ([]queue.Usage, error) { return q.Admin().Usage(ctx, false) })
 	d, err := daemon.New(daemon.Options{
 		Queue: q, Runners: runners, Jobs: a.JobRules(), Workers: workers,
 		Grace:     a.Cfg.Serve.Grace,

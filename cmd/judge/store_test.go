@@ -62,7 +62,7 @@ func TestStoreReport(t *testing.T) {
 	}
 	// Reading changed nothing: a judge takes the stopped store again and finds m1's result.
 	q := judgedStore(t, stopped, "m3")
-	usage, err := q.Usage(context.Background(), true)
+	usage, err := q.Admin().Usage(context.Background(), true)
 	if err != nil {
 		t.Fatal(err)
 	}

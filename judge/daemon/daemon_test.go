@@ -497,7 +497,7 @@ func TestArtifactsShared(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if ex, err := srv.ExpireArtifacts(ctx, time.Now().Add(time.Hour), false); err != nil || ex.Count == 0 {
+	if ex, err := srv.Admin().ExpireArtifacts(ctx, time.Now().Add(time.Hour), false); err != nil || ex.Count == 0 {
 		t.Fatalf("aging the shared builds out: %+v, %v", ex, err)
 	}
 	if third := judge("shared-3", a); !third.Players[0].Build.Cached {

@@ -23,7 +23,7 @@ type Expiry struct {
 	// OfMatches: an age of the test and ladder matches, which judge store clean --older-than
 	// replaces.
 	OfMatches bool
-	Expire    func(q *queue.Queue, ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error)
+	Expire    func(a queue.Admin, ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error)
 	// BytesKey and MaxBytes bound the store's bytes (queue.Trim): its oldest entries of these
 	// go while it is over; 0 for no bound.
 	BytesKey string
@@ -34,9 +34,9 @@ type Expiry struct {
 func Expiries(n queue.Options) []Expiry {
 	return []Expiry{
 		{"replays", "replays_max_age", "replays of test and ladder matches", "test and ladder kept %v",
-			n.ReplaysMaxAge, true, (*queue.Queue).ExpireReplays, "replays_max_bytes", uint64(n.ReplaysMaxBytes)},
+			n.ReplaysMaxAge, true, queue.Admin.ExpireReplays, "replays_max_bytes", uint64(n.ReplaysMaxBytes)},
 		{"results", "results_max_age", "results of test and ladder matches", "test and ladder kept %v",
-			n.ResultsMaxAge, true, (*queue.Queue).ExpireResults, "results_max_bytes", uint64(n.ResultsMaxBytes)},
+			n.ResultsMaxAge, true, queue.Admin.ExpireResults, "results_max_bytes", uint64(n.ResultsMaxBytes)},
 		// The portal's record of a match holds its result: kept as long as the result.
 		{"kv/portal", "results_max_age", "portal records of test and ladder matches", "test and ladder matches kept %v",
 			n.ResultsMaxAge, true, portalExpiry(store.MatchKeys, store.ExpirableMatch), "portal_max_bytes", uint64(n.PortalMaxBytes)},
@@ -47,14 +47,14 @@ func Expiries(n queue.Options) []Expiry {
 		{"kv/portal", "", "portal invites past their end", "invites kept %v",
 			store.InviteTTL, false, portalExpiry(store.InviteKeys, store.ExpirableByAge), "", 0},
 		{"artifacts", "artifacts_max_age", "compiled bots of the shared build cache", "kept %v from last use",
-			n.ArtifactsMaxAge, false, (*queue.Queue).ExpireArtifacts, "", 0},
+			n.ArtifactsMaxAge, false, queue.Admin.ExpireArtifacts, "", 0},
 	}
 }
 
 // portalExpiry expires the entries of the portal's bucket under filter that pick chooses.
-func portalExpiry(filter string, pick func(string, []byte) (bool, []string)) func(*queue.Queue, context.Context, time.Time, bool) (queue.Expired, error) {
-	return func(q *queue.Queue, ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error) {
-		return q.ExpireKeys(ctx, "portal", filter, olderThan, dryRun, pick)
+func portalExpiry(filter string, pick func(string, []byte) (bool, []string)) func(queue.Admin, context.Context, time.Time, bool) (queue.Expired, error) {
+	return func(a queue.Admin, ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error) {
+		return a.ExpireKeys(ctx, "portal", filter, olderThan, dryRun, pick)
 	}
 }
 
@@ -92,7 +92,7 @@ func (e Expiry) Clean(ctx context.Context, q *queue.Queue, every time.Duration, 
 		// Bounded, so that a clean-up stuck on a server that does not answer gives way to
 		// the next one.
 		actx, cancel := context.WithTimeout(ctx, every/2)
-		ex, err := e.Expire(q, actx, time.Now().Add(-e.Age), false)
+		ex, err := e.Expire(q.Admin(), actx, time.Now().Add(-e.Age), false)
 		cancel()
 		switch {
 		case ctx.Err() != nil:
@@ -130,8 +130,8 @@ func (e Expiry) Trim(ctx context.Context, q *queue.Queue) (queue.Expired, error)
 	if e.Age > 0 {
 		since = time.Now().Add(-e.Age)
 	}
-	return q.Trim(ctx, e.Store, e.MaxBytes, since, func(ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error) {
-		return e.Expire(q, ctx, olderThan, dryRun)
+	return q.Admin().Trim(ctx, e.Store, e.MaxBytes, since, func(ctx context.Context, olderThan time.Time, dryRun bool) (queue.Expired, error) {
+		return e.Expire(q.Admin(), ctx, olderThan, dryRun)
 	})
 }
 

@@ -33,7 +33,7 @@ func testMatchPlayed(t *testing.T) (e *env, alice *client, test, validation stri
 // the main lane, stays.
 func TestExpiredReplay(t *testing.T) {
 	e, a, test, validation := testMatchPlayed(t)
-	if ex, err := e.q.ExpireReplays(t.Context(), time.Now().Add(time.Hour), false); err != nil || ex.Count != 1 {
+	if ex, err := e.q.Admin().ExpireReplays(t.Context(), time.Now().Add(time.Hour), false); err != nil || ex.Count != 1 {
 		t.Fatalf("expiring: %+v, %v; want the test match's replay", ex, err)
 	}
 
@@ -82,7 +82,7 @@ func TestExpiredMatch(t *testing.T) {
 	if got := listed(); !strings.Contains(got, test) || !strings.Contains(got, validation) {
 		t.Fatalf("before: %s listed", got)
 	}
-	ex, err := e.q.ExpireKeys(t.Context(), "portal", store.MatchKeys, time.Now().Add(time.Hour), false, store.ExpirableMatch)
+	ex, err := e.q.Admin().ExpireKeys(t.Context(), "portal", store.MatchKeys, time.Now().Add(time.Hour), false, store.ExpirableMatch)
 	if err != nil || ex.Count != 1 {
 		t.Fatalf("expiring: %+v, %v; want the test match's record", ex, err)
 	}

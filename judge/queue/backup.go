@@ -46,7 +46,8 @@ var ErrNotEmpty = errors.New("the server has streams already")
 // backup runs is then either still a job in it, to be judged again, or done with its result
 // and replay; and a record of the portal never names a result or a replay the backup lacks
 // (the contest engine, when it starts, reads every result again and catches its records up).
-func (q *Queue) backupOrder(name string) int {
+func (a Admin) backupOrder(name string) int {
+	q := a.q
 	switch {
 	case strings.HasPrefix(name, "KV_"):
 		return 0
@@ -63,7 +64,8 @@ func (q *Queue) backupOrder(name string) int {
 // Backup writes a snapshot of every stream on the server into dir, which must not exist or
 // be empty, and says each stream's size to progress as it is taken. It changes nothing: the
 // judges go on while it runs.
-func (q *Queue) Backup(ctx context.Context, dir, judge string, progress func(StreamBackup)) (Backup, error) {
+func (a Admin) Backup(ctx context.Context, dir, judge string, progress func(StreamBackup)) (Backup, error) {
+	q := a.q
 	if err := BackupDirFree(dir); err != nil {
 		return Backup{}, err
 	}
@@ -78,8 +80,8 @@ func (q *Queue) Backup(ctx context.Context, dir, judge string, progress func(Str
 	for info := range q.js.ListStreams(ctx).Info() {
 		infos = append(infos, StreamBackup{Name: info.Config.Name, Messages: info.State.Msgs, Bytes: info.State.Bytes, Dir: info.Config.Name})
 	}
-	slices.SortFunc(infos, func(a, b StreamBackup) int {
-		return cmp.Or(cmp.Compare(q.backupOrder(a.Name), q.backupOrder(b.Name)), strings.Compare(a.Name, b.Name))
+	slices.SortFunc(infos, func(x, y StreamBackup) int {
+		return cmp.Or(cmp.Compare(a.backupOrder(x.Name), a.backupOrder(y.Name)), strings.Compare(x.Name, y.Name))
 	})
 	b := Backup{Judge: judge, Created: time.Now().UTC()}
 	for _, sb := range infos {

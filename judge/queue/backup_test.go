@@ -47,7 +47,7 @@ func TestBackupRestore(t *testing.T) {
 
 	dir := filepath.Join(t.TempDir(), "backup")
 	var taken []string
-	b, err := from.Backup(ctx, dir, "test", func(s StreamBackup) { taken = append(taken, s.Name) })
+	b, err := from.Admin().Backup(ctx, dir, "test", func(s StreamBackup) { taken = append(taken, s.Name) })
 	kvs := 0
 	for _, name := range taken {
 		if strings.HasPrefix(name, "KV_") {
@@ -57,7 +57,7 @@ func TestBackupRestore(t *testing.T) {
 	if err != nil || len(b.Streams) < 5 || kvs == 0 || !strings.HasPrefix(taken[kvs-1], "KV_") || taken[kvs] != from.jobsStream || taken[kvs+1] != from.resultsStream || !strings.HasPrefix(taken[kvs+2], "OBJ_") {
 		t.Fatalf("backup: %v, %+v; taken in the order %v", err, b, taken)
 	}
-	if _, err := from.Backup(ctx, dir, "test", nil); err == nil || !strings.Contains(err.Error(), "not empty") {
+	if _, err := from.Admin().Backup(ctx, dir, "test", nil); err == nil || !strings.Contains(err.Error(), "not empty") {
 		t.Errorf("a backup into a directory that holds one: %v", err)
 	}
 	if _, err := Restore(ctx, Options{StoreDir: from.o.StoreDir, Logger: testLogger()}, dir, nil); !errors.As(err, new(*StoreInUseError)) {

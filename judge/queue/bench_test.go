@@ -183,7 +183,7 @@ func BenchmarkExpireKeys(b *testing.B) {
 	}
 	written := time.Since(start)
 	b.ResetTimer()
-	ex, err := q.ExpireKeys(ctx, "bench", "match.*", time.Now().Add(time.Hour), false, func(key string, _ []byte) (bool, []string) {
+	ex, err := q.Admin().ExpireKeys(ctx, "bench", "match.*", time.Now().Add(time.Hour), false, func(key string, _ []byte) (bool, []string) {
 		return true, []string{"own.c.u.m." + key[len("match."):]}
 	})
 	b.StopTimer()

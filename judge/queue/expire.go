@@ -35,8 +35,8 @@ type Expired struct {
 //
 // Several judges may run it at once: an object that another deleted first is skipped, not an
 // error (it may be counted by both).
-func (q *Queue) ExpireReplays(ctx context.Context, olderThan time.Time, dryRun bool) (Expired, error) {
-	return q.expire(ctx, BucketReplays, olderThan, dryRun, func(info *jetstream.ObjectInfo) bool {
+func (a Admin) ExpireReplays(ctx context.Context, olderThan time.Time, dryRun bool) (Expired, error) {
+	return a.expire(ctx, BucketReplays, olderThan, dryRun, func(info *jetstream.ObjectInfo) bool {
 		lane := info.Metadata[MetaLane]
 		return lane == LaneTest.String() || lane == LaneLadder.String()
 	})
@@ -53,7 +53,8 @@ func (q *Queue) ExpireReplays(ctx context.Context, olderThan time.Time, dryRun b
 // old enough; the next call starts where this one stopped, so that a season of kept
 // results is read once per process, not every hour. Several judges may run it at once: a
 // result another deleted first is skipped (it may be counted by both).
-func (q *Queue) ExpireResults(ctx context.Context, olderThan time.Time, dryRun bool) (Expired, error) {
+func (a Admin) ExpireResults(ctx context.Context, olderThan time.Time, dryRun bool) (Expired, error) {
+	q := a.q
 	var out Expired
 	if q.o.ReadOnly && !dryRun {
 		return out, fmt.Errorf("queue: expire results: %w", ErrReadOnly)
@@ -65,7 +66,7 @@ func (q *Queue) ExpireResults(ctx context.Context, olderThan time.Time, dryRun b
 	if err != nil {
 		return out, fmt.Errorf("queue: expire results: stream %s: %w", q.resultsStream, err)
 	}
-	err = q.sweep(ctx, q.resultsStream, q.resultsPrefix+">", info.State.LastSeq, true, dryRun, olderThan, func(m jetstream.Msg, seq uint64) error {
+	err = a.sweep(ctx, q.resultsStream, q.resultsPrefix+">", info.State.LastSeq, true, dryRun, olderThan, func(m jetstream.Msg, seq uint64) error {
 		if lane := m.Headers().Get(HeaderLane); lane != LaneTest.String() && lane != LaneLadder.String() {
 			return nil
 		}
@@ -97,8 +98,9 @@ func (q *Queue) ExpireResults(ctx context.Context, olderThan time.Time, dryRun b
 // decide by the message alone, so that a message it keeps is kept for good. lastSeq is the
 // stream's last sequence: a cursor past it is of a stream made again, whose sequences started
 // over.
-func (q *Queue) sweep(ctx context.Context, stream, filter string, lastSeq uint64, headersOnly, dryRun bool, olderThan time.Time,
+func (a Admin) sweep(ctx context.Context, stream, filter string, lastSeq uint64, headersOnly, dryRun bool, olderThan time.Time,
 	fn func(m jetstream.Msg, seq uint64) error) error {
+	q := a.q
 	cursor := stream + " " + filter
 	q.mu.Lock()
 	from := q.swept[cursor]
@@ -146,24 +148,25 @@ var errYoungEnough = errors.New("a message not old enough to expire")
 // names, or takes it from its own cache, and stores it anew. The key pins both the sources
 // and the compiler image, so what runs is the same program, an official round's frozen
 // version included.
-func (q *Queue) ExpireArtifacts(ctx context.Context, olderThan time.Time, dryRun bool) (Expired, error) {
-	return q.expire(ctx, BucketArtifacts, olderThan, dryRun, func(*jetstream.ObjectInfo) bool { return true })
+func (a Admin) ExpireArtifacts(ctx context.Context, olderThan time.Time, dryRun bool) (Expired, error) {
+	return a.expire(ctx, BucketArtifacts, olderThan, dryRun, func(*jetstream.ObjectInfo) bool { return true })
 }
 
 // DeleteObjects deletes the objects keys of bucket (a Bucket* name), with their delete
 // markers, and says how many there were and their bytes; a key not there is skipped.
-func (q *Queue) DeleteObjects(ctx context.Context, bucket string, keys ...string) (Expired, error) {
+func (a Admin) DeleteObjects(ctx context.Context, bucket string, keys ...string) (Expired, error) {
 	want := make(map[string]bool, len(keys))
 	for _, k := range keys {
 		want[k] = true
 	}
 	anyAge := time.Now().AddDate(100, 0, 0) // whatever the clock of the server that stored them
-	return q.expire(ctx, bucket, anyAge, false, func(info *jetstream.ObjectInfo) bool { return want[info.Name] })
+	return a.expire(ctx, bucket, anyAge, false, func(info *jetstream.ObjectInfo) bool { return want[info.Name] })
 }
 
 // expire deletes the objects of bucket (a Bucket* name) stored before olderThan that pick
 // chooses, with their delete markers; see ExpireReplays.
-func (q *Queue) expire(ctx context.Context, name string, olderThan time.Time, dryRun bool, pick func(*jetstream.ObjectInfo) bool) (Expired, error) {
+func (a Admin) expire(ctx context.Context, name string, olderThan time.Time, dryRun bool, pick func(*jetstream.ObjectInfo) bool) (Expired, error) {
+	q := a.q
 	var out Expired
 	if q.o.ReadOnly && !dryRun {
 		return out, fmt.Errorf("queue: expire %s: %w", name, ErrReadOnly)

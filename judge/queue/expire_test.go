@@ -132,7 +132,7 @@ func TestExpireReplays(t *testing.T) {
 		{"old", future, false, want},
 		{"old, again", future, false, Expired{}},
 	} {
-		got, err := q.ExpireReplays(ctx, step.olderThan, step.dryRun)
+		got, err := q.Admin().ExpireReplays(ctx, step.olderThan, step.dryRun)
 		if err != nil || got != step.want {
 			t.Fatalf("%s: %+v, %v; want %+v", step.name, got, err, step.want)
 		}
@@ -172,7 +172,7 @@ func TestExpireReplaysAtOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got[i], errs[i] = j.ExpireReplays(context.Background(), future, false)
+			got[i], errs[i] = j.Admin().ExpireReplays(context.Background(), future, false)
 		}()
 	}
 	wg.Wait()
@@ -203,10 +203,10 @@ func TestExpireReplaysReadOnly(t *testing.T) {
 	}
 	defer ro.Close()
 	future := time.Now().Add(time.Hour)
-	if got, err := ro.ExpireReplays(t.Context(), future, true); err != nil || got.Count != 1 {
+	if got, err := ro.Admin().ExpireReplays(t.Context(), future, true); err != nil || got.Count != 1 {
 		t.Errorf("a dry run of a store read-only: %+v, %v", got, err)
 	}
-	if _, err := ro.ExpireReplays(t.Context(), future, false); !errors.Is(err, ErrReadOnly) {
+	if _, err := ro.Admin().ExpireReplays(t.Context(), future, false); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("deleting from a store read-only: %v, want %v", err, ErrReadOnly)
 	}
 }
@@ -223,16 +223,16 @@ func TestExpireArtifacts(t *testing.T) {
 		}
 	}
 	putReplay(t, q, "t1.jsonl", "test", 10)
-	if ex, err := q.ExpireArtifacts(ctx, time.Now().Add(-time.Hour), false); err != nil || ex.Count != 0 {
+	if ex, err := q.Admin().ExpireArtifacts(ctx, time.Now().Add(-time.Hour), false); err != nil || ex.Count != 0 {
 		t.Errorf("expiring artifacts older than an hour: %+v, %v; want none", ex, err)
 	}
-	if ex, err := q.ExpireArtifacts(ctx, time.Now().Add(time.Hour), true); err != nil || ex.Count != 2 || ex.Bytes != 2000 {
+	if ex, err := q.Admin().ExpireArtifacts(ctx, time.Now().Add(time.Hour), true); err != nil || ex.Count != 2 || ex.Bytes != 2000 {
 		t.Errorf("a dry run: %+v, %v; want 2 of 2000 bytes", ex, err)
 	}
 	if left := objectsLeft(t, q, BucketArtifacts); len(left) != 2 {
 		t.Errorf("after a dry run: %v", left)
 	}
-	if ex, err := q.ExpireArtifacts(ctx, time.Now().Add(time.Hour), false); err != nil || ex.Count != 2 {
+	if ex, err := q.Admin().ExpireArtifacts(ctx, time.Now().Add(time.Hour), false); err != nil || ex.Count != 2 {
 		t.Errorf("expiring every artifact: %+v, %v; want 2", ex, err)
 	}
 	if left := objectsLeft(t, q, BucketArtifacts); len(left) != 0 {
@@ -274,7 +274,7 @@ func TestKeepRenewsAnArtifact(t *testing.T) {
 	if m := modTime(t, q, "used"); !m.After(cut) {
 		t.Errorf("an artifact renewed after %v: its time is %v", cut, m)
 	}
-	if ex, err := q.ExpireArtifacts(ctx, cut, false); err != nil || ex.Count != 1 {
+	if ex, err := q.Admin().ExpireArtifacts(ctx, cut, false); err != nil || ex.Count != 1 {
 		t.Errorf("expiring what was not used since %v: %+v, %v; want the unused one", cut, ex, err)
 	}
 	var got strings.Builder
@@ -310,7 +310,7 @@ func TestDeleteObjects(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	gone, err := q.DeleteObjects(ctx, BucketImages, "archives/1.tar", "archives/none.tar")
+	gone, err := q.Admin().DeleteObjects(ctx, BucketImages, "archives/1.tar", "archives/none.tar")
 	if err != nil || gone.Count != 1 || gone.Bytes != 200<<10 {
 		t.Fatalf("deleting one archive: %+v, %v", gone, err)
 	}

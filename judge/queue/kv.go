@@ -58,8 +58,9 @@ func (q *Queue) KeyValue(ctx context.Context, name string) (jetstream.KeyValue, 
 // after the last entry this one read, as ExpireResults does, since an entry kept is read
 // again once it is written again. Several callers may run at once: an entry another purged
 // first is no error (it may be counted by both).
-func (q *Queue) ExpireKeys(ctx context.Context, name, filter string, olderThan time.Time, dryRun bool,
+func (a Admin) ExpireKeys(ctx context.Context, name, filter string, olderThan time.Time, dryRun bool,
 	pick func(key string, value []byte) (drop bool, with []string)) (Expired, error) {
+	q := a.q
 	var out Expired
 	if q.o.ReadOnly && !dryRun {
 		return out, fmt.Errorf("queue: expire %s in bucket %s: %w", filter, name, ErrReadOnly)
@@ -90,7 +91,7 @@ func (q *Queue) ExpireKeys(ctx context.Context, name, filter string, olderThan t
 		return nil
 	}
 	lastSeq := stream.CachedInfo().State.LastSeq
-	err = q.sweep(ctx, streamName, prefix+filter, lastSeq, false, dryRun, olderThan, func(m jetstream.Msg, seq uint64) error {
+	err = a.sweep(ctx, streamName, prefix+filter, lastSeq, false, dryRun, olderThan, func(m jetstream.Msg, seq uint64) error {
 		key := strings.TrimPrefix(m.Subject(), prefix)
 		var with []string
 		if m.Headers().Get(kvOperation) == "" { // an entry, not a marker

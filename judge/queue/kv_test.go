@@ -72,13 +72,13 @@ func TestExpireKeys(t *testing.T) {
 	}
 	all := "[gone.x (KeyValueDeleteOp) idx.a old.a old.b old.c old.d]"
 	size := uint64(len("$KV.judge-kvtest.old.a") + len("drop") + len("$KV.judge-kvtest.old.c") + len("drop"))
-	if ex, err := q.ExpireKeys(ctx, "kvtest", "old.*", cut, true, pick); err != nil || ex.Count != 2 || ex.Bytes != size || fmt.Sprint(held()) != all {
+	if ex, err := q.Admin().ExpireKeys(ctx, "kvtest", "old.*", cut, true, pick); err != nil || ex.Count != 2 || ex.Bytes != size || fmt.Sprint(held()) != all {
 		t.Errorf("dry run: %+v, %v, %v held; want 2 (%d B), all held", ex, err, held(), size)
 	}
 	if want := "[old.a old.b old.c]"; fmt.Sprint(picked) != want {
 		t.Errorf("picked %v; want %s (not the young one)", picked, want)
 	}
-	if ex, err := q.ExpireKeys(ctx, "kvtest", "old.*", cut, false, pick); err != nil || ex.Count != 2 || ex.Bytes != size {
+	if ex, err := q.Admin().ExpireKeys(ctx, "kvtest", "old.*", cut, false, pick); err != nil || ex.Count != 2 || ex.Bytes != size {
 		t.Errorf("expired %+v, %v; want old.a and old.c (%d B)", ex, err, size)
 	}
 	if got, want := fmt.Sprint(held()), "[gone.x (KeyValueDeleteOp) old.b old.d]"; got != want {
@@ -86,7 +86,7 @@ func TestExpireKeys(t *testing.T) {
 	}
 	// Markers go by age under their filter, with no pick.
 	picked = nil
-	if ex, err := q.ExpireKeys(ctx, "kvtest", "gone.*", cut, false, pick); err != nil || ex.Count != 0 || picked != nil {
+	if ex, err := q.Admin().ExpireKeys(ctx, "kvtest", "gone.*", cut, false, pick); err != nil || ex.Count != 0 || picked != nil {
 		t.Errorf("the markers: %+v, %v, picked %v; want none counted or picked", ex, err, picked)
 	}
 	if got, want := fmt.Sprint(held()), "[old.b old.d]"; got != want {
@@ -94,7 +94,7 @@ func TestExpireKeys(t *testing.T) {
 	}
 	// The next call starts after old.b, which is kept, and reads old.d only.
 	picked = nil
-	if ex, err := q.ExpireKeys(ctx, "kvtest", "old.*", time.Now().Add(time.Hour), false, pick); err != nil || ex.Count != 1 {
+	if ex, err := q.Admin().ExpireKeys(ctx, "kvtest", "old.*", time.Now().Add(time.Hour), false, pick); err != nil || ex.Count != 1 {
 		t.Errorf("the next clean-up: %+v, %v; want old.d", ex, err)
 	}
 	if want := "[old.d]"; fmt.Sprint(picked) != want {
@@ -102,7 +102,7 @@ func TestExpireKeys(t *testing.T) {
 	}
 	// old.b written again is read again.
 	put("old.b", "drop")
-	if ex, err := q.ExpireKeys(ctx, "kvtest", "old.*", time.Now().Add(time.Hour), false, pick); err != nil || ex.Count != 1 {
+	if ex, err := q.Admin().ExpireKeys(ctx, "kvtest", "old.*", time.Now().Add(time.Hour), false, pick); err != nil || ex.Count != 1 {
 		t.Errorf("old.b written again: %+v, %v; want it expired", ex, err)
 	}
 	if got := held(); len(got) != 0 {
@@ -115,7 +115,7 @@ func TestExpireKeys(t *testing.T) {
 		put("old.e", "new")
 		return true, nil
 	}
-	if _, err := q.ExpireKeys(ctx, "kvtest", "old.*", time.Now().Add(time.Hour), false, race); err != nil {
+	if _, err := q.Admin().ExpireKeys(ctx, "kvtest", "old.*", time.Now().Add(time.Hour), false, race); err != nil {
 		t.Fatal(err)
 	}
 	if e, err := kv.Get(ctx, "old.e"); err != nil || string(e.Value()) != "new" {
@@ -132,7 +132,7 @@ func TestExpireKeys(t *testing.T) {
 	counts := make([]int, 2)
 	for i, judge := range []*Queue{q, other} {
 		both.Go(func() {
-			ex, err := judge.ExpireKeys(ctx, "kvtest", "many.*", time.Now().Add(time.Hour), false,
+			ex, err := judge.Admin().ExpireKeys(ctx, "kvtest", "many.*", time.Now().Add(time.Hour), false,
 				func(string, []byte) (bool, []string) { return true, nil })
 			if err != nil {
 				t.Errorf("clean-up %d beside another: %v", i, err)
@@ -149,19 +149,19 @@ func TestExpireKeys(t *testing.T) {
 	}
 
 	// A bucket never made holds nothing to expire; a read-only client expires nothing.
-	if ex, err := q.ExpireKeys(ctx, "nobucket", ">", time.Now(), false, pick); err != nil || ex.Count != 0 {
+	if ex, err := q.Admin().ExpireKeys(ctx, "nobucket", ">", time.Now(), false, pick); err != nil || ex.Count != 0 {
 		t.Errorf("no bucket: %+v, %v", ex, err)
 	}
-	if _, err := q.ExpireKeys(ctx, "no.bucket>", ">", time.Now(), false, pick); err == nil || !strings.Contains(err.Error(), `bucket "no.bucket>"`) {
+	if _, err := q.Admin().ExpireKeys(ctx, "no.bucket>", ">", time.Now(), false, pick); err == nil || !strings.Contains(err.Error(), `bucket "no.bucket>"`) {
 		t.Errorf("a bucket's name that is no name: %v", err)
 	}
 	ro := client(t, q.URL(), Options{ReadOnly: true})
-	if _, err := ro.ExpireKeys(ctx, "kvtest", ">", time.Now(), false, pick); err == nil {
+	if _, err := ro.Admin().ExpireKeys(ctx, "kvtest", ">", time.Now(), false, pick); err == nil {
 		t.Error("a read-only client expired keys")
 	}
 	// A key named beside an entry that is no key is an error, not a purge of a wildcard.
 	put("old.f", "drop")
-	if _, err := q.ExpireKeys(ctx, "kvtest", "old.*", time.Now().Add(time.Hour), false,
+	if _, err := q.Admin().ExpireKeys(ctx, "kvtest", "old.*", time.Now().Add(time.Hour), false,
 		func(string, []byte) (bool, []string) { return true, []string{"idx.>"} }); err == nil || !strings.Contains(err.Error(), `"idx.>" is not a key`) {
 		t.Errorf("a wildcard beside: %v", err)
 	}

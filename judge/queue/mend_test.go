@@ -103,7 +103,7 @@ func TestExpireReplaysFromAFullStore(t *testing.T) {
 	if !StoreFull(err) {
 		t.Fatalf("after %d replays: %v; want the store full", n, err)
 	}
-	ex, err := q.ExpireReplays(testContext(t, 30*time.Second), time.Now().Add(time.Hour), false)
+	ex, err := q.Admin().ExpireReplays(testContext(t, 30*time.Second), time.Now().Add(time.Hour), false)
 	if err != nil {
 		t.Fatalf("expiring replays from a full store: %v", err)
 	}

@@ -13,6 +13,10 @@
 // With no URL the queue embeds a NATS server with JetStream in the process, so a single
 // machine needs nothing else; other processes (more daemons, the submit and results
 // commands) connect to it by its URL.
+//
+// The administration of those stores - what they hold, their backup, what ages out of them -
+// is apart, on Admin (q.Admin()): the transport is what daemons, tournaments and the portal
+// use; judge store and judge serve's housekeeping use both.
 package queue
 
 import (

@@ -176,10 +176,10 @@ func TestExpireResults(t *testing.T) {
 	}
 	all := "[main1 test1 ladder1 old1 test2]"
 	size := uint64(len(`{"id":"test1"}`) + len(`{"id":"ladder1"}`))
-	if ex, err := q.ExpireResults(ctx, cut, true); err != nil || ex.Count != 2 || ex.Bytes != size || fmt.Sprint(stored()) != all {
+	if ex, err := q.Admin().ExpireResults(ctx, cut, true); err != nil || ex.Count != 2 || ex.Bytes != size || fmt.Sprint(stored()) != all {
 		t.Errorf("dry run: %+v, %v, %v stored; want 2 (%d B), all stored", ex, err, stored(), size)
 	}
-	if ex, err := q.ExpireResults(ctx, cut, false); err != nil || ex.Count != 2 || ex.Bytes != size {
+	if ex, err := q.Admin().ExpireResults(ctx, cut, false); err != nil || ex.Count != 2 || ex.Bytes != size {
 		t.Errorf("expired %+v, %v; want test1 and ladder1 (%d B)", ex, err, size)
 	}
 	if got := fmt.Sprint(stored()); got != "[main1 old1 test2]" {
@@ -190,10 +190,10 @@ func TestExpireResults(t *testing.T) {
 	}
 	// A second judge at once: it reads from the first result, finds the old ones gone.
 	other := client(t, q.URL(), Options{})
-	if ex, err := other.ExpireResults(ctx, time.Now().Add(time.Hour), false); err != nil || ex.Count != 1 {
+	if ex, err := other.Admin().ExpireResults(ctx, time.Now().Add(time.Hour), false); err != nil || ex.Count != 1 {
 		t.Errorf("another judge's clean-up: %+v, %v; want test2 expired", ex, err)
 	}
-	if ex, err := q.ExpireResults(ctx, time.Now().Add(time.Hour), false); err != nil || ex.Count != 0 {
+	if ex, err := q.Admin().ExpireResults(ctx, time.Now().Add(time.Hour), false); err != nil || ex.Count != 0 {
 		t.Errorf("the first judge's next clean-up: %+v, %v; want nothing left, no error", ex, err)
 	}
 	if got := fmt.Sprint(stored()); got != "[main1 old1]" {
@@ -208,7 +208,7 @@ func TestExpireResults(t *testing.T) {
 	counts := make([]int, 2)
 	for i, judge := range []*Queue{q, other} {
 		both.Go(func() {
-			ex, err := judge.ExpireResults(ctx, time.Now().Add(time.Hour), false)
+			ex, err := judge.Admin().ExpireResults(ctx, time.Now().Add(time.Hour), false)
 			if err != nil {
 				t.Errorf("judge %d's clean-up beside another: %v", i, err)
 			}
@@ -224,7 +224,7 @@ func TestExpireResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	ro := client(t, q.URL(), Options{ReadOnly: true})
-	if _, err := ro.ExpireResults(ctx, time.Now(), false); !errors.Is(err, ErrReadOnly) {
+	if _, err := ro.Admin().ExpireResults(ctx, time.Now(), false); !errors.Is(err, ErrReadOnly) {
 		t.Errorf("read-only: %v", err)
 	}
 	// The results stream keeps no age of its own: the lanes decide.

@@ -24,11 +24,11 @@ const trimSteps = 24
 // delete is gone. The entries go by age, as expire deletes them: Trim finds, by dry runs,
 // the latest cut-off since no earlier than which deleting the older ones frees enough, and
 // deletes once. A store under its limit costs one look at its size. It says what went.
-func (q *Queue) Trim(ctx context.Context, store string, limit uint64, since time.Time, expire ExpireFunc) (Expired, error) {
+func (a Admin) Trim(ctx context.Context, store string, limit uint64, since time.Time, expire ExpireFunc) (Expired, error) {
 	if limit == 0 {
 		return Expired{}, nil
 	}
-	used, oldest, err := q.storeBytes(ctx, store)
+	used, oldest, err := a.storeBytes(ctx, store)
 	if err != nil || used <= limit {
 		return Expired{}, err
 	}
@@ -66,8 +66,9 @@ func (q *Queue) Trim(ctx context.Context, store string, limit uint64, since time
 
 // storeBytes is what store holds, as Usage says it, and when its oldest entry was stored;
 // 0 for a store not made yet.
-func (q *Queue) storeBytes(ctx context.Context, store string) (uint64, time.Time, error) {
-	us, err := q.Usage(ctx, false)
+func (a Admin) storeBytes(ctx context.Context, store string) (uint64, time.Time, error) {
+	q := a.q
+	us, err := q.Admin().Usage(ctx, false)
 	if err != nil {
 		return 0, time.Time{}, err
 	}

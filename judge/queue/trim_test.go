@@ -34,10 +34,10 @@ func TestTrimKeepsADayWithinItsLimits(t *testing.T) {
 		limit  uint64
 		expire ExpireFunc
 	}{
-		{"replays", replayMax, q.ExpireReplays},
-		{"results", resultMax, q.ExpireResults},
+		{"replays", replayMax, q.Admin().ExpireReplays},
+		{"results", resultMax, q.Admin().ExpireResults},
 		{"kv/portal", kvMax, func(ctx context.Context, olderThan time.Time, dryRun bool) (Expired, error) {
-			return q.ExpireKeys(ctx, "portal", "match.*", olderThan, dryRun, pick)
+			return q.Admin().ExpireKeys(ctx, "portal", "match.*", olderThan, dryRun, pick)
 		}},
 	}
 	var official []string
@@ -57,17 +57,17 @@ func TestTrimKeepsADayWithinItsLimits(t *testing.T) {
 			}
 		}
 		for _, s := range stores {
-			before, _, err := q.storeBytes(ctx, s.store)
+			before, _, err := q.Admin().storeBytes(ctx, s.store)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if hourly := uint64(perHour * replay * 2); before > s.limit+hourly {
 				t.Fatalf("hour %d: %s holds %d bytes, its limit %d and an hour's growth", h, s.store, before, s.limit)
 			}
-			if _, err := q.Trim(ctx, s.store, s.limit, time.Time{}, s.expire); err != nil {
+			if _, err := q.Admin().Trim(ctx, s.store, s.limit, time.Time{}, s.expire); err != nil {
 				t.Fatalf("hour %d: trimming %s: %v", h, s.store, err)
 			}
-			after, _, err := q.storeBytes(ctx, s.store)
+			after, _, err := q.Admin().storeBytes(ctx, s.store)
 			if err != nil {
 				t.Fatal(err)
 			}

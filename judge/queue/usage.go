@@ -30,7 +30,8 @@ type Usage struct {
 // order (streams, object stores, key-value buckets by name). A store not yet created is left
 // out. Counting an object store's objects reads the name of every one (a season's ladder
 // replays are hundreds of thousands), so it is done only when countObjects asks.
-func (q *Queue) Usage(ctx context.Context, countObjects bool) ([]Usage, error) {
+func (a Admin) Usage(ctx context.Context, countObjects bool) ([]Usage, error) {
+	q := a.q
 	stores := map[string]string{ // stream -> store
 		q.jobsStream:    "jobs",
 		q.resultsStream: "results",
@@ -64,7 +65,7 @@ func (q *Queue) Usage(ctx context.Context, countObjects bool) ([]Usage, error) {
 		case strings.HasPrefix(name, "OBJ_"):
 			u.Kind, u.Count = "objects", 0
 			if countObjects {
-				n, err := q.objectCount(ctx, strings.TrimPrefix(name, "OBJ_"))
+				n, err := a.objectCount(ctx, strings.TrimPrefix(name, "OBJ_"))
 				if err != nil {
 					return nil, err
 				}
@@ -95,7 +96,8 @@ func (q *Queue) Usage(ctx context.Context, countObjects bool) ([]Usage, error) {
 
 // objectCount is the number of live objects of bucket: a deleted object leaves a marker in
 // the stream, which its message count would include.
-func (q *Queue) objectCount(ctx context.Context, bucket string) (uint64, error) {
+func (a Admin) objectCount(ctx context.Context, bucket string) (uint64, error) {
+	q := a.q
 	obs, err := q.js.ObjectStore(ctx, bucket)
 	if err != nil {
 		return 0, fmt.Errorf("queue: object store %s: %w", bucket, err)

@@ -38,7 +38,7 @@ func TestUsage(t *testing.T) {
 	other := client(t, q.URL(), Options{Prefix: "other"})
 	submit(t, other, "o1", `{"id":"o1"}`)
 
-	got, err := q.Usage(ctx, true)
+	got, err := q.Admin().Usage(ctx, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestUsage(t *testing.T) {
 	if got[3].Bytes < 1000 {
 		t.Errorf("replays: %d bytes, want the live object's 1000 at least", got[3].Bytes)
 	}
-	cheap, err := q.Usage(ctx, false)
+	cheap, err := q.Admin().Usage(ctx, false)
 	if err != nil {
 		t.Fatal(err)
 	}

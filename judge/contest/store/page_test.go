@@ -331,7 +331,7 @@ func TestListsAcrossPortalsAndExpiry(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if ex, err := q.ExpireKeys(ctx, "portal", store.MatchKeys, time.Now().Add(time.Hour), false, store.ExpirableMatch); err != nil || ex.Count != 3 {
+	if ex, err := q.Admin().ExpireKeys(ctx, "portal", store.MatchKeys, time.Now().Add(time.Hour), false, store.ExpirableMatch); err != nil || ex.Count != 3 {
 		t.Fatalf("expiring: %+v %v", ex, err)
 	}
 	want := se.want("alice", "")[:4]

@@ -78,7 +78,7 @@ func publishCmd(a *base.App) *cobra.Command {
 			if len(dropped) == 0 {
 				return nil
 			}
-			gone, err := q.DeleteObjects(ctx, queue.BucketImages, dropped...)
+			gone, err := q.Admin().DeleteObjects(ctx, queue.BucketImages, dropped...)
 			if err != nil {
 				return fmt.Errorf("deleting the archives older than the newest %d: %w", keep, err)
 			}

@@ -38,7 +38,7 @@ nats.listen. judge store restore puts it back.`,
 			}
 			defer q.Close()
 			fmt.Fprintf(cmd.ErrOrStderr(), "backing up the stores %s into %s\n", from, dir)
-			b, err := q.Backup(cmd.Context(), dir, a.Version, progressTo(cmd.ErrOrStderr(), "backed up"))
+			b, err := q.Admin().Backup(cmd.Context(), dir, a.Version, progressTo(cmd.ErrOrStderr(), "backed up"))
 			if err != nil {
 				return fmt.Errorf("backup into %s: %w (it is not a backup: it has no %s)", dir, err, queue.BackupFile)
 			}

@@ -43,7 +43,7 @@ judge serving it, if one runs), else the judge serving at nats.listen.`,
 				return err
 			}
 			defer q.Close()
-			usage, err := q.Usage(cmd.Context(), true)
+			usage, err := q.Admin().Usage(cmd.Context(), true)
 			if err != nil {
 				return err
 			}
@@ -127,7 +127,7 @@ daemon needs it. It works through the running judge (nats.listen) or the server 
 					fmt.Fprintf(w, "nats.%s is 0: the %s are kept forever, and none was deleted\n", e.Key, e.What)
 					continue
 				}
-				ex, err := e.Expire(q, cmd.Context(), time.Now().Add(-e.Age), dryRun)
+				ex, err := e.Expire(q.Admin(), cmd.Context(), time.Now().Add(-e.Age), dryRun)
 				if err != nil {
 					return err
 				}
