@@ -106,3 +106,59 @@ func mustContest(t *testing.T, st *store.Store, name string) store.Contest {
 	}
 	return ct
 }
+
+// Who may read a match, a seat's stderr and a round's frozen versions: the match's own
+// players and the contest's organisers; a round's matches anyone of the contest; no one of
+// another contest. A contestant sees the round's versions without their ids and sources.
+func TestWhoReadsWhat(t *testing.T) {
+	ctx := t.Context()
+	e, st, _ := newEngine(t)
+	for _, c := range []string{"spring", "autumn"} {
+		if _, err := st.CreateContest(ctx, store.Contest{Name: c, Game: "amazes", TestQuota: 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	test, err := st.AddMatch(ctx, store.Match{ID: store.NewID("m"), Contest: "spring", Kind: store.KindTest, Owner: "ann",
+		Seats: []store.Seat{{Login: "ann", Submission: "s1"}, {House: "easy"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	round, err := st.AddMatch(ctx, store.Match{ID: "spring-t1-1-1", Contest: "spring", Kind: store.KindRound,
+		Seats: []store.Seat{{Login: "bob", Submission: "s2"}, {Login: "cat", Submission: "s3"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann, bob := Actor{Contest: "spring", Login: "ann"}, Actor{Contest: "spring", Login: "bob"}
+	org, other := Actor{Contest: "spring", Login: "org", Organiser: true}, Actor{Contest: "autumn", Login: "ann", Organiser: true}
+	for _, tc := range []struct {
+		who  Actor
+		m    store.Match
+		ok   bool
+		sees []bool
+	}{
+		{ann, test, true, []bool{true, false}},
+		{bob, test, false, nil},
+		{org, test, true, []bool{true, true}},
+		{other, test, false, nil},
+		{ann, round, true, []bool{false, false}},
+		{bob, round, true, []bool{true, false}},
+		{other, round, false, nil},
+	} {
+		_, err := e.Match(ctx, tc.who, tc.m.ID)
+		if (err == nil) != tc.ok || (err != nil && !errors.Is(err, store.ErrNotFound)) {
+			t.Errorf("%s of %s reads %s: %v, want ok %v", tc.who.Login, tc.who.Contest, tc.m.ID, err, tc.ok)
+		}
+		for i, want := range tc.sees {
+			if got := tc.who.Sees(tc.m, i); got != want {
+				t.Errorf("%s sees seat %d of %s in full: %v, want %v", tc.who.Login, i, tc.m.ID, got, want)
+			}
+		}
+	}
+	r := store.Round{ID: "spring-t1", Contest: "spring", Entrants: []store.Entrant{{Login: "bob", Sub: "s2", Source: "portal/sources/s2.json", SHA256: "ab"}}}
+	if got := RoundFor(ann, r); got.Entrants[0].Sub != "" || got.Entrants[0].Source != "" || got.Entrants[0].SHA256 != "ab" || r.Entrants[0].Sub != "s2" {
+		t.Errorf("a contestant's view of the round: %+v (the record: %+v)", got.Entrants, r.Entrants)
+	}
+	if got := RoundFor(org, r); got.Entrants[0].Source == "" {
+		t.Errorf("an organiser's view of the round lacks the sources: %+v", got.Entrants)
+	}
+}

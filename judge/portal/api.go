@@ -229,14 +229,14 @@ func (s apiV1) matchJSON(c caller, m store.Match) api.Match {
 		out.Players = append(out.Players, seat.Name())
 	}
 	if m.Result != nil {
-		res := privateResult(*m.Result, func(i int) bool { return mine(c, m, i) })
+		res := privateResult(*m.Result, func(i int) bool { return c.actor().Sees(m, i) })
 		out.Result, out.Status = &res, string(res.Status)
 	}
 	return out
 }
 
 func (s apiV1) apiMatch(w http.ResponseWriter, r *http.Request, c caller) error {
-	m, err := s.match(r.Context(), c, r.PathValue("id"))
+	m, err := s.engine.Match(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -271,7 +271,7 @@ func (s apiV1) apiMatches(w http.ResponseWriter, r *http.Request, c caller) erro
 
 // replay writes a match's replay as the caller may see it.
 func (s *Server) replay(w http.ResponseWriter, r *http.Request, c caller) (store.Match, []byte, error) {
-	m, err := s.match(r.Context(), c, r.PathValue("id"))
+	m, err := s.engine.Match(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return m, nil, err
 	}
@@ -287,7 +287,7 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, c caller) (store
 	if !found {
 		return m, nil, s.replayGone(r.Context(), m)
 	}
-	if err := privateReplay(&out, &raw, func(i int) bool { return mine(c, m, i) }); err != nil {
+	if err := privateReplay(&out, &raw, func(i int) bool { return c.actor().Sees(m, i) }); err != nil {
 		return m, nil, err
 	}
 	return m, out.Bytes(), nil

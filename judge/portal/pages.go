@@ -190,7 +190,7 @@ func (s webPages) askMatchPage(w http.ResponseWriter, r *http.Request, c caller)
 }
 
 func (s webPages) matchPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	m, err := s.match(r.Context(), c, r.PathValue("id"))
+	m, err := s.engine.Match(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil || m.Contest != r.PathValue("contest") {
 		return cmpErr(err, errNotFound)
 	}
@@ -200,7 +200,7 @@ func (s webPages) matchPage(w http.ResponseWriter, r *http.Request, c caller) er
 	}
 	var res *result.Result
 	if m.Result != nil {
-		pr := privateResult(*m.Result, func(i int) bool { return mine(c, m, i) })
+		pr := privateResult(*m.Result, func(i int) bool { return c.actor().Sees(m, i) })
 		res = &pr
 	}
 	replay, gone := m.Replay != "", ""
@@ -235,7 +235,7 @@ func (s webPages) matchPage(w http.ResponseWriter, r *http.Request, c caller) er
 func against(c caller, ct store.Contest, m store.Match, added bool) []string {
 	var out []string
 	for i, seat := range m.Seats {
-		if seat.House == "" && mine(c, m, i) {
+		if seat.House == "" && c.actor().Sees(m, i) {
 			args := []string{"judge", "play", "--against", m.ID + ".jsonl", "--seat", strconv.Itoa(i)}
 			if added {
 				args = append(args, "--game", gameArg(ct, added))

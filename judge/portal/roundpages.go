@@ -32,66 +32,26 @@ func (s roundPages) apiStartRound(w http.ResponseWriter, r *http.Request, c call
 	return nil
 }
 
-// roundFor is a round as the caller may see it: a contestant sees the frozen versions'
-// numbers, languages, hashes and toolchains, not the ids of other contestants' versions nor
-// where their sources are kept.
-func roundFor(c caller, r store.Round) store.Round {
-	if c.Organiser {
-		return r
-	}
-	r.Entrants = slices.Clone(r.Entrants)
-	for i := range r.Entrants {
-		r.Entrants[i].Sub, r.Entrants[i].Source = "", ""
-	}
-	return r
-}
-
-// contestRound is a round of the caller's contest.
-func (s roundPages) contestRound(r *http.Request, c caller, id string) (store.Round, error) {
-	round, err := s.c.Store.Round(r.Context(), id)
-	if err != nil {
-		return round, err
-	}
-	if round.Contest != c.Contest {
-		return store.Round{}, errNotFound
-	}
-	return round, nil
-}
-
 func (s roundPages) apiRound(w http.ResponseWriter, r *http.Request, c caller) error {
-	round, err := s.contestRound(r, c, r.PathValue("id"))
+	round, err := s.engine.Round(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, roundFor(c, round))
+	writeJSON(w, http.StatusOK, round)
 	return nil
 }
 
-// contestRounds serves the caller's contest and its rounds.
-func (s roundPages) contestRounds(r *http.Request, c caller) (store.Contest, []store.Round, error) {
-	ct, err := s.engine.Contest(r.Context(), c.actor(), r.PathValue("contest"))
-	if err != nil {
-		return ct, nil, err
-	}
-	rs, err := s.c.Store.Rounds(r.Context(), ct.Name)
-	return ct, rs, err
-}
-
 func (s roundPages) apiRounds(w http.ResponseWriter, r *http.Request, c caller) error {
-	_, rs, err := s.contestRounds(r, c)
+	_, rs, err := s.engine.Rounds(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}
-	out := []store.Round{}
-	for _, r := range rs {
-		out = append(out, roundFor(c, r))
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"rounds": out})
+	writeJSON(w, http.StatusOK, map[string]any{"rounds": append([]store.Round{}, rs...)})
 	return nil
 }
 
 func (s roundPages) roundsPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	ct, rs, err := s.contestRounds(r, c)
+	ct, rs, err := s.engine.Rounds(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}
@@ -138,7 +98,7 @@ func (s roundPages) startRoundPage(w http.ResponseWriter, r *http.Request, c cal
 }
 
 func (s roundPages) roundPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	round, err := s.contestRound(r, c, r.PathValue("id"))
+	round, err := s.engine.Round(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil || round.Contest != r.PathValue("contest") {
 		return cmpErr(err, errNotFound)
 	}
@@ -164,7 +124,7 @@ func (s roundPages) exportRound(w http.ResponseWriter, r *http.Request, c caller
 		return err
 	}
 	id, _ := strings.CutSuffix(r.PathValue("id"), ".tar.gz")
-	round, err := s.contestRound(r, c, id)
+	round, err := s.engine.Round(r.Context(), c.actor(), id)
 	if err != nil {
 		return err
 	}
