@@ -5,6 +5,7 @@ import (
 
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/result"
+	"github.com/botjudge/judge/judge/tournament/standings"
 )
 
 // A version's statuses (docs/portal.md), as the store has them (store.Status): it stays in
@@ -170,4 +171,61 @@ type Contest struct {
 	MinRate       int               `json:"min_rate"`
 	MaxRate       int               `json:"max_rate"`
 	TestRounds    []time.Time       `json:"test_rounds"`
+}
+
+// RoundSpec is what an organiser chooses of a round (POST /api/v1/contests/{contest}/rounds,
+// judge portal round start): its kind ("test" or "official") and, as a tournament file has
+// them, its format, rounds and final.
+type RoundSpec struct {
+	Kind   string `json:"kind"`
+	Format string `json:"format"`
+	Rounds int    `json:"rounds"`
+	Final  int    `json:"final"`
+	// Confidence, UntilSeparated, Top and Budget are a tournament file's (docs/tournament.md):
+	// how sure the standings are stated, and a round that plays on until it is sure.
+	Confidence     float64 `json:"confidence,omitempty"`
+	UntilSeparated bool    `json:"until_separated,omitempty"`
+	Top            int     `json:"top,omitempty"`
+	Budget         int     `json:"budget,omitempty"`
+}
+
+// Round is a round as the caller may see it (GET /api/v1/rounds/{id}, each of a contest's,
+// and the answer to a RoundSpec): its settings, its frozen versions, its status and, once it
+// is done, its standings with their doubt.
+type Round struct {
+	ID             string             `json:"id"`
+	Contest        string             `json:"contest"`
+	Kind           string             `json:"kind"`
+	Format         string             `json:"format"`
+	Rounds         int                `json:"rounds"`
+	Final          int                `json:"final"`
+	Seed           uint64             `json:"seed"`
+	Seats          int                `json:"seats,omitempty"`
+	Confidence     float64            `json:"confidence,omitempty"`
+	UntilSeparated bool               `json:"until_separated,omitempty"`
+	Top            int                `json:"top,omitempty"`
+	Budget         int                `json:"budget,omitempty"`
+	Entrants       []RoundEntrant     `json:"entrants"`
+	Status         string             `json:"status"`
+	Created        time.Time          `json:"created"`
+	Finished       time.Time          `json:"finished,omitzero"`
+	Outcome        *standings.Outcome `json:"outcome,omitempty"`
+	Error          string             `json:"error,omitempty"`
+}
+
+// RoundEntrant is a version frozen for a round; its id (Sub) and where its sources are kept
+// (Source) are an organiser's to see only.
+type RoundEntrant struct {
+	Login     string `json:"login"`
+	Sub       string `json:"sub,omitempty"`
+	Version   int    `json:"version"`
+	Lang      string `json:"lang"`
+	Source    string `json:"source,omitempty"`
+	SHA256    string `json:"sha256"`
+	Toolchain string `json:"toolchain"`
+}
+
+// Rounds are a contest's rounds.
+type Rounds struct {
+	Rounds []Round `json:"rounds"`
 }

@@ -51,7 +51,7 @@ func TestWhatAContestTakes(t *testing.T) {
 			return err
 		}, true},
 		{"start a test round", func(c string, a Actor) error {
-			_, err := e.StartRound(ctx, a, c, RoundSpec{Kind: store.RoundTest})
+			_, err := e.StartRound(ctx, a, c, api.RoundSpec{Kind: store.RoundTest})
 			return err
 		}, true},
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/game"
@@ -196,7 +197,7 @@ func TestEngineWithoutHTTP(t *testing.T) {
 				return nil
 			})
 
-			r, err := e.StartRound(ctx, HostActor(), ct.Name, RoundSpec{Kind: store.RoundTest})
+			r, err := e.StartRound(ctx, HostActor(), ct.Name, api.RoundSpec{Kind: store.RoundTest})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -212,7 +213,7 @@ func TestEngineWithoutHTTP(t *testing.T) {
 				}
 				return nil
 			})
-			if _, err := e.StartRound(ctx, HostActor(), ct.Name, RoundSpec{Kind: store.RoundOfficial}); !errors.Is(err, ErrNotClosed) {
+			if _, err := e.StartRound(ctx, HostActor(), ct.Name, api.RoundSpec{Kind: store.RoundOfficial}); !errors.Is(err, ErrNotClosed) {
 				t.Errorf("an official round before the deadline: %v, want ErrNotClosed", err)
 			}
 		})

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
@@ -32,21 +33,6 @@ var (
 	ErrNotClosed = fmt.Errorf("submissions still open: %w", store.ErrConflict)
 )
 
-// RoundSpec is what an organiser chooses of a round: its kind (store.RoundTest or
-// store.RoundOfficial) and, as a tournament file has them, its format, rounds and final.
-type RoundSpec struct {
-	Kind   string `json:"kind"`
-	Format string `json:"format"`
-	Rounds int    `json:"rounds"`
-	Final  int    `json:"final"`
-	// Confidence, UntilSeparated, Top and Budget are a tournament file's (docs/tournament.md):
-	// how sure the standings are stated, and a round that plays on until it is sure.
-	Confidence     float64 `json:"confidence,omitempty"`
-	UntilSeparated bool    `json:"until_separated,omitempty"`
-	Top            int     `json:"top,omitempty"`
-	Budget         int     `json:"budget,omitempty"`
-}
-
 // roundID is the id of a round: the official one, a test competition started at t on
 // demand, or one the contest's TestRounds scheduled at t (so that every engine finds the
 // same id for it, and only one starts it).
@@ -62,7 +48,7 @@ func roundID(contest, kind string, t time.Time, scheduled bool) string {
 
 // StartRound freezes the active versions of a contest the actor organises and starts a round
 // of them, now.
-func (e *Engine) StartRound(ctx context.Context, a Actor, contest string, spec RoundSpec) (store.Round, error) {
+func (e *Engine) StartRound(ctx context.Context, a Actor, contest string, spec api.RoundSpec) (store.Round, error) {
 	ct, err := e.Organised(ctx, a, contest)
 	if err != nil {
 		return store.Round{}, err
@@ -76,7 +62,7 @@ func (e *Engine) StartRound(ctx context.Context, a Actor, contest string, spec R
 	return r, nil
 }
 
-func (e *Engine) startRound(ctx context.Context, ct store.Contest, spec RoundSpec, at time.Time, scheduled bool) (store.Round, error) {
+func (e *Engine) startRound(ctx context.Context, ct store.Contest, spec api.RoundSpec, at time.Time, scheduled bool) (store.Round, error) {
 	if err := closed(ct, anyChange, at); err != nil {
 		return store.Round{}, err
 	}
@@ -303,7 +289,7 @@ func (rr *roundRunner) resume(ctx context.Context, ct store.Contest) error {
 		if _, err := rr.e.c.Store.Round(ctx, roundID(ct.Name, store.RoundTest, at, true)); !errors.Is(err, store.ErrNotFound) {
 			continue
 		}
-		_, err := rr.e.startRound(ctx, ct, RoundSpec{Kind: store.RoundTest}, at, true)
+		_, err := rr.e.startRound(ctx, ct, api.RoundSpec{Kind: store.RoundTest}, at, true)
 		if err == nil {
 			rr.e.ladders.poke()
 		}

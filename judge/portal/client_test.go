@@ -91,6 +91,23 @@ func TestTheAPITypesAreThePortalsAnswers(t *testing.T) {
 	if got, _, err := cl.Contest(ctx, "spring"); err != nil || got.Name != "spring" || got.Game != "amazes" || got.Players != 2 || got.Deadline == nil || got.ClosedAt != nil || !reflect.DeepEqual(got.House, []string{"easy"}) {
 		t.Errorf("the contest: %v %+v", err, got)
 	}
+	org := e.user("spring", "org", true)
+	body, _ := json.Marshal(api.RoundSpec{Kind: "test"})
+	code, started, _ := org.api("POST", "/api/v1/contests/spring/rounds", bytes.NewReader(body), "application/json")
+	if code != 202 {
+		t.Fatalf("a test round: %d %v", code, started)
+	}
+	org.waitRound(started["id"].(string))
+	var round api.Round
+	strict("/api/v1/rounds/"+started["id"].(string), &round)
+	if round.Status != "done" || round.Outcome == nil || len(round.Entrants) != 2 || round.Entrants[0].Source != "" {
+		t.Errorf("the round as ann sees it: %+v", round)
+	}
+	var rounds api.Rounds
+	strict("/api/v1/contests/spring/rounds", &rounds)
+	if len(rounds.Rounds) != 1 {
+		t.Errorf("the contest's rounds: %+v", rounds)
+	}
 	if r, err := cl.Replay(ctx, asked.ID); err != nil {
 		t.Errorf("the replay: %v", err)
 	} else {

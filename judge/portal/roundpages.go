@@ -20,7 +20,7 @@ type roundPages struct{ *Server }
 // player's stderr stays its own); starting a round and exporting it are the organisers'.
 
 func (s roundPages) apiStartRound(w http.ResponseWriter, r *http.Request, c caller) error {
-	var spec contest.RoundSpec
+	var spec api.RoundSpec
 	if err := decodeBody(r, &spec, `{"kind": "test"|"official", "format": "roundrobin"|"swiss", "rounds": N, "final": K, "confidence": C, "until_separated": true|false, "top": K, "budget": N}`); err != nil {
 		return err
 	}
@@ -28,8 +28,19 @@ func (s roundPages) apiStartRound(w http.ResponseWriter, r *http.Request, c call
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusAccepted, round)
+	writeJSON(w, http.StatusAccepted, roundJSON(round))
 	return nil
+}
+
+// roundJSON is a round as the API answers it (the engine has kept to the caller's view).
+func roundJSON(r store.Round) api.Round {
+	out := api.Round{ID: r.ID, Contest: r.Contest, Kind: r.Kind, Format: r.Format, Rounds: r.Rounds, Final: r.Final, Seed: r.Seed,
+		Seats: r.Seats, Confidence: r.Confidence, UntilSeparated: r.UntilSeparated, Top: r.Top, Budget: r.Budget,
+		Entrants: []api.RoundEntrant{}, Status: r.Status, Created: r.Created, Finished: r.Finished, Outcome: r.Outcome, Error: r.Error}
+	for _, e := range r.Entrants {
+		out.Entrants = append(out.Entrants, api.RoundEntrant(e))
+	}
+	return out
 }
 
 func (s roundPages) apiRound(w http.ResponseWriter, r *http.Request, c caller) error {
@@ -37,7 +48,7 @@ func (s roundPages) apiRound(w http.ResponseWriter, r *http.Request, c caller) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, round)
+	writeJSON(w, http.StatusOK, roundJSON(round))
 	return nil
 }
 
@@ -46,7 +57,11 @@ func (s roundPages) apiRounds(w http.ResponseWriter, r *http.Request, c caller) 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"rounds": append([]store.Round{}, rs...)})
+	out := api.Rounds{Rounds: []api.Round{}}
+	for _, r := range rs {
+		out.Rounds = append(out.Rounds, roundJSON(r))
+	}
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -69,7 +84,7 @@ func (s roundPages) startRoundPage(w http.ResponseWriter, r *http.Request, c cal
 	if err != nil {
 		return err
 	}
-	spec := contest.RoundSpec{Kind: r.PostFormValue("kind"), Format: r.PostFormValue("format"), UntilSeparated: r.PostFormValue("until_separated") != ""}
+	spec := api.RoundSpec{Kind: r.PostFormValue("kind"), Format: r.PostFormValue("format"), UntilSeparated: r.PostFormValue("until_separated") != ""}
 	if v := strings.TrimSpace(r.PostFormValue("confidence")); v != "" {
 		c, err := strconv.ParseFloat(v, 64)
 		if err != nil {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/games"
@@ -453,7 +454,7 @@ func personOf(u store.User) person {
 func RoundCmd(a *base.App) *cobra.Command {
 	round := &cobra.Command{Use: "round", Short: "Start test competitions and the official round; show their standings"}
 	var contestName string
-	var spec contest.RoundSpec
+	var spec api.RoundSpec
 	var official, asJSON bool
 	start := &cobra.Command{
 		Use:   "start --contest NAME [--official] [--format roundrobin|swiss] [--rounds N] [--final K] [--confidence C] [--until-separated [--top K] [--budget N]] [--json]",
