@@ -104,62 +104,15 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 	if err != nil {
 		return cli.Usage(err)
 	}
-	limit := int64(a.Cfg.Build.SourceLimit)
-	load := func(what, arg string) (tournament.Entrant, error) {
-		sub, err := cli.LoadBot(arg, limit)
-		if err != nil {
-			return tournament.Entrant{}, cli.Usage(fmt.Errorf("%s %s: %w", what, arg, err))
-		}
-		return tournament.Entrant{Name: botName(arg), Submission: sub}, nil
-	}
-	newE, err := load("NEW", newArg)
+	newE, oldE, opps, err := compareEntrants(f, newArg, oldArg, int64(a.Cfg.Build.SourceLimit))
 	if err != nil {
 		return err
 	}
-	oldE, err := load("OLD", oldArg)
+	g, q, stop, err := a.compareGame(cmd, f)
 	if err != nil {
 		return err
 	}
-	if newE.Name == oldE.Name {
-		newE.Name, oldE.Name = "new:"+newE.Name, "old:"+oldE.Name
-	}
-	var opps []tournament.Entrant
-	if f.opponents != "" {
-		for _, arg := range strings.Split(f.opponents, ",") {
-			e, err := load("opponent", strings.TrimSpace(arg))
-			if err != nil {
-				return err
-			}
-			opps = append(opps, e)
-		}
-	}
-
-	// The game: built in, a directory (--local), or the store's.
-	var q *queue.Queue
-	var g game.Game
-	if dir, ok := gameDir(f.gameName); ok {
-		if !f.local {
-			return cli.Usage(fmt.Errorf("--game %s: a game's directory is played with --local; through the queue, add it first (judge game add) and name it", dir))
-		}
-		if g, err = a.addedGame(ctx, dir); err != nil {
-			return err
-		}
-	} else if g, ok = games.Lookup(f.gameName); !ok {
-		if f.local {
-			return cli.Usage(fmt.Errorf("--game: unknown game %q; known: %s, or a game's directory", f.gameName, base.BuiltinNames()))
-		}
-		var stop func()
-		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), &tournamentFlags{embedded: f.embedded, workers: f.workers}); err != nil {
-			return base.UnreachableGame("--game", f.gameName, err)
-		}
-		defer stop()
-		if err := a.UseCatalog(ctx, q); err != nil {
-			return err
-		}
-		if g, ok = a.Lookup(f.gameName); !ok {
-			return cli.Usage(fmt.Errorf("--game: unknown game %q; known: %s", f.gameName, a.GameNames()))
-		}
-	}
+	defer stop()
 	// A sample bot of another game is the commonest wrong argument: said before anything runs.
 	for _, e := range append([]tournament.Entrant{newE, oldE}, opps...) {
 		if of, ok := bots.GameOf(e.Submission.Files); ok && of != g.Name() {
@@ -186,9 +139,102 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 			return err
 		}
 	}
-	// Every bot is compiled first: one that does not compile is said at once, with its log.
-	var b tournament.Builder
+	if err := a.compileCompared(cmd, f.local, g, c); err != nil {
+		return err
+	}
+
+	c.Progress = tournament.ComparePrinter(cmd.ErrOrStderr(), difference)
 	if f.local {
+		c.Play = playHere(here, g, options)
+	} else if q == nil {
+		var stop func()
+		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), &tournamentFlags{embedded: f.embedded, workers: f.workers}); err != nil {
+			return err
+		}
+		defer stop()
+	}
+	var out tournament.CompareOutcome
+	if q != nil {
+		out, err = c.Run(ctx, q)
+	} else {
+		out, err = c.Run(ctx, nil)
+	}
+	if err != nil {
+		return err
+	}
+	if f.asJSON {
+		enc := json.NewEncoder(cmd.OutOrStdout())
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	return writeCompare(cmd.OutOrStdout(), out)
+}
+
+// compareEntrants reads NEW, OLD and --opponents, each as a usage error that names it; NEW
+// and OLD of one name are told apart as new: and old:.
+func compareEntrants(f *compareFlags, newArg, oldArg string, limit int64) (newE, oldE tournament.Entrant, opps []tournament.Entrant, err error) {
+	load := func(what, arg string) (tournament.Entrant, error) {
+		sub, err := cli.LoadBot(arg, limit)
+		if err != nil {
+			return tournament.Entrant{}, cli.Usage(fmt.Errorf("%s %s: %w", what, arg, err))
+		}
+		return tournament.Entrant{Name: botName(arg), Submission: sub}, nil
+	}
+	if newE, err = load("NEW", newArg); err != nil {
+		return
+	}
+	if oldE, err = load("OLD", oldArg); err != nil {
+		return
+	}
+	if newE.Name == oldE.Name {
+		newE.Name, oldE.Name = "new:"+newE.Name, "old:"+oldE.Name
+	}
+	if f.opponents != "" {
+		for _, arg := range strings.Split(f.opponents, ",") {
+			e, err := load("opponent", strings.TrimSpace(arg))
+			if err != nil {
+				return newE, oldE, nil, err
+			}
+			opps = append(opps, e)
+		}
+	}
+	return newE, oldE, opps, nil
+}
+
+// compareGame is --game's game: built in, a directory (--local), or the store's, which
+// opens the queue (q, ended by stop) to find it; q is nil otherwise.
+func (a *app) compareGame(cmd *cobra.Command, f *compareFlags) (g game.Game, q *queue.Queue, stop func(), err error) {
+	ctx := cmd.Context()
+	stop = func() {}
+	if dir, ok := gameDir(f.gameName); ok {
+		if !f.local {
+			return nil, nil, stop, cli.Usage(fmt.Errorf("--game %s: a game's directory is played with --local; through the queue, add it first (judge game add) and name it", dir))
+		}
+		g, err = a.addedGame(ctx, dir)
+		return g, nil, stop, err
+	} else if g, ok = games.Lookup(f.gameName); !ok {
+		if f.local {
+			return nil, nil, stop, cli.Usage(fmt.Errorf("--game: unknown game %q; known: %s, or a game's directory", f.gameName, base.BuiltinNames()))
+		}
+		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), &tournamentFlags{embedded: f.embedded, workers: f.workers}); err != nil {
+			return nil, nil, func() {}, base.UnreachableGame("--game", f.gameName, err)
+		}
+		if err := a.UseCatalog(ctx, q); err != nil {
+			return nil, nil, stop, err
+		}
+		if g, ok = a.Lookup(f.gameName); !ok {
+			return nil, nil, stop, cli.Usage(fmt.Errorf("--game: unknown game %q; known: %s", f.gameName, a.GameNames()))
+		}
+	}
+	return g, q, stop, nil
+}
+
+// compileCompared compiles every bot of c first (with this machine's compilers when local):
+// one that does not compile is said at once, with its log.
+func (a *app) compileCompared(cmd *cobra.Command, local bool, g game.Game, c *tournament.Compare) error {
+	ctx := cmd.Context()
+	var b tournament.Builder
+	if local {
 		b = reported(a.LocalBuilder())
 	} else if bb, err := a.Builder(ctx); err != nil {
 		return fmt.Errorf("compiling NEW and OLD: %w", err)
@@ -221,31 +267,7 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 		return errors.New(strings.Join(broken, "\n"))
 	}
 
-	c.Progress = tournament.ComparePrinter(cmd.ErrOrStderr(), difference)
-	if f.local {
-		c.Play = playHere(here, g, options)
-	} else if q == nil {
-		var stop func()
-		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), &tournamentFlags{embedded: f.embedded, workers: f.workers}); err != nil {
-			return err
-		}
-		defer stop()
-	}
-	var out tournament.CompareOutcome
-	if q != nil {
-		out, err = c.Run(ctx, q)
-	} else {
-		out, err = c.Run(ctx, nil)
-	}
-	if err != nil {
-		return err
-	}
-	if f.asJSON {
-		enc := json.NewEncoder(cmd.OutOrStdout())
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	}
-	return writeCompare(cmd.OutOrStdout(), out)
+	return nil
 }
 
 // samePath reports whether two arguments name one file or directory.
