@@ -206,11 +206,8 @@ func (e *Engine) Activate(ctx context.Context, a Actor, id string) (store.Submis
 	if err != nil {
 		return sub, err
 	}
-	if err := closed(ct, versionChange, time.Now()); err != nil {
-		if ae, ok := err.(*api.Error); ok {
-			ae.Message += ": the active versions are frozen"
-		}
-		return sub, err
+	if !Open(ct, time.Now()) {
+		return sub, api.Errorf(api.CodeClosed, "submissions closed at %s: the active versions are frozen", ct.Ended().Format("2006-01-02 15:04 MST"))
 	}
 	if _, err := e.c.Store.Activate(ctx, sub); err != nil {
 		return sub, err

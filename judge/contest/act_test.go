@@ -2,6 +2,7 @@ package contest
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,6 +96,18 @@ func TestWhatAContestTakes(t *testing.T) {
 	}
 	if Open(mustContest(t, st, "late"), time.Now()) || !Open(mustContest(t, st, "open"), time.Now()) {
 		t.Error("Open disagrees with the deadline")
+	}
+	// A version uploaded in time is frozen at the deadline: it can no longer be made active.
+	subs, err := st.SubmissionPage(ctx, "open", "ann", store.List{Limit: 10})
+	if err != nil || len(subs.Items) != 1 {
+		t.Fatalf("ann's version in contest open: %v %+v", err, subs.Items)
+	}
+	if _, err := e.ChangeSettings(ctx, host, "open", Settings{Deadline: &past}); err != nil {
+		t.Fatal(err)
+	}
+	var ae *api.Error
+	if _, err := e.Activate(ctx, ann("open"), subs.Items[0].ID); !errors.As(err, &ae) || ae.Code != api.CodeClosed || !strings.HasSuffix(ae.Message, ": the active versions are frozen") {
+		t.Errorf("activating after the deadline: %v", err)
 	}
 }
 
