@@ -130,7 +130,7 @@ data directory's.`,
 	return group
 }
 
-// storeCatalog opens the judge's store (storeQueue) and its added games (a.Added).
+// storeCatalog opens the judge's store (StoreQueue) and its added games (a.Added).
 func (a *app) storeCatalog(ctx context.Context) (*queue.Queue, error) {
 	q, err := a.StoreQueue(ctx)
 	if err != nil {

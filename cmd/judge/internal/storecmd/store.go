@@ -151,7 +151,7 @@ daemon needs it. It works through the running judge (nats.listen) or the server 
 }
 
 // limits says a store's limits in words: the ages judge serve keeps its entries for
-// (expiries), and the stream's own.
+// (daemon.Expiries), and the stream's own.
 func limits(a *base.App, u queue.Usage) string {
 	var parts []string
 	for _, e := range daemon.Expiries(a.Cfg.NATS) {
