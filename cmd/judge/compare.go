@@ -210,7 +210,7 @@ func (a *app) compareGame(cmd *cobra.Command, f *compareFlags) (g game.Game, q *
 		if !f.local {
 			return nil, nil, stop, cli.Usage(fmt.Errorf("--game %s: a game's directory is played with --local; through the queue, add it first (judge game add) and name it", dir))
 		}
-		g, err = a.addedGame(ctx, dir)
+		g, err = a.AddedGame(ctx, dir)
 		return g, nil, stop, err
 	} else if g, ok = games.Lookup(f.gameName); !ok {
 		if f.local {

@@ -22,6 +22,7 @@ import (
 	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/cmd/judge/internal/contestcmd"
+	"github.com/botjudge/judge/cmd/judge/internal/gamecmd"
 	"github.com/botjudge/judge/cmd/judge/internal/imagescmd"
 	"github.com/botjudge/judge/cmd/judge/internal/storecmd"
 	"github.com/botjudge/judge/config"
@@ -90,7 +91,7 @@ func newRoot() *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n") // as `judge version` prints it
 	root.AddCommand(imagescmd.Cmd(a.App), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
 		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.compareCmd(), a.viewCmd(),
-		a.portalCmd(), storecmd.Cmd(a.App), a.gameCmd(), contestcmd.Cmd(func() int64 { return int64(a.Cfg.Build.SourceLimit) }), a.versionCmd(), a.docsCmd())
+		a.portalCmd(), storecmd.Cmd(a.App), gamecmd.Cmd(a.App), contestcmd.Cmd(func() int64 { return int64(a.Cfg.Build.SourceLimit) }), a.versionCmd(), a.docsCmd())
 	// The commands that read the store or nothing of the judge's own: a mistake in the
 	// sandbox's or the daemon's settings does not stop them (the sandbox's is checked once one
 	// reaches for it: an added game's referee).

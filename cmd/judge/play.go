@@ -68,7 +68,7 @@ func (a *app) playCmd() *cobra.Command {
 			var entrants []match.Entrant
 			var err error
 			if dir, ok := gameDir(gameName); ok {
-				if g, err = a.addedGame(cmd.Context(), dir); err == nil {
+				if g, err = a.AddedGame(cmd.Context(), dir); err == nil {
 					g, options, entrants, err = a.matchArgsFor(g, seed, opts, args)
 				}
 			} else {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -57,7 +56,7 @@ or is not a replay, or its game cannot be found.`,
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
 			if len(diffs) > 0 {
-				return mismatchError(args[0], diffs)
+				return cli.MismatchError(args[0], diffs)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "verified: %s: %s seed %d, re-judged to the recorded result\n", args[0], rp.Header.Game, rp.Header.Seed)
 			return nil
@@ -89,7 +88,7 @@ is written all the same, with a banner at its top naming the differences.`,
 			}
 			film := view.Make(rp, a.viewLookup(cmd.Context(), nil))
 			if len(film.Mismatch) > 0 && !allowMismatch {
-				return fmt.Errorf("%w\n(--allow-mismatch writes the page all the same, with these differences in a banner)", mismatchError(args[0], film.Mismatch))
+				return fmt.Errorf("%w\n(--allow-mismatch writes the page all the same, with these differences in a banner)", cli.MismatchError(args[0], film.Mismatch))
 			}
 			write := func(w io.Writer) error { return view.WriteHTML(w, film) }
 			info := cmd.OutOrStdout()
@@ -133,18 +132,6 @@ func readReplayFile(path string) (*replay.Replay, error) {
 	return rp, nil
 }
 
-// mismatchError says that the replay at path does not re-judge to what it records, one
-// difference a line.
-func mismatchError(path string, diffs []replay.Difference) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s does not re-judge to its recorded result:", path)
-	for _, d := range diffs {
-		b.WriteString("\n  ")
-		b.WriteString(d.String())
-	}
-	return errors.New(b.String())
-}
-
 // writeFileAtomic writes name through a temporary file beside it, so that a reader never
 // sees half a file and a failure leaves no file.
 func writeFileAtomic(name string, write func(io.Writer) error) error {
@@ -184,7 +171,7 @@ func (a *app) replayGame(ctx context.Context, path string, h replay.Header, dir 
 	var g *referee.Game
 	if dir != "" {
 		var err error
-		if g, err = a.addedGame(ctx, dir); err != nil {
+		if g, err = a.AddedGame(ctx, dir); err != nil {
 			return nil, err
 		}
 		if g.Manifest.Name != h.Game || g.Version != h.GameVersion {

@@ -24,11 +24,13 @@ import (
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/game/catalog"
 	"github.com/botjudge/judge/judge/game/manifest"
+	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/local"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/sandbox"
 	"github.com/botjudge/judge/sandbox/cores"
 	"github.com/spf13/cobra"
@@ -459,4 +461,28 @@ func (a *App) ReadQueue(ctx context.Context, store string) (q *queue.Queue, from
 // ReadOnlyAt connects read-only to the NATS server at url.
 func (a *App) ReadOnlyAt(ctx context.Context, url string) (*queue.Queue, error) {
 	return queue.Open(ctx, queue.Options{URL: url, ReadOnly: true, Prefix: a.Cfg.NATS.Prefix, Logger: a.Log})
+}
+
+// AddedGame is the game of directory dir: its manifest checked and its referee built in the
+// toolchain of its language (so that one that does not compile is said so before anything
+// is played); each match runs it in a sandbox of its own (match.Referee.Bind).
+func (a *App) AddedGame(ctx context.Context, dir string) (*referee.Game, error) {
+	g, err := referee.Load(os.DirFS(dir), a.ManifestCheck())
+	if err != nil {
+		return nil, cli.Usage(fmt.Errorf("--game %s: %w", dir, err))
+	}
+	var b match.Builder = a.LocalBuilder()
+	if !a.Local {
+		if b, err = a.Builder(ctx); err != nil {
+			return nil, err
+		}
+	}
+	built, err := b.Build(ctx, submission.Submission{Lang: g.Manifest.Referee.Lang, Files: g.Sources})
+	if err != nil {
+		return nil, err
+	}
+	if !built.OK {
+		return nil, cli.Usage(fmt.Errorf("--game %s: the referee does not compile (%s):\n%s", dir, built.Failure, built.Log))
+	}
+	return g, nil
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/submission"
 )
 
@@ -149,4 +150,16 @@ func ByteSize(n int64) string {
 		exp++
 	}
 	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTP"[exp])
+}
+
+// MismatchError says that the replay at path does not re-judge to what it records, one
+// difference a line.
+func MismatchError(path string, diffs []replay.Difference) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s does not re-judge to its recorded result:", path)
+	for _, d := range diffs {
+		b.WriteString("\n  ")
+		b.WriteString(d.String())
+	}
+	return errors.New(b.String())
 }

@@ -1,4 +1,6 @@
-package main
+// Package gamecmd is judge game: a game of the organisers' own, made from a skeleton,
+// checked, added to the store, listed and removed.
+package gamecmd
 
 import (
 	"bytes"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botjudge/judge/cmd/judge/internal/base"
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/game/catalog"
 	"github.com/botjudge/judge/judge/game/conform"
@@ -28,7 +31,8 @@ import (
 )
 
 // gameCmd is `judge game`: the games an organiser adds (docs/referee.md).
-func (a *app) gameCmd() *cobra.Command {
+// Cmd is judge game.
+func Cmd(a *base.App) *cobra.Command {
 	group := &cobra.Command{Use: "game", Short: "Add an organiser's own game (a referee program) to the judge, list and remove them"}
 	var asJSON bool
 	add := &cobra.Command{
@@ -43,11 +47,11 @@ that judged them. The store is nats.url's, else the judge serving on nats.listen
 data directory's.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			g, err := a.addedGame(cmd.Context(), args[0])
+			g, err := a.AddedGame(cmd.Context(), args[0])
 			if err != nil {
 				return err
 			}
-			q, err := a.storeCatalog(cmd.Context())
+			q, err := storeCatalog(a, cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -74,7 +78,7 @@ data directory's.`,
 		Short: "List the games added to the store, with their current version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			q, err := a.storeCatalog(cmd.Context())
+			q, err := storeCatalog(a, cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -110,7 +114,7 @@ data directory's.`,
 			if _, builtin := games.Lookup(args[0]); builtin {
 				return cli.Usage(fmt.Errorf("%s is built into the judge: only added games can be removed", args[0]))
 			}
-			q, err := a.storeCatalog(cmd.Context())
+			q, err := storeCatalog(a, cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -126,12 +130,12 @@ data directory's.`,
 			return nil
 		},
 	}
-	group.AddCommand(a.gameNewCmd(), a.gameCheckCmd(), add, list, remove)
+	group.AddCommand(gameNewCmd(a), gameCheckCmd(a), add, list, remove)
 	return group
 }
 
 // storeCatalog opens the judge's store (StoreQueue) and its added games (a.Added).
-func (a *app) storeCatalog(ctx context.Context) (*queue.Queue, error) {
+func storeCatalog(a *base.App, ctx context.Context) (*queue.Queue, error) {
 	q, err := a.StoreQueue(ctx)
 	if err != nil {
 		return nil, err
@@ -144,7 +148,7 @@ func (a *app) storeCatalog(ctx context.Context) (*queue.Queue, error) {
 }
 
 // gameCheckCmd is `judge game check DIR`.
-func (a *app) gameCheckCmd() *cobra.Command {
+func gameCheckCmd(a *base.App) *cobra.Command {
 	var seeds int
 	cmd := &cobra.Command{
 		Use:   "check DIR [--seeds N]",
@@ -165,7 +169,7 @@ that does not compile.`,
 			}
 			ctx, out := cmd.Context(), cmd.OutOrStdout()
 			dir := args[0]
-			g, err := a.addedGame(ctx, dir)
+			g, err := a.AddedGame(ctx, dir)
 			if err != nil {
 				return err
 			}
@@ -215,7 +219,7 @@ that does not compile.`,
 				}
 				diffs, err := rp.Check(bound, nil)
 				if err == nil && len(diffs) > 0 {
-					err = mismatchError("its replay", diffs)
+					err = cli.MismatchError("its replay", diffs)
 				}
 				if err != nil {
 					return fmt.Errorf("sample bots, %d players: %w", n, err)
@@ -246,7 +250,7 @@ func unjoin(err error) []error {
 }
 
 // gameNewCmd is `judge game new NAME --lang L`.
-func (a *app) gameNewCmd() *cobra.Command {
+func gameNewCmd(a *base.App) *cobra.Command {
 	var lang, dir string
 	cmd := &cobra.Command{
 		Use:   "new NAME --lang L [--dir DIR]",
