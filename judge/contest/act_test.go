@@ -167,6 +167,16 @@ func TestWhoReadsWhat(t *testing.T) {
 			}
 		}
 	}
+	for _, tc := range []struct {
+		who  Actor
+		all  bool
+		want string
+		err  error
+	}{{ann, false, "ann", nil}, {ann, true, "", ErrForbidden}, {org, true, "*", nil}, {org, false, "org", nil}} {
+		if got, err := tc.who.Lists(tc.all); got != tc.want || err != tc.err {
+			t.Errorf("%s lists (all %v): %q %v, want %q %v", tc.who.Login, tc.all, got, err, tc.want, tc.err)
+		}
+	}
 	r := store.Round{ID: "spring-t1", Contest: "spring", Entrants: []store.Entrant{{Login: "bob", Sub: "s2", Source: "portal/sources/s2.json", SHA256: "ab"}}}
 	if got := RoundFor(ann, r); got.Entrants[0].Sub != "" || got.Entrants[0].Source != "" || got.Entrants[0].SHA256 != "ab" || r.Entrants[0].Sub != "s2" {
 		t.Errorf("a contestant's view of the round: %+v (the record: %+v)", got.Entrants, r.Entrants)

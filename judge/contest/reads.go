@@ -31,6 +31,18 @@ func (a Actor) Sees(m store.Match, i int) bool {
 	return a.Organiser || (i < len(m.Seats) && m.Seats[i].House == "" && m.Seats[i].Login == a.Login)
 }
 
+// Lists is whose versions or matches the actor lists in its contest: its own, or, asked for
+// all, everyone's ("*") - an organiser's to see only (ErrForbidden for anyone else).
+func (a Actor) Lists(all bool) (string, error) {
+	switch {
+	case !all:
+		return a.Login, nil
+	case !a.Organiser:
+		return "", ErrForbidden
+	}
+	return "*", nil
+}
+
 // Round is a round of the actor's contest, as the actor may see it (RoundFor).
 func (e *Engine) Round(ctx context.Context, a Actor, id string) (store.Round, error) {
 	r, err := e.c.Store.Round(ctx, id)

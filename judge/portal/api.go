@@ -249,9 +249,10 @@ func (s apiV1) apiMatches(w http.ResponseWriter, r *http.Request, c caller) erro
 	if _, err := s.engine.Contest(r.Context(), c.actor(), contest); err != nil {
 		return err
 	}
-	login := c.Login
-	if c.Organiser && r.URL.Query().Get("mine") != "1" {
-		login = "*"
+	// An organiser lists every match of the contest unless it asks for its own.
+	login, err := c.actor().Lists(c.Organiser && r.URL.Query().Get("mine") != "1")
+	if err != nil {
+		return err
 	}
 	l, err := listParams(r, true)
 	if err != nil {

@@ -77,12 +77,13 @@ func (s listPages) renderMatches(w http.ResponseWriter, r *http.Request, c calle
 	if err != nil {
 		return err
 	}
-	login, path, title := c.Login, "/c/"+ct.Name+"/matches", "Your matches"
+	login, err := c.actor().Lists(all)
+	if err != nil {
+		return err
+	}
+	path, title := "/c/"+ct.Name+"/matches", "Your matches"
 	if all {
-		if !c.Organiser {
-			return errForbidden
-		}
-		login, path, title = "*", "/c/"+ct.Name+"/admin/matches", "Every match"
+		path, title = "/c/"+ct.Name+"/admin/matches", "Every match"
 	}
 	l, err := listParams(r, true)
 	if err != nil {
@@ -115,12 +116,13 @@ func (s listPages) renderVersions(w http.ResponseWriter, r *http.Request, c call
 	if err != nil {
 		return err
 	}
-	login, path, title := c.Login, "/c/"+ct.Name+"/versions", "Your versions"
+	login, err := c.actor().Lists(all)
+	if err != nil {
+		return err
+	}
+	path, title := "/c/"+ct.Name+"/versions", "Your versions"
 	if all {
-		if !c.Organiser {
-			return errForbidden
-		}
-		login, path, title = "*", "/c/"+ct.Name+"/admin/versions", "Every version"
+		path, title = "/c/"+ct.Name+"/admin/versions", "Every version"
 	}
 	l, err := listParams(r, false)
 	if err != nil {

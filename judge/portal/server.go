@@ -129,7 +129,6 @@ func (s *Server) Serve(ctx context.Context, ready func(addr string)) error {
 var (
 	errNotFound     = api.Errorf(api.CodeNotFound, "no such thing here")
 	errUnauthorized = api.Errorf(api.CodeUnauthorized, "log in, or send Authorization: Bearer TOKEN")
-	errForbidden    = api.Errorf(api.CodeForbidden, "only the contest's organisers may do that")
 )
 
 // asAPIError gives every error its status: its own (an api.Error), the store's by kind; anything
