@@ -169,40 +169,46 @@ func (e *Engine) langs() []string {
 // when it is its owner's active version): its contestant's own, or any of its contest's for
 // an organiser.
 func (e *Engine) Version(ctx context.Context, a Actor, id string) (store.Submission, error) {
+	sub, _, err := e.version(ctx, a, id)
+	return sub, err
+}
+
+// version is Version and its owner.
+func (e *Engine) version(ctx context.Context, a Actor, id string) (store.Submission, store.User, error) {
 	sub, err := e.c.Store.Submission(ctx, id)
 	if err != nil {
-		return sub, err
+		return sub, store.User{}, err
 	}
 	if a.Host == "" && (a.Contest != sub.Contest || (a.Login != sub.Login && !a.Organiser)) {
-		return store.Submission{}, store.ErrNotFound
+		return store.Submission{}, store.User{}, store.ErrNotFound
 	}
 	owner, err := e.c.Store.User(ctx, sub.Contest, sub.Login)
 	if err != nil {
-		return sub, err
+		return sub, owner, err
 	}
 	if owner.Active == sub.ID {
 		sub.Status = store.Active
 	}
-	return sub, nil
+	return sub, owner, nil
 }
 
-// ownVersion is one of the actor's own versions, and its contest: what only its contestant
-// may do with it (what says what) is refused to anyone else.
-func (e *Engine) ownVersion(ctx context.Context, a Actor, id, what string) (store.Submission, store.Contest, error) {
-	sub, err := e.Version(ctx, a, id)
+// ownVersion is one of the actor's own versions, the actor's record and its contest: what
+// only its contestant may do with it (what says what) is refused to anyone else.
+func (e *Engine) ownVersion(ctx context.Context, a Actor, id, what string) (store.Submission, store.User, store.Contest, error) {
+	sub, me, err := e.version(ctx, a, id)
 	if err != nil {
-		return sub, store.Contest{}, err
+		return sub, me, store.Contest{}, err
 	}
 	if sub.Login != a.Login {
-		return sub, store.Contest{}, api.Errorf(api.CodeForbidden, "only its contestant %s", what)
+		return sub, me, store.Contest{}, api.Errorf(api.CodeForbidden, "only its contestant %s", what)
 	}
 	ct, err := e.c.Store.Contest(ctx, sub.Contest)
-	return sub, ct, err
+	return sub, me, ct, err
 }
 
 // Activate makes one of the actor's ready versions its active one.
 func (e *Engine) Activate(ctx context.Context, a Actor, id string) (store.Submission, error) {
-	sub, ct, err := e.ownVersion(ctx, a, id, "makes a version active")
+	sub, _, ct, err := e.ownVersion(ctx, a, id, "makes a version active")
 	if err != nil {
 		return sub, err
 	}
@@ -219,11 +225,7 @@ func (e *Engine) Activate(ctx context.Context, a Actor, id string) (store.Submis
 
 // Stage puts one of the actor's ready versions on trial on its contest's ladder.
 func (e *Engine) Stage(ctx context.Context, a Actor, id string) (store.Submission, error) {
-	sub, ct, err := e.ownVersion(ctx, a, id, "puts a version on trial")
-	if err != nil {
-		return sub, err
-	}
-	me, err := e.c.Store.User(ctx, sub.Contest, a.Login)
+	sub, me, ct, err := e.ownVersion(ctx, a, id, "puts a version on trial")
 	if err != nil {
 		return sub, err
 	}
