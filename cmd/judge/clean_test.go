@@ -88,11 +88,11 @@ func portalHeld(t *testing.T, q *queue.Queue) uint64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := kv.Status(context.Background())
+	n, err := kv.Held(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st.Values()
+	return n
 }
 
 // portalMatches are the test and ladder matches' records replayStore's portal holds, as judge
@@ -106,12 +106,12 @@ func portalKeys(t *testing.T, q *queue.Queue) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := kv.ListKeys(context.Background())
+	all, err := kv.Keys(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var keys []string
-	for k := range l.Keys() {
+	for _, k := range all {
 		if i := strings.IndexByte(k, '.'); slices.Contains([]string{"quota", "session", "invite"}, k[:max(i, 0)]) {
 			k = k[:i] // its hour's, its digest's
 		}
@@ -134,7 +134,7 @@ func portalBytes(t *testing.T, q *queue.Queue, ids ...string) int64 {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n += int64(len("$KV.judge-portal.match."+id) + len(e.Value()))
+		n += int64(len("$KV.judge-portal.match."+id) + len(e.Value))
 	}
 	return n
 }

@@ -18,8 +18,8 @@ import (
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/job"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/queue/kv"
 	"github.com/botjudge/judge/judge/result"
-	"github.com/nats-io/nats.go/jetstream"
 )
 
 // judge is a fake daemon on q: every build compiles, and every match is judged at once, its
@@ -90,19 +90,19 @@ func newEngine(t *testing.T) (*Engine, *store.Store, *queue.Queue) {
 }
 
 // newEngineKV is newEngine with the store's bucket.
-func newEngineKV(t *testing.T) (*Engine, *store.Store, *queue.Queue, jetstream.KeyValue) {
+func newEngineKV(t *testing.T) (*Engine, *store.Store, *queue.Queue, *kv.Bucket) {
 	t.Helper()
 	q, err := queue.Open(t.Context(), queue.Options{StoreDir: t.TempDir(), InProcess: true, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { q.Close() })
-	kv, err := q.KeyValue(t.Context(), "portal")
+	b, err := q.KeyValue(t.Context(), "portal")
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := store.New(kv)
-	return New(Config{Store: st, Queue: q, Games: games.Lookup}), st, q, kv
+	st := store.New(b)
+	return New(Config{Store: st, Queue: q, Games: games.Lookup}), st, q, b
 }
 
 // The contest engine with no web server in front of it: a contest, two contestants' versions

@@ -101,24 +101,24 @@ func BenchmarkListPages(b *testing.B) {
 	}
 	// before is the whole list as Store.Matches read it before #37.
 	before := func(b *testing.B, login string) int {
-		l, err := kv.ListKeysFiltered(b.Context(), "own.bench."+login+".m.*.*")
+		keys, err := kv.Keys(b.Context(), "own.bench."+login+".m.*.*")
 		if err != nil {
 			b.Fatal(err)
 		}
 		var ms []store.Match
-		for k := range l.Keys() {
+		for _, k := range keys {
 			e, err := kv.Get(b.Context(), k)
 			if err != nil {
 				b.Fatal(err)
 			}
 			var id string
-			json.Unmarshal(e.Value(), &id)
+			json.Unmarshal(e.Value, &id)
 			rec, err := kv.Get(b.Context(), "match."+id)
 			if err != nil {
 				b.Fatal(err)
 			}
 			var m store.Match
-			json.Unmarshal(rec.Value(), &m)
+			json.Unmarshal(rec.Value, &m)
 			ms = append(ms, m)
 		}
 		slices.SortFunc(ms, func(a, b store.Match) int { return b.Created.Compare(a.Created) })

@@ -86,7 +86,7 @@ func TestBackupRestore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, err := kv.Get(ctx, "user.spring.ann"); err != nil || string(e.Value()) != `{"login":"ann"}` {
+	if e, err := kv.Get(ctx, "user.spring.ann"); err != nil || string(e.Value) != `{"login":"ann"}` {
 		t.Errorf("the key-value record: %v", err)
 	}
 	got := map[string]bool{}

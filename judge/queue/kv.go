@@ -9,32 +9,34 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/botjudge/judge/judge/queue/kv"
 )
 
 // KeyValue opens the key-value bucket name (created when missing, named "<prefix>-<name>",
 // kept by as many servers as the streams): the portal's state lives there, so that any
 // number of portals share it.
-func (q *Queue) KeyValue(ctx context.Context, name string) (jetstream.KeyValue, error) {
+func (q *Queue) KeyValue(ctx context.Context, name string) (*kv.Bucket, error) {
 	bucket, err := q.kvBucket(name)
 	if err != nil {
 		return nil, err
 	}
 	if q.o.ReadOnly {
-		kv, err := q.js.KeyValue(ctx, bucket)
+		b, err := q.js.KeyValue(ctx, bucket)
 		if err != nil {
 			return nil, fmt.Errorf("queue: key-value bucket %s: %w", bucket, err)
 		}
-		return kv, nil
+		return kv.Of(b), nil
 	}
 	replicas := q.o.Replicas
-	if kv, err := q.js.KeyValue(ctx, bucket); err == nil {
-		if st, err := kv.Status(ctx); err == nil {
+	if b, err := q.js.KeyValue(ctx, bucket); err == nil {
+		if st, err := b.Status(ctx); err == nil {
 			if bs, ok := st.(*jetstream.KeyValueBucketStatus); ok {
 				replicas = q.replicas("key-value bucket "+bucket, bs.StreamInfo().Config.Replicas)
 			}
 		}
 	}
-	kv, err := q.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+	b, err := q.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket:   bucket,
 		Storage:  jetstream.FileStorage,
 		Replicas: replicas,
@@ -43,7 +45,7 @@ func (q *Queue) KeyValue(ctx context.Context, name string) (jetstream.KeyValue, 
 	if err != nil {
 		return nil, q.replicasErr("key-value bucket "+bucket, err)
 	}
-	return kv, nil
+	return kv.Of(b), nil
 }
 
 // ExpireKeys deletes from the key-value bucket name (as KeyValue names it) the entries under

@@ -11,8 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/nats-io/nats.go/jetstream"
 )
 
 // The lists' index keys, held in memory in each portal and kept up to date by one watcher
@@ -127,16 +125,12 @@ func (s *Store) follow(idx *memIndex) {
 		idx.mu.Unlock()
 	}
 	ctx := context.Background()
-	st, err := s.kv.Status(ctx)
+	last, err := s.kv.LastRevision(ctx)
 	if err != nil {
 		fail(fmt.Errorf("store: indexing the lists: %w", err))
 		return
 	}
-	var last uint64
-	if bs, ok := st.(*jetstream.KeyValueBucketStatus); ok {
-		last = bs.StreamInfo().State.LastSeq
-	}
-	w, err := s.kv.WatchFiltered(ctx, append([]string(nil), indexFilters...))
+	w, err := s.kv.Watch(ctx, indexFilters...)
 	if err != nil {
 		fail(fmt.Errorf("store: indexing the lists: %w", err))
 		return
@@ -151,8 +145,8 @@ func (s *Store) follow(idx *memIndex) {
 			idx.seen = max(idx.seen, last)
 			close(idx.ready)
 		} else {
-			idx.add(e.Key(), e.Value(), e.Revision(), e.Operation() != jetstream.KeyValuePut)
-			idx.seen = max(idx.seen, e.Revision())
+			idx.add(e.Key, e.Value, e.Revision, e.Deleted)
+			idx.seen = max(idx.seen, e.Revision)
 		}
 		close(idx.tick)
 		idx.tick = make(chan struct{})

@@ -338,7 +338,7 @@ func (s *Store) AcceptInvite(ctx context.Context, code, password string) (User, 
 	if err != nil {
 		return User{}, err
 	}
-	if err := s.kv.Delete(ctx, key, lastRevision(rev)); err != nil {
+	if err := s.kv.DeleteAt(ctx, key, rev); err != nil {
 		return User{}, ErrNotFound // another request used it first
 	}
 	if s.now().After(inv.Expires) {

@@ -23,7 +23,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
+	"github.com/botjudge/judge/judge/queue/kv"
 )
 
 // Errors the store returns; the portal answers them as 404, 409, 400 and 403.
@@ -49,7 +49,7 @@ func ValidName(what, s string) error {
 
 // Store is the portal's state in one key-value bucket.
 type Store struct {
-	kv  jetstream.KeyValue
+	kv  *kv.Bucket
 	now func() time.Time
 	// TokenTTL is how long the token AddUser makes lives; 0 is until revoked.
 	TokenTTL time.Duration
@@ -57,7 +57,7 @@ type Store struct {
 }
 
 // New keeps its state in kv (queue.KeyValue).
-func New(kv jetstream.KeyValue) *Store { return &Store{kv: kv, now: time.Now} }
+func New(kv *kv.Bucket) *Store { return &Store{kv: kv, now: time.Now} }
 
 // get reads key into v and returns its revision.
 func (s *Store) get(ctx context.Context, key string, v any) (uint64, error) {
@@ -68,16 +68,16 @@ func (s *Store) get(ctx context.Context, key string, v any) (uint64, error) {
 // getRaw is get that also returns the value as stored.
 func (s *Store) getRaw(ctx context.Context, key string, v any) (uint64, []byte, error) {
 	e, err := s.kv.Get(ctx, key)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
+	if errors.Is(err, kv.ErrKeyNotFound) {
 		return 0, nil, ErrNotFound
 	}
 	if err != nil {
 		return 0, nil, fmt.Errorf("store: %s: %w", key, err)
 	}
-	if err := json.Unmarshal(e.Value(), v); err != nil {
+	if err := json.Unmarshal(e.Value, v); err != nil {
 		return 0, nil, fmt.Errorf("store: %s: %w", key, err)
 	}
-	return e.Revision(), e.Value(), nil
+	return e.Revision, e.Value, nil
 }
 
 // create writes v under key, which must not exist.
@@ -87,7 +87,7 @@ func (s *Store) create(ctx context.Context, key string, v any) error {
 		return err
 	}
 	rev, err := s.kv.Create(ctx, key, data)
-	if errors.Is(err, jetstream.ErrKeyExists) {
+	if errors.Is(err, kv.ErrKeyExists) {
 		return ErrExists
 	} else if err != nil {
 		return fmt.Errorf("store: %s: %w", key, err)
@@ -124,7 +124,7 @@ func update[T any](ctx context.Context, s *Store, key string, change func(*T) er
 		if err == nil {
 			return v, nil
 		}
-		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+		if !errors.Is(err, kv.ErrRevisionChanged) {
 			return v, fmt.Errorf("store: %s: %w", key, err)
 		}
 		if err := ctx.Err(); err != nil {
@@ -135,15 +135,11 @@ func update[T any](ctx context.Context, s *Store, key string, change func(*T) er
 
 // keys lists the keys under filter ("users.spring.*").
 func (s *Store) keys(ctx context.Context, filter string) ([]string, error) {
-	l, err := s.kv.ListKeysFiltered(ctx, filter)
+	out, err := s.kv.Keys(ctx, filter)
 	if err != nil {
 		return nil, fmt.Errorf("store: listing %s: %w", filter, err)
 	}
-	var out []string
-	for k := range l.Keys() { // closed, and the watcher stopped, once every key came
-		out = append(out, k)
-	}
-	return out, ctx.Err()
+	return out, nil
 }
 
 // secret is a new random secret: 32 bytes, URL-safe.
@@ -158,5 +154,3 @@ func digest(secret string) string {
 	h := sha256.Sum256([]byte(secret))
 	return hex.EncodeToString(h[:])
 }
-
-func lastRevision(rev uint64) jetstream.KVDeleteOpt { return jetstream.LastRevision(rev) }

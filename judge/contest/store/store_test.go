@@ -14,10 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/queue/kv"
 	"github.com/botjudge/judge/judge/result"
 )
 
@@ -29,18 +28,18 @@ func open(t *testing.T) *store.Store {
 }
 
 // openKV is open, with the store's bucket for what the store's methods cannot write.
-func openKV(t *testing.T) (*store.Store, jetstream.KeyValue) {
+func openKV(t *testing.T) (*store.Store, *kv.Bucket) {
 	t.Helper()
 	q, err := queue.Open(t.Context(), queue.Options{StoreDir: t.TempDir(), InProcess: true, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { q.Close() })
-	kv, err := q.KeyValue(t.Context(), "portal")
+	b, err := q.KeyValue(t.Context(), "portal")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return store.New(kv), kv
+	return store.New(b), b
 }
 
 func TestContestsAndUsers(t *testing.T) {
@@ -160,7 +159,7 @@ func TestSessions(t *testing.T) {
 
 // A session ends at its time, and its record goes when it is next seen.
 func TestSessionExpires(t *testing.T) {
-	s, kv := openKV(t)
+	s, b := openKV(t)
 	ctx := t.Context()
 	s.CreateContest(ctx, store.Contest{Name: "c", Game: "amazes"})
 	nu, _ := s.AddUser(ctx, "c", "u", false)
@@ -173,9 +172,9 @@ func TestSessionExpires(t *testing.T) {
 		t.Fatal(err)
 	}
 	sessions := func() int {
-		keys, _ := kv.ListKeys(ctx)
+		keys, _ := b.Keys(ctx)
 		n := 0
-		for k := range keys.Keys() {
+		for _, k := range keys {
 			if strings.HasPrefix(k, "session.") {
 				n++
 			}
@@ -297,7 +296,7 @@ func TestExpirableMatch(t *testing.T) {
 // A token made before tokens were listed (no id, no index entry, no epoch) still works, is
 // listed from its first use on, and can then be revoked; a password change ends it.
 func TestOldTokensAreAdopted(t *testing.T) {
-	s, kv := openKV(t)
+	s, b := openKV(t)
 	ctx := t.Context()
 	s.CreateContest(ctx, store.Contest{Name: "c", Game: "amazes"})
 	nu, _ := s.AddUser(ctx, "c", "u", false)
@@ -307,7 +306,7 @@ func TestOldTokensAreAdopted(t *testing.T) {
 	const old = "jt_an-old-token-of-u"
 	sum := sha256.Sum256([]byte(old))
 	rec, _ := json.Marshal(map[string]any{"contest": "c", "login": "u", "name": "old", "created": time.Now().UTC()})
-	if _, err := kv.Create(ctx, "token."+hex.EncodeToString(sum[:]), rec); err != nil {
+	if _, err := b.Create(ctx, "token."+hex.EncodeToString(sum[:]), rec); err != nil {
 		t.Fatal(err)
 	}
 	u, tok, err := s.TokenUser(ctx, old)
@@ -320,7 +319,7 @@ func TestOldTokensAreAdopted(t *testing.T) {
 	}
 	firstSum := sha256.Sum256([]byte(nu.Token))
 	firstKey := "token." + hex.EncodeToString(firstSum[:])
-	was, err := kv.Get(ctx, firstKey)
+	was, err := b.Get(ctx, firstKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +328,7 @@ func TestOldTokensAreAdopted(t *testing.T) {
 	}
 	// The change ends the tokens by itself, atomically: a record its tidying missed (a
 	// portal stopped halfway) is still no valid token.
-	if _, err := kv.Put(ctx, firstKey, was.Value()); err != nil {
+	if _, err := b.Put(ctx, firstKey, was.Value); err != nil {
 		t.Fatal(err)
 	}
 	for _, tk := range []string{old, nu.Token} {
@@ -337,11 +336,11 @@ func TestOldTokensAreAdopted(t *testing.T) {
 			t.Errorf("a token after the password changed: %v", err)
 		}
 	}
-	kv.Delete(ctx, firstKey)
+	b.Delete(ctx, firstKey)
 	if ts, err := s.Tokens(ctx, "c", "u"); err != nil || len(ts) != 0 {
 		t.Errorf("the tokens after the change: %+v %v", ts, err)
 	}
-	if _, err := kv.Get(ctx, "token."+hex.EncodeToString(sum[:])); !errors.Is(err, jetstream.ErrKeyNotFound) {
+	if _, err := b.Get(ctx, "token."+hex.EncodeToString(sum[:])); !errors.Is(err, kv.ErrKeyNotFound) {
 		t.Errorf("the old token's record after the change: %v", err)
 	}
 }
@@ -450,7 +449,7 @@ func TestRemoveUserAndCloseContest(t *testing.T) {
 
 // A token past its time is not a token: it lets no one in and is not listed.
 func TestTokenExpires(t *testing.T) {
-	s, kv := openKV(t)
+	s, b := openKV(t)
 	ctx := t.Context()
 	if _, err := s.CreateContest(ctx, store.Contest{Name: "spring", Game: "amazes", TestQuota: 10}); err != nil {
 		t.Fatal(err)
@@ -485,9 +484,9 @@ func TestTokenExpires(t *testing.T) {
 		t.Errorf("the tokens listed: %v %v; want first and long", names, err)
 	}
 	// An expired token's records go once it is seen: a season's dead tokens do not pile up.
-	keys, _ := kv.ListKeys(ctx)
+	keys, _ := b.Keys(ctx)
 	n := 0
-	for k := range keys.Keys() {
+	for _, k := range keys {
 		if strings.Contains(k, ".t.") || strings.HasPrefix(k, "token.") {
 			n++
 		}
@@ -501,7 +500,7 @@ func TestTokenExpires(t *testing.T) {
 // changes it (a cluster upgraded one machine at a time), at the top and in a record within;
 // a field this version knows is still its own to change and to drop.
 func TestUnknownFieldsOutliveAChange(t *testing.T) {
-	s, kv := openKV(t)
+	s, b := openKV(t)
 	ctx := t.Context()
 	if _, err := s.CreateContest(ctx, store.Contest{Name: "spring", Game: "amazes", TestQuota: 10}); err != nil {
 		t.Fatal(err)
@@ -514,15 +513,15 @@ func TestUnknownFieldsOutliveAChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	newer := func(key string, add func(map[string]any)) {
-		e, err := kv.Get(ctx, key)
+		e, err := b.Get(ctx, key)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var m map[string]any
-		json.Unmarshal(e.Value(), &m)
+		json.Unmarshal(e.Value, &m)
 		add(m)
 		data, _ := json.Marshal(m)
-		if _, err := kv.Put(ctx, key, data); err != nil {
+		if _, err := b.Put(ctx, key, data); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -539,11 +538,11 @@ func TestUnknownFieldsOutliveAChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw := func(key string) string {
-		e, err := kv.Get(ctx, key)
+		e, err := b.Get(ctx, key)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return string(e.Value())
+		return string(e.Value)
 	}
 	if c := raw("contest.spring"); !strings.Contains(c, `"sponsor":"ACME"`) || !strings.Contains(c, `"decay":0.5`) || !strings.Contains(c, `"test_quota":3`) {
 		t.Errorf("the contest after a change: %s", c)

@@ -11,9 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/queue/kv"
+
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/result"
-	"github.com/nats-io/nats.go/jetstream"
 )
 
 // Status is where a submission is on its way to being playable.
@@ -372,7 +373,7 @@ func (s *Store) legacyListed(ctx context.Context, m Match, kind, list, login str
 		return false, nil
 	}
 	_, err := s.kv.Get(ctx, again)
-	if errors.Is(err, jetstream.ErrKeyNotFound) {
+	if errors.Is(err, kv.ErrKeyNotFound) {
 		return true, nil
 	}
 	if err != nil {
@@ -582,7 +583,7 @@ func (s *Store) JudgeRejected(ctx context.Context) ([]Submission, error) {
 func (s *Store) createIndex(ctx context.Context, key, id string) error {
 	data, _ := json.Marshal(id)
 	rev, err := s.kv.Create(ctx, key, data)
-	if errors.Is(err, jetstream.ErrKeyExists) {
+	if errors.Is(err, kv.ErrKeyExists) {
 		return ErrExists
 	}
 	if err != nil {

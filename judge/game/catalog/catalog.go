@@ -17,11 +17,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/game/manifest"
 	"github.com/botjudge/judge/judge/game/referee"
+	"github.com/botjudge/judge/judge/queue/kv"
 )
 
 // Objects are the store's object buckets (the queue's PutObject and GetObject).
@@ -54,7 +53,7 @@ const lookupTimeout = 10 * time.Second
 
 // Catalog is the built-in games and the store's added ones.
 type Catalog struct {
-	kv      jetstream.KeyValue
+	kv      *kv.Bucket
 	obj     Objects
 	builtin func(string) (game.Game, bool)
 	check   manifest.Check
@@ -66,11 +65,11 @@ type Catalog struct {
 
 // New is the catalog of kv's entries and obj's files, over the built-in games (games.Lookup);
 // added games' manifests are checked against check.
-func New(kv jetstream.KeyValue, obj Objects, builtin func(string) (game.Game, bool), check manifest.Check, log *slog.Logger) *Catalog {
+func New(b *kv.Bucket, obj Objects, builtin func(string) (game.Game, bool), check manifest.Check, log *slog.Logger) *Catalog {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Catalog{kv: kv, obj: obj, builtin: builtin, check: check, log: log, versions: map[string]*referee.Game{}}
+	return &Catalog{kv: b, obj: obj, builtin: builtin, check: check, log: log, versions: map[string]*referee.Game{}}
 }
 
 // Lookup finds a game by name: a built-in game, else the current version of an added one,
@@ -131,17 +130,17 @@ func (c *Catalog) Version(ctx context.Context, version string) (*referee.Game, e
 // entry is name's entry and its revision.
 func (c *Catalog) entry(ctx context.Context, name string) (Entry, uint64, error) {
 	kve, err := c.kv.Get(ctx, name)
-	if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrInvalidKey) {
+	if errors.Is(err, kv.ErrKeyNotFound) || errors.Is(err, kv.ErrInvalidKey) {
 		return Entry{}, 0, fmt.Errorf("%w: %q", ErrNotFound, name)
 	}
 	if err != nil {
 		return Entry{}, 0, fmt.Errorf("catalog: reading %q: %w", name, err)
 	}
 	var e Entry
-	if err := json.Unmarshal(kve.Value(), &e); err != nil {
+	if err := json.Unmarshal(kve.Value, &e); err != nil {
 		return Entry{}, 0, fmt.Errorf("catalog: the entry of %q: %w", name, err)
 	}
-	return e, kve.Revision(), nil
+	return e, kve.Revision, nil
 }
 
 // Add makes g the current version of its game: its files are stored under its version, then
@@ -180,27 +179,18 @@ func (c *Catalog) Add(ctx context.Context, g *referee.Game) (e Entry, added bool
 		if err == nil {
 			return e, true, nil
 		}
-		if attempt == 3 || !(errors.Is(err, jetstream.ErrKeyExists) || isWrongSequence(err)) {
+		if attempt == 3 || !(errors.Is(err, kv.ErrKeyExists) || errors.Is(err, kv.ErrRevisionChanged)) {
 			return Entry{}, false, fmt.Errorf("catalog: adding %s: %w", m.Name, err)
 		}
 		// Another add of the same game came between the read and the write: read it again.
 	}
 }
 
-func isWrongSequence(err error) bool {
-	var apiErr *jetstream.APIError
-	return errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence
-}
-
 // List is every added game's entry, by name.
 func (c *Catalog) List(ctx context.Context) ([]Entry, error) {
-	lister, err := c.kv.ListKeys(ctx)
+	names, err := c.kv.Keys(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: listing: %w", err)
-	}
-	var names []string
-	for k := range lister.Keys() {
-		names = append(names, k)
 	}
 	slices.Sort(names)
 	var out []Entry

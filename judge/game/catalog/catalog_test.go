@@ -9,14 +9,13 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/game/catalog"
 	"github.com/botjudge/judge/judge/game/manifest"
 	"github.com/botjudge/judge/judge/game/referee"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/queue/kv"
 )
 
 var check = manifest.Check{
@@ -204,12 +203,12 @@ func TestTamperedVersion(t *testing.T) {
 	}
 }
 
-func mustKV(t *testing.T, q *queue.Queue) jetstream.KeyValue {
-	kv, err := q.KeyValue(context.Background(), catalog.Bucket)
+func mustKV(t *testing.T, q *queue.Queue) *kv.Bucket {
+	b, err := q.KeyValue(context.Background(), catalog.Bucket)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return kv
+	return b
 }
 
 // A game's directory is bounded: too many files, or too many bytes, is refused saying so.
