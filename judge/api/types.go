@@ -145,6 +145,13 @@ type LeaderboardRow struct {
 	Disabled bool    `json:"disabled"`
 	// Faults counts its recent matches with a fault of its own.
 	Faults int `json:"faults"`
+	// RankRange is the places [best, worst] it could truly hold, at 95%; AboveNext how sure
+	// the ladder is that it stands above the next row (null for the last); Provisional while
+	// its rating is not settled; Band numbers the runs of rows not told apart, from 1.
+	RankRange   [2]int   `json:"rank_range"`
+	AboveNext   *float64 `json:"above_next"`
+	Provisional bool     `json:"provisional"`
+	Band        int      `json:"band"`
 }
 
 // Contest is a contest as a contestant sees it (no sources): GET /api/v1/contests/{contest}.

@@ -131,7 +131,8 @@ func (s apiV1) apiLeaderboard(w http.ResponseWriter, r *http.Request, c caller) 
 	out := api.Leaderboard{Rows: []api.LeaderboardRow{}}
 	for _, r := range st.Leaderboard() {
 		out.Rows = append(out.Rows, api.LeaderboardRow{Rank: r.Rank, Login: r.Login, Version: r.Version, Lang: r.Lang,
-			Mu: r.Mu, Sigma: r.Sigma, Rating: r.Rating, Matches: r.Matches, Disabled: r.Disabled, Faults: r.Faults})
+			Mu: r.Mu, Sigma: r.Sigma, Rating: r.Rating, Matches: r.Matches, Disabled: r.Disabled, Faults: r.Faults,
+			RankRange: r.RankRange, AboveNext: r.AboveNext, Provisional: r.Provisional, Band: r.Band})
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil

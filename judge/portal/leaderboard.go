@@ -47,7 +47,9 @@ func (s ladderPages) leaderboardPage(w http.ResponseWriter, r *http.Request, c c
 		Rated   int
 		Pace    float64
 		Busy    string
-	}{s.base(r, c, "Leaderboard", ""), ct, st.Leaderboard(), len(st.Pending), st.Rated, st.Pace(time.Now()), busy})
+		// ProvisionalMatches is the ladder's rule, said on the page.
+		ProvisionalMatches int
+	}{s.base(r, c, "Leaderboard", ""), ct, st.Leaderboard(), len(st.Pending), st.Rated, st.Pace(time.Now()), busy, ladder.ProvisionalMatches})
 	return nil
 }
 

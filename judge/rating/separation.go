@@ -384,34 +384,42 @@ func (s Separation) Confidence(i, j int) float64 {
 // with it) with at least that probability. An entrant that played no match is compared with
 // no one.
 func (s Separation) RankRanges(confidence float64) [][2]int {
-	alpha := 1 - confidence
 	out := make([][2]int, s.n)
-	type cmpTo struct {
-		p    float64
-		sign int
-	}
-	others := make([]cmpTo, 0, s.n)
 	for i := range s.n {
-		others = others[:0]
-		for j := range s.n {
-			if j != i {
-				p, sign := s.test(i, j)
-				others = append(others, cmpTo{p, sign})
-			}
-		}
-		slices.SortFunc(others, func(a, b cmpTo) int { return cmp.Compare(a.p, b.p) })
 		above, below := 0, 0
-		for k, c := range others {
-			if c.p > alpha/float64(len(others)-k) {
-				break
-			}
-			if c.sign > 0 {
+		for _, j := range s.holm(i, 1-confidence) {
+			if _, sign := s.test(i, j); sign > 0 {
 				below++
 			} else {
 				above++
 			}
 		}
 		out[i] = [2]int{1 + above, s.n - below}
+	}
+	return out
+}
+
+// holm are the entrants Holm's step-down over i's n-1 comparisons at alpha tells apart from
+// i (above it or below).
+func (s Separation) holm(i int, alpha float64) []int {
+	type cmpTo struct {
+		j int
+		p float64
+	}
+	others := make([]cmpTo, 0, s.n)
+	for j := range s.n {
+		if j != i {
+			p, _ := s.test(i, j)
+			others = append(others, cmpTo{j, p})
+		}
+	}
+	slices.SortFunc(others, func(a, b cmpTo) int { return cmp.Compare(a.p, b.p) })
+	var out []int
+	for k, c := range others {
+		if c.p > alpha/float64(len(others)-k) {
+			break
+		}
+		out = append(out, c.j)
 	}
 	return out
 }

@@ -9,14 +9,19 @@ package ladder
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/rating"
 	"github.com/botjudge/judge/judge/rating/openskill"
 	"github.com/botjudge/judge/judge/result"
 )
@@ -111,6 +116,10 @@ type Player struct {
 	Recent   []Outcome          `json:"recent,omitempty"`
 	Disabled *Disabled          `json:"disabled,omitempty"`
 	Versus   map[string]*Record `json:"versus,omitempty"` // by opponent login
+	// Met are its rated results against each version still in the state, by submission id
+	// (won, drawn, lost; in a match of more, finished above, level, below): what the
+	// leaderboard's doubt is fitted to (rating.SeparatePairs).
+	Met map[string]*[3]int `json:"met,omitempty"`
 }
 
 // Rating is the player's conservative rating, mu - 3 sigma: what the leaderboard sorts by.
@@ -153,6 +162,9 @@ type State struct {
 	Skipped int `json:"skipped"`
 	// Done are the ends of the last matches (doneKept), to tell the ladder's pace.
 	Done []time.Time `json:"done,omitempty"`
+	// Seats is the most versions a rated match has seated: the leaderboard's fit counts the
+	// results of one match together (rating.SeparatePairs).
+	Seats int `json:"seats,omitempty"`
 }
 
 // doneKept is how many match ends State.Done keeps.
@@ -344,6 +356,13 @@ func (s *State) prune() {
 		slices.SortFunc(ps, func(a, b *Player) int { return b.Version.Version - a.Version.Version })
 		for _, p := range ps[min(keepRetired, len(ps)):] {
 			delete(s.Players, p.Sub)
+		}
+	}
+	for _, p := range s.Players {
+		for sub := range p.Met {
+			if s.Players[sub] == nil {
+				delete(p.Met, sub)
+			}
 		}
 	}
 }
@@ -582,13 +601,25 @@ func (s *State) Apply(id string, res result.Result, set Settings, now time.Time)
 				rec = &Record{}
 				p.Versus[q.Login] = rec
 			}
+			k := 1 // drawn
 			switch a, b := places[i].Rank, places[j].Rank; {
 			case a < b:
 				rec.Won++
+				k = 0
 			case a > b:
 				rec.Lost++
+				k = 2
 			default:
 				rec.Drawn++
+			}
+			if !trial {
+				if p.Met == nil {
+					p.Met = map[string]*[3]int{}
+				}
+				if p.Met[q.Sub] == nil {
+					p.Met[q.Sub] = &[3]int{}
+				}
+				p.Met[q.Sub][k]++
 			}
 		}
 	}
@@ -596,6 +627,7 @@ func (s *State) Apply(id string, res result.Result, set Settings, now time.Time)
 		s.Trials++
 	} else {
 		s.Rated++
+		s.Seats = max(s.Seats, len(ps))
 	}
 	return moved
 }
@@ -635,13 +667,95 @@ type Row struct {
 	Disabled bool    `json:"disabled"`
 	// Faults counts its recent matches with a fault of its own.
 	Faults int `json:"faults"`
+	// RankRange is the places [best, worst] it could truly hold, at Confidence; AboveNext how
+	// sure the ladder is that it stands above the next row (nil for the last on the ladder,
+	// and for those off it). Provisional while its rating is not settled (Provisional).
+	RankRange   [2]int   `json:"rank_range"`
+	AboveNext   *float64 `json:"above_next"`
+	Provisional bool     `json:"provisional"`
+	// Band numbers the runs of rows the ladder cannot tell apart, from 1: a row begins a new
+	// band when the one above it is separated from it (AboveNext above Confidence).
+	Band int `json:"band"`
 }
 
-// Leaderboard is the contestants' active versions by conservative rating, best first
-// (ties: more matches, then login), those off the ladder after those on it: a version that
-// no longer plays no longer competes for a place.
+// Confidence is the ladder's: its rank ranges hold a version's true place at least this often,
+// and neighbours are told apart at it.
+const Confidence = 0.95
+
+// A version is provisional until it has ProvisionalMatches rated ladder matches and the
+// standard error of its fitted strength (in logits, against the field's mean) is at most
+// ProvisionalSE: its 95% interval no wider than about +-170 Elo. The matches are a floor for
+// a game of copies that draw every match, whose spread the fit measures as none.
+const (
+	ProvisionalMatches = 10
+	ProvisionalSE      = 0.5
+)
+
+// Leaderboard is the contestants' active versions by conservative rating (mu - 3 sigma), best
+// first (ties: more matches, then login), except that a version the ladder is sure stands
+// above another (at Confidence) is never listed below it; those off the ladder come after
+// those on it, their ranges their own place: a version that no longer plays no longer
+// competes for one.
+//
+// How sure it is comes from the versions' results against each other (Met), not from the
+// ratings: OpenSkill's sigma is what one match more would move a rating, and on a ladder it
+// shrinks far faster than the ratings' error does (copies of one bot end up "separated" in
+// half their pairs). rating.SeparatePairs fits the results and reads the ranges and the
+// confidences as a round's standings read theirs.
 func (s *State) Leaderboard() []Row {
-	var rows []Row
+	key := s.boardKey()
+	boards.Lock()
+	rows, ok := boards.m[key]
+	boards.Unlock()
+	if ok {
+		return slices.Clone(rows)
+	}
+	rows = s.leaderboard()
+	boards.Lock()
+	defer boards.Unlock()
+	if boards.m == nil || len(boards.m) >= boardsKept {
+		boards.m = map[[32]byte][]Row{}
+	}
+	boards.m[key] = rows
+	return slices.Clone(rows)
+}
+
+// boards are the leaderboards made lately, by what they were made of (boardKey): a page of a
+// ladder that has not changed since it was last shown is not fitted again (a fit of 500
+// versions takes a fifth of a second: BENCHMARKS.md).
+var boards struct {
+	sync.Mutex
+	m map[[32]byte][]Row
+}
+
+const boardsKept = 64
+
+// boardKey is a digest of what the leaderboard reads: a version's rating, results and faults
+// change only with a match rated (Rated), and which versions it lists with Sync (the active
+// ones, and whether each is disabled).
+func (s *State) boardKey() [32]byte {
+	h := sha256.New()
+	b := binary.AppendUvarint(nil, uint64(s.Rated))
+	b = binary.AppendUvarint(b, uint64(s.Seats))
+	for _, sub := range slices.Sorted(maps.Keys(s.Players)) {
+		if p := s.Players[sub]; p.Active {
+			b = append(append(b, sub...), 0)
+			b = binary.AppendUvarint(b, uint64(p.Matches))
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(p.Mu))
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(p.Sigma))
+			if p.Disabled != nil {
+				b = append(b, 1)
+			}
+		}
+	}
+	h.Write(b)
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}
+
+func (s *State) leaderboard() []Row {
+	var on, off []Row
 	for _, p := range s.Players {
 		if !p.Active {
 			continue
@@ -653,14 +767,74 @@ func (s *State) Leaderboard() []Row {
 				r.Faults++
 			}
 		}
+		if r.Disabled {
+			off = append(off, r)
+		} else {
+			on = append(on, r)
+		}
+	}
+	byRating := func(a, b Row) int {
+		return cmp.Or(cmp.Compare(b.Rating, a.Rating), cmp.Compare(b.Matches, a.Matches), strings.Compare(a.Login, b.Login))
+	}
+	slices.SortFunc(on, byRating)
+	slices.SortFunc(off, byRating)
+	var recs []rating.PairRecord
+	for i, a := range on {
+		met := s.Players[a.Sub].Met
+		for j := i + 1; j < len(on); j++ {
+			if r := met[on[j].Sub]; r != nil {
+				recs = append(recs, rating.PairRecord{I: i, J: j, Won: r[0], Drawn: r[1], Lost: r[2]})
+			}
+		}
+	}
+	fit := rating.SeparatePairs(len(on), s.Seats, recs)
+	for i := range on {
+		on[i].Provisional = on[i].Matches < ProvisionalMatches || !(fit.SE[i] <= ProvisionalSE)
+	}
+	sep := fit.Separation
+	ranges, known := sep.RankRanges(Confidence), sep.Known(Confidence)
+	// The first row (by rating) that no row left is known to stand above goes next.
+	above := make([]int, len(on)) // rows left known to stand above each
+	for i := range on {
+		for j := range on {
+			if known[j][i] {
+				above[i]++
+			}
+		}
+	}
+	order := make([]int, 0, len(on))
+	for len(order) < len(on) {
+		// There is one: what is known follows the order of mu, so it has no cycle.
+		i := slices.Index(above, 0)
+		order, above[i] = append(order, i), -1
+		for j := range on {
+			if known[i][j] {
+				above[j]--
+			}
+		}
+	}
+	rows := make([]Row, 0, len(on)+len(off))
+	for k, i := range order {
+		r := on[i]
+		r.RankRange = ranges[i]
+		if k+1 < len(order) {
+			c := sep.Confidence(i, order[k+1])
+			r.AboveNext = &c
+		}
 		rows = append(rows, r)
 	}
-	slices.SortFunc(rows, func(a, b Row) int {
-		return cmp.Or(cmpBool(a.Disabled, b.Disabled), cmp.Compare(b.Rating, a.Rating), cmp.Compare(b.Matches, a.Matches),
-			strings.Compare(a.Login, b.Login))
-	})
+	rows = append(rows, off...)
 	for i := range rows {
-		rows[i].Rank = i + 1
+		rows[i].Rank, rows[i].Band = i+1, 1
+		if i > 0 {
+			rows[i].Band = rows[i-1].Band
+			if above := rows[i-1].AboveNext; rows[i].Disabled || above == nil || *above > Confidence {
+				rows[i].Band++
+			}
+		}
+		if rows[i].Disabled {
+			rows[i].RankRange = [2]int{i + 1, i + 1}
+		}
 	}
 	return rows
 }

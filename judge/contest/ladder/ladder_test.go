@@ -647,3 +647,108 @@ func TestCeilingHoldsForADay(t *testing.T) {
 		})
 	}
 }
+
+// The leaderboard says how sure it is, on a simulated ladder with a known truth (its own
+// calibration is rating's TestPairFit*, over thousands of fields): each version's range holds
+// its true place in at least 95% of the seasons, copies are not told apart, versions far apart
+// are, and a version is provisional at first and settled later. For two and four seats.
+func TestLeaderboardSaysHowSureItIs(t *testing.T) {
+	t.Parallel()
+	const runs, n = 40, 10
+	for _, seats := range []int{2, 4} {
+		for _, copies := range []bool{true, false} {
+			covered, sepCopies, adjacent, apart, early, late := 0, 0, 0, 0, 0, 0
+			for run := range runs {
+				se := newSeason(t, seats, versions(n)...)
+				se.rng = rand.New(rand.NewPCG(uint64(run), uint64(seats)))
+				for i := range n {
+					if !copies {
+						se.strength[fmt.Sprintf("s%02d", i)] = 3 * float64(i) / (n - 1) // s09 the strongest
+					}
+				}
+				se.play(3 * n / seats)
+				for _, r := range se.s.Leaderboard() {
+					if r.Provisional {
+						early++
+					}
+				}
+				se.play(57 * n / seats)
+				rows := se.s.Leaderboard()
+				for k, r := range rows {
+					if r.Provisional {
+						late++
+					}
+					var i int
+					fmt.Sscanf(r.Sub, "s%d", &i)
+					if truth := n - i; copies || (r.RankRange[0] <= truth && truth <= r.RankRange[1]) {
+						covered++
+					}
+					if r.RankRange[0] > r.Rank || r.Rank > r.RankRange[1] {
+						t.Fatalf("%d seats: %s ranked %d outside its range %v", seats, r.Sub, r.Rank, r.RankRange)
+					}
+					if (r.AboveNext == nil) != (k == len(rows)-1) {
+						t.Errorf("%d seats: row %d's above_next %v", seats, k, r.AboveNext)
+					}
+					if copies && r.AboveNext != nil {
+						adjacent++
+						if *r.AboveNext > Confidence {
+							sepCopies++
+						}
+					}
+				}
+				rangeOf := func(sub string) [2]int { return rows[slices.IndexFunc(rows, func(r Row) bool { return r.Sub == sub })].RankRange }
+				if !copies && rangeOf("s09")[1] < rangeOf("s00")[0] {
+					apart++
+				}
+			}
+			what := map[bool]string{true: "copies", false: "strengths 0..3"}[copies]
+			t.Logf("%d seats, %s: %d of %d ranges held the true place; %d of %d adjacent copies separated; first and last apart in %d of %d; provisional %d after 3 matches each, %d after 60",
+				seats, what, covered, runs*n, sepCopies, adjacent, apart, runs, early, late)
+			if miss := 1 - float64(covered)/float64(runs*n); miss > 0.05 {
+				t.Errorf("%d seats, %s: the ranges missed the true place in %.3f of the versions", seats, what, miss)
+			}
+			if copies && float64(sepCopies) > 0.05*float64(adjacent) {
+				t.Errorf("%d seats: %d of %d adjacent copies separated", seats, sepCopies, adjacent)
+			}
+			if !copies && apart < runs*9/10 {
+				t.Errorf("%d seats: the strongest and the weakest told apart in %d of %d seasons", seats, apart, runs)
+			}
+			if early != runs*n || late > runs*n/20 {
+				t.Errorf("%d seats, %s: provisional %d after 3 matches (want all %d), %d after 60 (want few)", seats, what, early, runs*n, late)
+			}
+		}
+	}
+}
+
+// The case: copies that draw every match are one band, and the ladder says so.
+func TestDrawsAreOneBand(t *testing.T) {
+	se := newSeason(t, 2, versions(3)...)
+	se.play(90)
+	for _, p := range se.s.Players { // the results as if every match was drawn
+		for sub, r := range p.Met {
+			p.Met[sub] = &[3]int{0, r[0] + r[1] + r[2], 0}
+		}
+	}
+	for _, r := range se.s.Leaderboard() {
+		if r.RankRange != [2]int{1, 3} || (r.AboveNext != nil && *r.AboveNext != 0) || r.Provisional {
+			t.Errorf("%s: rank %d range %v above next %v provisional %v; want 1-3, 0, settled", r.Login, r.Rank, r.RankRange, r.AboveNext, r.Provisional)
+		}
+	}
+}
+
+// A version the results say is surely above another is listed above it, whatever their
+// ratings say: a rank is always inside its range.
+func TestSureOrderOverRatings(t *testing.T) {
+	s := State{Seats: 2, Players: map[string]*Player{
+		"a": {Version: Version{Sub: "a", Login: "ann"}, Mu: 30, Sigma: 0.5, Matches: 60, Active: true, Met: map[string]*[3]int{"b": {0, 0, 30}, "c": {30, 0, 0}}},
+		"b": {Version: Version{Sub: "b", Login: "bob"}, Mu: 40, Sigma: 4, Matches: 60, Active: true, Met: map[string]*[3]int{"a": {30, 0, 0}, "c": {30, 0, 0}}},
+		"c": {Version: Version{Sub: "c", Login: "cid"}, Mu: 10, Sigma: 1, Matches: 60, Active: true, Met: map[string]*[3]int{"a": {0, 0, 30}, "b": {0, 0, 30}}},
+	}}
+	var got []string
+	for _, r := range s.Leaderboard() {
+		got = append(got, fmt.Sprintf("%d %s %v", r.Rank, r.Sub, r.RankRange))
+	}
+	if want := "[1 b [1 1] 2 a [2 2] 3 c [3 3]]"; fmt.Sprint(got) != want {
+		t.Errorf("the board %v; want %s (a's rating 28.5 above b's 28, but b beat a every time)", got, want)
+	}
+}

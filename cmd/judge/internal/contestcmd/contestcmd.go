@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -514,15 +515,27 @@ func contestLeaderboardCmd() *cobra.Command {
 			}
 			return cli.PrintOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
 				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "RANK\tLOGIN\tVERSION\tLANG\tRATING\tMATCHES\t")
+				fmt.Fprintln(tw, "RANK\tLOGIN\tVERSION\tLANG\tRATING\tMATCHES\tABOVE NEXT\t")
 				for _, r := range board.Rows {
-					off := ""
-					if r.Disabled {
-						off = "off the ladder"
+					rank := strconv.Itoa(r.Rank)
+					if lo, hi := r.RankRange[0], r.RankRange[1]; lo != hi {
+						rank = fmt.Sprintf("%d (%d-%d)", r.Rank, lo, hi)
 					}
-					fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%.1f\t%d\t%s\n", r.Rank, r.Login, r.Version, r.Lang, r.Rating, r.Matches, off)
+					above := "-"
+					if r.AboveNext != nil {
+						above = fmt.Sprintf("%d%%", int(math.Floor(100**r.AboveNext)))
+					}
+					var notes []string
+					if r.Provisional {
+						notes = append(notes, "provisional")
+					}
+					if r.Disabled {
+						notes = append(notes, "off the ladder")
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%.1f\t%d\t%s\t%s\n", rank, r.Login, r.Version, r.Lang, r.Rating, r.Matches, above, strings.Join(notes, ", "))
 				}
 				tw.Flush()
+				fmt.Fprintln(w, "RANK (best-worst): the places each version could truly hold, at 95%; ABOVE NEXT: how sure the ladder is of the next row's place below.")
 			})
 		}),
 	}
