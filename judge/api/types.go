@@ -127,10 +127,24 @@ type Matches struct {
 	Next    string  `json:"next,omitempty"`
 }
 
-// Leaderboard is the contest's ladder, best first.
+// Leaderboard is the contest's ladder, best first, and what the ladder is doing: Status is
+// one of the Ladder* words, Message says it in a sentence ("" while it plays), Next is about
+// when its next match starts at the ceiling.
 type Leaderboard struct {
-	Rows []LeaderboardRow `json:"rows"`
+	Rows    []LeaderboardRow `json:"rows"`
+	Status  string           `json:"status"`
+	Message string           `json:"message,omitempty"`
+	Next    *time.Time       `json:"next,omitempty"`
 }
+
+// What a ladder is doing.
+const (
+	LadderPlaying = "playing" // matches are played as the machines allow
+	LadderCeiling = "ceiling" // every version has had its share of the hour for now
+	LadderPaused  = "paused"  // a round uses the machines
+	LadderStopped = "stopped" // the deadline passed
+	LadderOff     = "off"     // the organisers have not turned it on
+)
 
 // LeaderboardRow is a contestant's active version on the ladder.
 type LeaderboardRow struct {

@@ -124,12 +124,15 @@ func (s apiV1) apiSource(w http.ResponseWriter, r *http.Request, c caller) error
 }
 
 func (s apiV1) apiLeaderboard(w http.ResponseWriter, r *http.Request, c caller) error {
-	_, st, err := s.contestLadder(r, c)
+	b, err := s.engine.Board(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}
-	out := api.Leaderboard{Rows: []api.LeaderboardRow{}}
-	for _, r := range st.Leaderboard() {
+	out := api.Leaderboard{Rows: []api.LeaderboardRow{}, Status: b.Status, Message: b.Message}
+	if !b.Next.IsZero() {
+		out.Next = &b.Next
+	}
+	for _, r := range b.Rows {
 		out.Rows = append(out.Rows, api.LeaderboardRow{Rank: r.Rank, Login: r.Login, Version: r.Version, Lang: r.Lang,
 			Mu: r.Mu, Sigma: r.Sigma, Rating: r.Rating, Matches: r.Matches, Disabled: r.Disabled, Faults: r.Faults,
 			RankRange: r.RankRange, AboveNext: r.AboveNext, Provisional: r.Provisional, Band: r.Band})

@@ -286,7 +286,11 @@ func TestLadderSurvivesAPortal(t *testing.T) {
 // active version, its owner sees how it fares, then makes it active and it keeps its rating.
 func TestStagedVersionOnTheLadder(t *testing.T) {
 	e := newEnv(t)
-	e.contest("spring", func(c *store.Contest) { c.Ladder = true })
+	e.contest("spring", func(c *store.Contest) {
+		c.Ladder = true
+		c.LadderSettings = ladder.Defaults
+		c.LadderSettings.MaxRate = 3600 // the three on the ladder must not use up their allowances before the trial comes
+	})
 	ann, bob := e.user("spring", "ann", false), e.user("spring", "bob", false)
 	ann.activeVersion("spring", "int main() { /* strength 1 */ }")
 	bob.activeVersion("spring", "int main() { /* strength 2 */ }")

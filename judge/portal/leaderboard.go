@@ -2,7 +2,6 @@ package portal
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"math"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
 )
@@ -31,45 +31,22 @@ func (s *Server) contestLadder(r *http.Request, c caller) (store.Contest, ladder
 }
 
 func (s ladderPages) leaderboardPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	ct, st, err := s.contestLadder(r, c)
-	if err != nil {
-		return err
-	}
-	busy, err := s.busy(r.Context(), ct.Name)
+	b, err := s.engine.Board(r.Context(), c.actor(), r.PathValue("contest"))
 	if err != nil {
 		return err
 	}
 	s.render(w, http.StatusOK, "leaderboard.html", struct {
 		pageData
 		C       store.Contest
+		B       contest.Board
 		Rows    []ladder.Row
 		Pending int
 		Rated   int
 		Pace    float64
-		Busy    string
 		// ProvisionalMatches is the ladder's rule, said on the page.
 		ProvisionalMatches int
-	}{s.base(r, c, "Leaderboard", ""), ct, st.Leaderboard(), len(st.Pending), st.Rated, st.Pace(time.Now()), busy, ladder.ProvisionalMatches})
+	}{s.base(r, c, "Leaderboard", ""), b.Contest, b, b.Rows, len(b.State.Pending), b.State.Rated, b.State.Pace(time.Now()), ladder.ProvisionalMatches})
 	return nil
-}
-
-// busy is a notice when a round of the contest is using the machines, which the ladder's
-// matches wait for; "" when none is running.
-func (s *Server) busy(ctx context.Context, contest string) (string, error) {
-	rs, err := s.c.Store.Rounds(ctx, contest)
-	if err != nil {
-		return "", err
-	}
-	for _, r := range rs {
-		if r.Status != store.RoundRunning {
-			continue
-		}
-		if r.Kind == store.RoundOfficial {
-			return "The official round is using the machines: ladder matches wait until it is done.", nil
-		}
-		return "A test competition (" + r.ID + ") is using the machines: ladder matches wait until it is done.", nil
-	}
-	return "", nil
 }
 
 // versusRow is a line of a contestant's head-to-head table.

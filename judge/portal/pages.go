@@ -115,7 +115,7 @@ func (s webPages) submissionPage(w http.ResponseWriter, r *http.Request, c calle
 	if pl, ok := st.PlaceOf(sub.ID, ct.LadderSettings, time.Now()); ok && ct.Ladder {
 		place = &pl
 	}
-	busy, err := s.busy(r.Context(), ct.Name)
+	busy, err := s.engine.Busy(r.Context(), ct.Name)
 	if err != nil {
 		return err
 	}

@@ -112,6 +112,11 @@ type Player struct {
 	// (Settings.MaxRate), a dozen numbers in the state whatever the ceiling.
 	Started   []int     `json:"started,omitempty"`
 	SlotStart time.Time `json:"slot_start,omitzero"`
+	// Allowance is the matches it may start, as it was at AllowanceAt: it refills at the
+	// ceiling's rate up to burst, so that a version's matches of the hour are spread over the
+	// hour (the ceiling a rate, not a burst). A zero AllowanceAt is a full allowance.
+	Allowance   float64   `json:"allowance,omitempty"`
+	AllowanceAt time.Time `json:"allowance_at,omitzero"`
 	// Recent are its last rated matches (the disable window), oldest first.
 	Recent   []Outcome          `json:"recent,omitempty"`
 	Disabled *Disabled          `json:"disabled,omitempty"`
@@ -192,8 +197,23 @@ func (s *State) behind(p *Player, set Settings, now time.Time) bool {
 // is held below it by at most a slot's share (a twelfth).
 const rateSlot = 5 * time.Minute
 
+// burst is the most matches a version may start at once, after a pause: its ceiling's share
+// of a rateSlot, at least one.
+func burst(set Settings) float64 {
+	return max(1, math.Ceil(float64(set.Ceiling())*float64(rateSlot)/float64(time.Hour)))
+}
+
+// allowance is the matches p may start at now.
+func (p *Player) allowance(set Settings, now time.Time) float64 {
+	if p.AllowanceAt.IsZero() {
+		return burst(set)
+	}
+	return min(burst(set), p.Allowance+max(0, now.Sub(p.AllowanceAt).Hours())*float64(set.Ceiling()))
+}
+
 // started counts a match picked for p at now.
-func (p *Player) started(now time.Time) {
+func (p *Player) started(set Settings, now time.Time) {
+	p.Allowance, p.AllowanceAt = p.allowance(set, now)-1, now
 	slot := now.UTC().Truncate(rateSlot)
 	if n := int(slot.Sub(p.SlotStart) / rateSlot); n > 0 || len(p.Started) == 0 {
 		p.Started = append(p.Started, make([]int, min(max(n, 1), int(time.Hour/rateSlot)))...)
@@ -215,9 +235,42 @@ func (p *Player) lastHour(now time.Time) int {
 	return n
 }
 
-// full reports whether p has had its ceiling of matches in the last hour.
+// full reports whether p may start no match now: it has had its ceiling of matches in the
+// last hour, or has used its allowance (burst) for now.
 func (s *State) full(p *Player, set Settings, now time.Time) bool {
-	return p.lastHour(now) >= set.Ceiling()
+	return p.lastHour(now) >= set.Ceiling() || p.allowance(set, now) < 1
+}
+
+// NextStart is about when the ladder may start its next match (now if it may): when two of
+// the versions that play may. False when fewer than two play.
+func (s *State) NextStart(set Settings, now time.Time) (time.Time, bool) {
+	var at []time.Time
+	for _, p := range s.playing() {
+		at = append(at, p.nextStart(set, now))
+	}
+	if len(at) < 2 {
+		return time.Time{}, false
+	}
+	slices.SortFunc(at, time.Time.Compare)
+	return at[1], true
+}
+
+// nextStart is when p may start a match again (now if it may).
+func (p *Player) nextStart(set Settings, now time.Time) time.Time {
+	at := now
+	if a := p.allowance(set, now); a < 1 {
+		at = now.Add(time.Duration((1 - a) / float64(set.Ceiling()) * float64(time.Hour)))
+	}
+	// The hour's count falls as its oldest slots leave it.
+	for i := range p.Started {
+		if p.lastHour(at) < set.Ceiling() {
+			break
+		}
+		if gone := p.SlotStart.Add(time.Duration(i-len(p.Started)+2)*rateSlot + time.Hour); gone.After(at) {
+			at = gone
+		}
+	}
+	return at
 }
 
 func (s *State) pendingOf(p *Player) int {
@@ -483,7 +536,7 @@ func (s *State) Pick(rng *rand.Rand, id string, size Seats, set Settings, now ti
 	s.Pending[id] = Pending{Seats: seats, Created: now}
 	for _, sub := range seats {
 		if p := s.Players[sub]; p != nil {
-			p.started(now)
+			p.started(set, now)
 		}
 	}
 	return seats, true

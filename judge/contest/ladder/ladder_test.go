@@ -598,6 +598,7 @@ func TestStateStaysSmall(t *testing.T) {
 // hour (by the matches it started), each plays close to it (the ceiling is what binds), and
 // the state stays one small key.
 func TestCeilingHoldsForADay(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ versions, seats, ceiling int }{{2, 2, 60}, {6, 4, 30}} {
 		t.Run(fmt.Sprintf("%d seats", c.seats), func(t *testing.T) {
 			set := Defaults
@@ -636,6 +637,15 @@ func TestCeilingHoldsForADay(t *testing.T) {
 				}
 				if most > c.ceiling {
 					t.Errorf("%s started %d matches in an hour, the ceiling is %d", sub, most, c.ceiling)
+				}
+				// Spread over the hour: in any five minutes, its burst and five minutes' share.
+				most5 := 0
+				for i := range ts {
+					j, _ := slices.BinarySearchFunc(ts, ts[i].Add(5*time.Minute), time.Time.Compare)
+					most5 = max(most5, j-i)
+				}
+				if limit := int(burst(set)) + c.ceiling/12 + 1; most5 > limit {
+					t.Errorf("%s started %d matches in five minutes; want at most %d (a burst of %v, then the ceiling's rate)", sub, most5, limit, burst(set))
 				}
 				if per := float64(len(ts)) / 24; per < 0.8*float64(c.ceiling) {
 					t.Errorf("%s played %.1f matches an hour, well below the ceiling of %d", sub, per, c.ceiling)
@@ -750,5 +760,35 @@ func TestSureOrderOverRatings(t *testing.T) {
 	}
 	if want := "[1 b [1 1] 2 a [2 2] 3 c [3 3]]"; fmt.Sprint(got) != want {
 		t.Errorf("the board %v; want %s (a's rating 28.5 above b's 28, but b beat a every time)", got, want)
+	}
+}
+
+// A version that used its burst waits for its allowance: the ladder says until when.
+func TestNextStart(t *testing.T) {
+	set := Defaults // a ceiling of 60 an hour: a burst of 5, then one a minute
+	var s State
+	s.Sync(versions(2), t0)
+	rng := rand.New(rand.NewPCG(1, 1))
+	n := 0
+	for ; n < 20; n++ {
+		if _, ok := s.Pick(rng, fmt.Sprint("m", n), Seats{Least: 2, Want: 2}, set, t0); !ok {
+			break
+		}
+		for id := range s.Pending {
+			s.Apply(id, result.Result{Status: result.StatusOK, Players: []result.Player{{Rank: 1}, {Rank: 2}}}, set, t0)
+		}
+	}
+	if n != 5 {
+		t.Errorf("%d matches started at once; want the burst, 5", n)
+	}
+	p := s.Players["s00"]
+	if next := p.nextStart(set, t0); next != t0.Add(time.Minute) {
+		t.Errorf("next start %v; want a minute on", next.Sub(t0))
+	}
+	if at, ok := s.NextStart(set, t0); !ok || at != t0.Add(time.Minute) {
+		t.Errorf("the ladder's next start %v %v; want a minute on", at.Sub(t0), ok)
+	}
+	if _, ok := s.Pick(rng, "late", Seats{Least: 2, Want: 2}, set, t0.Add(time.Minute)); !ok {
+		t.Error("no match a minute on")
 	}
 }

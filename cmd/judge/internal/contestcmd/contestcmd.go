@@ -514,6 +514,9 @@ func contestLeaderboardCmd() *cobra.Command {
 				return err
 			}
 			return cli.PrintOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
+				if board.Message != "" {
+					fmt.Fprintln(w, board.Message)
+				}
 				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 				fmt.Fprintln(tw, "RANK\tLOGIN\tVERSION\tLANG\tRATING\tMATCHES\tABOVE NEXT\t")
 				for _, r := range board.Rows {
