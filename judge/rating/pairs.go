@@ -11,7 +11,7 @@ import (
 // PairRecord is what entrant I did against entrant J: won, drawn and lost (in a match of
 // more than two, I finished above J, level with J, below J).
 type PairRecord struct {
-	I, J              int
+	I, J             int
 	Won, Drawn, Lost int
 }
 

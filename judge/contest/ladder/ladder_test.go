@@ -706,7 +706,9 @@ func TestLeaderboardSaysHowSureItIs(t *testing.T) {
 						}
 					}
 				}
-				rangeOf := func(sub string) [2]int { return rows[slices.IndexFunc(rows, func(r Row) bool { return r.Sub == sub })].RankRange }
+				rangeOf := func(sub string) [2]int {
+					return rows[slices.IndexFunc(rows, func(r Row) bool { return r.Sub == sub })].RankRange
+				}
 				if !copies && rangeOf("s09")[1] < rangeOf("s00")[0] {
 					apart++
 				}
