@@ -39,8 +39,10 @@ type Submission struct {
 	// Disabled is why the ladder took the version off, and the matches that counted.
 	Disabled *Disabled `json:"disabled"`
 	// Ladder is the version's place on the ladder, or on trial there (staged).
-	Ladder  *Ladder `json:"ladder,omitempty"`
-	Created string  `json:"created"`
+	Ladder *Ladder `json:"ladder,omitempty"`
+	// Trial is its trial's progress while it is staged, or was.
+	Trial   *Trial `json:"trial,omitempty"`
+	Created string `json:"created"`
 }
 
 // Validation is a version's validation match, and its own fault there.
@@ -192,7 +194,37 @@ type Contest struct {
 	MinRate       int               `json:"min_rate"`
 	MaxRate       int               `json:"max_rate"`
 	TestRounds    []time.Time       `json:"test_rounds"`
+	// Trial is the test a staged version's trial runs (the default's when the organisers set
+	// none); AutoPromote, whether a version it finds better becomes active by itself.
+	Trial       TrialTest `json:"trial"`
+	AutoPromote bool      `json:"auto_promote"`
 }
+
+// TrialTest is a trial's sequential test: is the new version elo1 better than the active
+// one, or no better than elo0, at error rates alpha and beta.
+type TrialTest struct {
+	Elo0  float64 `json:"elo0"`
+	Elo1  float64 `json:"elo1"`
+	Alpha float64 `json:"alpha"`
+	Beta  float64 `json:"beta"`
+}
+
+// Trial is how far a staged version's trial is: the log-likelihood ratio between its bounds,
+// the matches it rests on, and the verdict (Better, NotBetter; null while undecided).
+type Trial struct {
+	LLR     float64    `json:"llr"`
+	Bounds  [2]float64 `json:"bounds"`
+	Matches int        `json:"matches"`
+	Verdict *string    `json:"verdict"`
+	// Against is the active version's number it is compared with.
+	Against int `json:"against,omitempty"`
+}
+
+// Verdicts of a trial.
+const (
+	Better    = "better"
+	NotBetter = "not_better"
+)
 
 // RoundSpec is what an organiser chooses of a round (POST /api/v1/contests/{contest}/rounds,
 // judge portal round start): its kind ("test" or "official") and, as a tournament file has

@@ -3,6 +3,7 @@ package contest
 import (
 	"context"
 	"errors"
+	"maps"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -153,20 +154,24 @@ func (l *ladders) fill(ctx context.Context, c store.Contest) error {
 		}
 		l.mu.Lock()
 		defer l.mu.Unlock()
+		was := maps.Clone(st.Pending)
 		for {
-			id := store.NewID("l")
-			subs, ok := st.Pick(l.rng, id, size, c.LadderSettings, now)
-			if !ok {
-				return nil
+			if _, ok := st.Pick(l.rng, store.NewID("l"), size, c.LadderSettings, now); !ok {
+				break
 			}
-			picked[id] = seatsOf(st, subs)
 		}
+		for id, m := range st.Pending { // a trial's pick is a pair of matches
+			if _, ok := was[id]; !ok {
+				picked[id] = seatsOf(st, m.Seats)
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return err
 	}
 	for id, seats := range picked {
-		if err := l.queue(ctx, c, id, seats); err != nil {
+		if err := l.queue(ctx, c, id, st.Pending[id], seats); err != nil {
 			return err
 		}
 	}
@@ -174,7 +179,7 @@ func (l *ladders) fill(ctx context.Context, c store.Contest) error {
 		if _, ok := picked[id]; ok || l.wasQueued(id) || time.Since(m.Created) < requeueAfter {
 			continue
 		}
-		if err := l.queue(ctx, c, id, seatsOf(&st, m.Seats)); err != nil {
+		if err := l.queue(ctx, c, id, m, seatsOf(&st, m.Seats)); err != nil {
 			return err
 		}
 	}
@@ -204,9 +209,14 @@ func seatsOf(st *ladder.State, subs []string) []store.Seat {
 	return seats
 }
 
-// queue stores a ladder match and puts its job on the ladder's lane.
-func (l *ladders) queue(ctx context.Context, c store.Contest, id string, seats []store.Seat) error {
-	m := store.Match{ID: id, Contest: c.Name, Kind: store.KindLadder, Seats: seats, Seed: SeedOf(id)}
+// queue stores a ladder match and puts its job on the ladder's lane. Both halves of a trial's
+// pair play the seed of the pair's id.
+func (l *ladders) queue(ctx context.Context, c store.Contest, id string, p ladder.Pending, seats []store.Seat) error {
+	seed := SeedOf(id)
+	if p.Pair != "" {
+		seed = SeedOf(p.Pair)
+	}
+	m := store.Match{ID: id, Contest: c.Name, Kind: store.KindLadder, Seats: seats, Seed: seed}
 	if _, err := l.e.StartMatch(ctx, c, m); err != nil {
 		return err
 	}
@@ -231,12 +241,14 @@ func (l *ladders) rate(ctx context.Context, m store.Match, res result.Result) er
 		return err
 	}
 	var points map[string]store.Point
+	var promote map[string]string
 	_, err = l.e.c.Store.UpdateLadder(ctx, m.Contest, func(st *ladder.State) error {
 		points = map[string]store.Point{}
 		now := time.Now().UTC()
 		for _, p := range st.Apply(m.ID, res, c.LadderSettings, now) {
 			points[p.Login] = store.Point{Match: m.ID, At: now, Version: p.Version.Version, Mu: p.Mu, Sigma: p.Sigma, Rating: p.Rating()}
 		}
+		promote = st.Promotions()
 		return nil
 	})
 	if err != nil {
@@ -246,10 +258,40 @@ func (l *ladders) rate(ctx context.Context, m store.Match, res result.Result) er
 	for login, p := range points {
 		errs = append(errs, l.e.c.Store.AddHistory(ctx, m.Contest, login, p))
 	}
+	if c.LadderSettings.AutoPromote {
+		errs = append(errs, l.promote(ctx, c, promote))
+	}
 	l.mu.Lock()
 	delete(l.queued, m.ID)
 	l.mu.Unlock()
 	l.poke()
+	return errors.Join(errs...)
+}
+
+// promote makes active the staged versions whose trials decided they are better (by login),
+// as their owners would: while submissions are open, and only the version still staged.
+func (l *ladders) promote(ctx context.Context, c store.Contest, subs map[string]string) error {
+	if !Open(c, time.Now()) {
+		return nil
+	}
+	var errs []error
+	for login, id := range subs {
+		u, err := l.e.c.Store.User(ctx, c.Name, login)
+		if err != nil || u.Staged != id {
+			continue // another version staged, or the contestant gone, meanwhile
+		}
+		sub, err := l.e.c.Store.Submission(ctx, id)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if _, err := l.e.c.Store.Activate(ctx, sub); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		l.e.record(ctx, HostActor(), c.Name, "made %s's version %d active: its trial found it better than the active version (auto_promote)", login, sub.Version)
+		l.poke()
+	}
 	return errors.Join(errs...)
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/api"
+	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/job"
@@ -35,6 +36,10 @@ type Settings struct {
 	DisableWindow *int  `json:"disable_window,omitempty"`
 	MinRate       *int  `json:"min_rate,omitempty"`
 	MaxRate       *int  `json:"max_rate,omitempty"`
+	// Trial is the test of a staged version's trial; AutoPromote makes a version it finds
+	// better active by itself (ladder.Settings).
+	Trial       *ladder.TrialTest `json:"trial,omitempty"`
+	AutoPromote *bool             `json:"auto_promote,omitempty"`
 }
 
 // ParseTime reads a time as the settings give it: RFC 3339, or "" for none.
@@ -109,6 +114,13 @@ func (e *Engine) ChangeSettings(ctx context.Context, a Actor, contest string, se
 			if f.from != nil {
 				*f.to = *f.from
 			}
+		}
+		if set.Trial != nil {
+			t := *set.Trial
+			l.Trial = &t
+		}
+		if set.AutoPromote != nil {
+			l.AutoPromote = *set.AutoPromote
 		}
 		if err := l.Validate(); err != nil {
 			return api.Errorf(api.CodeBadRequest, "%v", err)

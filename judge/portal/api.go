@@ -62,6 +62,24 @@ func toJSON(sub store.Submission, st ladder.State, set ladder.Settings) api.Subm
 		if pl, ok := st.PlaceOf(sub.ID, set, time.Now()); ok {
 			out.Ladder.Queue = &api.QueuePlace{Place: pl.Place, Pending: pl.Pending, WaitSeconds: int(pl.Wait.Seconds()), Behind: pl.Behind}
 		}
+		out.Trial = trialJSON(p, st, set)
+	}
+	return out
+}
+
+// trialJSON is a staged version's trial as the API shows it (nil for a version never tried).
+func trialJSON(p *ladder.Player, st ladder.State, set ladder.Settings) *api.Trial {
+	if p.Trial == nil {
+		return nil
+	}
+	pr := p.Trial.Progress(set.Test())
+	out := &api.Trial{LLR: pr.LLR, Bounds: pr.Bounds, Matches: pr.Matches}
+	if pr.Verdict != "" {
+		v := pr.Verdict
+		out.Verdict = &v
+	}
+	if a := st.Players[p.Trial.Against]; a != nil {
+		out.Against = a.Version.Version
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
 )
@@ -348,5 +349,83 @@ func TestStagedVersionOnTheLadder(t *testing.T) {
 	z.waitStatus(out["id"].(string), "ready")
 	if code, out, _ := z.api("POST", "/api/v1/submissions/"+out["id"].(string)+"/stage", nil, ""); code != 409 {
 		t.Errorf("a trial without a ladder: %d %v", code, out)
+	}
+}
+
+// A trial decides, through the portal, in a game of two and one of four: a much stronger
+// version is found better and made active by itself (auto_promote, the audit log says so), a
+// weaker one is found not better and plays no more; the API, the page and another
+// contestant's view say what they may.
+func TestTrialDecidesAndPromotes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays four trials on the ladder, 12 s: make test runs it")
+	}
+	for _, game := range []string{"amazes", "langwars"} {
+		t.Run(game, func(t *testing.T) {
+			e := newEnv(t)
+			e.contest("spring", func(c *store.Contest) {
+				c.Game = game
+				c.Ladder = true
+				c.LadderSettings = ladder.Defaults
+				c.LadderSettings.MaxRate = 3600
+				c.LadderSettings.Trial = &ladder.TrialTest{Elo0: 0, Elo1: 100, Alpha: 0.05, Beta: 0.05}
+				c.LadderSettings.AutoPromote = true
+			})
+			ann, bob := e.user("spring", "ann", false), e.user("spring", "bob", false)
+			ann.activeVersion("spring", "int main() { /* strength 2 */ }")
+			bob.activeVersion("spring", "int main() { /* strength 3 */ }")
+			e.user("spring", "cat", false).activeVersion("spring", "int main() { /* strength 4 */ }")
+			e.user("spring", "dan", false).activeVersion("spring", "int main() { /* strength 5 */ }")
+			stage := func(src string) string {
+				_, out := ann.upload("spring", map[string]string{"main.cpp": src})
+				id := out["id"].(string)
+				ann.waitStatus(id, "ready")
+				if code, out, _ := ann.api("POST", "/api/v1/submissions/"+id+"/stage", nil, ""); code != 200 {
+					t.Fatalf("stage: %d %v", code, out)
+				}
+				return id
+			}
+			trialOf := func(id string) map[string]any {
+				_, sub, _ := ann.api("GET", "/api/v1/submissions/"+id, nil, "")
+				tr, _ := sub["trial"].(map[string]any)
+				return tr
+			}
+			weak := stage("int main() { /* strength 1 */ }")
+			eventually(t, 60*time.Second, func() error {
+				if tr := trialOf(weak); tr == nil || tr["verdict"] != api.NotBetter {
+					return fmt.Errorf("the weaker version's trial: %v", tr)
+				}
+				return nil
+			})
+			tr := trialOf(weak)
+			b := tr["bounds"].([]any)
+			if tr["llr"].(float64) > b[0].(float64) || tr["matches"].(float64) < 2 {
+				t.Errorf("a trial found not better: %v", tr)
+			}
+			if _, page := ann.get("/c/spring/s/" + weak); !strings.Contains(page, `data-testid="verdict">not better`) {
+				t.Error("the version's page does not say its trial found it not better")
+			}
+			if code, _, _ := bob.api("GET", "/api/v1/submissions/"+weak, nil, ""); code != 404 {
+				t.Errorf("bob reads ann's trial: %d", code)
+			}
+			strong := stage("int main() { /* strength 9 */ }")
+			eventually(t, 60*time.Second, func() error {
+				_, me, _ := ann.api("GET", "/api/v1/submissions/"+strong, nil, "")
+				if me["status"] != "active" {
+					return fmt.Errorf("the stronger version is %v, its trial %v", me["status"], me["trial"])
+				}
+				return nil
+			})
+			if tr := trialOf(strong); tr == nil || tr["verdict"] != api.Better {
+				t.Errorf("the promoted version's trial: %v", tr)
+			}
+			log, err := e.st.Actions(t.Context(), "spring", 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(fmt.Sprint(log), "its trial found it better than the active version (auto_promote)") {
+				t.Errorf("the audit log does not say the version was promoted: %v", log)
+			}
+		})
 	}
 }

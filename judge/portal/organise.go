@@ -54,7 +54,9 @@ func (s organising) contestJSON(ct store.Contest) api.Contest {
 		TestQuota: ct.TestQuota, UploadQuota: ct.UploadsAllowed(), PeerMatches: ct.PeerMatches, PublishHouse: ct.PublishHouse,
 		Ladder: ct.Ladder, InFlight: ct.LadderSettings.InFlight, DisableFaults: ct.LadderSettings.DisableFaults,
 		DisableWindow: ct.LadderSettings.DisableWindow, MinRate: ct.LadderSettings.MinRate, MaxRate: ct.LadderSettings.Ceiling(),
-		TestRounds: append([]time.Time{}, ct.TestRounds...), Players: s.seats(ct)}
+		TestRounds: append([]time.Time{}, ct.TestRounds...), Players: s.seats(ct), AutoPromote: ct.LadderSettings.AutoPromote}
+	t := ct.LadderSettings.Test()
+	out.Trial = api.TrialTest{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta}
 	for _, h := range ct.House {
 		out.House = append(out.House, h.Name)
 	}

@@ -119,6 +119,10 @@ func (s webPages) submissionPage(w http.ResponseWriter, r *http.Request, c calle
 	if err != nil {
 		return err
 	}
+	var trial *api.Trial
+	if p := st.Players[sub.ID]; p != nil {
+		trial = trialJSON(p, st, ct.LadderSettings)
+	}
 	s.render(w, http.StatusOK, "submission.html", struct {
 		pageData
 		S        store.Submission
@@ -129,9 +133,11 @@ func (s webPages) submissionPage(w http.ResponseWriter, r *http.Request, c calle
 		CanStage bool
 		Place    *ladder.Place
 		Busy     string
+		Trial    *api.Trial
+		Auto     bool
 	}{s.base(r, c, "Version "+itoa(sub.Version), ""), sub, mine, whyNot(sub), st.Players[sub.ID], active,
 		mine && sub.Status == store.Ready && ct.Ladder && contest.Open(ct, time.Now()) && c.Active != "" && c.Staged != sub.ID,
-		place, busy})
+		place, busy, trial, ct.LadderSettings.AutoPromote})
 	return nil
 }
 

@@ -21,7 +21,7 @@ import (
 //go:embed web
 var web embed.FS
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{"rows": rows, "percent": percent, "mul100": func(c float64) float64 { return 100 * c }, "mod": func(a, b int) int { return a % b }}).ParseFS(web, "web/*.html"))
+var pages = template.Must(template.New("").Funcs(template.FuncMap{"rows": rows, "percent": percent, "mul100": func(c float64) float64 { return 100 * c }, "mod": func(a, b int) int { return a % b }, "deref": func(s *string) string { return *s }}).ParseFS(web, "web/*.html"))
 
 // percent is a confidence in whole percent, rounded down (99.96% is not "100%"); "-" for none.
 func percent(c *float64) string {

@@ -164,6 +164,42 @@ func closestWithMean(values, p []float64, s float64) []float64 {
 	return q
 }
 
+// PairOutcome is NEW's share of a pair of matches that differ only in which of NEW and OLD
+// sits in the compared seat, from each match's ranks by seat (1 the first): in a game of two,
+// NEW sat in seat 0 of a and seat 1 of b, and the share is its points of the two (1 a win,
+// 1/2 a draw) over two; in a game of more, NEW sat in seat of a and OLD in seat of b, and the
+// share is where NEW finished against where OLD did, scaled to [0, 1].
+func PairOutcome(a, b []int, seat int) float64 {
+	n := len(a)
+	if n == 2 {
+		score := func(r []int, k int) float64 {
+			switch mine, theirs := r[k], r[1-k]; {
+			case mine < theirs:
+				return 1
+			case mine == theirs:
+				return 0.5
+			}
+			return 0
+		}
+		return (score(a, 0) + score(b, 1)) / 2
+	}
+	d := float64(b[seat] - a[seat])
+	return (d + float64(n-1)) / float64(2*(n-1))
+}
+
+// PairSupport is every outcome PairOutcome can give in a game of n seats.
+func PairSupport(n int) []float64 {
+	steps := 4
+	if n > 2 {
+		steps = 2 * (n - 1)
+	}
+	out := make([]float64, steps+1)
+	for i := range out {
+		out[i] = float64(i) / float64(steps)
+	}
+	return out
+}
+
 // Decide is the verdict at the log-likelihood ratio llr: better, not better, or undecided
 // while it lies between the bounds.
 func (t SPRT) Decide(llr float64) string {

@@ -181,39 +181,21 @@ func (c *Compare) pair(p int) (a, b schedule.Match, seat int) {
 	return schedule.Match{Round: p, Index: 1, Seats: sa, Seed: seed}, schedule.Match{Round: p, Index: 2, Seats: sb, Seed: seed}, seat
 }
 
-// outcome is NEW's share of a pair whose two results are judged: in a game of two its points
-// of the two games (1 a win, 1/2 a draw); in a game of more, where it finished against where
-// OLD did, scaled to [0, 1].
+// outcome is NEW's share of a pair whose two results are judged (rating.PairOutcome).
 func (c *Compare) outcome(a, b *result.Result, seat int) float64 {
-	n := c.seats()
-	if n == 2 {
-		score := func(r *result.Result, k int) float64 {
-			switch mine, theirs := r.Players[k].Rank, r.Players[1-k].Rank; {
-			case mine < theirs:
-				return 1
-			case mine == theirs:
-				return 0.5
-			}
-			return 0
-		}
-		return (score(a, 0) + score(b, 1)) / 2
-	}
-	d := float64(b.Players[seat].Rank - a.Players[seat].Rank)
-	return (d + float64(n-1)) / float64(2*(n-1))
+	return rating.PairOutcome(ranks(a), ranks(b), seat)
 }
 
-// support is every outcome a pair can have.
-func (c *Compare) support() []float64 {
-	steps := 4
-	if n := c.seats(); n > 2 {
-		steps = 2 * (n - 1)
-	}
-	out := make([]float64, steps+1)
-	for i := range out {
-		out[i] = float64(i) / float64(steps)
+func ranks(r *result.Result) []int {
+	out := make([]int, len(r.Players))
+	for i, p := range r.Players {
+		out[i] = p.Rank
 	}
 	return out
 }
+
+// support is every outcome a pair can have.
+func (c *Compare) support() []float64 { return rating.PairSupport(c.seats()) }
 
 // Run plays pairs until the test decides or Max matches are played: through q, or with Play.
 func (c *Compare) Run(ctx context.Context, q Queue) (CompareOutcome, error) {

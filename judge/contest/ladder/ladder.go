@@ -43,6 +43,10 @@ type Settings struct {
 	// trivial bots from filling the judges and the store (0: the default, for contests made
 	// before there was one).
 	MaxRate int `json:"max_rate,omitempty"`
+	// Trial is the test a staged version's trial runs (nil: judge compare's default);
+	// AutoPromote makes a version the test decides is better active by itself.
+	Trial       *TrialTest `json:"trial,omitempty"`
+	AutoPromote bool       `json:"auto_promote,omitempty"`
 }
 
 // Defaults are a new contest's ladder settings.
@@ -71,6 +75,13 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("max_rate %d: want 1 to 3600 ladder matches an hour (0: the default, %d)", s.MaxRate, Defaults.MaxRate)
 	case s.Ceiling() < s.MinRate:
 		return fmt.Errorf("max_rate %d: want at least min_rate (%d)", s.Ceiling(), s.MinRate)
+	case s.AutoPromote && s.Trial == nil:
+		return fmt.Errorf("auto_promote: give the trial's test first (trial: elo0, elo1, alpha, beta), which decides what is promoted")
+	}
+	if s.Trial != nil {
+		if err := s.Test().Check(); err != nil {
+			return fmt.Errorf("trial: %w", err)
+		}
 	}
 	return nil
 }
@@ -118,7 +129,9 @@ type Player struct {
 	Allowance   float64   `json:"allowance,omitempty"`
 	AllowanceAt time.Time `json:"allowance_at,omitzero"`
 	// Recent are its last rated matches (the disable window), oldest first.
-	Recent   []Outcome          `json:"recent,omitempty"`
+	Recent []Outcome `json:"recent,omitempty"`
+	// Trial is a staged version's trial against its contestant's active version.
+	Trial    *Trial             `json:"trial,omitempty"`
 	Disabled *Disabled          `json:"disabled,omitempty"`
 	Versus   map[string]*Record `json:"versus,omitempty"` // by opponent login
 	// Met are its rated results against each version still in the state, by submission id
@@ -150,10 +163,15 @@ type Record struct {
 	Lost  int `json:"lost"`
 }
 
-// Pending is a ladder match on the queue: the submissions in its seats.
+// Pending is a ladder match on the queue: the submissions in its seats. A trial's match names
+// the staged version (Trial), its pair (the pair's id, which seeds both halves) and its half
+// (1 or 2).
 type Pending struct {
 	Seats   []string  `json:"seats"`
 	Created time.Time `json:"created"`
+	Trial   string    `json:"trial,omitempty"`
+	Pair    string    `json:"pair,omitempty"`
+	Half    int       `json:"half,omitempty"`
 }
 
 // State is a contest's ladder.
@@ -176,9 +194,10 @@ type State struct {
 const doneKept = 60
 
 // behind reports whether p has had fewer matches in the last hour than the guarantee owes
-// it: MinRate an hour, for the part of the last hour it has been on the ladder.
+// it: MinRate an hour, for the part of the last hour it has been on the ladder. The guarantee
+// is the ladder's versions': a staged version's trial is owed none.
 func (s *State) behind(p *Player, set Settings, now time.Time) bool {
-	if set.MinRate == 0 {
+	if set.MinRate == 0 || p.Staged { // a trial's pairs wait for its active version's allowance
 		return false
 	}
 	since := min(now.Sub(p.Joined), time.Hour)
@@ -421,7 +440,11 @@ func (s *State) prune() {
 }
 
 // plays reports whether p plays: active or staged, and not disabled.
-func (p *Player) plays() bool { return (p.Active || p.Staged) && p.Disabled == nil }
+// A staged version whose trial decided plays no more: it waits for its owner (or
+// auto-promotion) and leaves the contestant's share of the ladder to the active version.
+func (p *Player) plays() bool {
+	return (p.Active || p.Staged) && p.Disabled == nil && !(p.Staged && p.decided())
+}
 
 // playing are the versions that play, in a fixed order.
 func (s *State) playing() []*Player {
@@ -486,24 +509,40 @@ type Seats struct {
 // nearest its mu among those not far above it in load, where k - (want-1) is heavy-tailed
 // (P(k-(want-1) >= j) = 1/(j+1)), so that most matches are close while leaders still meet
 // the whole field. Seats are shuffled, the house bots' with the versions'. A staged version
-// plays only as the seed, against versions on the ladder, so that its trial rates no one but
-// itself; it meets its own active version first (ownActive).
+// plays only as the seed of its trial's pairs (Trial): two pending matches at once, id and
+// id+"-2", against its contestant's active version, rating no one but itself; its second
+// half may take one place more than InFlight, so that a ladder always full still plays it.
 func (s *State) Pick(rng *rand.Rand, id string, size Seats, set Settings, now time.Time) ([]string, bool) {
 	players := slices.DeleteFunc(s.order(set, now), func(p *Player) bool { return s.full(p, set, now) })
 	if len(players) == 0 {
 		return nil, false
 	}
-	seed := players[0]
-	if limit := set.InFlight; len(s.Pending) >= limit && !(s.behind(seed, set, now) && len(s.Pending) < 2*limit) {
+	room := set.InFlight
+	if s.behind(players[0], set, now) {
+		room *= 2
+	}
+	if len(s.Pending) >= room {
 		return nil, false
 	}
-	others := slices.DeleteFunc(slices.Clone(players[1:]), func(p *Player) bool { return p.Staged })
+	// A staged seed whose trial cannot be seated now (its active version at its ceiling)
+	// lets the next one seed.
+	for i, seed := range players {
+		if seats, ok, next := s.pickFor(rng, id, seed, players, size, set, now); ok || !next || i == len(players)-1 {
+			return seats, ok
+		}
+	}
+	return nil, false
+}
+
+// pickFor seats a match seeded by seed; next when the next version may seed instead.
+func (s *State) pickFor(rng *rand.Rand, id string, seed *Player, players []*Player, size Seats, set Settings, now time.Time) ([]string, bool, bool) {
+	others := slices.DeleteFunc(slices.Clone(players), func(p *Player) bool { return p.Staged || p == seed })
 	need := size.Least
 	if len(size.House) > 0 {
 		need = min(need, 2)
 	}
 	if len(others)+1 < max(need, 2) {
-		return nil, false
+		return nil, false, seed.Staged
 	}
 	want := min(size.Want, len(others)+1)
 	if near := slices.DeleteFunc(slices.Clone(others), func(p *Player) bool {
@@ -518,11 +557,15 @@ func (s *State) Pick(rng *rand.Rand, id string, size Seats, set Settings, now ti
 	k := min(want-1+extra, len(others))
 	pool := others[:k]
 	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
-	seats := []string{seed.Sub}
-	if own := s.ownActive(seed, players); own != nil {
-		seats = append(seats, own.Sub)
-		pool = slices.DeleteFunc(pool, func(p *Player) bool { return p == own })
+	if seed.Staged {
+		own := s.ownActive(seed, players)
+		if own == nil {
+			return nil, false, true
+		}
+		seats, ok := s.pickTrial(rng, id, seed, own, append(pool, others[k:]...), size, set, now)
+		return seats, ok, !ok
 	}
+	seats := []string{seed.Sub}
 	for _, p := range pool[:want-len(seats)] {
 		seats = append(seats, p.Sub)
 	}
@@ -539,28 +582,17 @@ func (s *State) Pick(rng *rand.Rand, id string, size Seats, set Settings, now ti
 			p.started(set, now)
 		}
 	}
-	return seats, true
+	return seats, true, false
 }
 
-// ownActive is the active version a staged seed must meet next: its contestant's, while the
-// trial has no result against it and no match with it on the queue. The owner stages a
-// version above all to compare it with the one it would replace, and by rating alone the two
-// may not meet for many matches.
+// ownActive is the active version a staged seed's trial is against, when it may play now
+// (players are those that may).
 func (s *State) ownActive(seed *Player, players []*Player) *Player {
-	if !seed.Staged || seed.Versus[seed.Login] != nil {
-		return nil
-	}
 	i := slices.IndexFunc(players, func(p *Player) bool { return p.Active && p.Login == seed.Login })
 	if i < 0 {
 		return nil
 	}
-	own := players[i]
-	for _, m := range s.Pending {
-		if slices.Contains(m.Seats, seed.Sub) && slices.Contains(m.Seats, own.Sub) {
-			return nil
-		}
-	}
-	return own
+	return players[i]
 }
 
 // Expire forgets pending matches older than age (the queue's de-duplication window: one
@@ -593,6 +625,9 @@ func (s *State) Apply(id string, res result.Result, set Settings, now time.Time)
 	delete(s.Pending, id)
 	if res.Status != result.StatusOK || len(res.Players) != len(m.Seats) {
 		s.Skipped++
+		if m.Trial != "" {
+			s.applyTrial(m, res, set, now) // drops its pair
+		}
 		return nil
 	}
 	// The versions' seats alone are rated, by their places among every player's: a house
@@ -610,7 +645,7 @@ func (s *State) Apply(id string, res result.Result, set Settings, now time.Time)
 		}
 		ps, places = append(ps, p), append(places, res.Players[i])
 	}
-	trial := slices.ContainsFunc(ps, func(p *Player) bool { return p.Staged })
+	trial := m.Trial != "" || slices.ContainsFunc(ps, func(p *Player) bool { return p.Staged })
 	for _, p := range ps {
 		// The guarantee owes at most MinRate: more ends than that never tell more, and the
 		// ladder is one key, rewritten with every match.
@@ -678,6 +713,7 @@ func (s *State) Apply(id string, res result.Result, set Settings, now time.Time)
 	}
 	if trial {
 		s.Trials++
+		s.applyTrial(m, res, set, now)
 	} else {
 		s.Rated++
 		s.Seats = max(s.Seats, len(ps))

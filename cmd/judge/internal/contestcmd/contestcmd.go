@@ -348,15 +348,36 @@ func contestStatusCmd() *cobra.Command {
 			return cli.PrintOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
 				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 				fmt.Fprintf(tw, "contest %s at %s\nVERSION\tID\tLANG\tSTATUS\tCREATED\n", l.Contest, l.URL)
+				var trials []string
 				for _, s := range page.Submissions {
 					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", s.Version, s.ID, s.Lang, s.Status, s.Created)
+					if t := s.Trial; t != nil {
+						trials = append(trials, trialLine(s.Version, *t))
+					}
 				}
 				tw.Flush()
+				for _, t := range trials {
+					fmt.Fprintln(w, t)
+				}
 			})
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the versions as the API shows them")
 	return cmd
+}
+
+// trialLine says how far a version's trial is.
+func trialLine(version int, t api.Trial) string {
+	verdict := "undecided"
+	if t.Verdict != nil {
+		verdict = map[string]string{api.Better: "better", api.NotBetter: "not better"}[*t.Verdict]
+	}
+	against := "the active version"
+	if t.Against > 0 {
+		against = fmt.Sprintf("version %d", t.Against)
+	}
+	return fmt.Sprintf("trial of version %d against %s: %s (log-likelihood ratio %.2f between %.2f and %.2f, %d matches)",
+		version, against, verdict, t.LLR, t.Bounds[0], t.Bounds[1], t.Matches)
 }
 
 func contestMatchCmd() *cobra.Command {
