@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: docs release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-separation bench-field bench-tournament bench-round bench-latency bench-portal bench-referee bench-local load-portal season soak vet daemon-image
+.PHONY: docs release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-separation bench-ladder bench-field bench-tournament bench-round bench-latency bench-portal bench-referee bench-local load-portal season soak vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -176,6 +176,12 @@ bench-separation:
 	$(GO) test -run '^$$' -bench UntilSeparated -benchtime 1x -timeout 60m ./judge/tournament/
 
 # One real field played until separated and by repeating the round robin (BENCHMARKS.md).
+# The ladder's simulations (#53): the choice of opponents against the one before, at the same
+# budget, and trials' verdicts; BENCHMARKS.md quotes them. About 15 minutes.
+bench-ladder:
+	$(GO) test -run '^$$' -bench 'Leaderboard' ./judge/contest/ladder/
+	$(GO) test -run '^$$' -bench 'LadderChoice|Trial' -benchtime 1x -timeout 60m ./judge/contest/ladder/
+
 bench-field: images judge
 	judge/tournament/field.sh
 

@@ -2,9 +2,11 @@ package portal_test
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +27,7 @@ func TestLadderInChromium(t *testing.T) {
 	e := newEnv(t)
 	e.contest("spring", func(c *store.Contest) {
 		c.Ladder = true
-		c.LadderSettings = ladder.Settings{InFlight: 2, DisableFaults: 2, DisableWindow: 3}
+		c.LadderSettings = ladder.Settings{InFlight: 2, DisableFaults: 2, DisableWindow: 3, MaxRate: 3600}
 	})
 	var cs []*client
 	for i, login := range []string{"ann", "bob", "cat"} {
@@ -55,9 +57,38 @@ func TestLadderInChromium(t *testing.T) {
 
 	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/ladder"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=leaderboard]`)))
 	order := browsertest.Get(t, b, chromedp.Evaluate[[]string](
-		`[...document.querySelectorAll("[data-testid=leaderboard] tr td:nth-child(2)")].map((td) => td.innerText)`))
+		`[...document.querySelectorAll("[data-testid=leaderboard] [data-testid=login]")].map((td) => td.innerText)`))
 	if strings.Join(order[:3], " ") != "cat bob ann" || order[3] != "eve" {
 		t.Errorf("the leaderboard's order: %v, want cat bob ann, then eve (off the ladder)", order)
+	}
+	// Each row says where it could truly be (its own place inside), how sure the ladder is of
+	// the next row, and its band; eve, off the ladder, holds the last place.
+	rows := browsertest.Get(t, b, chromedp.Evaluate[[][]string](
+		`[...document.querySelectorAll("[data-testid=leaderboard] [data-testid=row]")].map((tr) => [tr.cells[0].innerText, tr.querySelector("[data-testid=rank-range]").innerText, tr.dataset.band, tr.querySelector("[data-testid=above-next]").innerText])`))
+	band := 1
+	for i, r := range rows {
+		m := regexp.MustCompile(`^([1-4])(?:–([1-4]))?$`).FindStringSubmatch(r[1])
+		if m == nil {
+			t.Fatalf("row %d could truly be %q", i+1, r[1])
+		}
+		lo, hi := m[1], cmp.Or(m[2], m[1])
+		if r[0] < lo || r[0] > hi {
+			t.Errorf("row %d: rank %s outside its range %s", i+1, r[0], r[1])
+		}
+		if b, _ := strconv.Atoi(r[2]); b != band && b != band+1 {
+			t.Errorf("row %d: band %s after band %d", i+1, r[2], band)
+		} else {
+			band = b
+		}
+		if last := i >= 2; last != (r[3] == "-") || !last && !strings.HasSuffix(r[3], "%") {
+			t.Errorf("row %d: above the next %q", i+1, r[3])
+		}
+	}
+	if len(rows) != 4 || rows[3][1] != "4" {
+		t.Errorf("the rows: %v; want eve's, off the ladder, at 4 for sure", rows)
+	}
+	if text := browsertest.Get(t, b, chromedp.Evaluate[string](`document.body.innerText`)); !strings.Contains(text, "could truly hold, at 95% confidence") {
+		t.Error("the leaderboard does not say what its ranges mean")
 	}
 	if text := browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("tr.disabled").innerText`)); !strings.Contains(text, "off the ladder") {
 		t.Errorf("eve's row: %q", text)

@@ -36,10 +36,11 @@ func (f PairFit) GapSE(i, j int) float64 {
 	return math.Sqrt(max(0, f.cov.At(i, i)+f.cov.At(j, j)-2*f.cov.At(i, j)))
 }
 
-// pairRidge is the fit's penalty on every strength, in logits: it keeps the fit finite when a
-// version won or lost everything and ties a field of unconnected parts to one scale, and is
-// small beside what a few matches say.
-const pairRidge = 0.01
+// pairRidge is the fit's penalty on every strength, in logits: a prior of deviation 3 logits
+// (about 520 Elo) about the field's mean, vague beside any real field, which keeps the fit
+// finite and its doubt honest when a version won or lost everything (two wins in two are no
+// certainty), and ties a field of unconnected parts to one scale.
+const pairRidge = 1.0 / 9
 
 // SeparatePairs fits the strengths of n entrants to their results by pair and says how sure
 // it is of their order, for a field whose entrants did not all play the same schedule (a
@@ -48,7 +49,7 @@ const pairRidge = 0.01
 // The model is Bradley-Terry's, P(i above j) = logistic(s_i - s_j), a draw half of each, by
 // maximum quasi-likelihood (Newton's method, with a light ridge). The strengths' covariance
 // is the inverse of the fit's information, times the dispersion of the results about the
-// fit (Pearson's: a game of many draws has less noise than a coin's) and, for matches of more
+// fit (Pearson's, at least 1) and, for matches of more
 // than two (seats), the design effect of the pairs one match makes: an entrant's results
 // against the others of one match go together (one that played well beat them all), and for
 // exchangeable performances the variance of their sum is (seats+1)/3 times that of as many
@@ -152,7 +153,9 @@ func SeparatePairs(n, seats int, recs []PairRecord) PairFit {
 	if df < 1 {
 		return f
 	}
-	cov.ScaleSym(chi/df*float64(max(seats, 2)+1)/3, &cov)
+	// The dispersion is never taken below a coin's: few results that all went one way (bots
+	// that play the same every time) would otherwise leave no doubt at all.
+	cov.ScaleSym(max(1, chi/df)*float64(max(seats, 2)+1)/3, &cov)
 	f.cov = &cov
 	// The variance of s_i less the mean of the entrants with results.
 	var in []int

@@ -159,3 +159,17 @@ func TestPairFitRanges(t *testing.T) {
 		}
 	}
 }
+
+// A few results that all went one way are no certainty: bots that play the same every time
+// swept each other twice, and nothing is separated yet; twenty sweeps each are.
+func TestPairFitFewSweeps(t *testing.T) {
+	for _, c := range []struct {
+		each int
+		sure bool
+	}{{2, false}, {20, true}} {
+		f := SeparatePairs(3, 2, []PairRecord{{I: 0, J: 1, Won: c.each}, {I: 1, J: 2, Won: c.each}, {I: 0, J: 2, Won: c.each}})
+		if got := f.Confidence(0, 1) > 0.95 && f.Confidence(1, 2) > 0.95; got != c.sure {
+			t.Errorf("%d sweeps each: confidences %.3f %.3f; want separated %v", c.each, f.Confidence(0, 1), f.Confidence(1, 2), c.sure)
+		}
+	}
+}

@@ -1,9 +1,16 @@
 package ladder
 
 import (
+	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/botjudge/judge/judge/rating"
 )
 
 // BenchmarkLeaderboard is the leaderboard of a ladder of n versions that each met 50 others
@@ -39,5 +46,114 @@ func BenchmarkLeaderboard(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// nearestK is the ladder's choice of opponents before #53, the baseline of
+// BenchmarkLadderChoice: the k nearest in mu, k - n heavy-tailed (P(k-n >= j) = 1/(j+1)).
+func nearestK(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player {
+	others = slices.Clone(others)
+	slices.SortStableFunc(others, func(a, b *Player) int {
+		return cmp.Compare(math.Abs(a.Mu-seed.Mu), math.Abs(b.Mu-seed.Mu))
+	})
+	extra := int(1/(1-rng.Float64())) - 1
+	k := min(n+extra, len(others))
+	pool := others[:k]
+	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+	return others
+}
+
+// BenchmarkLadderChoice plays simulated ladders of versions of known strength (evenly spread,
+// 0.05 of a match's noise apart) with each choice of opponents at the same budget of matches,
+// and reports how well the leaderboard then ranks them: top10 the share of ladders whose top
+// ten are in their true order, rank_err the mean distance of a version's place from its true
+// one, top10_err that of the true top ten. Run with -benchtime=1x (make bench-ladder).
+func BenchmarkLadderChoice(b *testing.B) {
+	for _, n := range []int{100, 500} {
+		runs := 2000 / n // 20 ladders of 100, 4 of 500
+		for _, seats := range []int{2, 4} {
+			for _, per := range []int{20, 50, 100} {
+				for _, c := range []struct {
+					name   string
+					choose chooser
+				}{{"nearest", nearestK}, {"uncertain", uncertain}} {
+					b.Run(fmt.Sprintf("versions=%d/seats=%d/matches=%d/%s", n, seats, per, c.name), func(b *testing.B) {
+						var exact, err, top float64
+						for b.Loop() {
+							for run := range runs {
+								se := newSeason(b, seats, versions(n)...)
+								se.s.choose = c.choose
+								se.set.MinRate = 0 // a match every 10 s cannot give each of 500 versions 6 an hour
+								se.rng = rand.New(rand.NewPCG(uint64(run), uint64(n*seats+per)))
+								for i := range n {
+									se.strength[fmt.Sprintf("s%02d", i)] = 0.05 * float64(i) // s(n-1) the strongest
+								}
+								se.play(per * n / seats)
+								ok := true
+								for _, r := range se.s.Leaderboard() {
+									var i int
+									fmt.Sscanf(r.Sub, "s%d", &i)
+									d := math.Abs(float64(r.Rank - (n - i)))
+									err += d
+									if n-i <= 10 {
+										top += d
+										ok = ok && d == 0
+									}
+								}
+								if ok {
+									exact++
+								}
+							}
+						}
+						k := float64(b.N * runs)
+						b.ReportMetric(exact/k, "top10")
+						b.ReportMetric(err/k/float64(n), "rank_err")
+						b.ReportMetric(top/k/10, "top10_err")
+					})
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkTrial plays trials on the simulated ladder at true differences of 0, elo1 and
+// twice elo1 of the default test (judge compare's: elo0 0, elo1 50, 5% each way), and reports
+// the matches to a verdict and the share of verdicts "better". In the simulation a match's
+// performance is strength plus a standard normal, so an Elo difference d is a difference in
+// strength of sqrt(2) Phi^-1(1/(1+10^(-d/400))). Run with -benchtime=1x (make bench-ladder).
+func BenchmarkTrial(b *testing.B) {
+	const runs = 200
+	test := Defaults.Test()
+	for _, seats := range []int{2, 4} {
+		for _, elo := range []float64{0, test.Elo1, 2 * test.Elo1} {
+			d := math.Sqrt2 * distuv.UnitNormal.Quantile(rating.EloScore(elo))
+			b.Run(fmt.Sprintf("seats=%d/elo=%g", seats, elo), func(b *testing.B) {
+				var matches, better, undecided float64
+				for b.Loop() {
+					for run := range runs {
+						se := stagedSeason(b, seats, 6, d)
+						se.rng = rand.New(rand.NewPCG(uint64(run), uint64(seats*1000)+uint64(elo)))
+						for range 20000 {
+							if se.s.Players["s00b"].decided() {
+								break
+							}
+							se.play(1)
+						}
+						tr := se.s.Players["s00b"].Trial
+						matches += float64(tr.Progress(test).Matches)
+						switch tr.Verdict {
+						case rating.Better:
+							better++
+						case "":
+							undecided++
+						}
+					}
+				}
+				k := float64(b.N * runs)
+				b.ReportMetric(matches/k, "matches")
+				b.ReportMetric(better/k, "better")
+				b.ReportMetric(undecided/k, "undecided")
+			})
+		}
 	}
 }

@@ -176,6 +176,9 @@ type Pending struct {
 
 // State is a contest's ladder.
 type State struct {
+	// choose picks the opponents (uncertain, unless a benchmark compares another).
+	choose chooser
+
 	Players map[string]*Player `json:"players"` // by submission id
 	Pending map[string]Pending `json:"pending"` // by match id
 	// Rated counts the matches rated; Trials the unrated matches of staged versions; Skipped
@@ -306,9 +309,17 @@ func (s *State) pendingOf(p *Player) int {
 // guarantee first, then the least load, the longest since they played, the least certain.
 func (s *State) order(set Settings, now time.Time) []*Player {
 	players := s.playing()
+	type key struct {
+		ahead bool // not behind
+		load  int
+	}
+	keys := make(map[*Player]key, len(players)) // each worked out once: a ladder of 500 sorts them often
+	for _, p := range players {
+		keys[p] = key{!s.behind(p, set, now), s.load(p)}
+	}
 	slices.SortStableFunc(players, func(a, b *Player) int {
-		return cmp.Or(cmpBool(!s.behind(a, set, now), !s.behind(b, set, now)), cmp.Compare(s.load(a), s.load(b)),
-			a.Last.Compare(b.Last), cmp.Compare(b.Sigma, a.Sigma))
+		ka, kb := keys[a], keys[b]
+		return cmp.Or(cmpBool(ka.ahead, kb.ahead), cmp.Compare(ka.load, kb.load), a.Last.Compare(b.Last), cmp.Compare(b.Sigma, a.Sigma))
 	})
 	return players
 }
@@ -550,19 +561,17 @@ func (s *State) pickFor(rng *rand.Rand, id string, seed *Player, players []*Play
 	}); len(near) >= want-1 {
 		others = near
 	}
-	slices.SortStableFunc(others, func(a, b *Player) int {
-		return cmp.Compare(math.Abs(a.Mu-seed.Mu), math.Abs(b.Mu-seed.Mu))
-	})
-	extra := int(1/(1-rng.Float64())) - 1 // 1-Float64 is in (0, 1]
-	k := min(want-1+extra, len(others))
-	pool := others[:k]
-	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+	choose := s.choose
+	if choose == nil {
+		choose = uncertain
+	}
+	pool := choose(rng, seed, others, want-1)
 	if seed.Staged {
 		own := s.ownActive(seed, players)
 		if own == nil {
 			return nil, false, true
 		}
-		seats, ok := s.pickTrial(rng, id, seed, own, append(pool, others[k:]...), size, set, now)
+		seats, ok := s.pickTrial(rng, id, seed, own, pool, size, set, now)
 		return seats, ok, !ok
 	}
 	seats := []string{seed.Sub}
@@ -583,6 +592,41 @@ func (s *State) pickFor(rng *rand.Rand, id string, seed *Player, players []*Play
 		}
 	}
 	return seats, true, false
+}
+
+// A chooser orders others for a match seeded by seed, the n it chooses first.
+type chooser func(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player
+
+// uncertain chooses the opponents whose order against the seed is least certain: each is
+// drawn (without replacement) with weight exp(-d^2 / 2v), d their difference in mu and v
+// their sigmas' squares and a match's own noise (beta^2), over the square root of one more
+// than the matches they played together. Neighbours whose order is in doubt meet most, a
+// version still provisional (its sigma wide) meets a wider field, and a pair that met often
+// gives way to one that met less: the ranking converges and does not forget who stood near
+// whom. A floor on the weight keeps every pair possible, so leaders still meet the field.
+func uncertain(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player {
+	const beta2 = openskill.DefaultBeta * openskill.DefaultBeta
+	type keyed struct {
+		p   *Player
+		key float64
+	}
+	ks := make([]keyed, len(others))
+	for i, p := range others {
+		d := p.Mu - seed.Mu
+		w := math.Exp(-d * d / (2 * (seed.Sigma*seed.Sigma + p.Sigma*p.Sigma + beta2)))
+		if r := seed.Met[p.Sub]; r != nil {
+			w /= math.Sqrt(float64(1 + r[0] + r[1] + r[2]))
+		}
+		w = max(w, 1e-3)
+		// Efraimidis and Spirakis: the n largest of u^(1/w) are a weighted sample.
+		ks[i] = keyed{p, math.Log(1-rng.Float64()) / w}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return cmp.Compare(b.key, a.key) })
+	out := make([]*Player, len(ks))
+	for i, k := range ks {
+		out[i] = k.p
+	}
+	return out
 }
 
 // ownActive is the active version a staged seed's trial is against, when it may play now

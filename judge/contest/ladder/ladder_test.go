@@ -20,7 +20,7 @@ var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 // season plays a ladder of versions whose true strength is strength[sub]: each pending match
 // is answered with ranks by strength plus noise, and a version in crashes faults always.
 type season struct {
-	t        *testing.T
+	t        testing.TB
 	s        State
 	set      Settings
 	rng      *rand.Rand
@@ -33,7 +33,7 @@ type season struct {
 
 // newSeason is a season of matches 10 seconds apart, with no ceiling to speak of: the tests
 // of fairness play thousands of matches in a few simulated hours.
-func newSeason(t *testing.T, seats int, versions ...Version) *season {
+func newSeason(t testing.TB, seats int, versions ...Version) *season {
 	set := Defaults
 	set.MaxRate = 3600
 	se := &season{t: t, set: set, rng: rand.New(rand.NewPCG(1, 2)), strength: map[string]float64{},

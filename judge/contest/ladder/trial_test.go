@@ -12,7 +12,7 @@ import (
 
 // stagedSeason is a season of n versions of strength 0 with c00's version s00b on trial at
 // strength d.
-func stagedSeason(t *testing.T, seats, n int, d float64) *season {
+func stagedSeason(t testing.TB, seats, n int, d float64) *season {
 	vs := versions(n)
 	se := newSeason(t, seats, vs...)
 	se.play(10 * n)
