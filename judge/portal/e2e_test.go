@@ -225,7 +225,7 @@ func TestFourPlayerContestWithARealDaemon(t *testing.T) {
 	house := []contest.HouseBot{{Name: "easy", Lang: "cpp", Files: map[string][]byte{"bot.cpp": bot}}}
 	if _, err := contest.New(contest.Config{Store: st, Queue: q, Games: games.Lookup}).NewContest(ctx, contest.HostActor(),
 		store.Contest{Name: "cup", Game: "langwars", Options: map[string]string{"turns": "2"}, TestQuota: 5, Ladder: true,
-			LadderSettings: ladder.Settings{InFlight: 1, DisableFaults: 2, DisableWindow: 4}}, house); err != nil {
+			LadderSettings: ladder.Settings{InFlight: 1, DisableFaults: 2, DisableWindow: 4, MaxRate: 3600}}, house); err != nil {
 		t.Fatal(err)
 	}
 	e := &env{t: t, q: q, st: st, srv: srv}

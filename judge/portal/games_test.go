@@ -98,7 +98,7 @@ func TestEveryGame(t *testing.T) {
 			e := newEnv(t)
 			e.contest("cup", func(ct *store.Contest) {
 				ct.Game, ct.Options, ct.Ladder = c.game, c.opts, true
-				ct.LadderSettings = ladder.Settings{InFlight: 2, DisableFaults: 2, DisableWindow: 4}
+				ct.LadderSettings = ladder.Settings{InFlight: 2, DisableFaults: 2, DisableWindow: 4, MaxRate: 3600}
 			})
 			org := e.user("cup", "org", true)
 			ann, bob := e.user("cup", "ann", false), e.user("cup", "bob", false)

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games"
@@ -250,6 +251,15 @@ func (e *env) contest(name string, change func(*store.Contest)) {
 	c := store.Contest{Name: name, Game: "amazes", TestQuota: 100, House: []store.House{{Name: "easy", Lang: "cpp", Source: "portal/house/" + name + "/easy.json"}}}
 	if change != nil {
 		change(&c)
+	}
+	if c.LadderSettings == (ladder.Settings{}) {
+		c.LadderSettings = ladder.Defaults
+		c.LadderSettings.MaxRate = 0
+	}
+	if c.LadderSettings.MaxRate == 0 {
+		// The tests' ladders play as fast as the fake judge answers: the ceiling's pacing (a
+		// few matches, then one a minute) is the ladder package's to test.
+		c.LadderSettings.MaxRate = 3600
 	}
 	if err := e.q.PutObject(e.t.Context(), queue.BucketSources, c.House[0].Source, strings.NewReader(`{"easy.cpp":"int main(){}"}`)); err != nil {
 		e.t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/botjudge/judge/judge/rating"
+	"github.com/botjudge/judge/judge/rating/openskill"
 )
 
 // BenchmarkLeaderboard is the leaderboard of a ladder of n versions that each met 50 others
@@ -49,7 +50,39 @@ func BenchmarkLeaderboard(b *testing.B) {
 	}
 }
 
-// nearestK is the ladder's choice of opponents before #53, the baseline of
+// uncertain is a candidate choice of opponents, BenchmarkLadderChoice's against the ladder's
+// (nearest): those whose order against the seed is least certain: each is
+// drawn (without replacement) with weight exp(-d^2 / 2v), d their difference in mu and v
+// their sigmas' squares and a match's own noise (beta^2), over the square root of one more
+// than the matches they played together. Neighbours whose order is in doubt meet most, a
+// version still provisional (its sigma wide) meets a wider field, and a pair that met often
+// gives way to one that met less: the ranking converges and does not forget who stood near
+// whom. A floor on the weight keeps every pair possible, so leaders still meet the field.
+func uncertain(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player {
+	const beta2 = openskill.DefaultBeta * openskill.DefaultBeta
+	type keyed struct {
+		p   *Player
+		key float64
+	}
+	ks := make([]keyed, len(others))
+	for i, p := range others {
+		d := p.Mu - seed.Mu
+		w := math.Exp(-d * d / (2 * (seed.Sigma*seed.Sigma + p.Sigma*p.Sigma + beta2)))
+		if r := seed.Met[p.Sub]; r != nil {
+			w /= math.Sqrt(float64(1 + r[0] + r[1] + r[2]))
+		}
+		w = max(w, 1e-3)
+		// Efraimidis and Spirakis: the n largest of u^(1/w) are a weighted sample.
+		ks[i] = keyed{p, math.Log(1-rng.Float64()) / w}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return cmp.Compare(b.key, a.key) })
+	out := make([]*Player, len(ks))
+	for i, k := range ks {
+		out[i] = k.p
+	}
+	return out
+}
+
 // BenchmarkLadderChoice: the k nearest in mu, k - n heavy-tailed (P(k-n >= j) = 1/(j+1)).
 func nearestK(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player {
 	others = slices.Clone(others)
@@ -64,7 +97,8 @@ func nearestK(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player {
 }
 
 // BenchmarkLadderChoice plays simulated ladders of versions of known strength (evenly spread,
-// 0.05 of a match's noise apart) with each choice of opponents at the same budget of matches,
+// 0.05 of a match's noise apart) with the ladder's choice of opponents and a candidate, at the
+// same budget of matches,
 // and reports how well the leaderboard then ranks them: top10 the share of ladders whose top
 // ten are in their true order, rank_err the mean distance of a version's place from its true
 // one, top10_err that of the true top ten. Run with -benchtime=1x (make bench-ladder).
@@ -76,7 +110,7 @@ func BenchmarkLadderChoice(b *testing.B) {
 				for _, c := range []struct {
 					name   string
 					choose chooser
-				}{{"nearest", nearestK}, {"uncertain", uncertain}} {
+				}{{"nearest", nearest}, {"uncertain", uncertain}} {
 					b.Run(fmt.Sprintf("versions=%d/seats=%d/matches=%d/%s", n, seats, per, c.name), func(b *testing.B) {
 						var exact, err, top float64
 						for b.Loop() {

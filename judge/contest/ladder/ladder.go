@@ -176,7 +176,7 @@ type Pending struct {
 
 // State is a contest's ladder.
 type State struct {
-	// choose picks the opponents (uncertain, unless a benchmark compares another).
+	// choose picks the opponents (nearest, unless a benchmark compares another).
 	choose chooser
 
 	Players map[string]*Player `json:"players"` // by submission id
@@ -258,9 +258,15 @@ func (p *Player) lastHour(now time.Time) int {
 }
 
 // full reports whether p may start no match now: it has had its ceiling of matches in the
-// last hour, or has used its allowance (burst) for now.
-func (s *State) full(p *Player, set Settings, now time.Time) bool {
-	return p.lastHour(now) >= set.Ceiling() || p.allowance(set, now) < 1
+// last hour, or has used its allowance (burst) for now. An opponent may take one match on
+// credit (its allowance down to -1), so that a version that joins when the others have used
+// theirs plays at once rather than a minute later.
+func (s *State) full(p *Player, set Settings, now time.Time, seed bool) bool {
+	credit := 1.0
+	if !seed {
+		credit = 0
+	}
+	return p.lastHour(now) >= set.Ceiling() || p.allowance(set, now) < credit
 }
 
 // NextStart is about when the ladder may start its next match (now if it may): when two of
@@ -277,7 +283,7 @@ func (s *State) NextStart(set Settings, now time.Time) (time.Time, bool) {
 	return at[1], true
 }
 
-// nextStart is when p may start a match again (now if it may).
+// nextStart is when p may seed a match again (now if it may).
 func (p *Player) nextStart(set Settings, now time.Time) time.Time {
 	at := now
 	if a := p.allowance(set, now); a < 1 {
@@ -524,12 +530,13 @@ type Seats struct {
 // id+"-2", against its contestant's active version, rating no one but itself; its second
 // half may take one place more than InFlight, so that a ladder always full still plays it.
 func (s *State) Pick(rng *rand.Rand, id string, size Seats, set Settings, now time.Time) ([]string, bool) {
-	players := slices.DeleteFunc(s.order(set, now), func(p *Player) bool { return s.full(p, set, now) })
-	if len(players) == 0 {
+	players := slices.DeleteFunc(s.order(set, now), func(p *Player) bool { return s.full(p, set, now, false) })
+	seeds := slices.DeleteFunc(slices.Clone(players), func(p *Player) bool { return s.full(p, set, now, true) })
+	if len(seeds) == 0 {
 		return nil, false
 	}
 	room := set.InFlight
-	if s.behind(players[0], set, now) {
+	if s.behind(seeds[0], set, now) {
 		room *= 2
 	}
 	if len(s.Pending) >= room {
@@ -537,8 +544,8 @@ func (s *State) Pick(rng *rand.Rand, id string, size Seats, set Settings, now ti
 	}
 	// A staged seed whose trial cannot be seated now (its active version at its ceiling)
 	// lets the next one seed.
-	for i, seed := range players {
-		if seats, ok, next := s.pickFor(rng, id, seed, players, size, set, now); ok || !next || i == len(players)-1 {
+	for i, seed := range seeds {
+		if seats, ok, next := s.pickFor(rng, id, seed, players, size, set, now); ok || !next || i == len(seeds)-1 {
 			return seats, ok
 		}
 	}
@@ -563,7 +570,7 @@ func (s *State) pickFor(rng *rand.Rand, id string, seed *Player, players []*Play
 	}
 	choose := s.choose
 	if choose == nil {
-		choose = uncertain
+		choose = nearest
 	}
 	pool := choose(rng, seed, others, want-1)
 	if seed.Staged {
@@ -597,36 +604,19 @@ func (s *State) pickFor(rng *rand.Rand, id string, seed *Player, players []*Play
 // A chooser orders others for a match seeded by seed, the n it chooses first.
 type chooser func(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player
 
-// uncertain chooses the opponents whose order against the seed is least certain: each is
-// drawn (without replacement) with weight exp(-d^2 / 2v), d their difference in mu and v
-// their sigmas' squares and a match's own noise (beta^2), over the square root of one more
-// than the matches they played together. Neighbours whose order is in doubt meet most, a
-// version still provisional (its sigma wide) meets a wider field, and a pair that met often
-// gives way to one that met less: the ranking converges and does not forget who stood near
-// whom. A floor on the weight keeps every pair possible, so leaders still meet the field.
-func uncertain(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player {
-	const beta2 = openskill.DefaultBeta * openskill.DefaultBeta
-	type keyed struct {
-		p   *Player
-		key float64
-	}
-	ks := make([]keyed, len(others))
-	for i, p := range others {
-		d := p.Mu - seed.Mu
-		w := math.Exp(-d * d / (2 * (seed.Sigma*seed.Sigma + p.Sigma*p.Sigma + beta2)))
-		if r := seed.Met[p.Sub]; r != nil {
-			w /= math.Sqrt(float64(1 + r[0] + r[1] + r[2]))
-		}
-		w = max(w, 1e-3)
-		// Efraimidis and Spirakis: the n largest of u^(1/w) are a weighted sample.
-		ks[i] = keyed{p, math.Log(1-rng.Float64()) / w}
-	}
-	slices.SortStableFunc(ks, func(a, b keyed) int { return cmp.Compare(b.key, a.key) })
-	out := make([]*Player, len(ks))
-	for i, k := range ks {
-		out[i] = k.p
-	}
-	return out
+// nearest chooses the opponents among the k versions nearest the seed's mu, k the n seats
+// left and a heavy-tailed extra, P(extra >= j) = 1/(j+1) (Halite III's scheme), shuffled; the
+// rest follow, nearest first.
+func nearest(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player {
+	others = slices.Clone(others)
+	slices.SortStableFunc(others, func(a, b *Player) int {
+		return cmp.Compare(math.Abs(a.Mu-seed.Mu), math.Abs(b.Mu-seed.Mu))
+	})
+	extra := int(1/(1-rng.Float64())) - 1 // 1-Float64 is in (0, 1]
+	k := min(n+extra, len(others))
+	pool := others[:k]
+	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+	return others
 }
 
 // ownActive is the active version a staged seed's trial is against, when it may play now

@@ -788,3 +788,27 @@ func TestNextStart(t *testing.T) {
 		t.Error("no match a minute on")
 	}
 }
+
+// A version that joins when the others have used their allowances plays at once: an
+// opponent may take one match on credit.
+func TestJoinerPlaysAtOnceAtTheCeiling(t *testing.T) {
+	set := Defaults
+	var s State
+	s.Sync(versions(2), t0)
+	rng := rand.New(rand.NewPCG(2, 2))
+	for i := range 10 {
+		if _, ok := s.Pick(rng, fmt.Sprint("m", i), Seats{Least: 2, Want: 2}, set, t0); !ok {
+			break
+		}
+		for id := range s.Pending {
+			s.Apply(id, result.Result{Status: result.StatusOK, Players: []result.Player{{Rank: 1}, {Rank: 2}}}, set, t0)
+		}
+	}
+	if _, ok := s.Pick(rng, "spent", Seats{Least: 2, Want: 2}, set, t0); ok {
+		t.Fatal("the two played past their burst")
+	}
+	s.Sync(versions(3), t0)
+	if seats, ok := s.Pick(rng, "new", Seats{Least: 2, Want: 2}, set, t0); !ok || !slices.Contains(seats, "s02") {
+		t.Errorf("the new version's first match: %v %v; want it at once", seats, ok)
+	}
+}
