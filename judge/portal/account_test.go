@@ -32,6 +32,7 @@ func (c *client) newToken(name string) (token, id string) {
 // password change - through the API or the account page - and a reset end every token made
 // before it; the one who changed it keeps going.
 func TestTokensListedRevokedAndEnded(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)
@@ -128,6 +129,7 @@ func (b *browser) pageToken(t *testing.T, name string) (string, string) {
 // the first one, user add's, lives token_days too; each token is listed with its expiry, and
 // the account page asks for the days.
 func TestTokensExpire(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)

@@ -20,6 +20,7 @@ import (
 // a map or a record of the store, fails here), and the client reads each as the portal said
 // it, through the portal's real HTTP server.
 func TestTheAPITypesAreThePortalsAnswers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", func(c *store.Contest) {
 		c.Ladder = true

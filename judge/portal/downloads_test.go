@@ -26,6 +26,7 @@ import (
 // there (not a file beside them, not a name that climbs out); without a directory the page
 // says where else to get the judge.
 func TestTheJudgeForContestants(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sum := strings.Repeat("ab", 32)
 	files := map[string]string{"judge-v1.2-linux-amd64": "ELF linux", "judge-v1.2-darwin-arm64": "Mach-O", "judge-v1.2-windows-amd64.exe": "PE", "secret": "the organiser's", "SHA256SUMS": sum + "  judge-v1.2-linux-amd64\n" +
@@ -83,6 +84,7 @@ func TestTheJudgeForContestants(t *testing.T) {
 // The games' rules pages are the portal's too, to anyone (a match's viewer links its game's),
 // served with a policy that runs nothing.
 func TestRulesPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	resp, err := http.Get(e.srv.URL + "/rules/langwars")
 	if err != nil {
@@ -105,6 +107,7 @@ func TestRulesPages(t *testing.T) {
 // contest's, is refused naming those there are; another contest's starters are not the
 // caller's to see.
 func TestStarterBots(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("two", nil)
 	e.contest("four", func(c *store.Contest) { c.Game, c.Langs = "langwars", []string{"python", "cpp"} })
@@ -209,6 +212,7 @@ func TestStarterBots(t *testing.T) {
 // command and in those against the recording. The contest's API says game_added. A built-in
 // game has no directory to download; another contest's is not the caller's.
 func TestAnAddedGameOnTheContestantsMachine(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("own", func(c *store.Contest) { c.Game = "higher-four" })
 	e.contest("two", nil)
@@ -300,6 +304,7 @@ func TestAnAddedGameOnTheContestantsMachine(t *testing.T) {
 // common rules, one to another site stays), served with a policy that runs nothing. An added
 // game without a rules page, or another contest's, is not found.
 func TestContestRulesPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for name, g := range map[string]string{"two": "amazes", "four": "langwars", "own": "higher-four", "marked": "higher-marked", "bare": "higher-bare"} {
 		e.contest(name, func(c *store.Contest) { c.Game = g })

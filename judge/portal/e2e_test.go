@@ -79,6 +79,7 @@ func waitFor(b *browsertest.Browser, expr string) bool {
 // house bot, and the match in the viewer with the contestant's own stderr and not the house
 // bot's.
 func TestContestantInChromium(t *testing.T) {
+	t.Parallel()
 	b := browsertest.New(t)
 	ctx, q, st, srv := realPortal(t)
 
@@ -217,6 +218,7 @@ func TestContestantInChromium(t *testing.T) {
 // The test match's page links its film and its replay, both of the four seats
 // (TestContestantInChromium follows them for a game of two).
 func TestFourPlayerContestWithARealDaemon(t *testing.T) {
+	t.Parallel()
 	ctx, q, st, srv := realPortal(t)
 	bot, err := os.ReadFile(filepath.Join("..", "..", "bots", "langwars", "cpp", "bot.cpp"))
 	if err != nil {

@@ -32,6 +32,7 @@ func testMatchPlayed(t *testing.T) (e *env, alice *client, test, validation stri
 // the match's page says so instead of offering to play it; the validation match's replay, of
 // the main lane, stays.
 func TestExpiredReplay(t *testing.T) {
+	t.Parallel()
 	e, a, test, validation := testMatchPlayed(t)
 	if ex, err := e.q.Admin().ExpireReplays(t.Context(), time.Now().Add(time.Hour), false); err != nil || ex.Count != 1 {
 		t.Fatalf("expiring: %+v, %v; want the test match's replay", ex, err)
@@ -66,6 +67,7 @@ func TestExpiredReplay(t *testing.T) {
 // portal's store picks for) is gone from the owner's list and its page, answered as not found;
 // the validation match stays.
 func TestExpiredMatch(t *testing.T) {
+	t.Parallel()
 	e, a, test, validation := testMatchPlayed(t)
 	listed := func() string {
 		t.Helper()

@@ -18,6 +18,7 @@ import (
 // Uploads past the contest's hourly quota are 429 with Retry-After, counted across every
 // portal; another contestant's are not, nor an organiser's.
 func TestUploadQuota(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", func(c *store.Contest) { c.UploadQuota = 3 })
 	ann, bob, org := e.user("spring", "ann", false), e.user("spring", "bob", false), e.user("spring", "org", true)
@@ -65,6 +66,7 @@ func TestUploadQuota(t *testing.T) {
 // and a test competition asked for after ann's forty are judged after at most a few more
 // of her jobs, and hers are all judged in the end, in the order she uploaded them.
 func TestOneContestantCannotFloodTheJudges(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", func(c *store.Contest) { c.UploadQuota = 100 })
 	ann, bob, cat := e.user("spring", "ann", false), e.user("spring", "bob", false), e.user("spring", "cat", false)

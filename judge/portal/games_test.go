@@ -79,6 +79,7 @@ func lookup(name string) (game.Game, bool) {
 // versions, and a test competition. The fake daemon refuses a job the real one would (the
 // player count, the options). Every game is in the table, and added ones, by two and by four.
 func TestEveryGame(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, c := range everyGame {
 		seen[c.game] = true
@@ -176,6 +177,7 @@ func players(m map[string]any) []string {
 // stays validating and says why; the judge failing again is played again later, and once
 // the cause is gone (here: a portal started anew plays every one at once) it becomes ready.
 func TestJudgeFailedValidationIsPlayedAgain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("cup", nil)
 	ann := e.user("cup", "ann", false)
@@ -214,6 +216,7 @@ func TestJudgeFailedValidationIsPlayedAgain(t *testing.T) {
 // (its players option fixes the count, which is not the game's default of four), and options
 // that no count can start are refused with the game's word.
 func TestContestPlayerCounts(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, c := range []struct {
 		name string
@@ -238,6 +241,7 @@ func TestContestPlayerCounts(t *testing.T) {
 // and never another contestant's code; when the caller cannot have every bot, the page says
 // the command plays a match like it, not the same one.
 func TestReproduceSaysWhatItNeeds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", func(c *store.Contest) { c.PeerMatches = true })
 	ann, bob, org := e.user("spring", "ann", false), e.user("spring", "bob", false), e.user("spring", "org", true)
@@ -299,6 +303,7 @@ func TestReproduceSaysWhatItNeeds(t *testing.T) {
 // Lang Wars contest once seated two players in a game of four) is the judge's failure: a
 // portal of now validates it again at its start, and it becomes ready.
 func TestJudgeRejectedOfBeforeIsValidatedAgain(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("cup", func(c *store.Contest) { c.Game = "langwars" })
 	ann := e.user("cup", "ann", false)

@@ -26,6 +26,7 @@ var hostile = []string{
 // what the bot prints - is shown as text on every page, in Chromium, and nothing planted
 // runs. (Contest names and logins cannot hold markup: store.ValidName.)
 func TestPlantedMarkupStaysTextInChromium(t *testing.T) {
+	t.Parallel()
 	b := browsertest.New(t)
 	opened := b.WatchDialogs(t)
 	e := newEnv(t)

@@ -22,6 +22,7 @@ import (
 // history drawn as SVG with its head-to-head table, and a version taken off the ladder whose
 // reason - which quotes what the bot printed - stays text.
 func TestLadderInChromium(t *testing.T) {
+	t.Parallel()
 	b := browsertest.New(t)
 	opened := b.WatchDialogs(t)
 	e := newEnv(t)

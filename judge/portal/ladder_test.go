@@ -64,6 +64,7 @@ func eventually(t testing.TB, d time.Duration, f func() error) {
 // leads, a version crashing in its ladder matches is taken off with its reason and matches,
 // its owner (and only the players) can read them, and the organiser turns the ladder off.
 func TestLadder(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("about 10 s of the ladder's ticks and of waiting for none; skipped under -short")
 	}
@@ -180,6 +181,7 @@ func TestLadder(t *testing.T) {
 
 // The leaderboard, a contestant's rating history plot and head-to-head table are pages.
 func TestLadderPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", func(c *store.Contest) { c.Ladder = true })
 	a, b := e.user("spring", "ann", false), e.user("spring", "bob", false)
@@ -216,6 +218,7 @@ func TestLadderPages(t *testing.T) {
 // ladder up where it was, rates the results that came meanwhile, once each, and the queue
 // holds the matches the first one picked.
 func TestLadderSurvivesAPortal(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("about 7 s of ladder ticks, through two portals; skipped under -short")
 	}
@@ -286,6 +289,7 @@ func TestLadderSurvivesAPortal(t *testing.T) {
 // A new version tried on the ladder first: unrated matches against the ladder and its own
 // active version, its owner sees how it fares, then makes it active and it keeps its rating.
 func TestStagedVersionOnTheLadder(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", func(c *store.Contest) {
 		c.Ladder = true
@@ -357,6 +361,7 @@ func TestStagedVersionOnTheLadder(t *testing.T) {
 // weaker one is found not better and plays no more; the API, the page and another
 // contestant's view say what they may.
 func TestTrialDecidesAndPromotes(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("plays four trials on the ladder, 12 s: make test runs it")
 	}

@@ -27,6 +27,7 @@ import (
 // contestant's secret, and it reports the latency of every request (p50, p90, p99, max).
 // The judging is the fake daemon's, at once: the load is the portal's and NATS's.
 func TestPortalLoad(t *testing.T) {
+	t.Parallel()
 	spell := os.Getenv("JUDGE_PORTAL_LOAD")
 	if spell == "" {
 		t.Skip("a load test: make load-portal (JUDGE_PORTAL_LOAD=2m)")

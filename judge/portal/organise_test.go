@@ -19,6 +19,7 @@ import (
 // Organisers add people and change the settings, by the API and the organiser page;
 // contestants may do neither; a deadline past closes submissions.
 func TestOrganisers(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	o := e.user("spring", "olga", true)
@@ -64,6 +65,7 @@ func TestOrganisers(t *testing.T) {
 
 // An organiser adds a house bot; contestants download house bots only once published.
 func TestHouseBots(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	o := e.user("spring", "olga", true)
@@ -101,6 +103,7 @@ func TestHouseBots(t *testing.T) {
 // An organiser makes a new contest from the page or the API, and organises it with the same
 // password; a contestant cannot.
 func TestOrganiserMakesAContest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	o := e.user("spring", "olga", true)
@@ -133,6 +136,7 @@ func TestOrganiserMakesAContest(t *testing.T) {
 // Two portals on one NATS serve the same contest: an upload to one is read from the other,
 // both follow the results, and the version is built and validated once.
 func TestTwoPortals(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)
@@ -173,6 +177,7 @@ func TestTwoPortals(t *testing.T) {
 // or house bot more (403 closed, saying when), while its contest, versions and pages answer
 // and say it is closed. A removed contestant's token and session no longer work.
 func TestClosedContestAndRemovedUser(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	o := e.user("spring", "olga", true)
@@ -229,6 +234,7 @@ func TestClosedContestAndRemovedUser(t *testing.T) {
 // What organisers do is kept, who and when, and shown to the contest's organisers alone:
 // newest first by the API and on the organiser page.
 func TestOrganisersActionsAreKept(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	o := e.user("spring", "olga", true)
@@ -271,6 +277,7 @@ func TestOrganisersActionsAreKept(t *testing.T) {
 // the command line does; never themselves; a contestant may do none of it; each is kept in
 // the organisers' actions.
 func TestOrganisersManagePeopleAndClose(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	o := e.user("spring", "olga", true)

@@ -25,6 +25,7 @@ const spilling = `[...document.querySelectorAll("table [data-testid=status]")].f
 // deep link survives the login; a match's status is a small badge inside its row, not the
 // flash box; the viewer opens at the match's first step, with a link back to its page.
 func TestPagesInChromium(t *testing.T) {
+	t.Parallel()
 	b := browsertest.New(t)
 	e := newEnv(t)
 	e.contest("spring", nil)

@@ -25,6 +25,7 @@ func section(page, id string) string {
 // A version the judge could not build or validate (Error set) shows that failure once, as
 // the judge's: not as the contestant's rejection, nor twice.
 func TestJudgeFailureShownOnce(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)
@@ -52,6 +53,7 @@ func TestJudgeFailureShownOnce(t *testing.T) {
 // The organiser's tables: an active version is "active", and a person's active version is
 // its number, linked, not its id.
 func TestAdminTables(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)
@@ -78,6 +80,7 @@ func TestAdminTables(t *testing.T) {
 
 // The leaderboard of a contest without a ladder says so, not that nobody has a version.
 func TestLeaderboardWhileTheLadderIsOff(t *testing.T) {
+	t.Parallel()
 	for _, ladder := range []bool{false, true} {
 		e := newEnv(t)
 		e.contest("spring", func(c *store.Contest) { c.Ladder = ladder })
@@ -92,6 +95,7 @@ func TestLeaderboardWhileTheLadderIsOff(t *testing.T) {
 // The pages of a contest one is not in link only to one's own contest; logged out, an error
 // page links to no contest.
 func TestNavLinksOnlyToOnesOwnContest(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	e.contest("autumn", nil)
@@ -116,6 +120,7 @@ func noRedirects(jar http.CookieJar) *http.Client {
 // A deep link survives the login: the login page's form keeps it, and the login goes on to
 // it; but only to a page of the contest, never to another site.
 func TestLoginKeepsTheDeepLink(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, func(o *portal.Options) { o.LoginRate = 100 })
 	e.contest("spring", nil)
 	e.user("spring", "alice", false)
@@ -161,6 +166,7 @@ func TestLoginKeepsTheDeepLink(t *testing.T) {
 // The success box shows only what the portal's own handler left there, once: no text from
 // the URL, and no cookie the portal did not sign for this session.
 func TestFlashIsThePortalsOwn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)
@@ -201,6 +207,7 @@ func TestFlashIsThePortalsOwn(t *testing.T) {
 // The organiser's forms are Post/Redirect/Get: a reload does not add the person again, and
 // the invite is shown once.
 func TestAddingIsPostRedirectGet(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	o := e.user("spring", "olga", true)
@@ -244,6 +251,7 @@ func multipartForm(fields map[string]string) (*bytes.Buffer, string) {
 // A form's error shows on the page with the form (the home page, the organiser's), or on an
 // error page that links back to it: never a dead end.
 func TestFormErrorsKeepTheForm(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)
@@ -301,6 +309,7 @@ func TestFormErrorsKeepTheForm(t *testing.T) {
 // The test-match form is offered only with an active version to play; without, the page
 // says why.
 func TestPlayNeedsAnActiveVersion(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)

@@ -95,6 +95,7 @@ func (ps *pagedSeason) pages(t *testing.T, c *client, query url.Values) []string
 // Paging through the API's lists of matches gives each match once, newest first, while new
 // ones come; by kind too; a contestant's list is the contestant's, an organiser's everyone's.
 func TestMatchListPages(t *testing.T) {
+	t.Parallel()
 	ps := newPagedSeason(t)
 	for _, tc := range []struct {
 		who    string
@@ -135,6 +136,7 @@ func TestMatchListPages(t *testing.T) {
 // contestant sends, the matches are the contestant's own; one the portal did not give, a bad
 // limit or kind, is a 400 that names it.
 func TestListParameters(t *testing.T) {
+	t.Parallel()
 	ps := newPagedSeason(t)
 	_, out, _ := ps.bob.api("GET", "/api/v1/contests/spring/matches?limit=2", nil, "")
 	cursors := []string{out["next"].(string)}
@@ -175,6 +177,7 @@ func TestListParameters(t *testing.T) {
 
 // A contestant's versions page too.
 func TestSubmissionListPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)
@@ -236,6 +239,7 @@ func pageList(t *testing.T, c *client, path string) (ids []string, links map[str
 // lists' pages go through every match once by their Older links, newest first, and back by
 // Newer; the organiser's lists are everyone's and the organiser's alone.
 func TestListPages(t *testing.T) {
+	t.Parallel()
 	ps := newPagedSeason(t)
 	for len(ps.added) < 100 { // 25 test matches of alice's, more than the home page shows
 		ps.add()

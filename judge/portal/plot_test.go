@@ -10,6 +10,7 @@ import (
 // The plot spans the history: the first point at the left edge, the last at the right, the
 // highest value at the top; a new version is marked where it starts.
 func TestPlot(t *testing.T) {
+	t.Parallel()
 	if p := newPlot(nil); p.Points != 0 || p.Mu != "" {
 		t.Errorf("an empty history: %+v", p)
 	}

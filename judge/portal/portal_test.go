@@ -399,6 +399,7 @@ func (c *client) waitMatchFor(id string, d time.Duration) map[string]any {
 // The contestant's whole path through the API: a compile error with its log, a fix that
 // validates, activation, a test match against the house bot with only its own stderr.
 func TestContestantPath(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)
@@ -456,6 +457,7 @@ func TestContestantPath(t *testing.T) {
 
 // A version is "compiling" once a daemon has begun its build.
 func TestCompilingIsShown(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)

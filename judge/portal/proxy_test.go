@@ -51,6 +51,7 @@ func sessionCookie(t *testing.T, client *http.Client, base, contest, login strin
 // Cookies are Secure under HTTPS: the portal's own (tls_cert, tls_key), or a trusted proxy's
 // (X-Forwarded-Proto: https); not over plain HTTP, and not on the word of an untrusted peer.
 func TestSecureCookies(t *testing.T) {
+	t.Parallel()
 	// Plain HTTP, and a peer that only says it is HTTPS.
 	e := newEnv(t)
 	e.contest("spring", nil)
@@ -100,6 +101,7 @@ func TestSecureCookies(t *testing.T) {
 // The login limit counts the client's address: behind a trusted proxy, the one it forwards;
 // from anyone else, the peer's, whatever X-Forwarded-For says.
 func TestForwardedForOnlyFromTrustedProxies(t *testing.T) {
+	t.Parallel()
 	attempts := func(base string, xff string, login string, n int) int {
 		last := 0
 		for i := range n {

@@ -38,6 +38,7 @@ func standingsOf(round map[string]any) []string {
 // round exported as a tournament gives the same standings with the tournament engine on
 // another judge.
 func TestRounds(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", func(c *store.Contest) { c.Deadline = time.Now().Add(time.Hour) })
 	org := e.user("spring", "org", true)
@@ -273,6 +274,7 @@ func untar(t *testing.T, r io.Reader) string {
 
 // A round is resumable: one started on a portal that stops is run to its end by another.
 func TestRoundOutlivesItsPortal(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	org := e.user("spring", "org", true)

@@ -103,6 +103,7 @@ func (j *seasonJudge) startPortal() {
 // and the official round; the two rounds' exports are run again by the tournament engine on
 // a second judge. It prints the figures BENCHMARKS.md quotes.
 func TestSeason(t *testing.T) {
+	t.Parallel()
 	length, err := time.ParseDuration(os.Getenv("JUDGE_SEASON"))
 	if err != nil {
 		t.Skip("a long run of its own: make season (JUDGE_SEASON=15m)")

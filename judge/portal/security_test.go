@@ -66,6 +66,7 @@ func (c *client) ready(contest, src string) (string, string) {
 // A contestant reads nothing of another's, on any route, by token or by session: every id of
 // B's is "not found" to A, and no answer carries B's data.
 func TestContestantsSeeOnlyTheirOwn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", func(c *store.Contest) { c.PeerMatches = true })
 	e.contest("autumn", nil)
@@ -197,6 +198,7 @@ func mustJSON(v any) string {
 // A form posted from another site is refused, and so is a browser's change without its
 // session's token; with both right, it goes through.
 func TestCrossSiteRequestsAreRefused(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)
@@ -250,6 +252,7 @@ func TestCrossSiteRequestsAreRefused(t *testing.T) {
 
 // A session ends at logout and at a password change; the cookie is HttpOnly and SameSite.
 func TestSessionsEnd(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)
@@ -300,6 +303,7 @@ func (e *env) login(t *testing.T, contest, login, password string) *browser {
 
 // Logins are rate-limited per address and per login: the next one is 429 with Retry-After.
 func TestLoginRateLimit(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	e.user("spring", "alice", false)
@@ -315,6 +319,7 @@ func TestLoginRateLimit(t *testing.T) {
 
 // A test match past the hour's quota is 429 with Retry-After; the quota is the contest's.
 func TestTestMatchQuota(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", func(c *store.Contest) { c.TestQuota = 2 })
 	a := e.user("spring", "alice", false)
@@ -352,6 +357,7 @@ func retrySeconds(v string, most int) bool {
 
 // Bad requests get a clear error in the documented shape, with the documented statuses.
 func TestAPIErrors(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)
@@ -384,6 +390,7 @@ func TestAPIErrors(t *testing.T) {
 // Passwords, tokens, invite codes and session ids never reach the portal's log, at any level;
 // what happened does (logins, uploads).
 func TestNoSecretsInTheLog(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)
@@ -431,6 +438,7 @@ func (r *endless) Read(p []byte) (int, error) {
 // only as much as the limits allow, control characters in a name are 400, and the portal
 // serves on, unharmed.
 func TestHostileUploadsOverHTTP(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	a := e.user("spring", "alice", false)

@@ -143,6 +143,7 @@ var fields = []struct {
 // field of copies every pair the table shows side by side, and two copies in a field of
 // others.
 func TestCopiesAreNotSeparated(t *testing.T) {
+	t.Parallel() // simulations of seconds each: the package runs them side by side
 	const level = 0.95
 	for _, tc := range fields {
 		t.Run(tc.name, func(t *testing.T) {
@@ -194,6 +195,7 @@ func TestCopiesAreNotSeparated(t *testing.T) {
 // Entrants of clearly different strength are separated, and a bot that loses every match
 // is separated from everyone.
 func TestClearDifferencesAreSeparated(t *testing.T) {
+	t.Parallel() // simulations of seconds each: the package runs them side by side
 	const level = 0.95
 	for _, tc := range fields {
 		t.Run(tc.name, func(t *testing.T) {
@@ -256,6 +258,7 @@ func TestClearDifferencesAreSeparated(t *testing.T) {
 // The rank intervals hold a place each entrant could truly hold at least as often as they
 // say.
 func TestRankRangesCoverTheTrueRank(t *testing.T) {
+	t.Parallel() // simulations of seconds each: the package runs them side by side
 	const level = 0.95
 	for _, tc := range fields {
 		t.Run(tc.name, func(t *testing.T) {

@@ -65,6 +65,7 @@ func (c comparison) run(r *rand.Rand, t SPRT, paired bool, max int) (string, int
 // The wrong verdicts come no more often than alpha and beta say: "better" at a true difference
 // of elo0, "not better" at elo1; paired and unpaired.
 func TestSPRTErrorRates(t *testing.T) {
+	t.Parallel() // simulations of seconds each: the package runs them side by side
 	for _, tc := range []struct {
 		name   string
 		test   SPRT
@@ -108,6 +109,7 @@ func TestSPRTErrorRates(t *testing.T) {
 // Pairs decide sooner than single games, and the sequential test sooner than a test of fixed
 // size, at every true difference from none to twice elo1.
 func TestSPRTNeedsFewerGames(t *testing.T) {
+	t.Parallel() // simulations of seconds each: the package runs them side by side
 	test := DefaultSPRT
 	r := rand.New(rand.NewPCG(8, 9))
 	const runs = 400
