@@ -434,3 +434,33 @@ func TestTrialDecidesAndPromotes(t *testing.T) {
 		})
 	}
 }
+
+// The trial's settings through the API: refused clearly when wrong, kept and shown when right,
+// and a contestant may not change them.
+func TestTrialSettingsThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.contest("spring", func(c *store.Contest) { c.Ladder = true })
+	org, ann := e.user("spring", "org", true), e.user("spring", "ann", false)
+	for _, c := range []struct{ body, says string }{
+		{`{"auto_promote": true}`, "auto_promote: give the trial's test first"},
+		{`{"trial": {"elo0": 0, "elo1": 50, "alpha": 0.7, "beta": 0.05}}`, "alpha 0.7"},
+		{`{"trial": {"elo0": 0, "elo1": 50, "alpha": 0.05, "beta": 0}}`, "beta 0"},
+		{`{"trial": {"elo0": 40, "elo1": 20, "alpha": 0.05, "beta": 0.05}}`, "elo1 20 is not above elo0 40"},
+		{`{"trial": {"elo0": "<b>x</b>"}}`, ""},
+	} {
+		code, out, _ := org.api("PUT", "/api/v1/contests/spring/settings", strings.NewReader(c.body), "application/json")
+		msg := fmt.Sprint(out["error"])
+		if code != 400 || !strings.Contains(msg, c.says) {
+			t.Errorf("%s: %d %s; want 400 saying %q", c.body, code, msg, c.says)
+		}
+	}
+	good := `{"trial": {"elo0": 0, "elo1": 30, "alpha": 0.1, "beta": 0.1}, "auto_promote": true}`
+	if code, out, _ := org.api("PUT", "/api/v1/contests/spring/settings", strings.NewReader(good), "application/json"); code != 200 ||
+		out["auto_promote"] != true || fmt.Sprint(out["trial"]) != "map[alpha:0.1 beta:0.1 elo0:0 elo1:30]" {
+		t.Errorf("good settings: %d %v", code, out)
+	}
+	if code, _, _ := ann.api("PUT", "/api/v1/contests/spring/settings", strings.NewReader(`{"auto_promote": false}`), "application/json"); code != 403 {
+		t.Errorf("a contestant changes the trial's settings: %d", code)
+	}
+}
