@@ -423,3 +423,25 @@ func (s Separation) holm(i int, alpha float64) []int {
 	}
 	return out
 }
+
+// Known reports whether the separation is sure, at the confidence, that i stands above j:
+// by Holm's step-down over i's comparisons or over j's, as RankRanges counts them. Listing
+// the entrants in an order that keeps every such pair in it keeps each one's place inside
+// its range.
+func (s Separation) Known(confidence float64) [][]bool {
+	alpha := 1 - confidence
+	out := make([][]bool, s.n)
+	for i := range out {
+		out[i] = make([]bool, s.n)
+	}
+	for i := range s.n {
+		for _, j := range s.holm(i, alpha) {
+			if _, sign := s.test(i, j); sign > 0 {
+				out[i][j] = true
+			} else {
+				out[j][i] = true
+			}
+		}
+	}
+	return out
+}

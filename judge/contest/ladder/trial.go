@@ -1,7 +1,6 @@
 package ladder
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -106,10 +105,8 @@ func (s *State) pickTrial(rng *rand.Rand, id string, seed, own *Player, pool []*
 	pool = slices.DeleteFunc(slices.Clone(pool), func(p *Player) bool { return p == own || p == seed })
 	var others []string
 	if want > 2 {
-		for _, p := range pool {
-			if len(others) < want-1 {
-				others = append(others, p.Sub)
-			}
+		for _, p := range pool[:min(want-1, len(pool))] {
+			others = append(others, p.Sub)
 		}
 		for i := 0; len(others) < want-1 && len(size.House) > 0; i++ {
 			others = append(others, HouseSeat(size.House[i%len(size.House)]))
@@ -210,8 +207,4 @@ func (s *State) Promotions() map[string]string {
 		}
 	}
 	return out
-}
-
-func (t TrialTest) String() string {
-	return fmt.Sprintf("elo0 %g, elo1 %g, alpha %g, beta %g", t.Elo0, t.Elo1, t.Alpha, t.Beta)
 }
