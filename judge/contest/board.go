@@ -50,7 +50,11 @@ func ladderStatus(ct store.Contest, st *ladder.State, busy string, now time.Time
 	case !ct.Ladder:
 		return api.LadderOff, "The ladder is off in this contest.", time.Time{}
 	case !laddering(ct, now):
-		return api.LadderStopped, fmt.Sprintf("The ladder stopped at the deadline, %s: no new matches are played.", ct.Deadline.UTC().Format(time.RFC3339)), time.Time{}
+		what := "at the deadline"
+		if ct.Ended() != ct.Deadline {
+			what = "when the organisers closed the contest"
+		}
+		return api.LadderStopped, fmt.Sprintf("The ladder stopped %s, %s: no new matches are played.", what, ct.Ended().UTC().Format(time.RFC3339)), time.Time{}
 	case busy != "":
 		return api.LadderPaused, busy, time.Time{}
 	}

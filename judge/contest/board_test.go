@@ -33,6 +33,8 @@ func TestLadderStatus(t *testing.T) {
 	on := store.Contest{Ladder: true, LadderSettings: ladder.Defaults}
 	late := on
 	late.Deadline = now.Add(-time.Minute)
+	closed := on
+	closed.ClosedAt = now.Add(-2 * time.Minute)
 	for _, c := range []struct {
 		name   string
 		ct     store.Contest
@@ -43,6 +45,7 @@ func TestLadderStatus(t *testing.T) {
 	}{
 		{"off", store.Contest{LadderSettings: ladder.Defaults}, &idle, "", api.LadderOff, "off"},
 		{"after the deadline", late, &idle, "", api.LadderStopped, "stopped at the deadline, 2026-12-02T11:59:00Z"},
+		{"closed by the organisers", closed, &idle, "", api.LadderStopped, "stopped when the organisers closed the contest, 2026-12-02T11:58:00Z"},
 		{"a round running", on, &idle, "The official round is using the machines", api.LadderPaused, "official round"},
 		{"at the ceiling", on, &spent, "", api.LadderCeiling, "next match starts about 12:01:00 UTC"},
 		{"playing", on, &idle, "", api.LadderPlaying, ""},
