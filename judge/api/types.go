@@ -68,6 +68,41 @@ type Ladder struct {
 	Versus  map[string]*Record `json:"versus"`
 	// Queue is its place in the ladder's queue, while it plays.
 	Queue *QueuePlace `json:"queue,omitempty"`
+	// League is its league and its test against the league's boss, in a contest with leagues.
+	League *LeagueProgress `json:"league,omitempty"`
+}
+
+// League is a league of a contest's ladder: its name and its boss, the house bot a version of
+// the league beats to move up ("" for a top league without one). In a leaderboard, Versions
+// counts its versions on the board.
+type League struct {
+	Name     string `json:"name"`
+	Boss     string `json:"boss"`
+	Versions int    `json:"versions,omitempty"`
+}
+
+// LeagueProgress is a version's league (Top when there is none above) and its test against the
+// league's boss, as a trial's: the log-likelihood ratio between its bounds, the matches with
+// the boss, and the verdict (Better: it moved up; NotBetter: it stays, and a new version
+// tries again; null while undecided, and in a league without a boss).
+type LeagueProgress struct {
+	Name    string     `json:"name"`
+	Boss    string     `json:"boss"`
+	Top     bool       `json:"top"`
+	LLR     float64    `json:"llr"`
+	Bounds  [2]float64 `json:"bounds"`
+	Matches int        `json:"matches"`
+	Verdict *string    `json:"verdict"`
+	// Promoted are the version's moves up, the oldest first.
+	Promoted []Promotion `json:"promoted,omitempty"`
+}
+
+// Promotion is a version's move up to league To, at At, after Matches matches with the boss
+// below it.
+type Promotion struct {
+	To      string    `json:"to"`
+	At      time.Time `json:"at"`
+	Matches int       `json:"matches"`
 }
 
 // Record is a version's results against one opponent.
@@ -133,10 +168,13 @@ type Matches struct {
 // one of the Ladder* words, Message says it in a sentence ("" while it plays), Next is about
 // when its next match starts at the ceiling.
 type Leaderboard struct {
-	Rows    []LeaderboardRow `json:"rows"`
-	Status  string           `json:"status"`
-	Message string           `json:"message,omitempty"`
-	Next    *time.Time       `json:"next,omitempty"`
+	Rows []LeaderboardRow `json:"rows"`
+	// Leagues are the contest's leagues, the lowest first (none without leagues); the rows
+	// list the top league first.
+	Leagues []League   `json:"leagues,omitempty"`
+	Status  string     `json:"status"`
+	Message string     `json:"message,omitempty"`
+	Next    *time.Time `json:"next,omitempty"`
 }
 
 // What a ladder is doing.
@@ -168,6 +206,9 @@ type LeaderboardRow struct {
 	AboveNext   *float64 `json:"above_next"`
 	Provisional bool     `json:"provisional"`
 	Band        int      `json:"band"`
+	// League is its league's name, in a contest with leagues: every row of a league ranks
+	// above the leagues below, and its range stays within its league.
+	League string `json:"league,omitempty"`
 }
 
 // Contest is a contest as a contestant sees it (no sources): GET /api/v1/contests/{contest}.
@@ -198,6 +239,8 @@ type Contest struct {
 	// none); AutoPromote, whether a version it finds better becomes active by itself.
 	Trial       TrialTest `json:"trial"`
 	AutoPromote bool      `json:"auto_promote"`
+	// Leagues are the ladder's leagues, the lowest first ([] for none).
+	Leagues []League `json:"leagues"`
 }
 
 // TrialTest is a trial's sequential test: is the new version elo1 better than the active
@@ -240,7 +283,15 @@ type RoundSpec struct {
 	UntilSeparated bool    `json:"until_separated,omitempty"`
 	Top            int     `json:"top,omitempty"`
 	Budget         int     `json:"budget,omitempty"`
+	// Leagues is which of a contest's leagues enter: LeaguesAll (the default) or LeaguesTop.
+	Leagues string `json:"leagues,omitempty"`
 }
+
+// Which leagues a round takes (RoundSpec.Leagues).
+const (
+	LeaguesAll = "all"
+	LeaguesTop = "top"
+)
 
 // Round is a round as the caller may see it (GET /api/v1/rounds/{id}, each of a contest's,
 // and the answer to a RoundSpec): its settings, its frozen versions, its status and, once it
@@ -258,6 +309,7 @@ type Round struct {
 	UntilSeparated bool               `json:"until_separated,omitempty"`
 	Top            int                `json:"top,omitempty"`
 	Budget         int                `json:"budget,omitempty"`
+	Leagues        string             `json:"leagues,omitempty"`
 	Entrants       []RoundEntrant     `json:"entrants"`
 	Status         string             `json:"status"`
 	Created        time.Time          `json:"created"`

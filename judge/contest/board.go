@@ -39,7 +39,7 @@ func (e *Engine) Board(ctx context.Context, a Actor, contest string) (Board, err
 	if err != nil {
 		return Board{}, err
 	}
-	b := Board{Contest: ct, State: st, Rows: st.Leaderboard(), Busy: busy}
+	b := Board{Contest: ct, State: st, Rows: st.Leaderboard(ct.LadderSettings.Leagues), Busy: busy}
 	b.Status, b.Message, b.Next = ladderStatus(ct, &st, busy, time.Now())
 	return b, nil
 }

@@ -47,13 +47,22 @@ func (e *Engine) NewContest(ctx context.Context, a Actor, c store.Contest, house
 	if err := store.ValidName("contest", c.Name); err != nil {
 		return c, err
 	}
+	withHouse := c
 	for _, h := range house {
 		if err := store.ValidName("house bot", h.Name); err != nil {
 			return c, err
 		}
-		if _, dup := c.HouseBot(h.Name); dup {
+		if _, dup := withHouse.HouseBot(h.Name); dup {
 			return c, fmt.Errorf("%w: house bot %q twice", store.ErrInvalid, h.Name)
 		}
+		withHouse.House = append(withHouse.House, store.House{Name: h.Name})
+	}
+	if !c.LadderSettings.Unset() {
+		if err := validLadder(withHouse); err != nil {
+			return c, fmt.Errorf("%w: %v", store.ErrInvalid, err)
+		}
+	}
+	for _, h := range house {
 		key := HouseKey(c.Name, h.Name)
 		if err := e.PutSources(ctx, key, job.NewPlayer(h.Name, h.Lang, game.WithLibrary(g, h.Lang, h.Files)).Files); err != nil {
 			return c, err

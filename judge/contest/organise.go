@@ -40,6 +40,8 @@ type Settings struct {
 	// better active by itself (ladder.Settings).
 	Trial       *ladder.TrialTest `json:"trial,omitempty"`
 	AutoPromote *bool             `json:"auto_promote,omitempty"`
+	// Leagues replaces the ladder's leagues, the lowest first ([] for none).
+	Leagues *[]ladder.League `json:"leagues,omitempty"`
 }
 
 // ParseTime reads a time as the settings give it: RFC 3339, or "" for none.
@@ -122,11 +124,27 @@ func (e *Engine) ChangeSettings(ctx context.Context, a Actor, contest string, se
 		if set.AutoPromote != nil {
 			l.AutoPromote = *set.AutoPromote
 		}
-		if err := l.Validate(); err != nil {
+		if set.Leagues != nil {
+			l.Leagues = slices.Clone(*set.Leagues)
+		}
+		if err := validLadder(*ct); err != nil {
 			return api.Errorf(api.CodeBadRequest, "%v", err)
 		}
 		return nil
 	})
+}
+
+// validLadder names what is wrong with the contest's ladder settings: their own ranges, and a
+// league's boss that is not one of its house bots.
+func validLadder(ct store.Contest) error {
+	if err := ct.LadderSettings.Validate(); err != nil {
+		return err
+	}
+	var house []string
+	for _, h := range ct.House {
+		house = append(house, h.Name)
+	}
+	return ct.LadderSettings.CheckBosses(house)
 }
 
 // AddUser adds a contestant or an organiser to a contest the actor organises, with an API

@@ -78,12 +78,19 @@ func (e *Engine) startRound(ctx context.Context, ct store.Contest, spec api.Roun
 	r := store.Round{ID: roundID(ct.Name, spec.Kind, at, scheduled), Contest: ct.Name, Kind: spec.Kind, Format: spec.Format,
 		Rounds: spec.Rounds, Final: spec.Final, Confidence: spec.Confidence, UntilSeparated: spec.UntilSeparated, Top: spec.Top, Budget: spec.Budget}
 	r.Seed = SeedOf(r.ID)
+	enters, err := e.leaguesEntering(ctx, ct, spec.Leagues)
+	if err != nil {
+		return r, err
+	}
+	if enters != nil {
+		r.Leagues = api.LeaguesTop
+	}
 	users, err := e.c.Store.Users(ctx, ct.Name)
 	if err != nil {
 		return r, err
 	}
 	for _, u := range users {
-		if u.Active == "" || u.Organiser || u.Disabled {
+		if u.Active == "" || u.Organiser || u.Disabled || enters != nil && !enters(u.Login) {
 			continue
 		}
 		sub, err := e.c.Store.Submission(ctx, u.Active)
@@ -117,6 +124,28 @@ func (e *Engine) startRound(ctx context.Context, ct store.Contest, spec api.Roun
 		return r, fmt.Errorf("round %s: %w", r.ID, store.ErrExists)
 	}
 	return r, err
+}
+
+// leaguesEntering is who enters a round that takes the leagues given (api.LeaguesAll or "":
+// nil, everyone; api.LeaguesTop: those in the ladder's top league).
+func (e *Engine) leaguesEntering(ctx context.Context, ct store.Contest, which string) (func(login string) bool, error) {
+	switch which {
+	case "", api.LeaguesAll:
+		return nil, nil
+	case api.LeaguesTop:
+	default:
+		return nil, fmt.Errorf("%w: leagues %q: want %q or %q", store.ErrInvalid, which, api.LeaguesAll, api.LeaguesTop)
+	}
+	set := ct.LadderSettings
+	if len(set.Leagues) == 0 {
+		return nil, fmt.Errorf("%w: leagues %q: the contest has no leagues (its ladder settings' leagues)", store.ErrInvalid, which)
+	}
+	st, err := e.c.Store.Ladder(ctx, ct.Name)
+	if err != nil {
+		return nil, err
+	}
+	top := len(set.Leagues) - 1
+	return func(login string) bool { return st.LeagueOf(login, set) == top }, nil
 }
 
 // FillRound sets a round's seats, the match its contest plays, and when fewer versions (two at

@@ -63,6 +63,35 @@ func toJSON(sub store.Submission, st ladder.State, set ladder.Settings) api.Subm
 			out.Ladder.Queue = &api.QueuePlace{Place: pl.Place, Pending: pl.Pending, WaitSeconds: int(pl.Wait.Seconds()), Behind: pl.Behind}
 		}
 		out.Trial = trialJSON(p, st, set)
+		if !p.Staged {
+			out.Ladder.League = leagueJSON(p, st, set)
+		}
+	}
+	return out
+}
+
+// leagueJSON is a version's league and its test against the boss (nil without leagues).
+func leagueJSON(p *ladder.Player, st ladder.State, set ladder.Settings) *api.LeagueProgress {
+	if len(set.Leagues) == 0 {
+		return nil
+	}
+	lg := st.LeagueOf(p.Login, set)
+	l := set.Leagues[lg]
+	out := &api.LeagueProgress{Name: l.Name, Boss: l.Boss, Top: lg == len(set.Leagues)-1}
+	lo, hi := set.Test().Bounds()
+	out.Bounds = [2]float64{lo, hi}
+	for _, m := range st.Promoted {
+		if m.Sub == p.Sub && m.To < len(set.Leagues) {
+			out.Promoted = append(out.Promoted, api.Promotion{To: set.Leagues[m.To].Name, At: m.At, Matches: m.Matches})
+		}
+	}
+	if t := p.Boss; t != nil && t.League == lg {
+		pr := t.Progress(set.Test())
+		out.LLR, out.Matches = pr.LLR, pr.Matches
+		if pr.Verdict != "" {
+			v := pr.Verdict
+			out.Verdict = &v
+		}
 	}
 	return out
 }
@@ -153,7 +182,16 @@ func (s apiV1) apiLeaderboard(w http.ResponseWriter, r *http.Request, c caller) 
 	for _, r := range b.Rows {
 		out.Rows = append(out.Rows, api.LeaderboardRow{Rank: r.Rank, Login: r.Login, Version: r.Version, Lang: r.Lang,
 			Mu: r.Mu, Sigma: r.Sigma, Rating: r.Rating, Matches: r.Matches, Disabled: r.Disabled, Faults: r.Faults,
-			RankRange: r.RankRange, AboveNext: r.AboveNext, Provisional: r.Provisional, Band: r.Band})
+			RankRange: r.RankRange, AboveNext: r.AboveNext, Provisional: r.Provisional, Band: r.Band, League: r.League})
+	}
+	for _, l := range b.Contest.LadderSettings.Leagues {
+		n := 0
+		for _, r := range b.Rows {
+			if r.League == l.Name {
+				n++
+			}
+		}
+		out.Leagues = append(out.Leagues, api.League{Name: l.Name, Boss: l.Boss, Versions: n})
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil

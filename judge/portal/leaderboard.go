@@ -40,13 +40,41 @@ func (s ladderPages) leaderboardPage(w http.ResponseWriter, r *http.Request, c c
 		C       store.Contest
 		B       contest.Board
 		Rows    []ladder.Row
+		Leagues []boardLeague
 		Pending int
 		Rated   int
 		Pace    float64
 		// ProvisionalMatches is the ladder's rule, said on the page.
 		ProvisionalMatches int
-	}{s.base(r, c, "Leaderboard", ""), b.Contest, b, b.Rows, len(b.State.Pending), b.State.Rated, b.State.Pace(time.Now()), ladder.ProvisionalMatches})
+	}{s.base(r, c, "Leaderboard", ""), b.Contest, b, b.Rows, boardLeagues(b), len(b.State.Pending), b.State.Rated, b.State.Pace(time.Now()), ladder.ProvisionalMatches})
 	return nil
+}
+
+// boardLeague is a league's part of the leaderboard page: one without a name when the
+// contest has no leagues.
+type boardLeague struct {
+	ladder.League
+	Top, Bottom bool
+	Rows        []ladder.Row
+}
+
+// boardLeagues are the leaderboard's rows by league, the top league first.
+func boardLeagues(b contest.Board) []boardLeague {
+	ls := b.Contest.LadderSettings.Leagues
+	if len(ls) == 0 {
+		return []boardLeague{{Top: true, Bottom: true, Rows: b.Rows}}
+	}
+	var out []boardLeague
+	for i := len(ls) - 1; i >= 0; i-- {
+		g := boardLeague{League: ls[i], Top: i == len(ls)-1, Bottom: i == 0}
+		for _, r := range b.Rows {
+			if r.League == ls[i].Name {
+				g.Rows = append(g.Rows, r)
+			}
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 // versusRow is a line of a contestant's head-to-head table.

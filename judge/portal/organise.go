@@ -11,6 +11,7 @@ import (
 
 	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest"
+	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
 )
 
@@ -60,6 +61,10 @@ func (s organising) contestJSON(ct store.Contest) api.Contest {
 	for _, h := range ct.House {
 		out.House = append(out.House, h.Name)
 	}
+	out.Leagues = []api.League{}
+	for _, l := range ct.LadderSettings.Leagues {
+		out.Leagues = append(out.Leagues, api.League{Name: l.Name, Boss: l.Boss})
+	}
 	if !ct.Deadline.IsZero() {
 		d := ct.Deadline.Format(time.RFC3339)
 		out.Deadline = &d
@@ -93,7 +98,7 @@ func decodeBody(r *http.Request, v any, want string) error {
 
 func (s organising) apiSettings(w http.ResponseWriter, r *http.Request, c caller) error {
 	var set contest.Settings
-	if err := decodeBody(r, &set, `{"deadline": RFC 3339 or "", "test_quota": N, "upload_quota": N, "peer_matches": true|false, "publish_house": true|false, "ladder": true|false, "in_flight": N, "disable_faults": K, "disable_window": N, "min_rate": N, "max_rate": N, "test_rounds": [RFC 3339, ...]}`); err != nil {
+	if err := decodeBody(r, &set, `{"deadline": RFC 3339 or "", "test_quota": N, "upload_quota": N, "peer_matches": true|false, "publish_house": true|false, "ladder": true|false, "in_flight": N, "disable_faults": K, "disable_window": N, "min_rate": N, "max_rate": N, "test_rounds": [RFC 3339, ...], "trial": {"elo0": E, "elo1": E, "alpha": P, "beta": P}, "auto_promote": true|false, "leagues": [{"name": "...", "boss": "HOUSEBOT"}, ...]}`); err != nil {
 		return err
 	}
 	ct, err := s.engine.ChangeSettings(r.Context(), c.actor(), r.PathValue("contest"), set)
@@ -134,8 +139,8 @@ func (s organising) adminUserPage(w http.ResponseWriter, r *http.Request, c call
 // adminSettingsPage changes the contest's settings from the organiser page.
 func (s organising) adminSettingsPage(w http.ResponseWriter, r *http.Request, c caller) error {
 	deadline := strings.TrimSpace(r.PostFormValue("deadline"))
-	peers, publish, ladder := r.PostFormValue("peer_matches") != "", r.PostFormValue("publish_house") != "", r.PostFormValue("ladder") != ""
-	set := contest.Settings{Deadline: &deadline, PeerMatches: &peers, PublishHouse: &publish, Ladder: &ladder}
+	peers, publish, on := r.PostFormValue("peer_matches") != "", r.PostFormValue("publish_house") != "", r.PostFormValue("ladder") != ""
+	set := contest.Settings{Deadline: &deadline, PeerMatches: &peers, PublishHouse: &publish, Ladder: &on}
 	for _, f := range []struct {
 		name, what string
 		to         **int
@@ -152,6 +157,36 @@ func (s organising) adminSettingsPage(w http.ResponseWriter, r *http.Request, c 
 			return api.Errorf(api.CodeBadRequest, "%s: want a whole number, not %q", f.what, v)
 		}
 		*f.to = &n
+	}
+	if _, ok := r.PostForm["trial_elo1"]; ok {
+		var t ladder.TrialTest
+		for _, f := range []struct {
+			name string
+			to   *float64
+		}{{"trial_elo0", &t.Elo0}, {"trial_elo1", &t.Elo1}, {"trial_alpha", &t.Alpha}, {"trial_beta", &t.Beta}} {
+			v := strings.TrimSpace(r.PostFormValue(f.name))
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				return api.Errorf(api.CodeBadRequest, "%s: want a number, not %q", strings.TrimPrefix(f.name, "trial_"), v)
+			}
+			*f.to = x
+		}
+		promote := r.PostFormValue("auto_promote") != ""
+		set.Trial, set.AutoPromote = &t, &promote
+	}
+	if _, ok := r.PostForm["leagues"]; ok {
+		leagues := []ladder.League{}
+		for _, line := range strings.FieldsFunc(r.PostFormValue("leagues"), func(r rune) bool { return r == '\n' || r == ',' }) {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			l, err := ladder.ParseLeague(line)
+			if err != nil {
+				return api.Errorf(api.CodeBadRequest, "%v", err)
+			}
+			leagues = append(leagues, l)
+		}
+		set.Leagues = &leagues
 	}
 	if _, err := s.engine.ChangeSettings(r.Context(), c.actor(), r.PathValue("contest"), set); err != nil {
 		return err

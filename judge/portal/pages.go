@@ -120,8 +120,12 @@ func (s webPages) submissionPage(w http.ResponseWriter, r *http.Request, c calle
 		return err
 	}
 	var trial *api.Trial
+	var league *api.LeagueProgress
 	if p := st.Players[sub.ID]; p != nil {
 		trial = trialJSON(p, st, ct.LadderSettings)
+		if !p.Staged {
+			league = leagueJSON(p, st, ct.LadderSettings)
+		}
 	}
 	s.render(w, http.StatusOK, "submission.html", struct {
 		pageData
@@ -135,9 +139,10 @@ func (s webPages) submissionPage(w http.ResponseWriter, r *http.Request, c calle
 		Busy     string
 		Trial    *api.Trial
 		Auto     bool
+		League   *api.LeagueProgress
 	}{s.base(r, c, "Version "+itoa(sub.Version), ""), sub, mine, whyNot(sub), st.Players[sub.ID], active,
 		mine && sub.Status == store.Ready && ct.Ladder && contest.Open(ct, time.Now()) && c.Active != "" && c.Staged != sub.ID,
-		place, busy, trial, ct.LadderSettings.AutoPromote})
+		place, busy, trial, ct.LadderSettings.AutoPromote, league})
 	return nil
 }
 

@@ -252,7 +252,7 @@ func (e *env) contest(name string, change func(*store.Contest)) {
 	if change != nil {
 		change(&c)
 	}
-	if c.LadderSettings == (ladder.Settings{}) {
+	if c.LadderSettings.Unset() {
 		c.LadderSettings = ladder.Defaults
 		c.LadderSettings.MaxRate = 0
 	}

@@ -35,7 +35,7 @@ func (s roundPages) apiStartRound(w http.ResponseWriter, r *http.Request, c call
 // roundJSON is a round as the API answers it (the engine has kept to the caller's view).
 func roundJSON(r store.Round) api.Round {
 	out := api.Round{ID: r.ID, Contest: r.Contest, Kind: r.Kind, Format: r.Format, Rounds: r.Rounds, Final: r.Final, Seed: r.Seed,
-		Seats: r.Seats, Confidence: r.Confidence, UntilSeparated: r.UntilSeparated, Top: r.Top, Budget: r.Budget,
+		Seats: r.Seats, Confidence: r.Confidence, UntilSeparated: r.UntilSeparated, Top: r.Top, Budget: r.Budget, Leagues: r.Leagues,
 		Entrants: []api.RoundEntrant{}, Status: r.Status, Created: r.Created, Finished: r.Finished, Outcome: r.Outcome, Error: r.Error}
 	for _, e := range r.Entrants {
 		out.Entrants = append(out.Entrants, api.RoundEntrant(e))
@@ -84,7 +84,8 @@ func (s roundPages) startRoundPage(w http.ResponseWriter, r *http.Request, c cal
 	if err != nil {
 		return err
 	}
-	spec := api.RoundSpec{Kind: r.PostFormValue("kind"), Format: r.PostFormValue("format"), UntilSeparated: r.PostFormValue("until_separated") != ""}
+	spec := api.RoundSpec{Kind: r.PostFormValue("kind"), Format: r.PostFormValue("format"), UntilSeparated: r.PostFormValue("until_separated") != "",
+		Leagues: r.PostFormValue("leagues")}
 	if v := strings.TrimSpace(r.PostFormValue("confidence")); v != "" {
 		c, err := strconv.ParseFloat(v, 64)
 		if err != nil {

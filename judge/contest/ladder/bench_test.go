@@ -38,12 +38,12 @@ func BenchmarkLeaderboard(b *testing.B) {
 			}
 			b.Run("fitted", func(b *testing.B) {
 				for b.Loop() {
-					s.leaderboard()
+					s.leaderboard(nil)
 				}
 			})
 			b.Run("shown again", func(b *testing.B) {
 				for b.Loop() {
-					s.Leaderboard()
+					s.Leaderboard(nil)
 				}
 			})
 		})
@@ -124,7 +124,7 @@ func BenchmarkLadderChoice(b *testing.B) {
 								}
 								se.play(per * n / seats)
 								ok := true
-								for _, r := range se.s.Leaderboard() {
+								for _, r := range se.s.Leaderboard(nil) {
 									var i int
 									fmt.Sscanf(r.Sub, "s%d", &i)
 									d := math.Abs(float64(r.Rank - (n - i)))
@@ -187,6 +187,81 @@ func BenchmarkTrial(b *testing.B) {
 				b.ReportMetric(matches/k, "matches")
 				b.ReportMetric(better/k, "better")
 				b.ReportMetric(undecided/k, "undecided")
+			})
+		}
+	}
+}
+
+// BenchmarkLeagues plays simulated seasons of three leagues (Bronze's boss at strength 0,
+// Silver's at 1, Gold) and 36 versions, four of each strength from -0.5 to 2.0, each
+// version playing 400 matches, and reports for the versions of each strength: matches, the
+// mean of its ladder matches when it first stood in its right league (Bronze below 0, Silver
+// from 0 to 1, Gold above; at a boss's own strength either league is right), reached the
+// share that got there, above the share that ended above it. Run with -benchtime=1x (make
+// bench-ladder).
+func BenchmarkLeagues(b *testing.B) {
+	const runs, per, budget = 10, 4, 400
+	strengths := []float64{-0.5, 0, 0.25, 0.5, 1, 1.25, 1.5, 2}
+	right := func(s float64) (lo, hi int) {
+		for _, boss := range []float64{0, 1} {
+			if s > boss {
+				lo++
+			}
+			if s >= boss {
+				hi++
+			}
+		}
+		return lo, hi
+	}
+	for _, seats := range []int{2, 4} {
+		for _, str := range strengths {
+			b.Run(fmt.Sprintf("seats=%d/strength=%+.2f", seats, str), func(b *testing.B) {
+				var matches, reached, above, n float64
+				for b.Loop() {
+					for run := range runs {
+						var all []float64
+						for _, s := range strengths {
+							for range per {
+								all = append(all, s)
+							}
+						}
+						se := leagueSeason(b, seats, all...)
+						se.strength[HouseSeat("silver")] = 1
+						se.set.MinRate = 0
+						se.rng = rand.New(rand.NewPCG(uint64(run), uint64(seats)))
+						first := map[string]int{} // its matches when it first stood in its right league
+						for range budget * len(all) / seats {
+							se.play(1)
+							for i, s := range all {
+								sub := fmt.Sprintf("s%02d", i)
+								lo, hi := right(s)
+								p := se.s.Players[sub]
+								if _, done := first[sub]; !done {
+									if lg := se.s.LeagueOf(p.Login, se.set); lg >= lo && lg <= hi {
+										first[sub] = p.Matches
+									}
+								}
+							}
+						}
+						for i, s := range all {
+							if s != str {
+								continue
+							}
+							sub := fmt.Sprintf("s%02d", i)
+							n++
+							if m, ok := first[sub]; ok {
+								reached++
+								matches += float64(m)
+							}
+							if _, hi := right(s); se.s.LeagueOf(se.s.Players[sub].Login, se.set) > hi {
+								above++
+							}
+						}
+					}
+				}
+				b.ReportMetric(matches/max(reached, 1), "matches")
+				b.ReportMetric(reached/n, "reached")
+				b.ReportMetric(above/n, "above")
 			})
 		}
 	}

@@ -47,6 +47,9 @@ type Settings struct {
 	// AutoPromote makes a version the test decides is better active by itself.
 	Trial       *TrialTest `json:"trial,omitempty"`
 	AutoPromote bool       `json:"auto_promote,omitempty"`
+	// Leagues are the ladder's leagues, the lowest first (none: one list). A version plays
+	// within its contestant's league, and its boss; Settings.Test against the boss moves it up.
+	Leagues []League `json:"leagues,omitempty"`
 }
 
 // Defaults are a new contest's ladder settings.
@@ -83,8 +86,12 @@ func (s Settings) Validate() error {
 			return fmt.Errorf("trial: %w", err)
 		}
 	}
-	return nil
+	return validLeagues(s.Leagues)
 }
+
+// Unset reports whether the settings were never given (a contest made before the ladder had
+// settings): InFlight is at least 1 in any that were.
+func (s Settings) Unset() bool { return s.InFlight == 0 }
 
 // Version is a contestant's version as the ladder knows it.
 type Version struct {
@@ -131,7 +138,9 @@ type Player struct {
 	// Recent are its last rated matches (the disable window), oldest first.
 	Recent []Outcome `json:"recent,omitempty"`
 	// Trial is a staged version's trial against its contestant's active version.
-	Trial    *Trial             `json:"trial,omitempty"`
+	Trial *Trial `json:"trial,omitempty"`
+	// Boss is its test against its league's boss (Settings.Leagues).
+	Boss     *BossTest          `json:"boss,omitempty"`
 	Disabled *Disabled          `json:"disabled,omitempty"`
 	Versus   map[string]*Record `json:"versus,omitempty"` // by opponent login
 	// Met are its rated results against each version still in the state, by submission id
@@ -172,6 +181,10 @@ type Pending struct {
 	Trial   string    `json:"trial,omitempty"`
 	Pair    string    `json:"pair,omitempty"`
 	Half    int       `json:"half,omitempty"`
+	// Boss is the seat (from 1) of the boss of league League, in a match that tests the
+	// versions of that league against it; 0 in one that does not.
+	Boss   int `json:"boss,omitempty"`
+	League int `json:"league,omitempty"`
 }
 
 // State is a contest's ladder.
@@ -191,6 +204,10 @@ type State struct {
 	// Seats is the most versions a rated match has seated: the leaderboard's fit counts the
 	// results of one match together (rating.SeparatePairs).
 	Seats int `json:"seats,omitempty"`
+	// League is each contestant's league (an index of Settings.Leagues), by login: absent
+	// is the lowest (LeagueOf). Promoted are the latest moves up, the newest last.
+	League   map[string]int `json:"league,omitempty"`
+	Promoted []Promotion    `json:"promoted,omitempty"`
 }
 
 // doneKept is how many match ends State.Done keeps.
@@ -554,15 +571,25 @@ func (s *State) Pick(rng *rand.Rand, id string, size Seats, set Settings, now ti
 
 // pickFor seats a match seeded by seed; next when the next version may seed instead.
 func (s *State) pickFor(rng *rand.Rand, id string, seed *Player, players []*Player, size Seats, set Settings, now time.Time) ([]string, bool, bool) {
-	others := slices.DeleteFunc(slices.Clone(players), func(p *Player) bool { return p.Staged || p == seed })
+	others := s.inLeague(seed, slices.DeleteFunc(slices.Clone(players), func(p *Player) bool { return p.Staged || p == seed }), set)
+	// With leagues, a seed that cannot play in its league leaves the others theirs.
+	leagues := len(set.Leagues) > 0
+	boss, lg := s.bossFor(seed, set, len(others) == 0)
 	need := size.Least
 	if len(size.House) > 0 {
 		need = min(need, 2)
 	}
-	if len(others)+1 < max(need, 2) {
-		return nil, false, seed.Staged
+	if boss != "" {
+		need = 1 // the seed and the boss, and house bots for the seats left
 	}
-	want := min(size.Want, len(others)+1)
+	if len(others)+1 < max(need, 2) && boss == "" {
+		return nil, false, seed.Staged || leagues
+	}
+	bossSeats := 0
+	if boss != "" {
+		bossSeats = 1
+	}
+	want := min(size.Want-bossSeats, len(others)+1)
 	if near := slices.DeleteFunc(slices.Clone(others), func(p *Player) bool {
 		return s.load(p) > s.load(seed)+loadSlack
 	}); len(near) >= want-1 {
@@ -585,14 +612,22 @@ func (s *State) pickFor(rng *rand.Rand, id string, seed *Player, players []*Play
 	for _, p := range pool[:want-len(seats)] {
 		seats = append(seats, p.Sub)
 	}
-	for i := 0; len(seats) < size.Least; i++ {
+	s.seatedInLeague(seats, boss != "", set)
+	for i := 0; len(seats)+bossSeats < size.Least; i++ {
 		seats = append(seats, HouseSeat(size.House[i%len(size.House)]))
 	}
 	rng.Shuffle(len(seats), func(i, j int) { seats[i], seats[j] = seats[j], seats[i] })
+	m := Pending{Created: now}
+	if boss != "" {
+		var at int
+		seats, at = shuffleBoss(rng, seats, boss)
+		m.Boss, m.League = at+1, lg
+	}
+	m.Seats = seats
 	if s.Pending == nil {
 		s.Pending = map[string]Pending{}
 	}
-	s.Pending[id] = Pending{Seats: seats, Created: now}
+	s.Pending[id] = m
 	for _, sub := range seats {
 		if p := s.Players[sub]; p != nil {
 			p.started(set, now)
@@ -751,6 +786,9 @@ func (s *State) Apply(id string, res result.Result, set Settings, now time.Time)
 	} else {
 		s.Rated++
 		s.Seats = max(s.Seats, len(ps))
+		if m.Boss > 0 {
+			s.applyBoss(m, ps, ranks, res.Players[m.Boss-1].Rank, set, now)
+		}
 	}
 	return moved
 }
@@ -799,6 +837,8 @@ type Row struct {
 	// Band numbers the runs of rows the ladder cannot tell apart, from 1: a row begins a new
 	// band when the one above it is separated from it (AboveNext above Confidence).
 	Band int `json:"band"`
+	// League is the name of its league, in a contest that has leagues.
+	League string `json:"league,omitempty"`
 }
 
 // Confidence is the ladder's: its rank ranges hold a version's true place at least this often,
@@ -825,15 +865,19 @@ const (
 // shrinks far faster than the ratings' error does (copies of one bot end up "separated" in
 // half their pairs). rating.SeparatePairs fits the results and reads the ranges and the
 // confidences as a round's standings read theirs.
-func (s *State) Leaderboard() []Row {
-	key := s.boardKey()
+//
+// With leagues, the top league comes first, then each below it: every version of a league
+// ranks above every one of the leagues below, and each league's order and doubt are its own
+// versions' (Row.League names it).
+func (s *State) Leaderboard(leagues []League) []Row {
+	key := s.boardKey(leagues)
 	boards.Lock()
 	rows, ok := boards.m[key]
 	boards.Unlock()
 	if ok {
 		return slices.Clone(rows)
 	}
-	rows = s.leaderboard()
+	rows = s.leaderboard(leagues)
 	boards.Lock()
 	defer boards.Unlock()
 	if boards.m == nil || len(boards.m) >= boardsKept {
@@ -855,11 +899,19 @@ const boardsKept = 64
 
 // boardKey is a digest of what the leaderboard reads: a version's rating, results and faults
 // change only with a match rated (Rated), and which versions it lists with Sync (the active
-// ones, and whether each is disabled).
-func (s *State) boardKey() [32]byte {
+// ones, and whether each is disabled), and the leagues and who is in which.
+func (s *State) boardKey(leagues []League) [32]byte {
 	h := sha256.New()
 	b := binary.AppendUvarint(nil, uint64(s.Rated))
 	b = binary.AppendUvarint(b, uint64(s.Seats))
+	for _, l := range leagues {
+		b = append(append(b, l.Name...), 0)
+	}
+	b = append(b, 1)
+	for _, login := range slices.Sorted(maps.Keys(s.League)) {
+		b = append(append(b, login...), 0)
+		b = binary.AppendUvarint(b, uint64(s.League[login]))
+	}
 	for _, sub := range slices.Sorted(maps.Keys(s.Players)) {
 		if p := s.Players[sub]; p.Active {
 			b = append(append(b, sub...), 0)
@@ -877,12 +929,39 @@ func (s *State) boardKey() [32]byte {
 	return k
 }
 
-func (s *State) leaderboard() []Row {
-	var on, off []Row
+func (s *State) leaderboard(leagues []League) []Row {
+	set := Settings{Leagues: leagues}
+	byLeague := make([][]*Player, max(1, len(leagues)))
 	for _, p := range s.Players {
-		if !p.Active {
-			continue
+		if p.Active {
+			lg := s.LeagueOf(p.Login, set)
+			byLeague[lg] = append(byLeague[lg], p)
 		}
+	}
+	var rows []Row
+	for lg := len(byLeague) - 1; lg >= 0; lg-- {
+		above, band := len(rows), 0
+		if above > 0 {
+			band = rows[above-1].Band
+		}
+		for _, r := range s.board(byLeague[lg]) {
+			r.Rank += above
+			r.RankRange[0] += above
+			r.RankRange[1] += above
+			r.Band += band
+			if len(leagues) > 0 {
+				r.League = leagues[lg].Name
+			}
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+// board is the leaderboard of players alone, ranked from 1.
+func (s *State) board(players []*Player) []Row {
+	var on, off []Row
+	for _, p := range players {
 		r := Row{Login: p.Login, Version: p.Version.Version, Sub: p.Sub, Lang: p.Lang, Mu: p.Mu, Sigma: p.Sigma,
 			Rating: p.Rating(), Matches: p.Matches, Disabled: p.Disabled != nil}
 		for _, o := range p.Recent {

@@ -29,6 +29,8 @@ type season struct {
 	now      time.Time
 	n        int
 	seats    int
+	house    []string // the house bots (a league's boss among them), their strengths by HouseSeat
+	picked   func(id string)
 }
 
 // newSeason is a season of matches 10 seconds apart, with no ceiling to speak of: the tests
@@ -83,8 +85,11 @@ func (se *season) play(n int) {
 	for range n {
 		for range se.set.InFlight + 1 {
 			se.n++
-			if _, ok := se.s.Pick(se.rng, fmt.Sprintf("m%d", se.n), Seats{Least: 2, Want: se.seats}, se.set, se.now); !ok {
+			if _, ok := se.s.Pick(se.rng, fmt.Sprintf("m%d", se.n), Seats{Least: 2, Want: se.seats, House: se.house}, se.set, se.now); !ok {
 				break
+			}
+			if se.picked != nil {
+				se.picked(fmt.Sprintf("m%d", se.n))
 			}
 		}
 		if len(se.s.Pending) == 0 {
@@ -133,7 +138,7 @@ func TestFairAndFindsTheStrongest(t *testing.T) {
 					t.Errorf("%s played %d matches, the mean is %.1f (%.0f%% off)", p.Sub, p.Matches, mean, 100*d)
 				}
 			}
-			rows := se.s.Leaderboard()
+			rows := se.s.Leaderboard(nil)
 			if rows[0].Login != "c11" {
 				t.Errorf("the leader is %s, want c11 (the strongest): %+v", rows[0].Login, rows[:3])
 			}
@@ -212,7 +217,7 @@ func TestNewVersionPriorAndRetired(t *testing.T) {
 	if want := []string{"s03v3", "s03v4", "s03v5", "s03v6"}; !slices.Equal(kept, want) {
 		t.Errorf("kept %v of c03's versions, want %v", kept, want)
 	}
-	for _, r := range se.s.Leaderboard() {
+	for _, r := range se.s.Leaderboard(nil) {
 		if r.Login == "c03" && r.Version != 6 {
 			t.Errorf("the leaderboard shows c03's version %d", r.Version)
 		}
@@ -294,7 +299,7 @@ func TestAutoDisable(t *testing.T) {
 					delete(s.Pending, "x")
 				}
 			}
-			if rows := s.Leaderboard(); rows[len(rows)-1].Login != "c00" || !rows[len(rows)-1].Disabled || rows[len(rows)-1].Faults != 3 {
+			if rows := s.Leaderboard(nil); rows[len(rows)-1].Login != "c00" || !rows[len(rows)-1].Disabled || rows[len(rows)-1].Faults != 3 {
 				t.Errorf("the leaderboard does not show c00 last, disabled with 3 faults: %+v", rows)
 			}
 			// A new version of the contestant plays again.
@@ -472,7 +477,7 @@ func TestStagedVersion(t *testing.T) {
 	if se.s.Rated-rated < 200 {
 		t.Errorf("only %d rated matches beside the trial's %d", se.s.Rated-rated, se.s.Trials)
 	}
-	for _, r := range se.s.Leaderboard() {
+	for _, r := range se.s.Leaderboard(nil) {
 		if r.Sub == "s00b" {
 			t.Error("the staged version is on the leaderboard")
 		}
@@ -671,13 +676,13 @@ func TestLeaderboardSaysHowSureItIs(t *testing.T) {
 					}
 				}
 				se.play(3 * n / seats)
-				for _, r := range se.s.Leaderboard() {
+				for _, r := range se.s.Leaderboard(nil) {
 					if r.Provisional {
 						early++
 					}
 				}
 				se.play(57 * n / seats)
-				rows := se.s.Leaderboard()
+				rows := se.s.Leaderboard(nil)
 				for k, r := range rows {
 					if r.Provisional {
 						late++
@@ -735,7 +740,7 @@ func TestDrawsAreOneBand(t *testing.T) {
 			p.Met[sub] = &[3]int{0, r[0] + r[1] + r[2], 0}
 		}
 	}
-	for _, r := range se.s.Leaderboard() {
+	for _, r := range se.s.Leaderboard(nil) {
 		if r.RankRange != [2]int{1, 3} || (r.AboveNext != nil && *r.AboveNext != 0) || r.Provisional {
 			t.Errorf("%s: rank %d range %v above next %v provisional %v; want 1-3, 0, settled", r.Login, r.Rank, r.RankRange, r.AboveNext, r.Provisional)
 		}
@@ -751,7 +756,7 @@ func TestSureOrderOverRatings(t *testing.T) {
 		"c": {Version: Version{Sub: "c", Login: "cid"}, Mu: 10, Sigma: 1, Matches: 60, Active: true, Met: map[string]*[3]int{"a": {0, 0, 30}, "b": {0, 0, 30}}},
 	}}
 	var got []string
-	for _, r := range s.Leaderboard() {
+	for _, r := range s.Leaderboard(nil) {
 		got = append(got, fmt.Sprintf("%d %s %v", r.Rank, r.Sub, r.RankRange))
 	}
 	if want := "[1 b [1 1] 2 a [2 2] 3 c [3 3]]"; fmt.Sprint(got) != want {

@@ -146,7 +146,7 @@ func (s *Store) CreateContest(ctx context.Context, c Contest) (Contest, error) {
 		}
 	}
 	c.Created = s.now().UTC()
-	if c.LadderSettings == (ladder.Settings{}) {
+	if c.LadderSettings.Unset() {
 		c.LadderSettings = ladder.Defaults
 	}
 	if err := c.LadderSettings.Validate(); err != nil {
@@ -167,7 +167,7 @@ func (s *Store) Contest(ctx context.Context, name string) (Contest, error) {
 		return c, ErrNotFound
 	}
 	_, err := s.get(ctx, contestKey(name), &c)
-	if c.LadderSettings == (ladder.Settings{}) {
+	if c.LadderSettings.Unset() {
 		c.LadderSettings = ladder.Defaults // a contest made before ladders had settings
 	}
 	return c, err

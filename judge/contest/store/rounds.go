@@ -29,6 +29,8 @@ type Round struct {
 	UntilSeparated bool    `json:"until_separated,omitempty"`
 	Top            int     `json:"top,omitempty"`
 	Budget         int     `json:"budget,omitempty"`
+	// Leagues is api.LeaguesTop when only the ladder's top league entered.
+	Leagues string `json:"leagues,omitempty"`
 	// Entrants are the versions frozen for the round, and the house bots (house:NAME) that
 	// fill the seats of a round with fewer versions than a match has.
 	Entrants []Entrant `json:"entrants"`

@@ -354,6 +354,9 @@ func contestStatusCmd() *cobra.Command {
 					if t := s.Trial; t != nil {
 						trials = append(trials, trialLine(s.Version, *t))
 					}
+					if s.Ladder != nil && s.Ladder.League != nil {
+						trials = append(trials, leagueLine(s.Version, *s.Ladder.League))
+					}
 				}
 				tw.Flush()
 				for _, t := range trials {
@@ -378,6 +381,26 @@ func trialLine(version int, t api.Trial) string {
 	}
 	return fmt.Sprintf("trial of version %d against %s: %s (log-likelihood ratio %.2f between %.2f and %.2f, %d matches)",
 		version, against, verdict, t.LLR, t.Bounds[0], t.Bounds[1], t.Matches)
+}
+
+// leagueLine says a version's league and how far its test against the boss is.
+func leagueLine(version int, l api.LeagueProgress) string {
+	out := fmt.Sprintf("version %d is in league %s", version, l.Name)
+	if l.Top {
+		out += " (the top league)"
+	}
+	for _, p := range l.Promoted {
+		out += fmt.Sprintf("; moved up to %s at %s after %d matches with the boss below", p.To, p.At.UTC().Format(time.RFC3339), p.Matches)
+	}
+	if l.Boss == "" {
+		return out
+	}
+	verdict := "undecided"
+	if l.Verdict != nil {
+		verdict = map[string]string{api.Better: "better", api.NotBetter: "not better (a new version tries again)"}[*l.Verdict]
+	}
+	return out + fmt.Sprintf("; against its boss %s: %s (log-likelihood ratio %.2f between %.2f and %.2f, %d matches)",
+		l.Boss, verdict, l.LLR, l.Bounds[0], l.Bounds[1], l.Matches)
 }
 
 func contestMatchCmd() *cobra.Command {
@@ -539,7 +562,11 @@ func contestLeaderboardCmd() *cobra.Command {
 					fmt.Fprintln(w, board.Message)
 				}
 				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "RANK\tLOGIN\tVERSION\tLANG\tRATING\tMATCHES\tABOVE NEXT\t")
+				league := ""
+				if len(board.Leagues) > 0 {
+					league = "LEAGUE\t"
+				}
+				fmt.Fprintln(tw, "RANK\t"+league+"LOGIN\tVERSION\tLANG\tRATING\tMATCHES\tABOVE NEXT\t")
 				for _, r := range board.Rows {
 					rank := strconv.Itoa(r.Rank)
 					if lo, hi := r.RankRange[0], r.RankRange[1]; lo != hi {
@@ -556,9 +583,20 @@ func contestLeaderboardCmd() *cobra.Command {
 					if r.Disabled {
 						notes = append(notes, "off the ladder")
 					}
+					if league != "" {
+						rank += "\t" + r.League
+					}
 					fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%.1f\t%d\t%s\t%s\n", rank, r.Login, r.Version, r.Lang, r.Rating, r.Matches, above, strings.Join(notes, ", "))
 				}
 				tw.Flush()
+				for i := len(board.Leagues) - 1; i >= 0; i-- {
+					l := board.Leagues[i]
+					boss := "no boss"
+					if l.Boss != "" {
+						boss = "boss " + l.Boss
+					}
+					fmt.Fprintf(w, "league %s: %d versions, %s\n", l.Name, l.Versions, boss)
+				}
 				fmt.Fprintln(w, "RANK (best-worst): the places each version could truly hold, at 95%; ABOVE NEXT: how sure the ladder is of the next row's place below.")
 			})
 		}),

@@ -19,6 +19,7 @@ import (
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest"
+	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/tournament/standings"
@@ -33,15 +34,15 @@ func ContestCmd(a *base.App) *cobra.Command {
 
 func portalContestCreateCmd(a *base.App) *cobra.Command {
 	var gameName, deadline string
-	var opts, langs, house []string
+	var opts, langs, house, leagues []string
 	var quota, uploads int
-	var peers, ladder, asJSON bool
+	var peers, onLadder, asJSON bool
 	create := &cobra.Command{
-		Use:   "create NAME --game G [--opt k=v]... [--langs L,...] [--house NAME=BOT]... [--deadline RFC3339] [--quota N] [--upload-quota N] [--peer-matches] [--json]",
+		Use:   "create NAME --game G [--opt k=v]... [--langs L,...] [--house NAME=BOT]... [--league NAME=HOUSEBOT]... [--deadline RFC3339] [--quota N] [--upload-quota N] [--peer-matches] [--ladder] [--json]",
 		Short: "Make a contest: its game and options, languages, house bots, deadline and test-match quota",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c := store.Contest{Name: args[0], Game: gameName, Langs: langs, TestQuota: quota, UploadQuota: uploads, PeerMatches: peers, Ladder: ladder}
+			c := store.Contest{Name: args[0], Game: gameName, Langs: langs, TestQuota: quota, UploadQuota: uploads, PeerMatches: peers, Ladder: onLadder}
 			if uploads < 1 {
 				return cli.Usage(fmt.Errorf("--upload-quota %d: want 1 or more uploads an hour", uploads))
 			}
@@ -62,6 +63,16 @@ func portalContestCreateCmd(a *base.App) *cobra.Command {
 				if c.Deadline, err = time.Parse(time.RFC3339, deadline); err != nil {
 					return cli.Usage(fmt.Errorf("--deadline %q: want RFC 3339, like 2026-12-24T18:00:00Z", deadline))
 				}
+			}
+			for _, s := range leagues {
+				l, err := ladder.ParseLeague(s)
+				if err != nil {
+					return cli.Usage(fmt.Errorf("--league: %w", err))
+				}
+				if c.LadderSettings.Unset() {
+					c.LadderSettings = ladder.Defaults
+				}
+				c.LadderSettings.Leagues = append(c.LadderSettings.Leagues, l)
 			}
 			var bots []contest.HouseBot
 			for _, h := range house {
@@ -104,11 +115,12 @@ func portalContestCreateCmd(a *base.App) *cobra.Command {
 	f.StringArrayVar(&opts, "opt", nil, "a game option, k=v (repeat)")
 	f.StringSliceVar(&langs, "langs", nil, "the languages allowed (default: all)")
 	f.StringArrayVar(&house, "house", nil, "a house bot, NAME=BOT (repeat); validations, test matches, the ladder and rounds seat them where versions leave seats empty")
+	f.StringArrayVar(&leagues, "league", nil, "a league of the ladder, NAME=HOUSEBOT (repeat, the lowest first; the top league may be NAME alone): versions start in the lowest and move up by beating its boss")
 	f.StringVar(&deadline, "deadline", "", "when submissions close (RFC 3339)")
 	f.IntVar(&quota, "quota", store.DefaultTestQuota, "test matches a contestant may ask for per hour")
 	f.IntVar(&uploads, "upload-quota", store.DefaultUploadQuota, "versions a contestant may upload per hour")
 	f.BoolVar(&peers, "peer-matches", false, "let contestants ask for test matches against each other's active versions")
-	f.BoolVar(&ladder, "ladder", false, "keep rated matches flowing among the active versions until the deadline (docs/portal.md)")
+	f.BoolVar(&onLadder, "ladder", false, "keep rated matches flowing among the active versions until the deadline (docs/portal.md)")
 	f.BoolVar(&asJSON, "json", false, "print the contest as JSON")
 	return create
 }
@@ -198,6 +210,13 @@ func portalContestShowCmd(a *base.App) *cobra.Command {
 					fmt.Fprintf(w, "  test round at %s\n", r.UTC().Format(time.RFC3339))
 				}
 				fmt.Fprintf(w, "  ladder: %v\n", c.Ladder)
+				for i, l := range c.LadderSettings.Leagues {
+					boss := "no boss"
+					if l.Boss != "" {
+						boss = "boss " + l.Boss
+					}
+					fmt.Fprintf(w, "  league %d: %s, %s\n", i+1, l.Name, boss)
+				}
 				if c.ReadOnly() {
 					fmt.Fprintf(w, "  closed at %s: read-only\n", c.ClosedAt.UTC().Format(time.RFC3339))
 				}
@@ -503,6 +522,7 @@ func RoundCmd(a *base.App) *cobra.Command {
 	f.BoolVar(&spec.UntilSeparated, "until-separated", false, "after the schedule, play on among the contenders until the top places are separated (docs/tournament.md)")
 	f.IntVar(&spec.Top, "top", 0, "with --until-separated: the places to separate (default 3)")
 	f.IntVar(&spec.Budget, "budget", 0, "with --until-separated: the matches it may play more (default: as many as the schedule)")
+	f.StringVar(&spec.Leagues, "leagues", "", "in a contest with leagues: which enter, all (the default) or top (the top league's only)")
 	f.BoolVar(&asJSON, "json", false, "print the round as JSON")
 	show := &cobra.Command{
 		Use:   "show ROUND [--json]",
