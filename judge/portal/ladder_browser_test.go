@@ -151,3 +151,85 @@ func TestLadderInChromium(t *testing.T) {
 	}
 	b.CheckLocal(t)
 }
+
+// Leagues and a trial in Chromium, for a game of four: the leaderboard by league (the top
+// first, each saying its boss), a version's league and its test against the boss, and a
+// staged version's trial with its meter and verdict.
+func TestLeaguesAndTrialInChromium(t *testing.T) {
+	t.Parallel()
+	b := browsertest.New(t)
+	opened := b.WatchDialogs(t)
+	e := newEnv(t)
+	e.leagueContest("spring", "langwars")
+	cs, ids := map[string]*client{}, map[string]string{}
+	for login, strength := range map[string]int{"ann": 1, "bob": 5, "cat": 9} {
+		cs[login] = e.user("spring", login, false)
+		ids[login] = cs[login].activeVersion("spring", fmt.Sprintf("int main() { /* strength %d */ }", strength))
+	}
+	eventually(t, 60*time.Second, func() error {
+		if l := cs["cat"].league(ids["cat"]); l == nil || l.Name != "Gold" {
+			return fmt.Errorf("cat's league: %+v", l)
+		}
+		if l := cs["ann"].league(ids["ann"]); l == nil || l.Verdict == nil {
+			return fmt.Errorf("ann's test against Bronze's boss: %+v", l)
+		}
+		return nil
+	})
+	// ann stages a weaker version: its trial finds it not better.
+	_, out := cs["ann"].upload("spring", map[string]string{"main.cpp": "int main() { /* strength 0 */ }"})
+	weak := out["id"].(string)
+	cs["ann"].waitStatus(weak, "ready")
+	if code, out, _ := cs["ann"].api("POST", "/api/v1/submissions/"+weak+"/stage", nil, ""); code != 200 {
+		t.Fatalf("stage: %d %v", code, out)
+	}
+	eventually(t, 60*time.Second, func() error {
+		var sub map[string]any
+		cs["ann"].apiJSON("/api/v1/submissions/"+weak, &sub)
+		if tr, _ := sub["trial"].(map[string]any); tr == nil || tr["verdict"] == nil {
+			return fmt.Errorf("the trial: %v", sub["trial"])
+		}
+		return nil
+	})
+
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/login"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=login]`), "ann"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "password of ann"),
+		chromedp.Submit(chromedp.CSS(`input[name=password]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=me]`)))
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/ladder"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=league]`)))
+	leagues := browsertest.Get(t, b, chromedp.Evaluate[[]string](
+		`[...document.querySelectorAll("[data-testid=league]")].map((h) => h.dataset.league + ": " + [...h.nextElementSibling.nextElementSibling.querySelectorAll("[data-testid=login]")].map((td) => td.innerText).join(" "))`))
+	if strings.Join(leagues, "; ") != "Gold: cat; Silver: bob; Bronze: ann" {
+		t.Errorf("the leaderboard by league: %v", leagues)
+	}
+	ranks := browsertest.Get(t, b, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-testid=row] td:first-child")].map((td) => td.innerText)`))
+	if strings.Join(ranks, " ") != "1 2 3" {
+		t.Errorf("the ranks across the leagues: %v", ranks)
+	}
+	if text := browsertest.Get(t, b, chromedp.Evaluate[string](`document.body.innerText`)); !strings.Contains(text, "Its boss: the house bot weak") || !strings.Contains(text, "Gold · the top league") {
+		t.Errorf("the leaderboard does not say the leagues' bosses: %q", text)
+	}
+	b.Screenshot(t, "portal-leagues.png")
+
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/s/"+ids["ann"]), chromedp.WaitVisible(chromedp.CSS(`[data-testid=league-test]`)))
+	league := browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=league-test]").innerText`))
+	if !strings.Contains(league, "League Bronze") || !strings.Contains(league, "not better than the boss") {
+		t.Errorf("ann's version's league: %q", league)
+	}
+	if w := browsertest.Get(t, b, chromedp.Evaluate[float64](`document.querySelector("[data-testid=league-test] meter").getBoundingClientRect().width`)); w < 20 {
+		t.Errorf("the league test's meter is %.0f px wide", w)
+	}
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/s/"+weak), chromedp.WaitVisible(chromedp.CSS(`[data-testid=trial-test]`)))
+	trial := browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=trial-test]").innerText`))
+	if !strings.Contains(trial, "not better than your active version") || !strings.Contains(trial, "Log-likelihood ratio") {
+		t.Errorf("the trial's page: %q", trial)
+	}
+	if w := browsertest.Get(t, b, chromedp.Evaluate[float64](`document.querySelector("[data-testid=trial-test] meter").getBoundingClientRect().width`)); w < 20 {
+		t.Errorf("the trial's meter is %.0f px wide", w)
+	}
+	browsertest.CheckInert(t, b, 0)
+	b.Screenshot(t, "portal-trial.png")
+	if n := opened(); n > 0 {
+		t.Errorf("%d dialogs opened", n)
+	}
+	b.CheckLocal(t)
+}

@@ -66,8 +66,7 @@ func (s Settings) CheckBosses(house []string) error {
 // BossTest is a version's test against its league's boss: the outcomes of its rated matches
 // with the boss (index 0 below it, 1 level, 2 above, the support 0, 1/2, 1 of rating.SPRT),
 // and the verdict. Started counts the ladder matches it was seated in since it joined the
-// league, Seated those with the boss: a seed is given the boss in half its matches until the
-// test decides.
+// league, Seated those with the boss (bossEvery).
 type BossTest struct {
 	League   int       `json:"league"`
 	Outcomes [3]int    `json:"outcomes"`
@@ -127,8 +126,18 @@ func (s *State) inLeague(seed *Player, others []*Player, set Settings) []*Player
 	return out
 }
 
+// A seed meets its league's boss in one of every bossEvery of its matches (those it seeds
+// and those others seed) while its test is undecided, one of every bossEveryDecided after:
+// a boss match adds to the seed's load alone, so that a league's other versions seed the
+// next matches and meet the boss too - without it, in a league of two whose one version is
+// decided, the other would seed (and meet the boss) only on ties.
+const (
+	bossEvery        = 2
+	bossEveryDecided = 4
+)
+
 // bossFor is the boss a match seeded by seed seats (its seat's league), or "" for none: its
-// league's, in half its matches until its test decides, or in every one when it has no one
+// league's, in its share of its matches (bossEvery), or in every one when it has no one
 // else of its league to play (alone) - then, in a league with no boss, the boss of the league
 // below, whose test it is past.
 func (s *State) bossFor(seed *Player, set Settings, alone bool) (string, int) {
@@ -138,7 +147,11 @@ func (s *State) bossFor(seed *Player, set Settings, alone bool) (string, int) {
 	lg := s.LeagueOf(seed.Login, set)
 	if b := set.Leagues[lg].Boss; b != "" {
 		t := seed.bossTest(lg)
-		if alone || t.Verdict == "" && 2*t.Seated <= t.Started {
+		every := bossEvery
+		if t.Verdict != "" {
+			every = bossEveryDecided
+		}
+		if alone || every*t.Seated <= t.Started {
 			return b, lg
 		}
 		return "", 0
