@@ -206,6 +206,7 @@ func TestBadArgumentsAreRefusedUpFront(t *testing.T) {
 		{"portal contest bad deadline", []string{"portal", "contest", "create", "spring", "--game", "amazes", "--deadline", "tomorrow"}, `--deadline "tomorrow": want RFC 3339`},
 		{"portal contest bad house", []string{"portal", "contest", "create", "spring", "--game", "amazes", "--house", "easy"}, `--house "easy": want NAME=BOT`},
 		{"portal contest missing house", []string{"portal", "contest", "create", "spring", "--game", "amazes", "--house", "easy=" + missing}, missing + ": no such file or directory"},
+		{"portal contest bad league", []string{"portal", "contest", "create", "spring", "--game", "amazes", "--league", "Bronze="}, `--league: league "Bronze=": want NAME=HOUSEBOT`},
 		{"portal round without a contest", []string{"portal", "round", "start"}, "--contest: the contest whose round it is"},
 		{"portal user without a contest", []string{"portal", "user", "add", "alice"}, "--contest: the contest the user takes part in"},
 		{"portal user bad login", []string{"portal", "user", "add", "--contest", "spring", "<b>x</b>"}, `login "<b>x</b>": want 1 to 32 of a-z`},

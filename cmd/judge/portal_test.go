@@ -33,6 +33,18 @@ func TestPortalBesideAQueue(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &c); err != nil || c["name"] != "spring" || len(c["house"].([]any)) != 1 {
 		t.Fatalf("contest create printed %s (%v)", out, err)
 	}
+	// A contest with leagues: each boss a house bot, the top league without one.
+	if out, err := runCLI(t, "portal", "contest", "create", "leagues", "--game", "langwars", "--house", "easy=../../bots/langwars/cpp",
+		"--league", "Bronze=nobody", "--league", "Gold"); err == nil || exitCode(err) != 2 || !strings.Contains(err.Error()+out, `boss "nobody" is not a house bot of the contest (it has easy)`) {
+		t.Errorf("a league whose boss is no house bot: %v (exit %d) %s", err, exitCode(err), out)
+	}
+	if out, err := runCLI(t, "portal", "contest", "create", "leagues", "--game", "langwars", "--house", "easy=../../bots/langwars/cpp",
+		"--league", "Bronze=easy", "--league", "Gold", "--ladder"); err != nil {
+		t.Fatalf("a contest with leagues: %v\n%s", err, out)
+	}
+	if out, err := runCLI(t, "portal", "contest", "show", "leagues"); err != nil || !strings.Contains(out, "league 1: Bronze, boss easy\n  league 2: Gold, no boss") {
+		t.Errorf("contest show: %v\n%s", err, out)
+	}
 	out, err = runCLI(t, "portal", "user", "add", "--contest", "spring", "alice", "--json")
 	if err != nil {
 		t.Fatalf("user add: %v\n%s", err, out)

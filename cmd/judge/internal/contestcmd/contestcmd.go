@@ -557,52 +557,56 @@ func contestLeaderboardCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return cli.PrintOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
-				if board.Message != "" {
-					fmt.Fprintln(w, board.Message)
-				}
-				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-				league := ""
-				if len(board.Leagues) > 0 {
-					league = "LEAGUE\t"
-				}
-				fmt.Fprintln(tw, "RANK\t"+league+"LOGIN\tVERSION\tLANG\tRATING\tMATCHES\tABOVE NEXT\t")
-				for _, r := range board.Rows {
-					rank := strconv.Itoa(r.Rank)
-					if lo, hi := r.RankRange[0], r.RankRange[1]; lo != hi {
-						rank = fmt.Sprintf("%d (%d-%d)", r.Rank, lo, hi)
-					}
-					above := "-"
-					if r.AboveNext != nil {
-						above = fmt.Sprintf("%d%%", int(math.Floor(100**r.AboveNext)))
-					}
-					var notes []string
-					if r.Provisional {
-						notes = append(notes, "provisional")
-					}
-					if r.Disabled {
-						notes = append(notes, "off the ladder")
-					}
-					if league != "" {
-						rank += "\t" + r.League
-					}
-					fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%.1f\t%d\t%s\t%s\n", rank, r.Login, r.Version, r.Lang, r.Rating, r.Matches, above, strings.Join(notes, ", "))
-				}
-				tw.Flush()
-				for i := len(board.Leagues) - 1; i >= 0; i-- {
-					l := board.Leagues[i]
-					boss := "no boss"
-					if l.Boss != "" {
-						boss = "boss " + l.Boss
-					}
-					fmt.Fprintf(w, "league %s: %d versions, %s\n", l.Name, l.Versions, boss)
-				}
-				fmt.Fprintln(w, "RANK (best-worst): the places each version could truly hold, at 95%; ABOVE NEXT: how sure the ladder is of the next row's place below.")
-			})
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) { printBoard(w, board) })
 		}),
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the leaderboard as the API shows it")
 	return cmd
+}
+
+// printBoard prints the leaderboard as a table: a rank with its range, the league where the
+// contest has leagues, and the leagues' bosses below.
+func printBoard(w io.Writer, board api.Leaderboard) {
+	if board.Message != "" {
+		fmt.Fprintln(w, board.Message)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	league := ""
+	if len(board.Leagues) > 0 {
+		league = "LEAGUE\t"
+	}
+	fmt.Fprintln(tw, "RANK\t"+league+"LOGIN\tVERSION\tLANG\tRATING\tMATCHES\tABOVE NEXT\t")
+	for _, r := range board.Rows {
+		rank := strconv.Itoa(r.Rank)
+		if lo, hi := r.RankRange[0], r.RankRange[1]; lo != hi {
+			rank = fmt.Sprintf("%d (%d-%d)", r.Rank, lo, hi)
+		}
+		above := "-"
+		if r.AboveNext != nil {
+			above = fmt.Sprintf("%d%%", int(math.Floor(100**r.AboveNext)))
+		}
+		var notes []string
+		if r.Provisional {
+			notes = append(notes, "provisional")
+		}
+		if r.Disabled {
+			notes = append(notes, "off the ladder")
+		}
+		if league != "" {
+			rank += "\t" + r.League
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%.1f\t%d\t%s\t%s\n", rank, r.Login, r.Version, r.Lang, r.Rating, r.Matches, above, strings.Join(notes, ", "))
+	}
+	tw.Flush()
+	for i := len(board.Leagues) - 1; i >= 0; i-- {
+		l := board.Leagues[i]
+		boss := "no boss"
+		if l.Boss != "" {
+			boss = "boss " + l.Boss
+		}
+		fmt.Fprintf(w, "league %s: %s, %d on the board\n", l.Name, boss, l.Versions)
+	}
+	fmt.Fprintln(w, "RANK (best-worst): the places each version could truly hold, at 95%; ABOVE NEXT: how sure the ladder is of the next row's place below.")
 }
 
 func contestDownloadCmd() *cobra.Command {
