@@ -177,10 +177,10 @@ bench-separation:
 
 # One real field played until separated and by repeating the round robin (BENCHMARKS.md).
 # The ladder's simulations (#53): the choice of opponents against the one before, at the same
-# budget, and trials' verdicts; BENCHMARKS.md quotes them. About 15 minutes.
+# budget, trials' verdicts and leagues' promotions; BENCHMARKS.md quotes them. About 16 minutes.
 bench-ladder:
 	$(GO) test -run '^$$' -bench 'Leaderboard' ./judge/contest/ladder/
-	$(GO) test -run '^$$' -bench 'LadderChoice|Trial' -benchtime 1x -timeout 60m ./judge/contest/ladder/
+	$(GO) test -run '^$$' -bench 'LadderChoice|Trial|Leagues' -benchtime 1x -timeout 60m ./judge/contest/ladder/
 
 bench-field: images judge
 	judge/tournament/field.sh
