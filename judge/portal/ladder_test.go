@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -363,10 +364,11 @@ func TestStagedVersionOnTheLadder(t *testing.T) {
 func TestTrialDecidesAndPromotes(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("plays four trials on the ladder, 12 s: make test runs it")
+		t.Skip("plays six trials on the ladder, 9 s: make test runs it")
 	}
-	for _, game := range []string{"amazes", "langwars"} {
+	for _, game := range []string{"amazes", "langwars", "higher"} {
 		t.Run(game, func(t *testing.T) {
+			t.Parallel()
 			e := newEnv(t)
 			e.contest("spring", func(c *store.Contest) {
 				c.Game = game
@@ -412,6 +414,28 @@ func TestTrialDecidesAndPromotes(t *testing.T) {
 			}
 			if code, _, _ := bob.api("GET", "/api/v1/submissions/"+weak, nil, ""); code != 404 {
 				t.Errorf("bob reads ann's trial: %d", code)
+			}
+			// The trial's matches are its players': bob reads none he does not play in (in a game
+			// of two, none; of four, he sits in them all, and sees his own stderr only, as in any).
+			ms, err := e.st.MatchesWhere(t.Context(), "spring", "*", store.KindLadder, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked := 0
+			for _, m := range ms {
+				if !slices.ContainsFunc(m.Seats, func(s store.Seat) bool { return s.Submission == weak }) ||
+					slices.ContainsFunc(m.Seats, func(s store.Seat) bool { return s.Login == "bob" }) {
+					continue
+				}
+				checked++
+				for _, path := range []string{"/api/v1/matches/" + m.ID, "/api/v1/matches/" + m.ID + "/replay"} {
+					if code, _, _ := bob.api("GET", path, nil, ""); code != 404 {
+						t.Errorf("bob reads %s of ann's trial: %d", path, code)
+					}
+				}
+			}
+			if checked == 0 && game != "langwars" {
+				t.Error("no trial match without bob to check")
 			}
 			strong := stage("int main() { /* strength 9 */ }")
 			eventually(t, 60*time.Second, func() error {
