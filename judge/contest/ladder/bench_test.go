@@ -8,10 +8,10 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/botjudge/judge/judge/rating"
-	"github.com/botjudge/judge/judge/rating/openskill"
 )
 
 // BenchmarkLeaderboard is the leaderboard of a ladder of n versions that each met 50 others
@@ -50,41 +50,9 @@ func BenchmarkLeaderboard(b *testing.B) {
 	}
 }
 
-// uncertain is a candidate choice of opponents, BenchmarkLadderChoice's against the ladder's
-// (nearest): those whose order against the seed is least certain: each is
-// drawn (without replacement) with weight exp(-d^2 / 2v), d their difference in mu and v
-// their sigmas' squares and a match's own noise (beta^2), over the square root of one more
-// than the matches they played together. Neighbours whose order is in doubt meet most, a
-// version still provisional (its sigma wide) meets a wider field, and a pair that met often
-// gives way to one that met less: the ranking converges and does not forget who stood near
-// whom. A floor on the weight keeps every pair possible, so leaders still meet the field.
-func uncertain(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player {
-	const beta2 = openskill.DefaultBeta * openskill.DefaultBeta
-	type keyed struct {
-		p   *Player
-		key float64
-	}
-	ks := make([]keyed, len(others))
-	for i, p := range others {
-		d := p.Mu - seed.Mu
-		w := math.Exp(-d * d / (2 * (seed.Sigma*seed.Sigma + p.Sigma*p.Sigma + beta2)))
-		if r := seed.Met[p.Sub]; r != nil {
-			w /= math.Sqrt(float64(1 + r[0] + r[1] + r[2]))
-		}
-		w = max(w, 1e-3)
-		// Efraimidis and Spirakis: the n largest of u^(1/w) are a weighted sample.
-		ks[i] = keyed{p, math.Log(1-rng.Float64()) / w}
-	}
-	slices.SortStableFunc(ks, func(a, b keyed) int { return cmp.Compare(b.key, a.key) })
-	out := make([]*Player, len(ks))
-	for i, k := range ks {
-		out[i] = k.p
-	}
-	return out
-}
-
-// BenchmarkLadderChoice: the k nearest in mu, k - n heavy-tailed (P(k-n >= j) = 1/(j+1)).
-func nearestK(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player {
+// halite is BenchmarkLadderChoice's baseline, the ladder's choice before #53 (Halite III's):
+// uniform among the k nearest in mu, k - n heavy-tailed (P(k-n >= j) = 1/(j+1)).
+func halite(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player {
 	others = slices.Clone(others)
 	slices.SortStableFunc(others, func(a, b *Player) int {
 		return cmp.Compare(math.Abs(a.Mu-seed.Mu), math.Abs(b.Mu-seed.Mu))
@@ -97,22 +65,22 @@ func nearestK(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player {
 }
 
 // BenchmarkLadderChoice plays simulated ladders of versions of known strength (evenly spread,
-// 0.05 of a match's noise apart) with the ladder's choice of opponents and a candidate, at the
-// same budget of matches,
-// and reports how well the leaderboard then ranks them: top10 the share of ladders whose top
+// 0.05 of a match's noise apart) with the ladder's choice of opponents and Halite's (halite),
+// at the same budget of matches, and reports how well the leaderboard then ranks them: top10 the share of ladders whose top
 // ten are in their true order, rank_err the mean distance of a version's place from its true
 // one, top10_err that of the true top ten. Run with -benchtime=1x (make bench-ladder).
 func BenchmarkLadderChoice(b *testing.B) {
 	for _, n := range []int{100, 500} {
-		runs := 2000 / n // 20 ladders of 100, 4 of 500
+		runs := 4000 / n // 40 ladders of 100, 8 of 500
 		for _, seats := range []int{2, 4} {
 			for _, per := range []int{20, 50, 100} {
 				for _, c := range []struct {
 					name   string
 					choose chooser
-				}{{"nearest", nearest}, {"uncertain", uncertain}} {
+				}{{"halite", halite}, {"ladder", nearest}} {
 					b.Run(fmt.Sprintf("versions=%d/seats=%d/matches=%d/%s", n, seats, per, c.name), func(b *testing.B) {
 						var exact, err, top float64
+						var errs, tops []float64 // each ladder's, for the simulation's own error
 						for b.Loop() {
 							for run := range runs {
 								se := newSeason(b, seats, versions(n)...)
@@ -124,16 +92,19 @@ func BenchmarkLadderChoice(b *testing.B) {
 								}
 								se.play(per * n / seats)
 								ok := true
+								var e1, t1 float64
 								for _, r := range se.s.Leaderboard(nil) {
 									var i int
 									fmt.Sscanf(r.Sub, "s%d", &i)
 									d := math.Abs(float64(r.Rank - (n - i)))
-									err += d
+									e1 += d
 									if n-i <= 10 {
-										top += d
+										t1 += d
 										ok = ok && d == 0
 									}
 								}
+								err, top = err+e1, top+t1
+								errs, tops = append(errs, e1/float64(n)), append(tops, t1/10)
 								if ok {
 									exact++
 								}
@@ -143,6 +114,8 @@ func BenchmarkLadderChoice(b *testing.B) {
 						b.ReportMetric(exact/k, "top10")
 						b.ReportMetric(err/k/float64(n), "rank_err")
 						b.ReportMetric(top/k/10, "top10_err")
+						b.ReportMetric(stat.StdDev(errs, nil)/math.Sqrt(float64(len(errs))), "rank_err_se")
+						b.ReportMetric(stat.StdDev(tops, nil)/math.Sqrt(float64(len(tops))), "top10_err_se")
 					})
 				}
 			}

@@ -640,8 +640,12 @@ func (s *State) pickFor(rng *rand.Rand, id string, seed *Player, players []*Play
 type chooser func(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player
 
 // nearest chooses the opponents among the k versions nearest the seed's mu, k the n seats
-// left and a heavy-tailed extra, P(extra >= j) = 1/(j+1) (Halite III's scheme), shuffled; the
-// rest follow, nearest first.
+// left and a heavy-tailed extra, P(extra >= j) = 1/(j+1) (Halite III's scheme), drawn among
+// those (without replacement) by how unsure the pair's order is: weight Phi(-|d|/s) s^2, the
+// chance that their mu are the wrong way round times what a match between them can tell, d
+// the difference of their mu and s^2 the sum of their sigmas' squares, at least half the
+// pool's mean. Neighbours whose intervals overlap, and versions still provisional, meet
+// first; the rest follow, nearest first. Measured against Halite's uniform draw and wider choices: BENCHMARKS.md.
 func nearest(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player {
 	others = slices.Clone(others)
 	slices.SortStableFunc(others, func(a, b *Player) int {
@@ -650,7 +654,22 @@ func nearest(rng *rand.Rand, seed *Player, others []*Player, n int) []*Player {
 	extra := int(1/(1-rng.Float64())) - 1 // 1-Float64 is in (0, 1]
 	k := min(n+extra, len(others))
 	pool := others[:k]
-	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
+	weights := make([]float64, k)
+	sum := 0.0
+	for i, p := range pool {
+		v := seed.Sigma*seed.Sigma + p.Sigma*p.Sigma
+		weights[i] = 0.5 * math.Erfc(math.Abs(p.Mu-seed.Mu)/math.Sqrt(2*v)) * v
+		sum += weights[i]
+	}
+	keys := make(map[*Player]float64, k)
+	for i, p := range pool {
+		// Each of the pool weighs at least half the pool's mean, so that one the heavy tail
+		// brought in still meets the seed now and then: the leaders meet the field.
+		w := max(weights[i], sum/float64(2*k), 1e-12)
+		// Efraimidis and Spirakis: the largest keys log(u)/w are a weighted draw.
+		keys[p] = math.Log(1-rng.Float64()) / w
+	}
+	slices.SortStableFunc(pool, func(a, b *Player) int { return cmp.Compare(keys[b], keys[a]) })
 	return others
 }
 

@@ -817,3 +817,39 @@ func TestJoinerPlaysAtOnceAtTheCeiling(t *testing.T) {
 		t.Errorf("the new version's first match: %v %v; want it at once", seats, ok)
 	}
 }
+
+// The choice of opponents favours the pairs whose order is least certain: a provisional
+// version (its sigma wide) before a settled one a little nearer, and a close neighbour before
+// one further off, more often than Halite's uniform draw among the nearest (halite, the
+// benchmark's baseline) takes them; one the heavy tail brings in still meets the seed now and
+// then.
+func TestChoiceFavoursUnsurePairs(t *testing.T) {
+	seed := &Player{Version: Version{Sub: "seed"}, Mu: 30, Sigma: 1}
+	share := func(choose chooser, first *Player, others ...*Player) float64 {
+		rng := rand.New(rand.NewPCG(1, 2))
+		won := 0
+		for range 4000 {
+			if choose(rng, seed, append(slices.Clone(others), first), 1)[0] == first {
+				won++
+			}
+		}
+		return float64(won) / 4000
+	}
+	for _, c := range []struct {
+		name          string
+		first, second *Player
+	}{
+		{"provisional before settled", &Player{Version: Version{Sub: "new"}, Mu: 31.5, Sigma: 8}, &Player{Version: Version{Sub: "old"}, Mu: 29, Sigma: 1}},
+		{"close before further", &Player{Version: Version{Sub: "close"}, Mu: 30.2, Sigma: 1}, &Player{Version: Version{Sub: "far"}, Mu: 32, Sigma: 1}},
+	} {
+		got, base := share(nearest, c.first, c.second), share(halite, c.first, c.second)
+		t.Logf("%s: %.2f of the draws, Halite's %.2f", c.name, got, base)
+		if got < base+0.1 {
+			t.Errorf("%s: the first drawn in %.2f of the draws, Halite's in %.2f; want at least 0.1 more", c.name, got, base)
+		}
+	}
+	near := []*Player{{Version: Version{Sub: "a"}, Mu: 30, Sigma: 1}, {Version: Version{Sub: "b"}, Mu: 30.1, Sigma: 1}}
+	if far := share(nearest, &Player{Version: Version{Sub: "far"}, Mu: 60, Sigma: 1}, near...); far == 0 || far > 0.1 {
+		t.Errorf("a far version met the seed in %.3f of the draws; want now and then", far)
+	}
+}
