@@ -152,23 +152,34 @@ func TestLadderInChromium(t *testing.T) {
 	b.CheckLocal(t)
 }
 
-// Leagues and a trial in Chromium, for a game of four: the leaderboard by league (the top
-// first, each saying its boss), a version's league and its test against the boss, and a
-// staged version's trial with its meter and verdict.
+// Leagues and a trial in Chromium, for a game of two, one of four and an added one: the
+// leaderboard by league (the top first, each saying its boss), a version's league and its
+// test against the boss, and a staged version's trial with its meter and verdict.
 func TestLeaguesAndTrialInChromium(t *testing.T) {
 	t.Parallel()
+	for _, game := range []string{"amazes", "langwars", "higher-four"} {
+		t.Run(game, func(t *testing.T) {
+			t.Parallel()
+			leaguesAndTrialInChromium(t, game)
+		})
+	}
+}
+
+func leaguesAndTrialInChromium(t *testing.T, game string) {
 	b := browsertest.New(t)
 	opened := b.WatchDialogs(t)
 	e := newEnv(t)
-	e.leagueContest("spring", "langwars")
+	e.leagueContest("spring", game)
 	cs, ids := map[string]*client{}, map[string]string{}
 	for login, strength := range map[string]int{"ann": 1, "bob": 5, "cat": 9} {
 		cs[login] = e.user("spring", login, false)
 		ids[login] = cs[login].activeVersion("spring", fmt.Sprintf("int main() { /* strength %d */ }", strength))
 	}
 	eventually(t, 60*time.Second, func() error {
-		if l := cs["cat"].league(ids["cat"]); l == nil || l.Name != "Gold" {
-			return fmt.Errorf("cat's league: %+v", l)
+		for login, want := range map[string]string{"cat": "Gold", "bob": "Silver"} {
+			if l := cs[login].league(ids[login]); l == nil || l.Name != want {
+				return fmt.Errorf("%s's league: %+v", login, l)
+			}
 		}
 		if l := cs["ann"].league(ids["ann"]); l == nil || l.Verdict == nil {
 			return fmt.Errorf("ann's test against Bronze's boss: %+v", l)
@@ -208,7 +219,7 @@ func TestLeaguesAndTrialInChromium(t *testing.T) {
 	if text := browsertest.Get(t, b, chromedp.Evaluate[string](`document.body.innerText`)); !strings.Contains(text, "Its boss: the house bot weak") || !strings.Contains(text, "Gold · the top league") {
 		t.Errorf("the leaderboard does not say the leagues' bosses: %q", text)
 	}
-	b.Screenshot(t, "portal-leagues.png")
+	b.Screenshot(t, "portal-leagues-"+game+".png")
 
 	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/s/"+ids["ann"]), chromedp.WaitVisible(chromedp.CSS(`[data-testid=league-test]`)))
 	league := browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=league-test]").innerText`))
@@ -227,7 +238,7 @@ func TestLeaguesAndTrialInChromium(t *testing.T) {
 		t.Errorf("the trial's meter is %.0f px wide", w)
 	}
 	browsertest.CheckInert(t, b, 0)
-	b.Screenshot(t, "portal-trial.png")
+	b.Screenshot(t, "portal-trial-"+game+".png")
 	if n := opened(); n > 0 {
 		t.Errorf("%d dialogs opened", n)
 	}
