@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -113,8 +115,82 @@ is written all the same, with a banner at its top naming the differences.`,
 	}
 	html.Flags().StringVarP(&out, "output", "o", "", "the HTML file to write (- for standard output)")
 	html.Flags().BoolVar(&allowMismatch, "allow-mismatch", false, "write the page of a replay that does not re-judge to its record, with a banner saying so")
-	cmd.AddCommand(html)
+	cmd.AddCommand(html, replayDiffCmd())
 	return cmd
+}
+
+// replayDiffCmd compares two replays of one match, exchange for exchange.
+func replayDiffCmd() *cobra.Command {
+	var asJSON bool
+	diff := &cobra.Command{
+		Use:   "diff A B [--json]",
+		Short: "Where two replays of one match (game, seed, options) part: the first exchange that differs, and how each ended",
+		Long: `Compare two replays of one match - one game, seed and options, such as a server match and
+the same match played with your new version (judge play --against) - exchange for exchange:
+the first exchange where they differ (its turn, its player and both answers) and each
+player's final score in each.
+Exit status: 0 when they are the same match exchange for exchange, 1 when they differ, 2 when
+they cannot be compared (a file that is not a replay, or replays of different games, game
+versions, seeds, options or numbers of players, each said). --json prints {"same", "first":
+{"exchange", "turn", "player", "a", "b", "why"}, "scores": [A's, B's]}, first null when they
+are the same.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var rps [2]*replay.Replay
+			for i, path := range args {
+				rp, err := readReplayFile(path)
+				if err != nil {
+					return err
+				}
+				rps[i] = rp
+			}
+			c, err := replay.Compare(rps[0], rps[1])
+			if err != nil {
+				return cli.Usage(fmt.Errorf("%s and %s: %w", args[0], args[1], err))
+			}
+			if err := cli.PrintOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) { printComparison(w, args, rps, c) }); err != nil {
+				return err
+			}
+			if !c.Same {
+				return fmt.Errorf("%s and %s differ from exchange %d", args[0], args[1], c.First.Exchange)
+			}
+			return nil
+		},
+	}
+	diff.Flags().BoolVar(&asJSON, "json", false, "print the comparison as JSON")
+	return diff
+}
+
+// printComparison says where two replays part, and how each ended.
+func printComparison(w io.Writer, paths []string, rps [2]*replay.Replay, c replay.Comparison) {
+	h := rps[0].Header
+	name := func(side, i int) string {
+		if ps := rps[side].Header.Players; i < len(ps) {
+			return fmt.Sprintf("player %d (%s)", i, ps[i].Name)
+		}
+		return fmt.Sprintf("player %d", i)
+	}
+	fmt.Fprintf(w, "A: %s\nB: %s\n%s seed %d\n", paths[0], paths[1], h.Game, h.Seed)
+	if c.Same {
+		fmt.Fprintf(w, "the same match, exchange for exchange (%d exchanges)\n", len(rps[0].Exchanges))
+	} else {
+		d := c.First
+		fmt.Fprintf(w, "they part at exchange %d (turn %d, %s in A, %s in B): %s\n", d.Exchange, d.Turn, name(0, d.Player), name(1, d.Player), d.Why)
+		for side, a := range []*string{d.A, d.B} {
+			what := "no exchange: its match was over"
+			if a != nil {
+				what = strconv.Quote(*a)
+			}
+			fmt.Fprintf(w, "  %s: %s\n", "AB"[side:side+1], what)
+		}
+	}
+	for side := range 2 {
+		var scores []string
+		for i, s := range c.Scores[side] {
+			scores = append(scores, fmt.Sprintf("%s %s", name(side, i), strconv.FormatFloat(s, 'g', -1, 64)))
+		}
+		fmt.Fprintf(w, "%s ended: %s\n", "AB"[side:side+1], strings.Join(scores, ", "))
+	}
 }
 
 // readReplayFile reads a replay; a file that is missing or is not a replay is a usage error

@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,8 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
+	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
 )
 
@@ -109,5 +113,77 @@ func TestEarlierAddedGameReplay(t *testing.T) {
 	out, err := runCLIWithin(t, 5*time.Minute, "replay", "verify", "--game", filepath.Join(root, "docs", "examples", "on-the-run"), file)
 	if err != nil || !strings.Contains(out, "re-judged to the recorded result") {
 		t.Errorf("replay verify: %v\n%s", err, out)
+	}
+}
+
+// judge replay diff: 0 for the same match exchange for exchange, 1 where they part (the
+// exchange, its turn and player, both answers), 2 for files that cannot be compared, each
+// difference said; for a game of two and one of four.
+func TestReplayDiff(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, game string, seed uint64, players int, answers ...string) string {
+		var buf bytes.Buffer
+		w := replay.NewWriter(&buf)
+		h := replay.Header{Type: "header", Version: replay.Version, Game: game, Seed: seed, Options: map[string]string{}}
+		res := result.Result{Status: result.StatusOK}
+		for i := range players {
+			h.Players = append(h.Players, replay.Player{Name: fmt.Sprintf("bot%d", i), Lang: "cpp"})
+			res.Players = append(res.Players, result.Player{Score: float64(i), Rank: i + 1})
+		}
+		w.Header(h)
+		for turn, a := range answers {
+			for p := range players {
+				ans := "wait"
+				if p == players-1 {
+					ans = a
+				}
+				w.Exchange(replay.Exchange{Type: "move", Turn: turn + 1, Player: p, Sent: "go", Expect: 1, Received: []string{ans}})
+			}
+		}
+		w.Result(res)
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, players := range []int{2, 4} {
+		a := write(fmt.Sprint("a", players), "langwars", 7, players, "x", "y", "z")
+		same := write(fmt.Sprint("same", players), "langwars", 7, players, "x", "y", "z")
+		parted := write(fmt.Sprint("b", players), "langwars", 7, players, "x", "<b>w</b>", "z")
+		out, err := runOut(t, "replay", "diff", a, same)
+		if err != nil || !strings.Contains(out, "the same match, exchange for exchange") {
+			t.Errorf("%d players, the same: %v\n%s", players, err, out)
+		}
+		out, err = runOut(t, "replay", "diff", a, parted, "--json")
+		var got struct {
+			Same  bool
+			First struct {
+				Exchange, Turn, Player int
+				A, B                   string
+			}
+		}
+		if json.Unmarshal([]byte(out), &got); exitCode(err) != 1 || got.Same || got.First.Exchange != 2*players-1 || got.First.Turn != 2 ||
+			got.First.Player != players-1 || got.First.A != "y" || got.First.B != "<b>w</b>" {
+			t.Errorf("%d players, parted: exit %d (%v) %+v\n%s", players, exitCode(err), err, got, out)
+		}
+		out, err = runOut(t, "replay", "diff", a, parted)
+		if want := fmt.Sprintf("they part at exchange %d (turn 2, player %d (bot%d) in A, player %d (bot%d) in B): the answers differ\n  A: \"y\"\n  B: \"<b>w</b>\"", 2*players-1, players-1, players-1, players-1, players-1); !strings.Contains(out, want) {
+			t.Errorf("%d players, parted, said:\n%s\nwant %q", players, out, want)
+		}
+	}
+	a := write("a", "langwars", 7, 2, "x")
+	for _, c := range []struct {
+		b, want string
+	}{
+		{write("seed", "langwars", 8, 2, "x"), "seeds 7 and 8"},
+		{write("game", "amazes", 7, 2, "x"), "games langwars and amazes"},
+		{write("four", "langwars", 7, 4, "x"), "2 players and 4"},
+		{filepath.Join("..", "..", "README.md"), "not a replay"},
+		{filepath.Join(dir, "missing"), "no such file"},
+	} {
+		if _, err := runOut(t, "replay", "diff", a, c.b); exitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: exit %d, %v; want 2 and %q", c.b, exitCode(err), err, c.want)
+		}
 	}
 }
