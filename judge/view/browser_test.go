@@ -485,3 +485,107 @@ func TestRendererIsSandboxed(t *testing.T) {
 		t.Errorf("a built-in game's frame: %s", res.Status)
 	}
 }
+
+// withStderr is the replay at path with text as the stderr of its exchange at index ex, in a
+// new file of dir.
+func withStderr(t *testing.T, dir, path string, ex int, text string) string {
+	t.Helper()
+	rp := readReplay(t, path)
+	rp.Exchanges[ex].Stderr = text
+	var buf strings.Builder
+	w := replay.NewWriter(&buf)
+	w.Header(rp.Header)
+	for _, x := range rp.Exchanges {
+		w.Exchange(x)
+	}
+	w.Result(rp.Result)
+	out := filepath.Join(dir, filepath.Base(path))
+	if err := os.WriteFile(out, []byte(buf.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A bot's own drawings (stderr lines "@judge ..."): drawn over the board at the step of the
+// move it wrote them in, on its own panel where the game has one per player, listed in words
+// beside the exchange, toggled by layer; markup in a text stays text, a line the viewer
+// cannot read is said, not drawn. For a game of two (Amazes), of four (Lang Wars, whose
+// picture has no board: listed), a board game (SnakeCore) and an added game (listed).
+func TestBotsDrawOnTheBoard(t *testing.T) {
+	b := newBrowser(t)
+	marks := "thinking\n@judge dot 1 2 color=red layer=plan\n@judge line 0 0 0 3 layer=plan\n@judge circle 2 2 1.5 color=#0a0\n" +
+		"@judge text 0 1 layer=notes <img src=x onerror=\"window.__pwned=1\">go\n@judge note aiming for the exit\n@judge blob 1 2\n@judge dot 1 color=red\n"
+	for _, c := range []struct {
+		name    string
+		drawn   int // marks drawn on the board (dot, line, circle, text)
+		panel   bool
+		added   bool
+		replays string
+	}{
+		{"amazes", 4, true, false, "amazes.jsonl"},
+		{"snakecore", 4, false, false, "snakecore.jsonl"},
+		{"langwars", 0, false, false, "langwars.jsonl"},
+		{"added", 0, false, true, "langwars.jsonl"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join("testdata", c.replays)
+			lookup := games.Lookup
+			if c.added {
+				_, src = addedReplay(t, strings.Repeat("cd", 32))
+				langwars, _ := games.Lookup("langwars")
+				lookup = func(key string) (game.Game, bool) { return langwars, key == "my-game@"+strings.Repeat("cd", 32) }
+			}
+			rp := readReplay(t, src)
+			ex := 2 // the third exchange: a move of a player's own
+			path := withStderr(t, dir, src, ex, marks)
+			srv := httptest.NewServer((&view.Server{Source: &view.Files{Paths: []string{dir}, Lookup: lookup}, Lookup: lookup}).Handler())
+			defer srv.Close()
+			b.Do(t, chromedp.Navigate(film(srv.URL, path)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=slider]`)), key(kb.Home))
+			for range ex + 1 {
+				b.Do(t, key(kb.ArrowRight))
+			}
+			if s := stepAfter(t, b, ex+1); s != ex+1 {
+				t.Fatalf("at step %d", s)
+			}
+			b.Do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid=marks-list]`)))
+			items := get(t, b, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-testid=mark-item]")].map((e) => e.textContent)`))
+			if len(items) != 5 || !strings.Contains(strings.Join(items, "|"), "note: aiming for the exit") {
+				t.Errorf("the marks listed: %q", items)
+			}
+			bad := get(t, b, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-testid=mark-bad]")].map((e) => e.textContent)`))
+			if len(bad) != 2 || !strings.Contains(bad[0], `unknown mark "blob"`) || !strings.Contains(bad[1], "dot takes 2 numbers") {
+				t.Errorf("the lines not drawn: %q", bad)
+			}
+			drawn := get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=board] [data-testid=mark]").length`))
+			if drawn != c.drawn {
+				t.Errorf("%d marks drawn on the board; want %d", drawn, c.drawn)
+			}
+			if c.panel {
+				p := rp.Exchanges[ex].Player
+				if n := get(t, b, chromedp.Evaluate[int](fmt.Sprintf(`document.querySelectorAll('[data-testid=panel][data-player="%d"] [data-testid=mark]').length`, p))); n != c.drawn {
+					t.Errorf("%d marks on the mover's panel (player %d); want all %d", n, p, c.drawn)
+				}
+			}
+			browsertest.CheckInert(t, b, 1+len(games.All()), `<img src=x onerror="window.__pwned=1">go`) // app.js and a renderer per game
+			b.Screenshot(t, "viewer-marks-"+c.name+".png")
+			// Unticking the layer "plan" hides its two marks, drawn and listed.
+			b.Do(t, chromedp.Click(chromedp.CSS(`[data-testid="layer-plan"]`)))
+			if n := get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=mark-item][data-layer=plan]").length`)); n != 0 {
+				t.Errorf("%d marks of the layer plan listed once it is off", n)
+			}
+			if c.drawn > 0 {
+				if n := get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=board] [data-testid=mark]").length`)); n != c.drawn-2 {
+					t.Errorf("%d marks drawn once the layer plan is off; want %d", n, c.drawn-2)
+				}
+			}
+			// The next step, a move without marks, draws none.
+			b.Do(t, chromedp.Click(chromedp.CSS(`[data-testid=forward]`)))
+			stepAfter(t, b, ex+2)
+			if n := get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=board] [data-testid=mark], [data-testid=mark-item]").length`)); n != 0 {
+				t.Errorf("%d marks at the next step", n)
+			}
+		})
+	}
+	b.CheckLocal(t)
+}

@@ -49,6 +49,112 @@ const JudgeView = (() => {
   }
   const color = (i) => COLORS[i % COLORS.length];
 
+  // ---------- Annotations: a bot's own drawings (docs/viewer.md#drawing-on-the-board) ----------
+
+  // A bot draws on the board by writing stderr lines "@judge KIND ..." during a move: dot X Y,
+  // line X1 Y1 X2 Y2, circle X Y R, text X Y TEXT..., note TEXT..., each with optional
+  // color=C and layer=L before its text, in the game's own coordinates. At most MAX_MARKS a
+  // move are kept; the stderr limits bound them over a match.
+  const MAX_MARKS = 100;
+  const MARK_ARGS = {dot: 2, line: 4, circle: 3, text: 2, note: 0};
+  const NAMED = /^(black|white|red|green|blue|yellow|orange|purple|pink|brown|grey|gray|cyan|magenta|lime|navy|teal|olive|maroon|silver|gold)$/;
+  const HEX = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+  // parseMarks reads a move's stderr: its marks, the lines of the form it could not read (with
+  // why), and how many it dropped past MAX_MARKS.
+  function parseMarks(stderr) {
+    const out = {marks: [], bad: [], dropped: 0};
+    for (const raw of String(stderr || "").split("\n")) {
+      const line = raw.replace(/\r$/, "");
+      if (!line.startsWith("@judge ")) continue;
+      const words = line.slice(7).trim().split(/\s+/);
+      const kind = words.shift();
+      if (!(kind in MARK_ARGS)) { out.bad.push({line, why: `unknown mark "${kind}": want dot, line, circle, text or note`}); continue; }
+      const nums = words.splice(0, MARK_ARGS[kind]).map(Number);
+      if (nums.length < MARK_ARGS[kind] || nums.some((v) => !Number.isFinite(v))) {
+        out.bad.push({line, why: `${kind} takes ${MARK_ARGS[kind]} numbers`}); continue;
+      }
+      const m = {kind, layer: "marks", color: null};
+      let bad = "";
+      while (words.length && /^(color|layer)=/.test(words[0])) {
+        const [k, v] = words.shift().split(/=(.*)/);
+        if (k === "color" && (NAMED.test(v) || HEX.test(v))) m.color = v;
+        else if (k === "layer" && /^[\w.-]{1,32}$/.test(v)) m.layer = v;
+        else bad = `${k}=${v}: want ${k === "color" ? "a colour name (red, blue, ...) or #rgb / #rrggbb" : "a layer name of 1 to 32 letters, digits, '_', '-' or '.'"}`;
+      }
+      if (bad) { out.bad.push({line, why: bad}); continue; }
+      [m.x, m.y] = nums;
+      if (kind === "line") [m.x2, m.y2] = nums.slice(2);
+      if (kind === "circle") m.r = Math.abs(nums[2]);
+      if (kind === "text" || kind === "note") m.text = words.join(" ").slice(0, 200);
+      if (out.marks.length >= MAX_MARKS) { out.dropped++; continue; }
+      out.marks.push(m);
+    }
+    return out;
+  }
+
+  // marksOf are the marks of the move shown at a step (the exchange just made), and its player.
+  function marksOf(film, step) {
+    const x = step > 0 ? film.exchanges[step - 1] : null;
+    if (!x || !x.stderr) return {player: x ? x.player : -1, marks: [], bad: [], dropped: 0};
+    if (!x._marks) Object.defineProperty(x, "_marks", {value: parseMarks(x.stderr), enumerable: false});
+    return Object.assign({player: x.player}, x._marks);
+  }
+
+  // layersOf are the layers a film's marks use, in the order they first appear.
+  function layersOf(film) {
+    const seen = [];
+    film.exchanges.forEach((x, i) => {
+      if (!x.stderr || x.stderr.indexOf("@judge ") < 0) return;
+      for (const m of marksOf(film, i + 1).marks) if (!seen.includes(m.layer)) seen.push(m.layer);
+    });
+    return seen;
+  }
+
+  // drawMarks draws marks into the SVG group g, for a renderer: at(x, y) places the game's
+  // coordinates in g's, unit is the length of 1 in them; the marks take the player's colour
+  // unless they name one. Text stays text (textContent).
+  function drawMarks(g, marks, at, unit, player) {
+    const out = svg("g", {"data-testid": "marks", "pointer-events": "none"});
+    for (const m of marks) {
+      if (m.kind === "note") continue;
+      const c = m.color || color(player);
+      const [x, y] = at(m.x, m.y);
+      const attrs = {"data-testid": "mark", "data-kind": m.kind, "data-layer": m.layer};
+      if (m.kind === "dot") out.append(svg("circle", Object.assign({cx: x, cy: y, r: Math.max(1.5, unit * 0.22), fill: c}, attrs)));
+      else if (m.kind === "circle") out.append(svg("circle", Object.assign({cx: x, cy: y, r: m.r * unit, fill: "none", stroke: c, "stroke-width": Math.max(1, unit * 0.1)}, attrs)));
+      else if (m.kind === "line") {
+        const [x2, y2] = at(m.x2, m.y2);
+        out.append(svg("line", Object.assign({x1: x, y1: y, x2, y2, stroke: c, "stroke-width": Math.max(1, unit * 0.12), "stroke-linecap": "round"}, attrs)));
+      } else if (m.kind === "text") {
+        const t = svg("text", Object.assign({x, y, fill: c, "font-size": Math.max(8, unit * 0.8), "font-family": "system-ui, sans-serif",
+          stroke: "#fff", "stroke-width": 0.6, "paint-order": "stroke"}, attrs));
+        t.textContent = m.text;
+        out.append(t);
+      }
+    }
+    g.append(out);
+    return out;
+  }
+
+  // marksList lists a move's marks in words (every game: those a renderer cannot draw, and
+  // the notes), each layer's shown when its layer is on.
+  function marksList(film, step, layers) {
+    const {player, marks, bad, dropped} = marksOf(film, step);
+    if (!marks.length && !bad.length) return "";
+    const shown = marks.filter((m) => layers[m.layer] !== false);
+    const words = (m) => m.kind === "note" ? m.text :
+      m.kind === "line" ? `line (${m.x}, ${m.y}) to (${m.x2}, ${m.y2})` :
+      m.kind === "circle" ? `circle at (${m.x}, ${m.y}), radius ${m.r}` :
+      m.kind === "text" ? `"${m.text}" at (${m.x}, ${m.y})` : `dot at (${m.x}, ${m.y})`;
+    return el("div", {class: "marks", "data-testid": "marks-list"},
+      el("div", {class: "label"}, "its drawings this move"),
+      el("ul", {}, shown.map((m) => el("li", {"data-testid": "mark-item", "data-kind": m.kind, "data-layer": m.layer},
+        swatch(player), ` ${m.layer}: ${m.kind === "note" ? "note: " : ""}${words(m)}`))),
+      dropped ? el("p", {class: "muted", "data-testid": "marks-dropped"}, `${dropped} more marks not drawn: at most ${MAX_MARKS} a move`) : "",
+      bad.map((b) => el("p", {class: "fault", "data-testid": "mark-bad"}, `not drawn: ${b.line}: ${b.why}`)));
+  }
+
   // register adds a game's renderer:
   //   toggles: [{key, label, value}]   switches the page shows above the picture
   //   prepare(film) -> ctx             once per film (a layout, say)
@@ -59,6 +165,9 @@ const JudgeView = (() => {
   //   scoreNotes(film) -> [{player, text}]  optional: why a score jumps or differs from what the
   //                                    picture shows (a fault that scores 0, a clamp), in words
   //                                    under the chart
+  //   annotate(box, view, marks)       optional: draws the marks of the move just made (after
+  //                                    draw), with drawMarks and the game's own coordinates;
+  //                                    view.player is whose they are. Without it they are listed.
   function register(name, renderer) { renderers[name] = renderer; }
 
   // generic draws a game that has no renderer of its own (an organiser's game, docs/referee.md):
@@ -74,7 +183,8 @@ const JudgeView = (() => {
     return {
       draw(box, view) {
         const pic = {state: view.state, scores: view.scores, step: view.step,
-          players: (film.header.players || []).map((p) => p.name), exchange: view.exchange || null};
+          players: (film.header.players || []).map((p) => p.name), exchange: view.exchange || null,
+          marks: view.marks || [], player: view.player};
         if (!frame || !box.contains(frame)) {
           frame = el("iframe", {class: "renderer", sandbox: "allow-scripts", "data-testid": "renderer",
             src: "frame/" + encodeURIComponent(key), title: `${film.header.game}: the game's own drawing`});
@@ -304,8 +414,13 @@ const JudgeView = (() => {
     const scoreboard = el("div", {class: "scoreboard", "data-testid": "scoreboard"});
     const chart = el("div", {class: "chart"});
     const exchangeBox = el("div", {class: "exchange", "data-testid": "exchange"});
+    // The layers of the bots' own drawings, each on until unticked.
+    p.layers = {};
+    for (const l of layersOf(film)) p.layers[l] = true;
     const toggleBox = el("div", {class: "toggles"}, r ? (r.toggles || []).map((t) => el("label", {},
-      el("input", {type: "checkbox", "data-testid": "toggle-" + t.key, checked: t.value, onchange: (e) => { p.toggles[t.key] = e.target.checked; draw(); }}), " ", t.label)) : []);
+      el("input", {type: "checkbox", "data-testid": "toggle-" + t.key, checked: t.value, onchange: (e) => { p.toggles[t.key] = e.target.checked; draw(); }}), " ", t.label)) : [],
+      Object.keys(p.layers).length ? el("span", {class: "layers", "data-testid": "layers"}, "drawings: ", Object.keys(p.layers).map((l) => el("label", {},
+        el("input", {type: "checkbox", "data-testid": "layer-" + l, checked: true, onchange: (e) => { p.layers[l] = e.target.checked; draw(); }}), " ", l))) : "");
 
     const result = film.result || {};
     const info = el("div", {class: "info"},
@@ -360,10 +475,14 @@ const JudgeView = (() => {
         el("td", {}, swatch(i), lineSample(i)), el("td", {}, pl.name, roles[i] ? el("span", {class: "role", "data-testid": "role"}, ` ${roles[i]}`) : ""),
         el("td", {class: "num", "data-testid": "score", "data-player": i}, scores ? fmt(scores[i]) : "")))));
       drawChart(chart, film, frames, p.step, players.length);
-      exchangeBox.replaceChildren(exchangeView(film, x, p.step));
+      exchangeBox.replaceChildren(exchangeView(film, x, p.step), marksList(film, p.step, p.layers));
+      const mk = marksOf(film, p.step);
+      const marks = mk.marks.filter((m) => p.layers[m.layer] !== false);
       if (r && frame && !p.drawError) {
         try {
-          r.draw(board, {film, ctx: p.ctx, state: frame.state, scores: frame.scores, step: p.step, exchange: x, toggles: p.toggles});
+          const view = {film, ctx: p.ctx, state: frame.state, scores: frame.scores, step: p.step, exchange: x, toggles: p.toggles, marks, player: mk.player};
+          r.draw(board, view);
+          if (marks.length && r.annotate) r.annotate(board, view, marks);
         } catch (e) {
           showError(board, `the ${h.game} renderer failed at step ${p.step}: ${e.message}`);
         }
@@ -585,7 +704,7 @@ const JudgeView = (() => {
     route();
   }
 
-  return {register, el, svg, color, fmt, frameAt, start, filmFromReplayText, get player() { return player; }};
+  return {register, el, svg, color, fmt, frameAt, start, filmFromReplayText, parseMarks, drawMarks, get player() { return player; }};
 })();
 
 window.addEventListener("DOMContentLoaded", () => JudgeView.start());

@@ -12,7 +12,7 @@
 "use strict";
 
 (() => {
-  const {svg, color, fmt, frameAt} = JudgeView;
+  const {svg, color, fmt, frameAt, drawMarks} = JudgeView;
   const DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ+/";
   const VALUE = {};
   for (let i = 0; i < DIGITS.length; i++) VALUE[DIGITS[i]] = i;
@@ -95,6 +95,23 @@
         }
       });
       return notes;
+    },
+
+    // annotate draws a bot's marks on its own panel. A bot knows the maze from its start only,
+    // so its coordinates are its own: x squares to the right and y ahead of its start square,
+    // as it faced there (docs/viewer.md).
+    annotate(box, v, marks) {
+      const k = v.player;
+      const g = box.querySelector(`[data-testid=panel][data-player="${k}"]`);
+      const first = frameAt(v.film, 0);
+      const st = ctx0(v.ctx, first, k);
+      if (!g || !st) return;
+      const ahead = {N: [-1, 0], E: [0, 1], S: [1, 0], W: [0, -1]}[st.d] || [-1, 0];
+      const right = [ahead[1], -ahead[0]];
+      drawMarks(g, marks, (x, y) => {
+        const r = st.r + y * ahead[0] + x * right[0], c = st.c + y * ahead[1] + x * right[1];
+        return [c * S + S / 2, r * S + S / 2];
+      }, S, k);
     },
 
     draw(box, v) {
@@ -211,6 +228,12 @@
       const len = t.getComputedTextLength ? t.getComputedTextLength() : 0;
       if (len > w) t.setAttribute("font-size", (+t.getAttribute("font-size") * w / len * 0.98).toFixed(2));
     }
+  }
+
+  // ctx0 is player k's start: its square and the way it faced, before the first exchange.
+  function ctx0(ctx, first, k) {
+    const p = first && first.state && first.state.p && first.state.p[k];
+    return p ? {r: p.r, c: p.c, d: p.d} : null;
   }
 
   function clip(s) { return s.length > 24 ? s.slice(0, 22) + "\u2026" : s; }

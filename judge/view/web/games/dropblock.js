@@ -6,7 +6,7 @@
 "use strict";
 
 (() => {
-  const {svg, color, fmt} = JudgeView;
+  const {svg, color, fmt, drawMarks} = JudgeView;
   const CELL = 30, PAD = 22, TOP = 34;
   const ARROW = {U: "\u2191", R: "\u2192", D: "\u2193", L: "\u2190"};
   const DR = {U: -1, R: 0, D: 1, L: 0}, DC = {U: 0, R: 1, D: 0, L: -1};
@@ -94,6 +94,12 @@
       const boardH = top + size * CELL;
       return {size, bs, names, turns, W, top, LH, boardH, H: boardH + 16 + 4 * 22 + 12};
     },
+    // annotate draws a bot's marks on the board: x a column, y a row, from 0 (the game's own).
+    annotate(box, v, marks) {
+      const root = box.querySelector("svg");
+      if (root) drawMarks(root, marks, (x, y) => [PAD + x * CELL + CELL / 2, v.ctx.top + y * CELL + CELL / 2], CELL, v.player);
+    },
+
     draw(box, v) {
       const {ctx, state: s, film, step, exchange: x, toggles} = v;
       const {size, bs, names, W, H, boardH, top} = ctx;

@@ -8,7 +8,7 @@
 "use strict";
 
 (() => {
-  const {svg, el, color, fmt, frameAt} = JudgeView;
+  const {svg, el, color, fmt, frameAt, drawMarks} = JudgeView;
   const S = 1000;      // the map's side in SVG units
   const PAD = 24;      // room around the map for the pieces and labels
   const LEGEND = 84;   // the legend's strip above the map
@@ -215,6 +215,17 @@
 
     // Player 0 is the Fugitive, player 1 the Detectives (docs/games/ontherun.md).
     roles() { return ["Fugitive", "Detectives"]; },
+
+    // annotate draws a bot's marks on the map: x is a city's number (y, below it in the map's
+    // units: 0 on the city); a line runs from city x1 to city x2; a radius is in city spacings.
+    annotate(box, v, marks) {
+      const {xy, pieces} = v.ctx;
+      const unit = S / Math.max(6, Math.sqrt(xy.length));
+      drawMarks(pieces, marks.map((m) => m.kind === "line" ? Object.assign({}, m, {y: 0, x2: m.x2, y2: 0}) : m), (c, dy) => {
+        const p = xy[Math.round(c)];
+        return p ? [p[0], p[1] + dy] : [-1000, -1000];
+      }, unit, v.player);
+    },
 
     draw(box, v) {
       const {xy, links, names, pieces, info, wrap} = v.ctx;

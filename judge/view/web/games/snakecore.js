@@ -6,7 +6,7 @@
 "use strict";
 
 (() => {
-  const {svg, el, color, fmt, frameAt} = JudgeView;
+  const {svg, el, color, fmt, frameAt, drawMarks} = JudgeView;
   const C = 10; // a cell's side in SVG units
   const HALO = "#26c6da";
 
@@ -66,6 +66,12 @@
       for (let i = 1; i < n; i++) grid += `M${i * C} 0v${n * C}M0 ${i * C}h${n * C}`;
       const names = (film.header.players || []).map((p, i) => p.name || `player ${i}`);
       return {n, walls, reactors, grid, names};
+    },
+
+    // annotate draws a bot's marks on the field: x a column, y a row, from 0 (the game's own).
+    annotate(box, v, marks) {
+      const root = box.querySelector("svg");
+      if (root) drawMarks(root, marks, (x, y) => [mid(x), mid(y)], C, v.player);
     },
 
     draw(box, v) {
