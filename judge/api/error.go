@@ -36,6 +36,7 @@ const (
 	CodeNoEntrants      ErrorCode = "no_entrants"
 	CodeTooFew          ErrorCode = "too_few"
 	CodeNotClosed       ErrorCode = "not_closed"
+	CodeNotLive         ErrorCode = "not_live"
 	CodeSelf            ErrorCode = "self"
 	CodeTooLarge        ErrorCode = "too_large"
 	CodeQuota           ErrorCode = "quota"
@@ -52,7 +53,7 @@ var statuses = map[ErrorCode]int{
 	CodeNotFound:    http.StatusNotFound, CodeReplayExpired: http.StatusNotFound,
 	CodeConflict: http.StatusConflict, CodeExists: http.StatusConflict, CodeNoActiveVersion: http.StatusConflict,
 	CodeNoLadder: http.StatusConflict, CodeNoEntrants: http.StatusConflict, CodeTooFew: http.StatusConflict,
-	CodeNotClosed: http.StatusConflict, CodeSelf: http.StatusConflict,
+	CodeNotClosed: http.StatusConflict, CodeSelf: http.StatusConflict, CodeNotLive: http.StatusConflict,
 	CodeTooLarge:    http.StatusRequestEntityTooLarge,
 	CodeQuota:       http.StatusTooManyRequests,
 	CodeInternal:    http.StatusInternalServerError,

@@ -12,7 +12,7 @@ func TestErrorCodesAndStatuses(t *testing.T) {
 	}{
 		{CodeBadRequest, 400}, {CodeBadUpload, 400}, {CodeUnauthorized, 401}, {CodeClosed, 403},
 		{CodeCrossOrigin, 403}, {CodeNotFound, 404}, {CodeReplayExpired, 404}, {CodeNoActiveVersion, 409},
-		{CodeTooFew, 409}, {CodeTooLarge, 413}, {CodeQuota, 429}, {CodeInternal, 500}, {CodeUnavailable, 503},
+		{CodeTooFew, 409}, {CodeNotLive, 409}, {CodeTooLarge, 413}, {CodeQuota, 429}, {CodeInternal, 500}, {CodeUnavailable, 503},
 		{"no_such_code", 500},
 	} {
 		e := Errorf(tc.code, "%s %d", "x", 1)

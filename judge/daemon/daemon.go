@@ -52,6 +52,9 @@ type Queue interface {
 	PutObjectMeta(ctx context.Context, bucket, key string, meta map[string]string, r io.Reader) error
 	// Started tells listeners (the portal) that a job is begun; a hint, not stored.
 	Started(id string)
+	// Live is where a match's replay lines go as they are written, to its watchers (a
+	// queue.LiveTee: it never fails or slows the match), and the stop for when it is over.
+	Live(id string) (io.Writer, func())
 	URL() string
 }
 
@@ -292,7 +295,9 @@ func (d *Daemon) judge(ctx context.Context, log *slog.Logger, j job.Job, g game.
 	os.Remove(f.Name())
 	defer f.Close()
 	rep := bufio.NewWriterSize(f, 64<<10)
-	mj.Replay = rep
+	live, stop := d.o.Queue.Live(j.ID)
+	defer stop()
+	mj.Replay = io.MultiWriter(rep, live)
 	start := time.Now()
 	res, err := runner.Play(ctx, mj)
 	if err != nil {

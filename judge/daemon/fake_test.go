@@ -117,7 +117,8 @@ func (q *fakeQueue) PutObjectMeta(_ context.Context, bucket, key string, meta ma
 
 func (q *fakeQueue) URL() string { return "fake://" }
 
-func (q *fakeQueue) Started(string) {}
+func (q *fakeQueue) Started(string)                  {}
+func (q *fakeQueue) Live(string) (io.Writer, func()) { return io.Discard, func() {} }
 
 // fakeRunner plays every match as play says, and builds every build job.
 type fakeRunner struct {

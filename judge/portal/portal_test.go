@@ -56,6 +56,10 @@ type env struct {
 	failing atomic.Bool
 	// slow is how long the fake daemon takes over each job (nanoseconds).
 	slow atomic.Int64
+	// liveNext lets the fake daemon write the next line of a test match played live (a player's
+	// source containing "livematch"): it writes each line through the queue's live tee, as
+	// the daemon does, and waits for liveNext before the next.
+	liveNext chan struct{}
 	// taken are the ids of the jobs the fake daemon took, in order.
 	takenMu sync.Mutex
 	taken   []string
@@ -100,7 +104,7 @@ func newEnv(t testing.TB, opts ...func(*portal.Options)) *env {
 	pctx, pcancel := context.WithCancel(ctx)
 	followed, judged := make(chan struct{}), make(chan struct{})
 	go func() { p.Engine().Run(pctx); close(followed) }()
-	e := &env{t: t, q: q, st: st, srv: httptest.NewServer(p), jobs: make(chan job.Job, 100), release: make(chan struct{}), log: log}
+	e := &env{t: t, q: q, st: st, srv: httptest.NewServer(p), jobs: make(chan job.Job, 100), release: make(chan struct{}), liveNext: make(chan struct{}), log: log}
 	e.stopFollow = func() { pcancel(); <-followed }
 	go func() { e.daemon(ctx); close(judged) }()
 	t.Cleanup(func() { cancel(); <-followed; <-judged; e.srv.Close() })
@@ -187,7 +191,10 @@ func (e *env) daemon(ctx context.Context) {
 				strength[i] = -1
 			}
 			res.Players = append(res.Players, pl)
+			// Each bot's stderr holds a drawing of its own (docs/viewer.md), which is stderr: its
+			// owner's alone.
 			fmt.Fprintf(&replay, `{"type":"stderr","player":%d,"exchange":0,"text":"stderr of %s"}`+"\n", i, p.Name)
+			fmt.Fprintf(&replay, `{"type":"stderr","player":%d,"exchange":0,"text":"\n@judge text 1 1 layer=plan plan of %s\n"}`+"\n", i, p.Name)
 		}
 		for i := range res.Players {
 			res.Players[i].Rank, res.Players[i].Score = 1, float64(strength[i])
@@ -205,6 +212,9 @@ func (e *env) daemon(ctx context.Context) {
 		if j.Kind != job.KindBuild {
 			footer, _ := json.Marshal(map[string]any{"type": "result", "result": res})
 			replay.Write(append(footer, '\n'))
+			if strings.HasPrefix(j.ID, "m") && strings.Contains(fmt.Sprint(j.Players), "livematch") && !e.playLive(ctx, j, replay.Bytes()) {
+				return
+			}
 			e.q.PutObjectMeta(ctx, queue.BucketReplays, j.ID+".jsonl", map[string]string{queue.MetaLane: d.Lane.String()}, &replay) // as the daemon records it
 			res.Replay = queue.BucketReplays + "/" + j.ID + ".jsonl"
 		}
@@ -216,6 +226,32 @@ func (e *env) daemon(ctx context.Context) {
 		default:
 		}
 	}
+}
+
+// playLive writes a match's replay through the queue's live tee, as the daemon does: the
+// header, three moves of each player, then the rest, each line once liveNext lets it.
+func (e *env) playLive(ctx context.Context, j job.Job, replay []byte) bool {
+	live, stop := e.q.Live(j.ID)
+	defer stop()
+	lines := strings.SplitAfter(string(replay), "\n")
+	var moves []string
+	for turn := 1; turn <= 3; turn++ {
+		for p := range j.Players {
+			moves = append(moves, fmt.Sprintf(`{"type":"move","turn":%d,"player":%d,"sent":"go","expect":1,"received":["%d"],"limit_us":1000000,"cpu_ms":0,"cpu_us":0}`+"\n", turn, p, turn))
+		}
+	}
+	for _, l := range append(append(lines[:1:1], moves...), lines[1:]...) {
+		if l == "" {
+			continue
+		}
+		select {
+		case <-e.liveNext:
+		case <-ctx.Done():
+			return false
+		}
+		io.WriteString(live, l)
+	}
+	return true
 }
 
 // refuses is why the real daemon would not play a job: its checks (the game's player count,
@@ -446,6 +482,10 @@ func TestContestantPath(t *testing.T) {
 	if code != 200 || !strings.Contains(raw["raw"].(string), "stderr of alice") || strings.Contains(raw["raw"].(string), "stderr of house:easy") ||
 		strings.Contains(raw["raw"].(string), "warning of house:easy") {
 		t.Errorf("the replay: %d %v", code, raw["raw"])
+	}
+	// Its own drawings are in the replay it downloads, the other player's are not.
+	if r := raw["raw"].(string); !strings.Contains(r, "@judge text 1 1 layer=plan plan of alice") || strings.Contains(r, "plan of house:easy") {
+		t.Errorf("the drawings in the replay: %s", r)
 	}
 	// A version that crashes in its validation match is rejected, and says why.
 	code, out = a.upload("spring", map[string]string{"main.cpp": "int main() { crash(); }"})

@@ -26,6 +26,7 @@ func (s *Server) routes() http.Handler {
 	apiRoute("GET /api/v1/contests/{contest}/matches", apiV1{s}.apiMatches)
 	apiRoute("GET /api/v1/matches/{id}", apiV1{s}.apiMatch)
 	apiRoute("GET /api/v1/matches/{id}/replay", s.apiReplay)
+	apiRoute("GET /api/v1/matches/{id}/live", s.apiLive)
 	apiRoute("GET /api/v1/contests/{contest}/leaderboard", apiV1{s}.apiLeaderboard)
 	apiRoute("GET /api/v1/contests/{contest}/starters/{lang}", starterPages{s}.apiStarter)
 	apiRoute("GET /api/v1/contests/{contest}/game", gameDirs{s}.apiGameDir)

@@ -26,6 +26,7 @@ import (
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/portal/upload"
+	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/view"
 )
 
@@ -34,6 +35,8 @@ import (
 type Queue interface {
 	contest.Queue
 	HasObject(ctx context.Context, bucket, key string) (bool, error)
+	// WatchLive streams a match under way's replay lines (queue.Queue.WatchLive).
+	WatchLive(ctx context.Context, id string, buffered int) (<-chan queue.LiveLine, error)
 }
 
 // Config serves what a Server is made of.

@@ -1,0 +1,135 @@
+package portal
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/botjudge/judge/judge/api"
+	"github.com/botjudge/judge/judge/queue"
+)
+
+// A match under way, watched: GET /api/v1/matches/{id}/live streams its replay lines as
+// server-sent events, one event a line (event: header, move, stderr or result; data: the
+// line), from its first, as the daemon playing it writes them (queue.WatchLive: nothing is
+// polled or stored), with what the caller may not see of the replay left out as in its download
+// (other players' stderr, their drawings included). The stream ends after the result. A match
+// already judged streams its stored replay the same way; one no judge plays yet is 409
+// not_live. A watcher that reads too slowly is dropped: the match never waits for it.
+
+// liveBuffer is how many lines a watcher may fall behind before it is dropped; liveWrite
+// bounds one write to it.
+const (
+	liveBuffer = 1024
+	liveWrite  = 10 * time.Second
+	liveBeat   = 15 * time.Second
+)
+
+func (s *Server) apiLive(w http.ResponseWriter, r *http.Request, c caller) error {
+	m, err := s.engine.Match(r.Context(), c.actor(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	keep := func(i int) bool { return c.actor().Sees(m, i) }
+	if m.Result != nil {
+		_, data, err := s.replay(w, r, c)
+		if err != nil {
+			return err
+		}
+		sse := startEvents(w)
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(make([]byte, 64<<10), 64<<20)
+		for sc.Scan() {
+			if !sse.line(sc.Bytes()) {
+				return nil
+			}
+		}
+		return nil
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	lines, err := s.c.Queue.WatchLive(ctx, m.ID, liveBuffer)
+	if errors.Is(err, queue.ErrNotLive) {
+		return api.Errorf(api.CodeNotLive, "match %s is not being played now: watch it once a judge plays it, or read its replay once it is over", m.ID)
+	}
+	if err != nil {
+		return err
+	}
+	sse := startEvents(w)
+	beat := time.NewTicker(liveBeat)
+	defer beat.Stop()
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				return nil // dropped, or the stream ended: the client may ask again
+			}
+			line, err := privateLine(l.Data, keep)
+			if err != nil || line == nil {
+				continue
+			}
+			if !sse.line(line) || bytes.HasPrefix(line, []byte(`{"type":"result"`)) {
+				return nil
+			}
+		case <-beat.C:
+			if !sse.comment("the match goes on") {
+				return nil
+			}
+		case <-ctx.Done():
+			return nil
+		}
+	}
+}
+
+// privateLine is a replay line as the caller may see it (privateReplay): nil for a line left
+// out.
+func privateLine(line []byte, keep func(int) bool) ([]byte, error) {
+	var out bytes.Buffer
+	if err := privateReplay(&out, bytes.NewReader(line), keep); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), nil
+}
+
+// events writes server-sent events, each write bounded by liveWrite: a client that stops
+// reading ends its stream, never the portal's goroutine.
+type events struct {
+	w  http.ResponseWriter
+	rc *http.ResponseController
+}
+
+func startEvents(w http.ResponseWriter) events {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	e := events{w, http.NewResponseController(w)}
+	e.rc.Flush()
+	return e
+}
+
+// line sends a replay line as an event named by its type; false once the client is gone.
+func (e events) line(line []byte) bool {
+	var peek struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(line, &peek) != nil || peek.Type == "" {
+		return true
+	}
+	return e.write(fmt.Sprintf("event: %s\ndata: %s\n\n", peek.Type, line))
+}
+
+func (e events) comment(text string) bool { return e.write(": " + text + "\n\n") }
+
+func (e events) write(s string) bool {
+	e.rc.SetWriteDeadline(time.Now().Add(liveWrite))
+	if _, err := e.w.Write([]byte(s)); err != nil {
+		return false
+	}
+	return e.rc.Flush() == nil
+}

@@ -1,0 +1,144 @@
+package portal_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+// event is a server-sent event: its name and data.
+type event struct{ name, data string }
+
+// watch opens path's event stream with the client's token and passes its events until it
+// ends (the channel closes); the status is the answer's.
+func (c *client) watch(path string) (int, <-chan event, func()) {
+	c.e.t.Helper()
+	req, _ := http.NewRequest("GET", c.e.srv.URL+path, nil)
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.e.t.Fatal(err)
+	}
+	out := make(chan event, 100)
+	if resp.StatusCode != 200 {
+		resp.Body.Close()
+		close(out)
+		return resp.StatusCode, out, func() {}
+	}
+	go func() {
+		defer close(out)
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		var ev event
+		for sc.Scan() {
+			switch l := sc.Text(); {
+			case strings.HasPrefix(l, "event: "):
+				ev.name = l[7:]
+			case strings.HasPrefix(l, "data: "):
+				ev.data = l[6:]
+			case l == "" && ev.name != "":
+				out <- ev
+				ev = event{}
+			}
+		}
+	}()
+	return resp.StatusCode, out, func() { resp.Body.Close() }
+}
+
+// A test match watched as it plays: its replay's lines reach the watcher as the daemon writes
+// them, as server-sent events from the first, with the other player's stderr (its drawings
+// too) left out; the stream ends with the result. A watcher that stops reading changes nothing
+// of the match; another contestant cannot watch it; once it is over it streams its stored
+// replay.
+func TestWatchALiveMatch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.contest("spring", nil)
+	ann, bob := e.user("spring", "ann", false), e.user("spring", "bob", false)
+	ann.activeVersion("spring", "int main() { /* livematch */ }")
+	body, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}})
+	code, out, _ := ann.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
+	if code != 202 {
+		t.Fatalf("a test match: %d %v", code, out)
+	}
+	id := out["id"].(string)
+	path := "/api/v1/matches/" + id + "/live"
+	// The daemon writes the header once it plays the match; until then there is nothing live.
+	e.liveNext <- struct{}{}
+	var events <-chan event
+	var stop func()
+	eventually(t, 10*time.Second, func() error {
+		code, ev, s := ann.watch(path)
+		if code != 200 {
+			return fmt.Errorf("watching: %d", code)
+		}
+		events, stop = ev, s
+		return nil
+	})
+	defer stop()
+	next := func(what string) event {
+		t.Helper()
+		select {
+		case ev, ok := <-events:
+			if !ok {
+				t.Fatalf("%s: the stream ended", what)
+			}
+			return ev
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: no event", what)
+		}
+		return event{}
+	}
+	if ev := next("the header"); ev.name != "header" || !strings.Contains(ev.data, `"type":"header"`) {
+		t.Fatalf("the first event: %+v", ev)
+	}
+	if code, _, _ := bob.watch(path); code != 404 {
+		t.Errorf("bob watches ann's test match: %d", code)
+	}
+	// A watcher that reads nothing.
+	_, _, stall := ann.watch(path)
+	defer stall()
+	var got []event
+	for i := range 6 + 4 + 1 { // six moves, two stderr lines of each player, the result
+		e.liveNext <- struct{}{}
+		if i < 6 || i >= 6+2 && i < 6+4 { // a move, or one of ann's stderr lines (the house's are left out)
+			got = append(got, next("line"))
+		}
+	}
+	got = append(got, next("the result"))
+	var names []string
+	for _, ev := range got {
+		names = append(names, ev.name)
+		if strings.Contains(ev.data, "of house:easy") {
+			t.Errorf("the house bot's stderr reaches ann: %s", ev.data)
+		}
+	}
+	if strings.Join(names, " ") != "move move move move move move stderr stderr result" {
+		t.Errorf("the events: %v", names)
+	}
+	if !strings.Contains(got[7].data, "plan of ann") {
+		t.Errorf("ann's own drawing is not streamed: %s", got[7].data)
+	}
+	if ev, ok := <-events; ok {
+		t.Errorf("an event after the result: %+v", ev)
+	}
+	ann.waitMatch(id) // judged, the watcher that reads nothing notwithstanding
+	// Over: the stored replay, streamed the same way.
+	_, again, done := ann.watch(path)
+	defer done()
+	n := 0
+	for ev := range again {
+		n++
+		if strings.Contains(ev.data, "of house:easy") {
+			t.Errorf("the stored replay streams the house bot's stderr: %s", ev.data)
+		}
+	}
+	if n < 2 {
+		t.Errorf("the stored replay streamed %d events", n)
+	}
+}

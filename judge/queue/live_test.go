@@ -1,0 +1,67 @@
+package queue
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// A match is watched live from its first line, however late the watcher comes, in order,
+// from another connection (a portal beside the daemon); a watcher that stops reading is
+// dropped without the match waiting for it; a match no daemon plays is ErrNotLive.
+func TestWatchLive(t *testing.T) {
+	t.Parallel()
+	daemon := embedded(t, Options{})
+	portal := client(t, daemon.url, Options{})
+	ctx := testContext(t, 30*time.Second)
+	id := "spring-official.r1 m2" // not a subject token as it is
+	tee, stop := daemon.Live(id)
+	defer stop()
+	line := func(i int) string { return fmt.Sprintf(`{"type":"move","n":%d}`, i) }
+	for i := range 3 {
+		fmt.Fprintln(tee, line(i))
+	}
+	fmt.Fprint(tee, `{"type":"move",`) // a line written in two parts
+	w, err := portal.WatchLive(ctx, id, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintln(tee, `"n":3}`)
+	for i := 4; i < 10; i++ {
+		fmt.Fprintln(tee, line(i))
+	}
+	for i := range 10 {
+		select {
+		case l, ok := <-w:
+			if !ok || l.N != i || string(l.Data) != line(i) {
+				t.Fatalf("line %d: %d %q (open %v); want %q", i, l.N, l.Data, ok, line(i))
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("line %d did not come", i)
+		}
+	}
+
+	// A watcher that reads nothing: the match's writes do not wait for it, and it is dropped.
+	slow, err := portal.WatchLive(ctx, id, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for i := 10; i < 5010; i++ {
+		fmt.Fprintln(tee, line(i))
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("5,000 lines took %v with a watcher that reads nothing", d)
+	}
+	got := 0
+	for range slow {
+		got++
+	}
+	if got >= 5010 {
+		t.Errorf("the slow watcher got all %d lines; want it dropped", got)
+	}
+	if _, err := portal.WatchLive(ctx, "nobody plays this", 4); !errors.Is(err, ErrNotLive) {
+		t.Errorf("a match no daemon plays: %v", err)
+	}
+}
