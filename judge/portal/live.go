@@ -11,7 +11,10 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/api"
+	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/judge/view"
 )
 
 // A match under way, watched: GET /api/v1/matches/{id}/live streams its replay lines as
@@ -61,6 +64,8 @@ func (s *Server) apiLive(w http.ResponseWriter, r *http.Request, c caller) error
 		return err
 	}
 	sse := startEvents(w)
+	pics := pictures{on: r.URL.Query().Get("frames") != "", lookup: s.c.Games}
+	defer pics.close()
 	beat := time.NewTicker(liveBeat)
 	defer beat.Stop()
 	for {
@@ -73,7 +78,7 @@ func (s *Server) apiLive(w http.ResponseWriter, r *http.Request, c caller) error
 			if err != nil || line == nil {
 				continue
 			}
-			if !sse.line(line) || bytes.HasPrefix(line, []byte(`{"type":"result"`)) {
+			if !sse.line(line) || !pics.after(sse, line) || bytes.HasPrefix(line, []byte(`{"type":"result"`)) {
 				return nil
 			}
 		case <-beat.C:
@@ -83,6 +88,64 @@ func (s *Server) apiLive(w http.ResponseWriter, r *http.Request, c caller) error
 		case <-ctx.Done():
 			return nil
 		}
+	}
+}
+
+// pictures are the game's pictures of a match watched live, for the viewer (?frames=1): after
+// the header and after each exchange, an event "frame" of {"step", "frame"}, the picture
+// view.Make would give that step (view.Follow).
+type pictures struct {
+	on     bool
+	lookup func(string) (game.Game, bool)
+	f      *view.Follower
+	step   int
+}
+
+// after sends the picture that follows line, if any; false once the client is gone.
+func (p *pictures) after(sse events, line []byte) bool {
+	if !p.on {
+		return true
+	}
+	var peek struct {
+		Type string `json:"type"`
+	}
+	json.Unmarshal(line, &peek)
+	var pic json.RawMessage
+	switch {
+	case peek.Type == "header":
+		var h replay.Header
+		if json.Unmarshal(line, &h) != nil {
+			return true
+		}
+		f, first, err := view.Follow(h, p.lookup)
+		if err != nil {
+			p.on = false // no pictures: the viewer shows the exchanges
+			return true
+		}
+		p.f, pic = f, first
+	case peek.Type == "move" && p.f != nil:
+		var x replay.Exchange
+		if json.Unmarshal(line, &x) != nil {
+			return true
+		}
+		b, ok := p.f.Add(x)
+		if !ok {
+			p.close()
+			return true
+		}
+		p.step++
+		pic = b
+	default:
+		return true
+	}
+	data, _ := json.Marshal(map[string]any{"step": p.step, "frame": pic})
+	return sse.write(fmt.Sprintf("event: frame\ndata: %s\n\n", data))
+}
+
+func (p *pictures) close() {
+	if p.f != nil {
+		p.f.Close()
+		p.f = nil
 	}
 }
 

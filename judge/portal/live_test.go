@@ -9,6 +9,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/view/browsertest"
 )
 
 // event is a server-sent event: its name and data.
@@ -141,4 +146,53 @@ func TestWatchALiveMatch(t *testing.T) {
 	if n < 2 {
 		t.Errorf("the stored replay streamed %d events", n)
 	}
+}
+
+// A match watched live in Chromium: the viewer follows it as it is judged - the step and the
+// picture move on by themselves - says it is live, and says so once it is over, at its last
+// step, with the game's own picture.
+func TestWatchLiveInChromium(t *testing.T) {
+	t.Parallel()
+	b := browsertest.New(t)
+	e := newEnv(t)
+	e.contest("spring", nil)
+	ann := e.user("spring", "ann", false)
+	ann.activeVersion("spring", "int main() { /* livereal */ }")
+	body, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}})
+	code, out, _ := ann.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
+	if code != 202 {
+		t.Fatalf("a test match: %d %v", code, out)
+	}
+	id := out["id"].(string)
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/login"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=login]`), "ann"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "password of ann"),
+		chromedp.Submit(chromedp.CSS(`input[name=password]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=me]`)))
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/m/"+id+"/watch"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=live-status]`)))
+	step := func() int {
+		return browsertest.Get(t, b, chromedp.Evaluate[int](`+document.querySelector("[data-testid=step]").dataset.step`))
+	}
+	first := step()
+	var later int
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if later = step(); later > first+5 {
+			break
+		}
+	}
+	if later <= first+5 {
+		t.Errorf("the step went from %d to %d while the match was judged", first, later)
+	}
+	if status := browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=live-status]").textContent`)); !strings.Contains(status, "Live") && !strings.Contains(status, "over") {
+		t.Errorf("the live status: %q", status)
+	}
+	b.Do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid=live-status][data-over="1"]`)))
+	if n := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=amazes]").length`)); n != 1 {
+		t.Errorf("%d Amazes pictures at the end", n)
+	}
+	if s := step(); s != 300 {
+		t.Errorf("at the end the viewer is at step %d; the match has 300", s)
+	}
+	browsertest.CheckInert(t, b, 2+len(games.All())) // the film (JSON), the viewer's script and a renderer per game, inline
+	b.Screenshot(t, "portal-live.png")
+	b.CheckLocal(t)
 }

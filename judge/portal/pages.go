@@ -13,6 +13,7 @@ import (
 	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/queue"
+	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/view"
 )
@@ -340,6 +341,24 @@ func (s webPages) viewPage(w http.ResponseWriter, r *http.Request, c caller) err
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	// Opened from the match's page to watch it: from its start, and a way back there.
 	return view.WriteHTMLWith(w, f, view.PageOptions{First: true, Back: "/c/" + m.Contest + "/m/" + m.ID, BackText: "← back to the match", Rules: "/rules/"})
+}
+
+// watchPage is the viewer following a match under way (apiLive's events with its pictures);
+// a match over is its view page.
+func (s webPages) watchPage(w http.ResponseWriter, r *http.Request, c caller) error {
+	m, err := s.engine.Match(r.Context(), c.actor(), r.PathValue("id"))
+	if err != nil || m.Contest != r.PathValue("contest") {
+		return cmpErr(err, errNotFound)
+	}
+	if m.Result != nil {
+		http.Redirect(w, r, "/c/"+m.Contest+"/m/"+m.ID+"/view", http.StatusSeeOther)
+		return nil
+	}
+	f := &view.Film{Version: view.FilmVersion, Header: replay.Header{Game: m.Contest, Seed: m.Seed}, Exchanges: []replay.Exchange{}, FrameOf: []int{-1}}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	return view.WriteHTMLWith(w, f, view.PageOptions{Live: "/api/v1/matches/" + m.ID + "/live?frames=1",
+		Back: "/c/" + m.Contest + "/m/" + m.ID, BackText: "← back to the match", Rules: "/rules/"})
 }
 
 func (s webPages) replayDownload(w http.ResponseWriter, r *http.Request, c caller) error {

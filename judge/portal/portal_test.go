@@ -12,6 +12,8 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -215,6 +217,9 @@ func (e *env) daemon(ctx context.Context) {
 			if strings.HasPrefix(j.ID, "m") && strings.Contains(fmt.Sprint(j.Players), "livematch") && !e.playLive(ctx, j, replay.Bytes()) {
 				return
 			}
+			if strings.HasPrefix(j.ID, "m") && strings.Contains(fmt.Sprint(j.Players), "livereal") {
+				e.playRecorded(ctx, j)
+			}
 			e.q.PutObjectMeta(ctx, queue.BucketReplays, j.ID+".jsonl", map[string]string{queue.MetaLane: d.Lane.String()}, &replay) // as the daemon records it
 			res.Replay = queue.BucketReplays + "/" + j.ID + ".jsonl"
 		}
@@ -252,6 +257,26 @@ func (e *env) playLive(ctx context.Context, j job.Job, replay []byte) bool {
 		io.WriteString(live, l)
 	}
 	return true
+}
+
+// playRecorded plays a test match live as a real match of its game was played (the viewer's
+// testdata replay of the game): its lines through the queue's live tee, 20 ms apart.
+func (e *env) playRecorded(ctx context.Context, j job.Job) {
+	data, err := os.ReadFile(filepath.Join("..", "view", "testdata", j.Game+".jsonl"))
+	if err != nil {
+		e.t.Error(err)
+		return
+	}
+	live, stop := e.q.Live(j.ID)
+	defer stop()
+	for _, l := range strings.SplitAfter(string(data), "\n") {
+		select {
+		case <-time.After(20 * time.Millisecond):
+		case <-ctx.Done():
+			return
+		}
+		io.WriteString(live, l)
+	}
 }
 
 // refuses is why the real daemon would not play a job: its checks (the game's player count,

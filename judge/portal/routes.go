@@ -66,6 +66,7 @@ func (s *Server) routes() http.Handler {
 	page("GET /c/{contest}/versions", listPages{s}.versionsPage)
 	page("GET /c/{contest}/m/{id}", webPages{s}.matchPage)
 	page("GET /c/{contest}/m/{id}/view", webPages{s}.viewPage)
+	page("GET /c/{contest}/m/{id}/watch", webPages{s}.watchPage)
 	page("GET /c/{contest}/m/{id}/replay", webPages{s}.replayDownload)
 	page("GET /c/{contest}/rounds", roundPages{s}.roundsPage)
 	page("POST /c/{contest}/rounds", roundPages{s}.startRoundPage)

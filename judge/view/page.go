@@ -93,6 +93,10 @@ type PageOptions struct {
 	// Rules is where the games' rules pages are served (ServeRules: Rules + the game's
 	// name), linked beside the game's name; empty for a page with no server behind it.
 	Rules string
+	// Live is the event stream of a match under way (the portal's /api/v1/matches/{id}/live
+	// with ?frames=1): the page follows it, drawing each exchange as it is judged, instead of
+	// showing its film.
+	Live string
 }
 
 // WriteHTMLWith is WriteHTML with options.
@@ -122,6 +126,9 @@ func WriteHTMLWith(w io.Writer, f *Film, o PageOptions) error {
 		d.Scripts = append(d.Scripts, template.JS(b))
 	}
 	d.CSP = inlineCSP(d.Scripts)
+	if o.Live != "" {
+		d.CSP += "; connect-src 'self'" // the match's event stream, from the page's own server
+	}
 	return page.Execute(w, d)
 }
 

@@ -441,7 +441,9 @@ const JudgeView = (() => {
       speedSel, stepLabel);
 
     const problem = film.problem || p.drawError;
-    box.replaceChildren(mismatchBanner(film), info,
+    const live = film.live ? el("div", {class: "live", "data-testid": "live-status", "data-over": film.result ? "1" : "0"},
+      film.result ? "The match is over: this is all of it." : "Live: the match is being judged, and the picture follows it.") : "";
+    box.replaceChildren(mismatchBanner(film), live, info,
       problem ? el("div", {class: "warning", "data-testid": "problem"}, problem) : "",
       // The slider and the buttons, above the picture, stay in view at the top of the window
       // when the page is scrolled (style.css: .dock).
@@ -685,10 +687,71 @@ const JudgeView = (() => {
     }
   }
 
+  // startLive follows a match under way from its event stream (the portal's live endpoint):
+  // each line of its replay as it is judged, and the game's picture after each exchange; the
+  // page redraws at most every LIVE_REDRAW_MS, at the newest step unless the watcher stepped
+  // back. A stream that drops is opened again by the browser, and starts over from the header.
+  const LIVE_REDRAW_MS = 100;
+  function startLive(url) {
+    const box = root();
+    box.replaceChildren(el("p", {class: "muted", "data-testid": "live-wait"}, "Waiting for the match to start…"));
+    let film = null, timer = null;
+    const redraw = () => {
+      timer = null;
+      if (!film) return;
+      const p = player;
+      const wasAt = p && p.film === film && p.step < p.n ? p.step : -1;
+      showFilm(film);
+      if (wasAt >= 0 && player) player.go(wasAt);
+    };
+    const later = () => { if (!timer) timer = setTimeout(redraw, LIVE_REDRAW_MS); };
+    const es = new EventSource(url);
+    const data = (e) => { try { return JSON.parse(e.data); } catch (err) { return null; } };
+    es.addEventListener("header", (e) => {
+      const h = data(e);
+      if (!h) return;
+      film = {version: FILM_VERSION, header: h, exchanges: [], frames: [], frame_of: [-1], result: null, live: true};
+      later();
+    });
+    es.addEventListener("move", (e) => {
+      const x = data(e);
+      if (!film || !x) return;
+      film.exchanges.push(x);
+      film.frame_of.push(-1);
+      later();
+    });
+    es.addEventListener("stderr", (e) => {
+      const l = data(e);
+      if (film && l && film.exchanges[l.exchange]) film.exchanges[l.exchange].stderr = (film.exchanges[l.exchange].stderr || "") + l.text;
+      later();
+    });
+    es.addEventListener("frame", (e) => {
+      const f = data(e);
+      if (!film || !f) return;
+      film.frames.push(f.frame);
+      while (film.frame_of.length <= f.step) film.frame_of.push(-1);
+      film.frame_of[f.step] = film.frames.length - 1;
+      later();
+    });
+    es.addEventListener("result", (e) => {
+      const r = data(e);
+      if (film && r) film.result = r.result;
+      es.close();
+      later();
+    });
+  }
+
   function start() {
     document.addEventListener("keydown", onKey);
     const input = document.getElementById("open");
     if (input) input.addEventListener("change", () => { if (input.files[0]) openFile(input.files[0]); input.value = ""; });
+    const live = root().dataset.live;
+    if (live) {
+      const back = document.getElementById("home");
+      if (back) back.remove();
+      startLive(live);
+      return;
+    }
     const embedded = document.getElementById("film");
     if (embedded) {
       const back = document.getElementById("home");
