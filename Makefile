@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: docs release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-separation bench-ladder bench-field bench-tournament bench-round bench-latency bench-portal bench-referee bench-local load-portal season soak vet daemon-image
+.PHONY: docs release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-separation bench-ladder bench-field bench-tournament bench-round bench-latency bench-portal bench-live bench-referee bench-local load-portal season soak vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -196,6 +196,12 @@ bench-latency: images
 # The portal: upload to compile result and to validation result on a real daemon (BENCHMARKS.md).
 bench-portal: images
 	$(GO) test -run '^$$' -bench BenchmarkUploadToVerdict -benchtime 1x -timeout 30m ./judge/portal/
+
+# Matches watched live (#54): what the live tee costs the daemon a line, with and without
+# watchers, and the delay from an exchange written to its step in Chromium. About a minute.
+bench-live:
+	$(GO) test -run '^$$' -bench BenchmarkLiveTee -benchtime 20000x -count 3 ./judge/queue/
+	$(GO) test -run '^$$' -bench BenchmarkLiveDelay -benchtime 3x ./judge/portal/
 
 # A simulated season on the real judge: 15 minutes of ladder, rounds, restarts (BENCHMARKS.md;
 # about 25 minutes in all).

@@ -62,6 +62,9 @@ type env struct {
 	// source containing "livematch"): it writes each line through the queue's live tee, as
 	// the daemon does, and waits for liveNext before the next.
 	liveNext chan struct{}
+	// movesWritten are when playRecorded wrote each move line (BenchmarkLiveDelay).
+	movesMu      sync.Mutex
+	movesWritten []time.Time
 	// taken are the ids of the jobs the fake daemon took, in order.
 	takenMu sync.Mutex
 	taken   []string
@@ -276,6 +279,11 @@ func (e *env) playRecorded(ctx context.Context, j job.Job) {
 			return
 		}
 		io.WriteString(live, l)
+		if strings.HasPrefix(l, `{"type":"move"`) {
+			e.movesMu.Lock()
+			e.movesWritten = append(e.movesWritten, time.Now())
+			e.movesMu.Unlock()
+		}
 	}
 }
 

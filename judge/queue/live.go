@@ -196,7 +196,7 @@ type LiveTee struct {
 
 // liveKept bounds the bytes a tee keeps for late watchers (the stderr limits bound a replay to
 // about this): past it, late watchers are told the match is too long to join.
-const liveKept = 64 << 20
+const liveKept = 16 << 20
 
 // Live is a tee for match id's replay lines (a LiveTee) and its stop, for when the match is
 // over.

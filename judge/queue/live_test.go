@@ -65,3 +65,35 @@ func TestWatchLive(t *testing.T) {
 		t.Errorf("a match no daemon plays: %v", err)
 	}
 }
+
+// BenchmarkLiveTee is a match's replay lines (a move line of 200 bytes) written through the
+// daemon's live tee, with no watcher and with ten watching from another connection: what
+// watching costs the daemon per line.
+func BenchmarkLiveTee(b *testing.B) {
+	daemon := embedded(b, Options{})
+	line := []byte(`{"type":"move","turn":12,"player":1,"sent":"W\nW\nRW\nRW\n305","expect":1,"limit_us":1000000,"received":["FFR"],"cpu_ms":0,"cpu_us":211}` + "\n")
+	for _, watchers := range []int{0, 10} {
+		b.Run(fmt.Sprintf("watchers=%d", watchers), func(b *testing.B) {
+			id := fmt.Sprintf("bench-%d", watchers)
+			tee, stop := daemon.Live(id)
+			defer stop()
+			tee.Write(line)
+			portal := client(b, daemon.url, Options{})
+			ctx := b.Context()
+			for range watchers {
+				w, err := portal.WatchLive(ctx, id, 1<<16)
+				if err != nil {
+					b.Fatal(err)
+				}
+				go func() {
+					for range w {
+					}
+				}()
+			}
+			b.SetBytes(int64(len(line)))
+			for b.Loop() {
+				tee.Write(line)
+			}
+		})
+	}
+}

@@ -29,7 +29,7 @@ func testLogger() *slog.Logger {
 	return slog.New(slog.DiscardHandler)
 }
 
-func testContext(t *testing.T, d time.Duration) context.Context {
+func testContext(t testing.TB, d time.Duration) context.Context {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), d)
 	t.Cleanup(cancel)
@@ -37,7 +37,7 @@ func testContext(t *testing.T, d time.Duration) context.Context {
 }
 
 // embedded opens a Queue that runs the server (as `judge serve` does with no URL).
-func embedded(t *testing.T, o Options) *Queue {
+func embedded(t testing.TB, o Options) *Queue {
 	t.Helper()
 	if o.Listen == "" {
 		o.Listen = "127.0.0.1:-1"
@@ -55,7 +55,7 @@ func embedded(t *testing.T, o Options) *Queue {
 }
 
 // client opens another Queue on the server at url: another daemon or CLI process.
-func client(t *testing.T, url string, o Options) *Queue {
+func client(t testing.TB, url string, o Options) *Queue {
 	t.Helper()
 	o.URL = url
 	o.Logger = testLogger()

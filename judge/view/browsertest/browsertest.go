@@ -32,7 +32,7 @@ type Browser struct {
 }
 
 // New starts Chromium for t (stopped at its end).
-func New(t *testing.T) *Browser {
+func New(t testing.TB) *Browser {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts Chromium; skipped under -short")
@@ -89,7 +89,7 @@ func New(t *testing.T) *Browser {
 }
 
 // Do runs steps, each bounded in time.
-func (b *Browser) Do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
+func (b *Browser) Do(t testing.TB, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.Ctx, 30*time.Second)
 	defer cancel()
@@ -99,7 +99,7 @@ func (b *Browser) Do(t *testing.T, steps ...chromedp.Action[chromedp.Void]) {
 }
 
 // Get runs one action that yields a value.
-func Get[T any](t *testing.T, b *Browser, a chromedp.Action[T]) T {
+func Get[T any](t testing.TB, b *Browser, a chromedp.Action[T]) T {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.Ctx, 30*time.Second)
 	defer cancel()

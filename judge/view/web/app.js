@@ -691,7 +691,7 @@ const JudgeView = (() => {
   // each line of its replay as it is judged, and the game's picture after each exchange; the
   // page redraws at most every LIVE_REDRAW_MS, at the newest step unless the watcher stepped
   // back. A stream that drops is opened again by the browser, and starts over from the header.
-  const LIVE_REDRAW_MS = 100;
+  const LIVE_REDRAW_MS = 100, LIVE_RETRY_MS = 1000;
   function startLive(url) {
     const box = root();
     box.replaceChildren(el("p", {class: "muted", "data-testid": "live-wait"}, "Waiting for the match to start…"));
@@ -705,40 +705,49 @@ const JudgeView = (() => {
       if (wasAt >= 0 && player) player.go(wasAt);
     };
     const later = () => { if (!timer) timer = setTimeout(redraw, LIVE_REDRAW_MS); };
-    const es = new EventSource(url);
     const data = (e) => { try { return JSON.parse(e.data); } catch (err) { return null; } };
-    es.addEventListener("header", (e) => {
-      const h = data(e);
-      if (!h) return;
-      film = {version: FILM_VERSION, header: h, exchanges: [], frames: [], frame_of: [-1], result: null, live: true};
-      later();
-    });
-    es.addEventListener("move", (e) => {
-      const x = data(e);
-      if (!film || !x) return;
-      film.exchanges.push(x);
-      film.frame_of.push(-1);
-      later();
-    });
-    es.addEventListener("stderr", (e) => {
-      const l = data(e);
-      if (film && l && film.exchanges[l.exchange]) film.exchanges[l.exchange].stderr = (film.exchanges[l.exchange].stderr || "") + l.text;
-      later();
-    });
-    es.addEventListener("frame", (e) => {
-      const f = data(e);
-      if (!film || !f) return;
-      film.frames.push(f.frame);
-      while (film.frame_of.length <= f.step) film.frame_of.push(-1);
-      film.frame_of[f.step] = film.frames.length - 1;
-      later();
-    });
-    es.addEventListener("result", (e) => {
-      const r = data(e);
-      if (film && r) film.result = r.result;
-      es.close();
-      later();
-    });
+    // A match not played yet answers 409, which ends an EventSource for good: ask again.
+    let es = null;
+    const connect = () => {
+      es = new EventSource(url);
+      listen(es);
+      es.onerror = () => { if (es.readyState === EventSource.CLOSED && !(film && film.result)) setTimeout(connect, LIVE_RETRY_MS); };
+    };
+    const listen = (es) => {
+      es.addEventListener("header", (e) => {
+        const h = data(e);
+        if (!h) return;
+        film = {version: FILM_VERSION, header: h, exchanges: [], frames: [], frame_of: [-1], result: null, live: true};
+        later();
+      });
+      es.addEventListener("move", (e) => {
+        const x = data(e);
+        if (!film || !x) return;
+        film.exchanges.push(x);
+        film.frame_of.push(-1);
+        later();
+      });
+      es.addEventListener("stderr", (e) => {
+        const l = data(e);
+        if (film && l && film.exchanges[l.exchange]) film.exchanges[l.exchange].stderr = (film.exchanges[l.exchange].stderr || "") + l.text;
+        later();
+      });
+      es.addEventListener("frame", (e) => {
+        const f = data(e);
+        if (!film || !f) return;
+        film.frames.push(f.frame);
+        while (film.frame_of.length <= f.step) film.frame_of.push(-1);
+        film.frame_of[f.step] = film.frames.length - 1;
+        later();
+      });
+      es.addEventListener("result", (e) => {
+        const r = data(e);
+        if (film && r) film.result = r.result;
+        es.close();
+        later();
+      });
+    };
+    connect();
   }
 
   function start() {
