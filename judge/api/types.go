@@ -334,3 +334,39 @@ type RoundEntrant struct {
 type Rounds struct {
 	Rounds []Round `json:"rounds"`
 }
+
+// Stats are a contestant's statistics of its own matches (GET /api/v1/contests/{contest}/stats,
+// judge contest stats): its results by opponent, by seat, by match length and by version (each
+// against the one before), and its own faults by version and kind. Matches counts those with a
+// result the judge gave.
+type Stats struct {
+	Login      string        `json:"login"`
+	Matches    int           `json:"matches"`
+	ByOpponent []StatsRow    `json:"by_opponent"`
+	BySeat     []StatsRow    `json:"by_seat"`
+	ByLength   []StatsRow    `json:"by_length"`
+	ByVersion  []StatsRow    `json:"by_version"`
+	Faults     []StatsFaults `json:"faults"`
+}
+
+// StatsRow is the results of the matches of one kind: Key names it (an opponent, "seat 0",
+// a span of moves, "v3"); Won, Drawn and Lost are against the others of each match (in a match
+// of more than two, each other player: above, level, below); Score is the mean score; WinRate
+// is (won + drawn/2) over the comparisons; Change, in ByVersion, the win rate's change from the
+// version before.
+type StatsRow struct {
+	Key     string   `json:"key"`
+	Matches int      `json:"matches"`
+	Won     int      `json:"won"`
+	Drawn   int      `json:"drawn"`
+	Lost    int      `json:"lost"`
+	Score   float64  `json:"score"`
+	WinRate float64  `json:"win_rate"`
+	Change  *float64 `json:"change,omitempty"`
+}
+
+// StatsFaults counts a version's own faults by kind.
+type StatsFaults struct {
+	Version int            `json:"version"`
+	Kinds   map[string]int `json:"kinds"`
+}

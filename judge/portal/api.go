@@ -197,6 +197,15 @@ func (s apiV1) apiLeaderboard(w http.ResponseWriter, r *http.Request, c caller) 
 	return nil
 }
 
+func (s apiV1) apiStats(w http.ResponseWriter, r *http.Request, c caller) error {
+	st, err := s.engine.Stats(r.Context(), c.actor(), r.PathValue("contest"))
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, st)
+	return nil
+}
+
 func (s apiV1) apiSubmissions(w http.ResponseWriter, r *http.Request, c caller) error {
 	contest := r.PathValue("contest")
 	if _, err := s.engine.Contest(r.Context(), c.actor(), contest); err != nil {

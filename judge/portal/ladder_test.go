@@ -488,3 +488,41 @@ func TestTrialSettingsThroughTheAPI(t *testing.T) {
 		t.Errorf("a contestant changes the trial's settings: %d", code)
 	}
 }
+
+// A contestant's statistics through the API and on its page: its own matches only, by
+// opponent, seat, length and version, with its faults; another's are not its to read.
+func TestStatsThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.contest("spring", nil)
+	ann, bob := e.user("spring", "ann", false), e.user("spring", "bob", false)
+	ann.activeVersion("spring", "int main() { /* strength 3 */ }")
+	bob.activeVersion("spring", "int main() { /* strength 1 */ }")
+	for range 2 {
+		body, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}})
+		code, out, _ := ann.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
+		if code != 202 {
+			t.Fatalf("a test match: %d %v", code, out)
+		}
+		ann.waitMatch(out["id"].(string))
+	}
+	var st api.Stats
+	ann.apiJSON("/api/v1/contests/spring/stats", &st)
+	// Its validation and its two test matches, all won against the house bot (strength 0).
+	if st.Login != "ann" || st.Matches != 3 || len(st.ByOpponent) != 1 || st.ByOpponent[0].Key != "house:easy" || st.ByOpponent[0].Won != 3 ||
+		len(st.ByVersion) != 1 || st.ByVersion[0].WinRate != 1 || len(st.BySeat) == 0 || len(st.ByLength) == 0 {
+		t.Errorf("ann's statistics: %+v", st)
+	}
+	var other api.Stats
+	bob.apiJSON("/api/v1/contests/spring/stats", &other)
+	if other.Login != "bob" || other.Matches != 1 {
+		t.Errorf("bob's statistics: %+v", other)
+	}
+	if code, page := ann.get("/c/spring/stats"); code != 200 || !strings.Contains(page, `data-testid="by-opponent"`) || !strings.Contains(page, "house:easy") || !strings.Contains(page, "100%") {
+		t.Errorf("the statistics page: %d", code)
+	}
+	e.contest("autumn", nil)
+	if code, _, _ := ann.api("GET", "/api/v1/contests/autumn/stats", nil, ""); code != 404 {
+		t.Errorf("ann's statistics of another contest: %d", code)
+	}
+}

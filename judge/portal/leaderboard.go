@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
@@ -75,6 +76,20 @@ func boardLeagues(b contest.Board) []boardLeague {
 		out = append(out, g)
 	}
 	return out
+}
+
+// statsPage is the caller's statistics of its own matches, as the API gives them, with a bar
+// for each row's win rate.
+func (s ladderPages) statsPage(w http.ResponseWriter, r *http.Request, c caller) error {
+	st, err := s.engine.Stats(r.Context(), c.actor(), r.PathValue("contest"))
+	if err != nil {
+		return err
+	}
+	s.render(w, http.StatusOK, "stats.html", struct {
+		pageData
+		S api.Stats
+	}{s.base(r, c, "Your statistics", ""), st})
+	return nil
 }
 
 // versusRow is a line of a contestant's head-to-head table.

@@ -15,13 +15,18 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest/store"
 )
 
 //go:embed web
 var web embed.FS
 
-var pages = template.Must(template.New("").Funcs(template.FuncMap{"rows": rows, "percent": percent, "mul100": func(c float64) float64 { return 100 * c }, "mod": func(a, b int) int { return a % b }, "deref": func(s *string) string { return *s }}).ParseFS(web, "web/*.html"))
+var pages = template.Must(template.New("").Funcs(template.FuncMap{"rows": rows, "percent": percent, "mul100": func(c float64) float64 { return 100 * c }, "mod": func(a, b int) int { return a % b }, "deref": func(s *string) string { return *s },
+	"deref64": func(f *float64) float64 { return *f },
+	"statsRows": func(id, head string, change bool, rows []api.StatsRow) statsTable {
+		return statsTable{id, head, change, rows}
+	}}).ParseFS(web, "web/*.html"))
 
 // percent is a confidence in whole percent, rounded down (99.96% is not "100%"); "-" for none.
 func percent(c *float64) string {
@@ -241,4 +246,12 @@ func (s *Server) static() http.Handler {
 		w.Header().Set("Cache-Control", "max-age=3600")
 		fsrv.ServeHTTP(w, r)
 	})
+}
+
+// statsTable is a table of the statistics page: its test id, its first column's head, whether it
+// shows each row's change, its rows.
+type statsTable struct {
+	ID, Head string
+	Change   bool
+	Rows     []api.StatsRow
 }

@@ -174,6 +174,11 @@ func (c *Client) Leaderboard(ctx context.Context, contest string) (api.Leaderboa
 	return get[api.Leaderboard](ctx, c, contestPath(contest)+"/leaderboard")
 }
 
+// Stats are the caller's statistics of its own matches in contest.
+func (c *Client) Stats(ctx context.Context, contest string) (api.Stats, json.RawMessage, error) {
+	return get[api.Stats](ctx, c, contestPath(contest)+"/stats")
+}
+
 // Replay is a match's replay (JSON lines, other players' stderr removed).
 func (c *Client) Replay(ctx context.Context, id string) (io.ReadCloser, error) {
 	return c.Open(ctx, "GET", "/api/v1/matches/"+url.PathEscape(id)+"/replay", nil, "")

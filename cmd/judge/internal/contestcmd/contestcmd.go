@@ -62,7 +62,7 @@ The address, the contest and the token are kept in your configuration directory
 macOS), readable by you alone. Every command then talks to that contest; each has --json.`,
 	}
 	cmd.AddCommand(contestLoginCmd(), contestSubmitCmd(sourceLimit), contestStatusCmd(), contestMatchCmd(),
-		contestMatchesCmd(), contestReplayCmd(), contestDownloadCmd(), contestStarterCmd(), contestGameCmd(), contestLeaderboardCmd())
+		contestMatchesCmd(), contestReplayCmd(), contestDownloadCmd(), contestStarterCmd(), contestGameCmd(), contestLeaderboardCmd(), contestStatsCmd())
 	return cmd
 }
 
@@ -607,6 +607,55 @@ func printBoard(w io.Writer, board api.Leaderboard) {
 		fmt.Fprintf(w, "league %s: %s, %d on the board\n", l.Name, boss, l.Versions)
 	}
 	fmt.Fprintln(w, "RANK (best-worst): the places each version could truly hold, at 95%; ABOVE NEXT: how sure the ladder is of the next row's place below.")
+}
+
+func contestStatsCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "stats [--json]",
+		Short: "Your statistics: your results by opponent, seat, match length and version (each against the one before), and your faults",
+		Args:  cobra.NoArgs,
+		RunE: contestCommand(func(cmd *cobra.Command, _ []string, l contestLogin) error {
+			st, raw, err := l.client().Stats(cmd.Context(), l.Contest)
+			if err != nil {
+				return err
+			}
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) { printStats(w, st) })
+		}),
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the statistics as the API shows them")
+	return cmd
+}
+
+// printStats prints a contestant's statistics, a table a kind.
+func printStats(w io.Writer, st api.Stats) {
+	fmt.Fprintf(w, "%s: %d matches with a result; won, drawn and lost against each other player of a match\n", st.Login, st.Matches)
+	for _, t := range []struct {
+		head string
+		rows []api.StatsRow
+	}{{"OPPONENT", st.ByOpponent}, {"SEAT", st.BySeat}, {"MOVES", st.ByLength}, {"VERSION", st.ByVersion}} {
+		if len(t.rows) == 0 {
+			continue
+		}
+		fmt.Fprintln(w)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "%s\tMATCHES\tWON\tDRAWN\tLOST\tSCORE\tWIN RATE\t\n", t.head)
+		for _, r := range t.rows {
+			change := ""
+			if r.Change != nil {
+				change = fmt.Sprintf("%+.0f points since the version before", 100**r.Change)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2f\t%.0f%%\t%s\n", r.Key, r.Matches, r.Won, r.Drawn, r.Lost, r.Score, 100*r.WinRate, change)
+		}
+		tw.Flush()
+	}
+	for _, f := range st.Faults {
+		var kinds []string
+		for _, k := range slices.Sorted(maps.Keys(f.Kinds)) {
+			kinds = append(kinds, fmt.Sprintf("%s %d", k, f.Kinds[k]))
+		}
+		fmt.Fprintf(w, "faults of version %d: %s\n", f.Version, strings.Join(kinds, ", "))
+	}
 }
 
 func contestDownloadCmd() *cobra.Command {
