@@ -140,6 +140,9 @@ type Submissions struct {
 type MatchRequest struct {
 	// Opponents are "house:NAME" or a contestant's login each.
 	Opponents []string `json:"opponents"`
+	// Seed is the match's seed, to play a match again with another version (another match's
+	// seed, to compare them: judge replay diff); nil for one of its own.
+	Seed *uint64 `json:"seed,omitempty"`
 }
 
 // MatchAsked is the answer to a MatchRequest (202).

@@ -245,7 +245,8 @@ func (e *Engine) Stage(ctx context.Context, a Actor, id string) (store.Submissio
 // AskMatch queues a test match of the actor's active version against opponents: house bots
 // ("house:NAME") and, where the contest allows, other contestants' active versions (by
 // login), within the hour's quota (organisers have none).
-func (e *Engine) AskMatch(ctx context.Context, a Actor, contest string, opponents []string) (store.Match, error) {
+func (e *Engine) AskMatch(ctx context.Context, a Actor, contest string, req api.MatchRequest) (store.Match, error) {
+	opponents := req.Opponents
 	ct, err := e.Contest(ctx, a, contest)
 	if err != nil {
 		return store.Match{}, err
@@ -299,5 +300,8 @@ func (e *Engine) AskMatch(ctx context.Context, a Actor, contest string, opponent
 		}
 	}
 	m.Seed = SeedOf(m.ID)
+	if req.Seed != nil {
+		m.Seed = *req.Seed
+	}
 	return e.StartMatch(ctx, ct, m)
 }

@@ -91,7 +91,7 @@ func TestWhatAContestTakes(t *testing.T) {
 			t.Errorf("%s by an organiser of another contest: %v, want not found", act.name, err)
 		}
 	}
-	if _, err := e.AskMatch(ctx, ann("shut"), "shut", []string{"house:x"}); !errors.Is(err, store.ErrClosed) {
+	if _, err := e.AskMatch(ctx, ann("shut"), "shut", api.MatchRequest{Opponents: []string{"house:x"}}); !errors.Is(err, store.ErrClosed) {
 		t.Errorf("a test match in a closed contest: %v", err)
 	}
 	if Open(mustContest(t, st, "late"), time.Now()) || !Open(mustContest(t, st, "open"), time.Now()) {

@@ -281,9 +281,9 @@ func (s apiV1) apiAskMatch(w http.ResponseWriter, r *http.Request, c caller) err
 	dec := json.NewDecoder(io.LimitReader(r.Body, 64<<10))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&body); err != nil {
-		return api.Errorf(api.CodeBadRequest, "want {\"opponents\": [\"house:NAME\" or a login, ...]}: %v", err)
+		return api.Errorf(api.CodeBadRequest, "want {\"opponents\": [\"house:NAME\" or a login, ...], \"seed\": N (optional)}: %v", err)
 	}
-	m, err := s.engine.AskMatch(r.Context(), c.actor(), r.PathValue("contest"), body.Opponents)
+	m, err := s.engine.AskMatch(r.Context(), c.actor(), r.PathValue("contest"), body)
 	if err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ func TestTheAPITypesAreThePortalsAnswers(t *testing.T) {
 	})
 	cl := &apiclient.Client{URL: e.srv.URL, Token: ann.token}
 	ctx := t.Context()
-	asked, err := cl.AskMatch(ctx, "spring", []string{"house:easy"})
+	asked, err := cl.AskMatch(ctx, "spring", api.MatchRequest{Opponents: []string{"house:easy"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -526,3 +526,55 @@ func TestStatsThroughTheAPI(t *testing.T) {
 		t.Errorf("ann's statistics of another contest: %d", code)
 	}
 }
+
+// A test match played again on another match's seed (the request's seed) is offered for
+// comparison on the first's page, and the comparison says where they part: the same version
+// plays the same match, another version answers otherwise at its first move.
+func TestCompareMatchesOfOneSeed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.contest("spring", nil)
+	ann, bob := e.user("spring", "ann", false), e.user("spring", "bob", false)
+	ann.activeVersion("spring", "int main() { /* strength 3 */ }")
+	ask := func(seed *uint64) (string, float64) {
+		t.Helper()
+		req := map[string]any{"opponents": []string{"house:easy"}}
+		if seed != nil {
+			req["seed"] = *seed
+		}
+		body, _ := json.Marshal(req)
+		code, out, _ := ann.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
+		if code != 202 {
+			t.Fatalf("a test match: %d %v", code, out)
+		}
+		m := ann.waitMatch(out["id"].(string))
+		return out["id"].(string), m["seed"].(float64)
+	}
+	first, seed := ask(nil)
+	s := uint64(seed)
+	again, seed2 := ask(&s)
+	if seed2 != seed {
+		t.Fatalf("the match asked with seed %v has seed %v", seed, seed2)
+	}
+	_, page := ann.get("/c/spring/m/" + first)
+	if !strings.Contains(page, `/c/spring/m/`+first+`/compare/`+again) {
+		t.Error("the match page does not offer the match of the same seed to compare")
+	}
+	if code, page := ann.get("/c/spring/m/" + first + "/compare/" + again); code != 200 || !strings.Contains(page, `data-testid="same"`) {
+		t.Errorf("the same version on one seed: %d", code)
+	}
+	ann.activeVersion("spring", "int main() { /* strength 4, another version */ }")
+	other, _ := ask(&s)
+	code, page := ann.get("/c/spring/m/" + first + "/compare/" + other)
+	if code != 200 || !strings.Contains(page, `data-testid="exchange">0<`) || !strings.Contains(page, `data-testid="answer-a"`) || !strings.Contains(page, "the answers differ") {
+		t.Errorf("another version on one seed: %d", code)
+	}
+	// Another contestant's match is not to compare with; a match of another seed is refused.
+	if code, _ := bob.get("/c/spring/m/" + first + "/compare/" + other); code != 404 {
+		t.Errorf("bob compares ann's matches: %d", code)
+	}
+	diff, _ := ask(nil)
+	if code, page := ann.get("/c/spring/m/" + first + "/compare/" + diff); code != 409 || !strings.Contains(page, "seeds") {
+		t.Errorf("matches of two seeds: %d", code)
+	}
+}

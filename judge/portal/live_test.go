@@ -111,13 +111,14 @@ func TestWatchALiveMatch(t *testing.T) {
 	_, _, stall := ann.watch(path)
 	defer stall()
 	var got []event
-	for i := range 6 + 4 + 1 { // six moves, two stderr lines of each player, the result
+	// Six moves played live, then the replay's own: ann's move and its two stderr lines, the
+	// house bot's move and its two (left out), the result.
+	for i := range 6 + 7 {
 		e.liveNext <- struct{}{}
-		if i < 6 || i >= 6+2 && i < 6+4 { // a move, or one of ann's stderr lines (the house's are left out)
+		if i != 6+4 && i != 6+5 {
 			got = append(got, next("line"))
 		}
 	}
-	got = append(got, next("the result"))
 	var names []string
 	for _, ev := range got {
 		names = append(names, ev.name)
@@ -125,11 +126,11 @@ func TestWatchALiveMatch(t *testing.T) {
 			t.Errorf("the house bot's stderr reaches ann: %s", ev.data)
 		}
 	}
-	if strings.Join(names, " ") != "move move move move move move stderr stderr result" {
+	if strings.Join(names, " ") != "move move move move move move move stderr stderr move result" {
 		t.Errorf("the events: %v", names)
 	}
-	if !strings.Contains(got[7].data, "plan of ann") {
-		t.Errorf("ann's own drawing is not streamed: %s", got[7].data)
+	if !strings.Contains(got[8].data, "plan of ann") {
+		t.Errorf("ann's own drawing is not streamed: %s", got[8].data)
 	}
 	if ev, ok := <-events; ok {
 		t.Errorf("an event after the result: %+v", ev)

@@ -1,6 +1,8 @@
 package portal
 
 import (
+	"bytes"
+	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -187,7 +189,15 @@ func (s webPages) askMatchPage(w http.ResponseWriter, r *http.Request, c caller)
 	if err := r.ParseForm(); err != nil {
 		return api.Errorf(api.CodeBadRequest, "%v", err)
 	}
-	m, err := s.engine.AskMatch(r.Context(), c.actor(), r.PathValue("contest"), r.PostForm["opponent"])
+	req := api.MatchRequest{Opponents: r.PostForm["opponent"]}
+	if v := strings.TrimSpace(r.PostFormValue("seed")); v != "" {
+		seed, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return api.Errorf(api.CodeBadRequest, "seed %q: want a whole number from 0", v)
+		}
+		req.Seed = &seed
+	}
+	m, err := s.engine.AskMatch(r.Context(), c.actor(), r.PathValue("contest"), req)
 	if err != nil {
 		return err
 	}
@@ -219,6 +229,15 @@ func (s webPages) matchPage(w http.ResponseWriter, r *http.Request, c caller) er
 	}
 	_, added := s.gameDir(ct)
 	needs, exact := needsOf(c, ct, m, added)
+	// The caller's other matches of this seed, to compare with (judge replay diff).
+	var seeded []store.Match
+	if mine, err := s.c.Store.MatchesWhere(r.Context(), m.Contest, c.Login, "", nil); err == nil {
+		for _, o := range mine {
+			if o.ID != m.ID && o.Seed == m.Seed && o.Result != nil && o.Replay != "" {
+				seeded = append(seeded, o)
+			}
+		}
+	}
 	s.render(w, http.StatusOK, "match.html", struct {
 		pageData
 		M          store.Match
@@ -230,7 +249,52 @@ func (s webPages) matchPage(w http.ResponseWriter, r *http.Request, c caller) er
 		Needs      []need // what the command needs, seat by seat, and where to get it
 		Exact      bool   // the caller can get everything the command needs
 		Against    []string
-	}{s.base(r, c, "Match "+m.ID, ""), m, res, replay, gone, reproduce(ct, m, added), s.c.Version, needs, exact, against(c, ct, m, added)})
+		Seeded     []store.Match // the caller's other matches of this seed
+	}{s.base(r, c, "Match "+m.ID, ""), m, res, replay, gone, reproduce(ct, m, added), s.c.Version, needs, exact, against(c, ct, m, added), seeded})
+	return nil
+}
+
+// comparePage sets two matches of one seed side by side (replay.Compare, as judge replay
+// diff): where they part, both answers there, and how each ended; both as the caller may see
+// them.
+func (s webPages) comparePage(w http.ResponseWriter, r *http.Request, c caller) error {
+	var rps [2]*replay.Replay
+	var ms [2]store.Match
+	for i, id := range []string{r.PathValue("id"), r.PathValue("other")} {
+		r.SetPathValue("id", id)
+		m, data, err := s.replay(w, r, c)
+		if err != nil {
+			return err
+		}
+		if m.Contest != r.PathValue("contest") {
+			return errNotFound
+		}
+		rp, err := replay.Read(bytes.NewReader(data))
+		if err != nil {
+			return api.Errorf(api.CodeConflict, "match %s's replay does not read: %v", id, err)
+		}
+		rps[i], ms[i] = rp, m
+	}
+	cmp, err := replay.Compare(rps[0], rps[1])
+	if err != nil {
+		return api.Errorf(api.CodeConflict, "%v", err)
+	}
+	names := func(rp *replay.Replay, scores []float64) []string {
+		out := make([]string, len(scores))
+		for i := range out {
+			out[i] = fmt.Sprintf("player %d", i)
+			if i < len(rp.Header.Players) {
+				out[i] = rp.Header.Players[i].Name
+			}
+		}
+		return out
+	}
+	s.render(w, http.StatusOK, "compare.html", struct {
+		pageData
+		A, B           store.Match
+		C              replay.Comparison
+		NamesA, NamesB []string
+	}{s.base(r, c, "Compare "+ms[0].ID+" and "+ms[1].ID, ""), ms[0], ms[1], cmp, names(rps[0], cmp.Scores[0]), names(rps[1], cmp.Scores[1])})
 	return nil
 }
 

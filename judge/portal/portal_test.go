@@ -3,6 +3,7 @@ package portal_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -169,7 +170,11 @@ func (e *env) daemon(ctx context.Context) {
 		}
 		strength := make([]int, len(j.Players))
 		var replay bytes.Buffer
-		fmt.Fprintf(&replay, `{"type":"header","version":1,"game":%q,"seed":%d,"options":{},"players":[]}`+"\n", j.Game, res.Seed)
+		var names []string
+		for _, p := range j.Players {
+			names = append(names, fmt.Sprintf(`{"name":%q,"lang":%q}`, p.Name, p.Lang))
+		}
+		fmt.Fprintf(&replay, `{"type":"header","version":3,"game":%q,"seed":%d,"options":{},"players":[%s]}`+"\n", j.Game, res.Seed, strings.Join(names, ","))
 		for i, p := range j.Players {
 			src := ""
 			for _, f := range p.Files {
@@ -196,10 +201,12 @@ func (e *env) daemon(ctx context.Context) {
 				strength[i] = -1
 			}
 			res.Players = append(res.Players, pl)
-			// Each bot's stderr holds a drawing of its own (docs/viewer.md), which is stderr: its
+			// A move of each player's, its answer its source's (another version answers
+			// otherwise), and its stderr, which holds a drawing of its own (docs/viewer.md): its
 			// owner's alone.
-			fmt.Fprintf(&replay, `{"type":"stderr","player":%d,"exchange":0,"text":"stderr of %s"}`+"\n", i, p.Name)
-			fmt.Fprintf(&replay, `{"type":"stderr","player":%d,"exchange":0,"text":"\n@judge text 1 1 layer=plan plan of %s\n"}`+"\n", i, p.Name)
+			fmt.Fprintf(&replay, `{"type":"move","turn":1,"player":%d,"sent":"go","expect":1,"received":["answer %x"],"limit_us":1000000,"cpu_ms":0,"cpu_us":0}`+"\n", i, sha256.Sum256([]byte(src)))
+			fmt.Fprintf(&replay, `{"type":"stderr","player":%d,"exchange":%d,"text":"stderr of %s"}`+"\n", i, i, p.Name)
+			fmt.Fprintf(&replay, `{"type":"stderr","player":%d,"exchange":%d,"text":"\n@judge text 1 1 layer=plan plan of %s\n"}`+"\n", i, i, p.Name)
 		}
 		for i := range res.Players {
 			res.Players[i].Rank, res.Players[i].Score = 1, float64(strength[i])

@@ -152,8 +152,8 @@ func (c *Client) AllSubmissions(ctx context.Context, contest string) ([]api.Subm
 }
 
 // AskMatch asks for a test match of the caller's active version against opponents.
-func (c *Client) AskMatch(ctx context.Context, contest string, opponents []string) (api.MatchAsked, error) {
-	body, _ := json.Marshal(api.MatchRequest{Opponents: opponents})
+func (c *Client) AskMatch(ctx context.Context, contest string, req api.MatchRequest) (api.MatchAsked, error) {
+	body, _ := json.Marshal(req)
 	var m api.MatchAsked
 	_, err := c.Call(ctx, "POST", contestPath(contest)+"/matches", bytes.NewReader(body), "application/json", &m)
 	return m, err

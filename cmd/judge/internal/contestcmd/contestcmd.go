@@ -406,13 +406,18 @@ func leagueLine(version int, l api.LeagueProgress) string {
 func contestMatchCmd() *cobra.Command {
 	var asJSON bool
 	var out string
+	var seed uint64
 	var timeout time.Duration
 	cmd := &cobra.Command{
-		Use:   "match OPPONENT... [-o REPLAY] [--json]",
+		Use:   "match OPPONENT... [--seed N] [-o REPLAY] [--json]",
 		Short: "Play a test match of your active version against opponents (house:NAME, or a contestant's login), wait for it, and save its replay",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
-			asked, err := l.client().AskMatch(cmd.Context(), l.Contest, args)
+			req := api.MatchRequest{Opponents: args}
+			if cmd.Flags().Changed("seed") {
+				req.Seed = &seed
+			}
+			asked, err := l.client().AskMatch(cmd.Context(), l.Contest, req)
 			if err != nil {
 				return err
 			}
@@ -456,6 +461,7 @@ func contestMatchCmd() *cobra.Command {
 	f.StringVarP(&out, "output", "o", "", "the file to save the replay in (default: ID.jsonl)")
 	f.BoolVar(&asJSON, "json", false, "print the match as the API shows it")
 	f.DurationVar(&timeout, "timeout", 10*time.Minute, "how long to wait for the match")
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "the match's seed: another match's, to play it again with your active version and compare them (judge replay diff)")
 	return cmd
 }
 
