@@ -71,6 +71,9 @@ func (q *Queue) ServeLive(id string, lines func() [][]byte) (stop func(), err er
 	if err != nil {
 		return nil, err
 	}
+	// The server has the subscription before the match's first line: a watcher that comes at
+	// once, on another connection, finds it.
+	q.nc.FlushTimeout(time.Second)
 	return func() { sub.Unsubscribe() }, nil
 }
 
