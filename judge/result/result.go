@@ -154,8 +154,11 @@ const (
 // StderrTail is the end of a bot's stderr as Player.Stderr holds it: its last StderrLines
 // lines within StderrBytes, cut where a line starts (within the last line only when that one
 // alone is longer), after a line saying how much was cut. A result is a small message, and
-// the end is where a crash's message and stack trace are.
+// the end is where a crash's message and stack trace are. A bot's drawings (lines "@judge ...",
+// docs/viewer.md) are left out: they are drawn from the replay, and a bot that draws every
+// move would otherwise fill the tail with them.
 func StderrTail(s string) string {
+	s = withoutMarks(s)
 	cut := len(s)
 	for lines := 0; cut > 0 && lines < StderrLines; lines++ {
 		start := strings.LastIndexByte(s[:cut-1], '\n') + 1 // of the line that ends at cut
@@ -174,6 +177,20 @@ func StderrTail(s string) string {
 		return s
 	}
 	return fmt.Sprintf("[judge: %d earlier bytes of stderr not shown]\n", cut) + s[cut:]
+}
+
+// withoutMarks is stderr without its drawing lines.
+func withoutMarks(s string) string {
+	if !strings.Contains(s, "@judge ") {
+		return s
+	}
+	var b strings.Builder
+	for line := range strings.SplitAfterSeq(s, "\n") {
+		if !strings.HasPrefix(line, "@judge ") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 // JudgeInfo says who judged the match and when.

@@ -31,6 +31,8 @@ func TestStderrTail(t *testing.T) {
 		{"over 2 KiB", "head\n" + strings.Repeat("z", StderrBytes-2) + "\nw\n",
 			"[judge: 2052 earlier bytes of stderr not shown]\nw\n"},
 		{"one long line", "a\n" + long, fmt.Sprintf("[judge: %d earlier bytes of stderr not shown]\n", 2+StderrBytes) + long[StderrBytes:]},
+		// A bot's drawings are not what the tail is for: its last words are, however it drew.
+		{"drawings", "crashed at turn 3\n" + strings.Repeat("@judge dot 1 2 layer=plan\n", 30) + "@judgement\n", "crashed at turn 3\n@judgement\n"},
 	} {
 		got := StderrTail(tc.in)
 		if got != tc.want {
