@@ -92,7 +92,7 @@ func TestPlayWritesAReplayOnlyForAJudgedMatch(t *testing.T) {
 }
 
 // --stderr prints, after the result, what each bot wrote to stderr under the move during
-// which it wrote it.
+// which it wrote it; the sample bot draws its one mark a move (docs/viewer.md).
 func TestPlayPrintsStderrByMove(t *testing.T) {
 	sandboxtest.Engine(t)
 	root := sandboxtest.Root()
@@ -107,7 +107,11 @@ func TestPlayPrintsStderrByMove(t *testing.T) {
 		"-- turn 1 (exchange 0)\nstarting\n" +
 		"-- turn 2 (exchange 2)\ndebug: turn 2\n" +
 		"-- turn 3 (exchange 4)\ndebug: turn 3\n" +
-		"== stderr of player 1 (amazes/cpp)\n(nothing)\n"
+		"== stderr of player 1 (amazes/cpp)\n" +
+		"-- turn 1 (exchange 1)\n@judge dot 0 0 layer=sample\n" +
+		"-- turn 2 (exchange 3)\n@judge dot 0 0 layer=sample\n" +
+		"-- turn 3 (exchange 5)\n@judge dot 0 0 layer=sample\n" +
+		"-- turn 4 (exchange 7)\n@judge dot 0 0 layer=sample\n"
 	table, printed, ok := strings.Cut(out.String(), "== stderr")
 	if !ok || "== stderr"+printed != want || !strings.Contains(table, "winner") {
 		t.Errorf("printed:\n%s\nwant the result's table, then:\n%s", out.String(), want)

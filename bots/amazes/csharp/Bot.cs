@@ -106,6 +106,8 @@ public static class Bot
                     break; // a turn leaves the known corridor, or a dead end
                 }
             }
+            // A dot on its start square (drawn by the viewer: docs/viewer.md, Drawing on the board).
+            Console.Error.WriteLine("@judge dot 0 0 layer=sample");
             answer.Append('\n');
             Out.Write(answer.ToString());
             Out.Flush();

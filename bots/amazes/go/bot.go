@@ -10,6 +10,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"strings"
 )
@@ -111,6 +112,8 @@ func main() {
 				break // a turn leaves the known corridor, or a dead end
 			}
 		}
+		// A dot on its start square (drawn by the viewer: docs/viewer.md, Drawing on the board).
+		fmt.Fprintln(os.Stderr, "@judge dot 0 0 layer=sample")
 		out.Write(answer)
 		out.WriteByte('\n')
 		out.Flush()

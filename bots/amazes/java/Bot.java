@@ -82,6 +82,8 @@ public class Bot {
                     break; // a turn leaves the known corridor, or a dead end
                 }
             }
+            // A dot on its start square (drawn by the viewer: docs/viewer.md, Drawing on the board).
+            System.err.println("@judge dot 0 0 layer=sample");
             out.print(answer);
             out.print('\n');
             out.flush();

@@ -138,6 +138,8 @@ async function main() {
         break; // a turn leaves the known corridor, or a dead end
       }
     }
+    // A dot on its start square (drawn by the viewer: docs/viewer.md, Drawing on the board).
+    process.stderr.write("@judge dot 0 0 layer=sample\n");
     process.stdout.write(answer + "\n");
   }
 }

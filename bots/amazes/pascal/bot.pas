@@ -117,6 +117,9 @@ begin
         break; { a turn leaves the known corridor, or a dead end }
       end;
     end;
+    { A dot on its start square (drawn by the viewer: docs/viewer.md, Drawing on the board). }
+    writeln(StdErr, '@judge dot 0 0 layer=sample');
+    flush(StdErr);
     writeln(answer);
     flush(output);
   end;

@@ -83,6 +83,8 @@ def main():
                 if left:
                     answer += "L"
                 break  # a turn leaves the known corridor, or a dead end
+        # A dot on its start square (drawn by the viewer: docs/viewer.md, Drawing on the board).
+        print("@judge dot 0 0 layer=sample", file=sys.stderr, flush=True)
         sys.stdout.write(answer + "\n")
         sys.stdout.flush()
 

@@ -117,6 +117,8 @@ fn main() {
                 }
             }
         }
+        // A dot on its start square (drawn by the viewer: docs/viewer.md, Drawing on the board).
+        eprintln!("@judge dot 0 0 layer=sample");
         answer.push(b'\n');
         if out.write_all(&answer).and_then(|_| out.flush()).is_err() {
             return;

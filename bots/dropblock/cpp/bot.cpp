@@ -102,6 +102,9 @@ int main() {
         }
         if (!readLine(line)) return 0;  // EOD
         if (id < 0 || id >= PLAYERS) id = 0;
+        // A dot on its square, a note once fallen (drawn by the viewer: docs/viewer.md, Drawing on the board).
+        if (pr[id] >= 0) std::cerr << "@judge dot " << pc[id] << " " << pr[id] << " layer=sample" << std::endl;
+        else std::cerr << "@judge note layer=sample fallen" << std::endl;
         std::cout << decide() << "\n" << std::flush;
     }
     return 0;

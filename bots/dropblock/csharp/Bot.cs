@@ -143,6 +143,9 @@ public static class Bot
             Out.Flush();
             while (ReadState())
             {
+                // A dot on its square, a note once fallen (drawn by the viewer: docs/viewer.md, Drawing on the board).
+                if (pr[id] >= 0) Console.Error.WriteLine($"@judge dot {pc[id]} {pr[id]} layer=sample");
+                else Console.Error.WriteLine("@judge note layer=sample fallen");
                 Out.Write(Decide());
                 Out.Write('\n');
                 Out.Flush();

@@ -179,6 +179,12 @@ func main() {
 		if id < 0 || id >= players {
 			id = 0
 		}
+		// A dot on its square, a note once fallen (drawn by the viewer: docs/viewer.md, Drawing on the board).
+		if pr[id] >= 0 {
+			fmt.Fprintln(os.Stderr, "@judge dot", pc[id], pr[id], "layer=sample")
+		} else {
+			fmt.Fprintln(os.Stderr, "@judge note layer=sample fallen")
+		}
 		fmt.Fprintf(out, "%c\n", decide())
 		out.Flush()
 	}

@@ -109,6 +109,9 @@ public class Bot {
             }
             if (in.readLine() == null) return; // EOD
             if (id < 0 || id >= PLAYERS) id = 0;
+            // A dot on its square, a note once fallen (drawn by the viewer: docs/viewer.md, Drawing on the board).
+            if (pr[id] >= 0) System.err.println("@judge dot " + pc[id] + " " + pr[id] + " layer=sample");
+            else System.err.println("@judge note layer=sample fallen");
             System.out.println(decide());
             System.out.flush();
         }

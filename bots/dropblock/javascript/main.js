@@ -202,6 +202,9 @@ async function main() {
     }
     if ((await readLine()) === null) return; // EOD
     if (id < 0 || id >= PLAYERS) id = 0;
+    // A dot on its square, a note once fallen (drawn by the viewer: docs/viewer.md, Drawing on the board).
+    if (pr[id] >= 0) process.stderr.write(`@judge dot ${pc[id]} ${pr[id]} layer=sample\n`);
+    else process.stderr.write("@judge note layer=sample fallen\n");
     process.stdout.write(decide() + "\n");
   }
 }

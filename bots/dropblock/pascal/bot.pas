@@ -243,6 +243,12 @@ begin
     end;
     if not ReadLine(line) then halt(0); { EOD }
     if (id < 0) or (id >= PLAYERS) then id := 0;
+    { A dot on its square, a note once fallen (drawn by the viewer: docs/viewer.md, Drawing on the board). }
+    if pr[id] >= 0 then
+      writeln(StdErr, '@judge dot ', pc[id], ' ', pr[id], ' layer=sample')
+    else
+      writeln(StdErr, '@judge note layer=sample fallen');
+    flush(StdErr);
     writeln(Decide);
     flush(output);
   end;

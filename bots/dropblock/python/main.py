@@ -145,6 +145,11 @@ def main():
             return
         if me < 0 or me >= PLAYERS:
             me = 0
+        # A dot on its square, a note once fallen (drawn by the viewer: docs/viewer.md, Drawing on the board).
+        if pr[me] >= 0:
+            print(f"@judge dot {pc[me]} {pr[me]} layer=sample", file=sys.stderr, flush=True)
+        else:
+            print("@judge note layer=sample fallen", file=sys.stderr, flush=True)
         sys.stdout.write(decide() + "\n")
         sys.stdout.flush()
 

@@ -183,6 +183,12 @@ fn main() {
     };
     while read_state(&mut input, &mut s).is_some() {
         let action = s.decide();
+        // A dot on its square, a note once fallen (drawn by the viewer: docs/viewer.md, Drawing on the board).
+        if s.pr[s.id] >= 0 {
+            eprintln!("@judge dot {} {} layer=sample", s.pc[s.id], s.pr[s.id]);
+        } else {
+            eprintln!("@judge note layer=sample fallen");
+        }
         if writeln!(out, "{}", action as char).and_then(|_| out.flush()).is_err() {
             return;
         }

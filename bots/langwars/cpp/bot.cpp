@@ -70,6 +70,8 @@ int main() {
             if (k > 0) line += ' ';
             line += std::to_string(choice);
         }
+        // A note of its picks (listed by the viewer: docs/viewer.md, Drawing on the board).
+        std::cerr << "@judge note layer=sample picked " << line << std::endl;
         std::cout << line << "\n" << std::flush;
     }
     return 0;

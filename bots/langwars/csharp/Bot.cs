@@ -120,6 +120,8 @@ public static class Bot
                 mine[choice]++;
                 chosen.Add(choice.ToString(CultureInfo.InvariantCulture));
             }
+            // A note of its picks (listed by the viewer: docs/viewer.md, Drawing on the board).
+            Console.Error.WriteLine("@judge note layer=sample picked " + string.Join(" ", chosen));
             Out.Write(string.Join(" ", chosen) + "\n");
             Out.Flush();
         }

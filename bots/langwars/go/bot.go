@@ -124,6 +124,8 @@ func main() {
 			mine[choice]++
 			chosen = append(chosen, strconv.Itoa(choice))
 		}
+		// A note of its picks (listed by the viewer: docs/viewer.md, Drawing on the board).
+		fmt.Fprintln(os.Stderr, "@judge note layer=sample picked", strings.Join(chosen, " "))
 		fmt.Fprintln(out, strings.Join(chosen, " "))
 		out.Flush()
 	}

@@ -87,6 +87,8 @@ public class Bot {
                 if (k > 0) line.append(' ');
                 line.append(choice);
             }
+            // A note of its picks (listed by the viewer: docs/viewer.md, Drawing on the board).
+            System.err.println("@judge note layer=sample picked " + line);
             line.append('\n');
             out.print(line);
             out.flush();

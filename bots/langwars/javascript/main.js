@@ -154,6 +154,8 @@ async function main() {
       mine[choice]++;
       chosen.push(String(choice));
     }
+    // A note of its picks (listed by the viewer: docs/viewer.md, Drawing on the board).
+    process.stderr.write("@judge note layer=sample picked " + chosen.join(" ") + "\n");
     process.stdout.write(chosen.join(" ") + "\n");
   }
 }

@@ -116,6 +116,9 @@ begin
       Str(choice, s);
       line := line + s;
     end;
+    { A note of its picks (listed by the viewer: docs/viewer.md, Drawing on the board). }
+    writeln(StdErr, '@judge note layer=sample picked ', line);
+    flush(StdErr);
     writeln(line);
     flush(output);
   end;

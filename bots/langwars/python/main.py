@@ -100,6 +100,8 @@ def main():
                     top, choice = v, l
             mine[choice] += 1
             chosen.append(str(choice))
+        # A note of its picks (listed by the viewer: docs/viewer.md, Drawing on the board).
+        print("@judge note layer=sample picked " + " ".join(chosen), file=sys.stderr, flush=True)
         sys.stdout.write(" ".join(chosen) + "\n")
         sys.stdout.flush()
 

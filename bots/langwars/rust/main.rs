@@ -105,6 +105,8 @@ fn play(words: &mut Words<impl BufRead>, out: &mut impl Write) -> Option<()> {
             mine[choice] += 1.0;
             chosen.push(choice.to_string());
         }
+        // A note of its picks (listed by the viewer: docs/viewer.md, Drawing on the board).
+        eprintln!("@judge note layer=sample picked {}", chosen.join(" "));
         writeln!(out, "{}", chosen.join(" ")).ok()?;
         out.flush().ok()?;
     }

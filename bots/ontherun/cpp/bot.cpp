@@ -37,6 +37,9 @@ static std::string readLineOrExit() {
     return s;
 }
 
+// A dot on city c, one an answer (drawn by the viewer: docs/viewer.md, Drawing on the board).
+static void markCity(int c) { std::cerr << "@judge dot " << c << " 0 layer=sample" << std::endl; }
+
 // Reads the integers of s in order (any non-digit separates them).
 static std::vector<int> numbers(const std::string &s) {
     std::vector<int> v;
@@ -103,6 +106,7 @@ static void playFugitive() {
     int cur = 0;
     for (int c = 1; c <= n; c++)
         if (!isDet[c] && (cur == 0 || dist[c] > dist[cur])) cur = c;
+    markCity(cur);
     std::cout << cur << "\n" << std::flush;
 
     for (int turn = 1; turn <= 50; turn++) {
@@ -117,6 +121,7 @@ static void playFugitive() {
         if (best < 0) best = 0;  // every move ends on a detective: caught anyway
         Link move = adj[cur][best];
         cur = move.to;
+        markCity(cur);
         std::cout << move.type << " " << cur << "\n" << std::flush;
         if (turn == 50) break;
         for (int i = 0; i < 4; i++) {
@@ -151,8 +156,9 @@ static void playDetectives() {
             if (!taken[c] && (best == 0 || adj[c].size() > adj[best].size())) best = c;
         taken[best] = true;
         det.push_back(best);
-        std::cout << best << "\n";
     }
+    markCity(det[0]);  // before the answer: std::cerr flushes std::cout first
+    for (int d : det) std::cout << d << "\n";
     std::cout << std::flush;
 
     std::vector<bool> cand(n + 1, false);  // where the fugitive may be
@@ -192,6 +198,7 @@ static void playDetectives() {
         std::vector<bool> used(n + 1, false);
         if (!assign(0, choices, target, used))
             for (int i = 0; i < 4; i++) target[i] = adj[det[i]].empty() ? det[i] : adj[det[i]][0].to;
+        markCity(target[0]);  // before the answer: std::cerr flushes std::cout first
         for (int i = 0; i < 4; i++) {
             det[i] = target[i];
             cand[det[i]] = false;

@@ -48,6 +48,9 @@ public static class Bot
         Out.Flush();
     }
 
+    // A dot on city c, one an answer (drawn by the viewer: docs/viewer.md, Drawing on the board).
+    static void MarkCity(int c) { Console.Error.WriteLine($"@judge dot {c} 0 layer=sample"); }
+
     // The integers of s in order (any non-digit separates them).
     static List<long> Numbers(string s)
     {
@@ -161,6 +164,7 @@ public static class Bot
         int cur = 0;
         for (int c = 1; c <= n; c++)
             if (!isDet[c] && (cur == 0 || dist[c] > dist[cur])) cur = c;
+        MarkCity(cur);
         Answer(cur + "\n");
 
         for (int turn = 1; turn <= 50; turn++)
@@ -178,6 +182,7 @@ public static class Bot
             if (best >= moves.Count) return; // no map: nothing sensible to answer
             Link move = moves[best];
             cur = move.To;
+            MarkCity(cur);
             Answer(move.Type + " " + cur + "\n");
             if (turn == 50) break;
             det = ReadFour();
@@ -215,6 +220,7 @@ public static class Bot
             det[i] = best;
             start.Append(best).Append('\n');
         }
+        MarkCity(det[0]);
         Answer(start.ToString());
 
         bool[] cand = new bool[n + 1]; // where the fugitive may be
@@ -272,6 +278,7 @@ public static class Bot
                 cand[det[i]] = false;
                 answer.Append(det[i]).Append('\n');
             }
+            MarkCity(det[0]);
             Answer(answer.ToString());
         }
     }

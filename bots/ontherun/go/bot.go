@@ -44,6 +44,9 @@ func readLineOrExit() string {
 	return s
 }
 
+// markCity writes a dot on city c, one an answer (drawn by the viewer: docs/viewer.md, Drawing on the board).
+func markCity(c int) { fmt.Fprintln(os.Stderr, "@judge dot", c, "0 layer=sample") }
+
 // numbers returns the integers of s in order (any non-digit separates them).
 func numbers(s string) []int {
 	var v []int
@@ -142,6 +145,7 @@ func playFugitive() {
 			cur = c
 		}
 	}
+	markCity(cur)
 	fmt.Fprintf(out, "%d\n", cur)
 	out.Flush()
 
@@ -162,6 +166,7 @@ func playFugitive() {
 		}
 		move := adj[cur][best]
 		cur = move.to
+		markCity(cur)
 		fmt.Fprintf(out, "%c %d\n", move.typ, cur)
 		out.Flush()
 		if turn == 50 {
@@ -206,6 +211,7 @@ func playDetectives() {
 		det[i] = best
 		fmt.Fprintf(out, "%d\n", best)
 	}
+	markCity(det[0])
 	out.Flush()
 
 	cand := make([]bool, n+1) // where the fugitive may be
@@ -270,6 +276,7 @@ func playDetectives() {
 			cand[det[i]] = false
 			fmt.Fprintf(out, "%d\n", det[i])
 		}
+		markCity(det[0])
 		out.Flush()
 	}
 }

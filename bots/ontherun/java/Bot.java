@@ -34,6 +34,11 @@ public class Bot {
         return s;
     }
 
+    // A dot on city c, one an answer (drawn by the viewer: docs/viewer.md, Drawing on the board).
+    static void markCity(int c) {
+        System.err.println("@judge dot " + c + " 0 layer=sample");
+    }
+
     // The first integer in s (any non-digit before it is skipped), or -1.
     static int firstNumber(String s, int from) {
         int i = from;
@@ -115,6 +120,7 @@ public class Bot {
         int cur = 0;
         for (int c = 1; c <= n; c++)
             if (!isDet[c] && (cur == 0 || dist[c] > dist[cur])) cur = c;
+        markCity(cur);
         out.print(new StringBuilder().append(cur).append('\n'));
         out.flush();
 
@@ -129,6 +135,7 @@ public class Bot {
             if (best < 0) best = 0; // every move ends on a detective: caught anyway
             char type = adjType[cur][best];
             cur = adjTo[cur][best];
+            markCity(cur);
             out.print(new StringBuilder().append(type).append(' ').append(cur).append('\n'));
             out.flush();
             if (turn == 50) break;
@@ -163,6 +170,7 @@ public class Bot {
             det[i] = best;
             sb.append(best).append('\n');
         }
+        markCity(det[0]);
         out.print(sb);
         out.flush();
 
@@ -212,6 +220,7 @@ public class Bot {
                 cand[det[i]] = false;
                 sb.append(det[i]).append('\n');
             }
+            markCity(det[0]);
             out.print(sb);
             out.flush();
         }

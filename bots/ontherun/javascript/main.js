@@ -80,6 +80,11 @@ function answer(line) {
   process.stdout.write(line + "\n");
 }
 
+// A dot on city c, one an answer (drawn by the viewer: docs/viewer.md, Drawing on the board).
+function markCity(c) {
+  process.stderr.write(`@judge dot ${c} 0 layer=sample\n`);
+}
+
 // ---- The bot ---------------------------------------------------------------------------
 
 const FAR = 1 << 20; // the distance of a city no source reaches
@@ -165,6 +170,7 @@ async function playFugitive() {
   for (let c = 1; c <= n; c++) {
     if (!isDet[c] && (cur === 0 || dist[c] > dist[cur])) cur = c;
   }
+  markCity(cur);
   answer(String(cur));
 
   for (let turn = 1; turn <= 50; turn++) {
@@ -180,6 +186,7 @@ async function playFugitive() {
     if (links.length === 0) return; // no map: nothing legal to say
     const move = links[best];
     cur = move.to;
+    markCity(cur);
     answer(move.type + " " + cur);
     if (turn === 50) break;
     det = await readFour();
@@ -212,6 +219,7 @@ async function playDetectives() {
     taken[best] = true;
     det.push(best);
   }
+  markCity(det[0]);
   answer(det.join("\n"));
 
   let cand = new Array(n + 1).fill(false); // where the fugitive may be
@@ -266,6 +274,7 @@ async function playDetectives() {
       det[i] = target[i];
       cand[det[i]] = false;
     }
+    markCity(det[0]);
     answer(det.join("\n"));
   }
 }

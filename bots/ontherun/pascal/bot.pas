@@ -52,6 +52,13 @@ begin
   ReadLineOrExit := s;
 end;
 
+{ A dot on city c, one an answer (drawn by the viewer: docs/viewer.md, Drawing on the board). }
+procedure MarkCity(c: longint);
+begin
+  writeln(StdErr, '@judge dot ', c, ' 0 layer=sample');
+  flush(StdErr);
+end;
+
 { The first integer in s at or after position from (non-digits are skipped), or -1. }
 function FirstNumber(const s: string; from: longint): longint;
 var
@@ -179,6 +186,7 @@ begin
   cur := 0;
   for c := 1 to n do
     if not isDet[c] and ((cur = 0) or (dist[c] > dist[cur])) then cur := c;
+  MarkCity(cur);
   writeln(cur);
   flush(output);
 
@@ -195,6 +203,7 @@ begin
     if best < 0 then best := 0; { every move ends on a detective: caught anyway }
     t := adjType[cur, best];
     cur := adjTo[cur, best];
+    MarkCity(cur);
     writeln(t, ' ', cur);
     flush(output);
     if turn = 50 then break;
@@ -256,6 +265,7 @@ begin
     det[i] := best;
     writeln(best);
   end;
+  MarkCity(det[0]);
   flush(output);
 
   for c := 0 to n do cand[c] := false; { where the fugitive may be }
@@ -315,6 +325,7 @@ begin
       cand[det[i]] := false;
       writeln(det[i]);
     end;
+    MarkCity(det[0]);
     flush(output);
   end;
 end;

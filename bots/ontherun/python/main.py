@@ -103,6 +103,11 @@ def answer(line):
     sys.stdout.flush()
 
 
+def mark_city(c):
+    """A dot on city c, one an answer (drawn by the viewer: docs/viewer.md, Drawing on the board)."""
+    print("@judge dot %d 0 layer=sample" % c, file=sys.stderr, flush=True)
+
+
 def play_fugitive():
     det = read_four()
     is_det = detective_map(det)
@@ -111,6 +116,7 @@ def play_fugitive():
     for c in range(1, n + 1):
         if not is_det[c] and (cur == 0 or dist[c] > dist[cur]):
             cur = c
+    mark_city(cur)
     answer(str(cur))
 
     for turn in range(1, 51):
@@ -128,6 +134,7 @@ def play_fugitive():
         if not links:
             return  # no map: nothing legal to say
         typ, cur = links[best]
+        mark_city(cur)
         answer("%s %d" % (typ, cur))
         if turn == 50:
             break
@@ -161,6 +168,7 @@ def play_detectives():
                 best = c
         taken[best] = True
         det.append(best)
+    mark_city(det[0])
     answer("\n".join(str(d) for d in det))
 
     cand = [False] * (n + 1)  # where the fugitive may be
@@ -205,6 +213,7 @@ def play_detectives():
         for i in range(4):
             det[i] = target[i]
             cand[det[i]] = False
+        mark_city(det[0])
         answer("\n".join(str(d) for d in det))
 
 

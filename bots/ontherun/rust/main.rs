@@ -53,6 +53,11 @@ impl Io {
     }
 }
 
+/// A dot on city c, one an answer (drawn by the viewer: docs/viewer.md, Drawing on the board).
+fn mark_city(c: usize) {
+    eprintln!("@judge dot {} 0 layer=sample", c);
+}
+
 /// The integers of s in order (any non-digit separates them).
 fn numbers(s: &str) -> Vec<i64> {
     let mut v = Vec::new();
@@ -164,6 +169,7 @@ fn play_fugitive(io: &mut Io, map: &Map) {
             cur = c;
         }
     }
+    mark_city(cur);
     io.answer(&format!("{}\n", cur));
 
     for turn in 1..=50 {
@@ -185,6 +191,7 @@ fn play_fugitive(io: &mut Io, map: &Map) {
             None => return, // no map: nothing sensible to answer
         };
         cur = mv.to;
+        mark_city(cur);
         io.answer(&format!("{} {}\n", mv.typ as char, cur));
         if turn == 50 {
             break;
@@ -230,6 +237,7 @@ fn play_detectives(io: &mut Io, map: &Map) {
         *d = best;
         start.push_str(&format!("{}\n", best));
     }
+    mark_city(det[0]);
     io.answer(&start);
 
     let mut cand = vec![false; n + 1]; // where the fugitive may be
@@ -302,6 +310,7 @@ fn play_detectives(io: &mut Io, map: &Map) {
             }
             answer.push_str(&format!("{}\n", det[i]));
         }
+        mark_city(det[0]);
         io.answer(&answer);
     }
 }

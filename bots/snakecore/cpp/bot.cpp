@@ -5,6 +5,7 @@
 // nearest free block, or toward a reactor when the body is long enough or no free block is
 // reachable. Protects itself with an energy block when another head is next to its body.
 // Deterministic; exits at the end of the input (Snake.h's run loop).
+#include <iostream>
 #include <queue>
 #include <string>
 #include <vector>
@@ -20,6 +21,8 @@ public:
 
     char getAction(const AreaInfo& a) {
         const snake::Python& me = a.me();
+        // A dot on its head (drawn by the viewer: docs/viewer.md, Drawing on the board).
+        std::cerr << "@judge dot " << me.head().x << " " << me.head().y << " layer=sample" << std::endl;
         int body = me.length() - 1;
         // Bite: an adjacent block of another unprotected python, neither head nor tail.
         for (int d = 0; d < 4; d++) {

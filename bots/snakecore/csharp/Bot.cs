@@ -32,6 +32,8 @@ public static class SampleBot
         Python me = a.Me;
         int body = me.Length - 1;
         Point h = me.Head;
+        // A dot on its head (drawn by the viewer: docs/viewer.md, Drawing on the board).
+        Console.Error.WriteLine($"@judge dot {h.X} {h.Y} layer=sample");
         foreach (char d in Snake.Moves)
         {
             Point t = h.Step(d);

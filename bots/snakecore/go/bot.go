@@ -8,6 +8,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"bot/snake"
@@ -25,6 +26,8 @@ func action(a *snake.AreaInfo) byte {
 	me := a.Me()
 	body := me.Len() - 1
 	h := me.Head()
+	// A dot on its head (drawn by the viewer: docs/viewer.md, Drawing on the board).
+	fmt.Fprintln(os.Stderr, "@judge dot", h.X, h.Y, "layer=sample")
 	for _, d := range snake.Moves {
 		t := h.Step(d)
 		o, i := a.Owner(t.X, t.Y), a.PartIndex(t.X, t.Y)

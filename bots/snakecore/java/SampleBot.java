@@ -21,6 +21,8 @@ public class SampleBot extends Jbot {
         AreaInfo.Python me = a.getMyPython();
         int body = me.getLength() - 1;
         int hx = me.getHeadX(), hy = me.getHeadY();
+        // A dot on its head (drawn by the viewer: docs/viewer.md, Drawing on the board).
+        System.err.println("@judge dot " + hx + " " + hy + " layer=sample");
         if (body >= DELIVER_AT) {
             for (char d : MOVES) {
                 if (a.getCell(stepX(hx, d), stepY(hy, d)) == AreaInfo.REACTOR) return d;

@@ -62,6 +62,8 @@ function action(a) {
   const me = a.me();
   const body = me.length() - 1;
   const h = me.head();
+  // A dot on its head (drawn by the viewer: docs/viewer.md, Drawing on the board).
+  process.stderr.write(`@judge dot ${h.x} ${h.y} layer=sample\n`);
   // Bite: an adjacent block of another unprotected python, neither head nor tail.
   for (const d of snake.MOVES) {
     const t = h.step(d);

@@ -114,6 +114,9 @@ var
   r: char;
 begin
   body := A.Pythons[0].Len - 1;
+  { A dot on its head (drawn by the viewer: docs/viewer.md, Drawing on the board). }
+  writeln(StdErr, '@judge dot ', A.Pythons[0].Parts[0].X, ' ', A.Pythons[0].Parts[0].Y, ' layer=sample');
+  flush(StdErr);
   if body >= DeliverAt then
   begin
     r := ReactorMove(A);

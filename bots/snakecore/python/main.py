@@ -96,6 +96,8 @@ def action(a):
     me = a.me()
     body = me.length() - 1
     h = me.head()
+    # A dot on its head (drawn by the viewer: docs/viewer.md, Drawing on the board).
+    print(f"@judge dot {h.x} {h.y} layer=sample", file=sys.stderr, flush=True)
     # Bite: an adjacent block of another unprotected python, neither head nor tail.
     for d in snake.MOVES:
         t = h.step(d)

@@ -24,6 +24,8 @@ fn action(a: &AreaInfo) -> u8 {
     let me = a.me();
     let body = me.len() - 1;
     let h = me.head();
+    // A dot on its head (drawn by the viewer: docs/viewer.md, Drawing on the board).
+    eprintln!("@judge dot {} {} layer=sample", h.x, h.y);
     for &d in &snake::MOVES {
         let t = h.step(d);
         if let (Some(o), Some(i)) = (a.owner(t.x, t.y), a.part_index(t.x, t.y)) {
