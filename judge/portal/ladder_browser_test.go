@@ -202,10 +202,7 @@ func leaguesAndTrialInChromium(t *testing.T, game string) {
 		return nil
 	})
 
-	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/login"),
-		chromedp.SendKeys(chromedp.CSS(`input[name=login]`), "ann"),
-		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "password of ann"),
-		chromedp.Submit(chromedp.CSS(`input[name=password]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=me]`)))
+	e.logIn(t, b, "ann")
 	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/ladder"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=league]`)))
 	leagues := browsertest.Get(t, b, chromedp.Evaluate[[]string](
 		`[...document.querySelectorAll("[data-testid=league]")].map((h) => h.dataset.league + ": " + [...h.nextElementSibling.nextElementSibling.querySelectorAll("[data-testid=login]")].map((td) => td.innerText).join(" "))`))

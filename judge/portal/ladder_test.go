@@ -499,12 +499,7 @@ func TestStatsThroughTheAPI(t *testing.T) {
 	ann.activeVersion("spring", "int main() { /* strength 3 */ }")
 	bob.activeVersion("spring", "int main() { /* strength 1 */ }")
 	for range 2 {
-		body, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}})
-		code, out, _ := ann.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
-		if code != 202 {
-			t.Fatalf("a test match: %d %v", code, out)
-		}
-		ann.waitMatch(out["id"].(string))
+		ann.waitMatch(ann.askMatch(nil))
 	}
 	var st api.Stats
 	ann.apiJSON("/api/v1/contests/spring/stats", &st)
@@ -538,17 +533,8 @@ func TestCompareMatchesOfOneSeed(t *testing.T) {
 	ann.activeVersion("spring", "int main() { /* strength 3 */ }")
 	ask := func(seed *uint64) (string, float64) {
 		t.Helper()
-		req := map[string]any{"opponents": []string{"house:easy"}}
-		if seed != nil {
-			req["seed"] = *seed
-		}
-		body, _ := json.Marshal(req)
-		code, out, _ := ann.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
-		if code != 202 {
-			t.Fatalf("a test match: %d %v", code, out)
-		}
-		m := ann.waitMatch(out["id"].(string))
-		return out["id"].(string), m["seed"].(float64)
+		id := ann.askMatch(seed)
+		return id, ann.waitMatch(id)["seed"].(float64)
 	}
 	first, seed := ask(nil)
 	s := uint64(seed)

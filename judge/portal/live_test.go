@@ -18,6 +18,34 @@ import (
 	"github.com/botjudge/judge/judge/view/browsertest"
 )
 
+// askMatch asks for a test match of the client's active version against opponents (house:easy
+// when none), on seed when not nil, and returns its id.
+func (c *client) askMatch(seed *uint64, opponents ...string) string {
+	c.e.t.Helper()
+	req := map[string]any{"opponents": append([]string{}, opponents...)}
+	if len(opponents) == 0 {
+		req["opponents"] = []string{"house:easy"}
+	}
+	if seed != nil {
+		req["seed"] = *seed
+	}
+	body, _ := json.Marshal(req)
+	code, out, _ := c.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
+	if code != 202 {
+		c.e.t.Fatalf("a test match: %d %v", code, out)
+	}
+	return out["id"].(string)
+}
+
+// logIn logs login (of contest spring, with the tests' password) in to the browser b.
+func (e *env) logIn(t testing.TB, b *browsertest.Browser, login string) {
+	t.Helper()
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/login"),
+		chromedp.SendKeys(chromedp.CSS(`input[name=login]`), login),
+		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "password of "+login),
+		chromedp.Submit(chromedp.CSS(`input[name=password]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=me]`)))
+}
+
 // event is a server-sent event: its name and data.
 type event struct{ name, data string }
 
@@ -68,12 +96,7 @@ func TestWatchALiveMatch(t *testing.T) {
 	e.contest("spring", nil)
 	ann, bob := e.user("spring", "ann", false), e.user("spring", "bob", false)
 	ann.activeVersion("spring", "int main() { /* livematch */ }")
-	body, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}})
-	code, out, _ := ann.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
-	if code != 202 {
-		t.Fatalf("a test match: %d %v", code, out)
-	}
-	id := out["id"].(string)
+	id := ann.askMatch(nil)
 	path := "/api/v1/matches/" + id + "/live"
 	// The daemon writes the header once it plays the match; until then there is nothing live.
 	e.liveNext <- struct{}{}
@@ -161,16 +184,8 @@ func TestWatchLiveInChromium(t *testing.T) {
 	e.contest("spring", nil)
 	ann := e.user("spring", "ann", false)
 	ann.activeVersion("spring", "int main() { /* livereal */ }")
-	body, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}})
-	code, out, _ := ann.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
-	if code != 202 {
-		t.Fatalf("a test match: %d %v", code, out)
-	}
-	id := out["id"].(string)
-	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/login"),
-		chromedp.SendKeys(chromedp.CSS(`input[name=login]`), "ann"),
-		chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "password of ann"),
-		chromedp.Submit(chromedp.CSS(`input[name=password]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=me]`)))
+	id := ann.askMatch(nil)
+	e.logIn(t, b, "ann")
 	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/m/"+id+"/watch"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=live-status]`)))
 	step := func() int {
 		return browsertest.Get(t, b, chromedp.Evaluate[int](`+document.querySelector("[data-testid=step]").dataset.step`))
@@ -213,13 +228,8 @@ func BenchmarkLiveDelay(b *testing.B) {
 		e.contest("spring", nil)
 		ann := e.user("spring", "ann", false)
 		ann.activeVersion("spring", "int main() { /* livereal */ }")
-		br.Do(b, chromedp.Navigate(e.srv.URL+"/c/spring/login"),
-			chromedp.SendKeys(chromedp.CSS(`input[name=login]`), "ann"),
-			chromedp.SendKeys(chromedp.CSS(`input[name=password]`), "password of ann"),
-			chromedp.Submit(chromedp.CSS(`input[name=password]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=me]`)))
-		body, _ := json.Marshal(map[string]any{"opponents": []string{"house:easy"}})
-		_, out, _ := ann.api("POST", "/api/v1/contests/spring/matches", bytes.NewReader(body), "application/json")
-		id := out["id"].(string)
+		e.logIn(b, br, "ann")
+		id := ann.askMatch(nil)
 		br.Do(b, chromedp.Navigate(e.srv.URL+"/c/spring/m/"+id+"/watch"))
 		br.Do(b, chromedp.WaitVisible(chromedp.CSS(`[data-testid=live-status]`)))
 		joined := time.Now()
