@@ -87,6 +87,8 @@ func (s *Server) apiLive(w http.ResponseWriter, r *http.Request, c caller) error
 			}
 		case <-ctx.Done():
 			return nil
+		case <-s.stopping:
+			return nil // the portal is shutting down: the viewer asks again, of another one
 		}
 	}
 }

@@ -3,6 +3,7 @@ package portal_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -15,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/botjudge/judge/judge/games"
+	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/view/browsertest"
 )
 
@@ -268,4 +270,55 @@ func BenchmarkLiveDelay(b *testing.B) {
 	b.ReportMetric(delays[len(delays)/2], "ms_median")
 	b.ReportMetric(delays[len(delays)*95/100], "ms_p95")
 	b.ReportMetric(float64(len(delays)), "steps")
+}
+
+// A portal shutting down ends its live streams at once: a watcher does not hold the shutdown
+// for as long as its match lasts.
+func TestShutdownEndsLiveStreams(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, func(o *portal.Options) { o.Listen = "127.0.0.1:0" })
+	e.contest("spring", nil)
+	ann := e.user("spring", "ann", false)
+	ann.activeVersion("spring", "int main() { /* livematch */ }")
+	id := ann.askMatch(nil)
+	e.liveNext <- struct{}{} // the header: the match is under way
+	ctx, cancel := context.WithCancel(t.Context())
+	addr, served := make(chan string, 1), make(chan error, 1)
+	go func() { served <- e.p.Serve(ctx, func(a string) { addr <- a }) }()
+	base := "http://" + <-addr
+	var resp *http.Response
+	eventually(t, 10*time.Second, func() error {
+		req, _ := http.NewRequest("GET", base+"/api/v1/matches/"+id+"/live", nil)
+		req.Header.Set("Authorization", "Bearer "+ann.token)
+		r, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		if r.StatusCode != 200 {
+			r.Body.Close()
+			return fmt.Errorf("watching: %d", r.StatusCode)
+		}
+		resp = r
+		return nil
+	})
+	defer resp.Body.Close()
+	start := time.Now()
+	cancel()
+	select {
+	case err := <-served:
+		if err != nil || time.Since(start) > 5*time.Second {
+			t.Errorf("the shutdown with a watcher: %v after %v", err, time.Since(start))
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the portal did not shut down with a watcher")
+	}
+	go func() { // let the fake judge finish the match
+		for range 20 {
+			select {
+			case e.liveNext <- struct{}{}:
+			case <-time.After(time.Second):
+				return
+			}
+		}
+	}()
 }

@@ -44,6 +44,7 @@ type env struct {
 	t     testing.TB
 	q     *queue.Queue
 	st    *store.Store
+	p     *portal.Server
 	srv   *httptest.Server
 	now   time.Time
 	jobs  chan job.Job
@@ -110,7 +111,7 @@ func newEnv(t testing.TB, opts ...func(*portal.Options)) *env {
 	pctx, pcancel := context.WithCancel(ctx)
 	followed, judged := make(chan struct{}), make(chan struct{})
 	go func() { p.Engine().Run(pctx); close(followed) }()
-	e := &env{t: t, q: q, st: st, srv: httptest.NewServer(p), jobs: make(chan job.Job, 100), release: make(chan struct{}), liveNext: make(chan struct{}), log: log}
+	e := &env{t: t, q: q, st: st, p: p, srv: httptest.NewServer(p), jobs: make(chan job.Job, 100), release: make(chan struct{}), liveNext: make(chan struct{}), log: log}
 	e.stopFollow = func() { pcancel(); <-followed }
 	go func() { e.daemon(ctx); close(judged) }()
 	t.Cleanup(func() { cancel(); <-followed; <-judged; e.srv.Close() })

@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/botjudge/judge/judge/api"
@@ -68,6 +69,10 @@ type Server struct {
 	handler http.Handler
 	engine  *contest.Engine
 	films   *view.Films // the matches' films, each made once while kept
+	// stopping closes when the server shuts down: the live streams end then, rather than hold
+	// the shutdown for as long as their matches last.
+	stopping chan struct{}
+	stopOnce sync.Once
 }
 
 // New makes a server. Its contest engine (Engine) acts on what requests ask at once; for
@@ -82,7 +87,7 @@ func New(c Config) (*Server, error) {
 	}
 	c.Store.TokenTTL = c.TokenTTL()
 	proxies, _ := parseProxies(c.TrustedProxies)
-	s := &Server{c: c, limiter: newLimiter(c.LoginRate, proxies), films: &view.Films{Lookup: c.Games}}
+	s := &Server{c: c, limiter: newLimiter(c.LoginRate, proxies), films: &view.Films{Lookup: c.Games}, stopping: make(chan struct{})}
 	s.handler = s.routes()
 	s.engine = contest.New(contest.Config{Store: c.Store, Queue: c.Queue, Games: c.Games, Langs: c.Langs, Log: c.Log})
 	return s, nil
@@ -99,6 +104,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 func (s *Server) Serve(ctx context.Context, ready func(addr string)) error {
 	srv := &http.Server{Addr: s.c.Listen, Handler: s, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(s.c.Log.Handler(), slog.LevelDebug)}
+	srv.RegisterOnShutdown(func() { s.stopOnce.Do(func() { close(s.stopping) }) })
 	ln, err := net.Listen("tcp", s.c.Listen)
 	if err != nil {
 		return err
