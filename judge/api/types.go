@@ -319,6 +319,11 @@ type Round struct {
 	Finished       time.Time          `json:"finished,omitzero"`
 	Outcome        *standings.Outcome `json:"outcome,omitempty"`
 	Error          string             `json:"error,omitempty"`
+	// Judged counts its matches judged so far; Playing are the ids of those a judge is playing
+	// now, to watch live (GET /api/v1/matches/{id}/live), the first begun first. Only GET
+	// /api/v1/rounds/{id} gives them.
+	Judged  int      `json:"judged"`
+	Playing []string `json:"playing,omitempty"`
 }
 
 // RoundEntrant is a version frozen for a round; its id (Sub) and where its sources are kept

@@ -48,6 +48,7 @@ type Engine struct {
 	ladders *ladders
 	rounds  roundRunner
 	sizes   sizeCache
+	playing playing
 }
 
 // New makes an engine. Its methods act at once; Run follows the results and runs the
@@ -72,6 +73,9 @@ func New(c Config) *Engine {
 func (e *Engine) Run(ctx context.Context) error {
 	go e.ladders.run(ctx)
 	go e.c.Queue.Starts(ctx, func(id string) {
+		if RoundOf(id) != "" {
+			e.playing.started(id, time.Now())
+		}
 		if subID, ok := strings.CutSuffix(id, "-build"); ok {
 			e.c.Store.UpdateSubmission(ctx, subID, func(x *store.Submission) error {
 				if x.Status == store.Queued {

@@ -2,6 +2,7 @@ package contest
 
 import (
 	"context"
+	"errors"
 	"slices"
 
 	"github.com/botjudge/judge/judge/contest/store"
@@ -23,6 +24,21 @@ func (e *Engine) Match(ctx context.Context, a Actor, id string) (store.Match, er
 		return store.Match{}, store.ErrNotFound
 	}
 	return m, nil
+}
+
+// Watchable is a match the actor may watch live: one it may read (Match), or a round's match a
+// judge plays now, which has no record until its result (roundMatch): then a record of its id,
+// contest and kind alone, whose players' stderr no contestant sees (Sees: it has no seats).
+func (e *Engine) Watchable(ctx context.Context, a Actor, id string) (store.Match, error) {
+	m, err := e.Match(ctx, a, id)
+	if !errors.Is(err, store.ErrNotFound) || RoundOf(id) == "" {
+		return m, err
+	}
+	r, rerr := e.Round(ctx, a, RoundOf(id))
+	if rerr != nil {
+		return store.Match{}, err
+	}
+	return store.Match{ID: id, Contest: r.Contest, Kind: store.KindRound}, nil
 }
 
 // Sees reports whether seat i of m is the actor's to see in full (its stderr, its

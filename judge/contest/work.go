@@ -224,6 +224,7 @@ func (e *Engine) StartMatch(ctx context.Context, c store.Contest, m store.Match)
 }
 
 func (e *Engine) onResult(ctx context.Context, id string, data []byte) error {
+	e.playing.judged(id)
 	if subID, ok := strings.CutSuffix(id, "-build"); ok {
 		var res result.Result
 		if err := json.Unmarshal(data, &res); err != nil {

@@ -34,7 +34,7 @@ const (
 )
 
 func (s *Server) apiLive(w http.ResponseWriter, r *http.Request, c caller) error {
-	m, err := s.engine.Match(r.Context(), c.actor(), r.PathValue("id"))
+	m, err := s.engine.Watchable(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}

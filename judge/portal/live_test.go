@@ -322,3 +322,45 @@ func TestShutdownEndsLiveStreams(t *testing.T) {
 		}
 	}()
 }
+
+// A round on the big screen, in Chromium: the projector follows the round's matches live, the
+// next by itself once one is judged, and shows the standings beside once the round is done.
+func TestProjectorInChromium(t *testing.T) {
+	t.Parallel()
+	b := browsertest.New(t)
+	e := newEnv(t)
+	e.contest("spring", nil)
+	org := e.user("spring", "org", true)
+	for _, login := range []string{"ann", "bob"} {
+		e.user("spring", login, false).activeVersion("spring", "int main() { /* livereal "+login+" */ }")
+	}
+	code, out, _ := org.api("POST", "/api/v1/contests/spring/rounds", strings.NewReader(`{"kind": "test"}`), "application/json")
+	if code != 202 {
+		t.Fatalf("a test competition: %d %v", code, out)
+	}
+	id := out["id"].(string)
+	e.logIn(t, b, "ann")
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/rounds/"+id+"/projector"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=projector-side][data-following]`)))
+	first := browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=projector-side]").dataset.following`))
+	b.Do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid=live-status]`)))
+	var next string
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		if next = browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=projector-side]").dataset.following`)); next != first {
+			break
+		}
+	}
+	if next == first {
+		t.Fatalf("the projector stayed on %s", first)
+	}
+	b.Do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid=projector-standings]`)))
+	rows := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=projector-standings] tr").length`))
+	if rows != 2 {
+		t.Errorf("the standings beside have %d rows; want ann's and bob's", rows)
+	}
+	if n := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=amazes]").length`)); n != 1 {
+		t.Errorf("%d Amazes pictures on the projector", n)
+	}
+	b.Screenshot(t, "portal-projector.png")
+	b.DropErrors(func(m string) bool { return strings.Contains(m, "409 (Conflict)") })
+	b.CheckLocal(t)
+}

@@ -410,7 +410,7 @@ func (s webPages) viewPage(w http.ResponseWriter, r *http.Request, c caller) err
 // watchPage is the viewer following a match under way (apiLive's events with its pictures);
 // a match over is its view page.
 func (s webPages) watchPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	m, err := s.engine.Match(r.Context(), c.actor(), r.PathValue("id"))
+	m, err := s.engine.Watchable(r.Context(), c.actor(), r.PathValue("id"))
 	if err != nil || m.Contest != r.PathValue("contest") {
 		return cmpErr(err, errNotFound)
 	}

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/images"
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/game"
@@ -228,7 +229,7 @@ func (e *env) daemon(ctx context.Context) {
 			if strings.HasPrefix(j.ID, "m") && strings.Contains(fmt.Sprint(j.Players), "livematch") && !e.playLive(ctx, j, replay.Bytes()) {
 				return
 			}
-			if strings.HasPrefix(j.ID, "m") && strings.Contains(fmt.Sprint(j.Players), "livereal") {
+			if (strings.HasPrefix(j.ID, "m") || contest.RoundOf(j.ID) != "") && strings.Contains(fmt.Sprint(j.Players), "livereal") {
 				e.playRecorded(ctx, j)
 			}
 			e.q.PutObjectMeta(ctx, queue.BucketReplays, j.ID+".jsonl", map[string]string{queue.MetaLane: d.Lane.String()}, &replay) // as the daemon records it

@@ -11,6 +11,8 @@ import (
 	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/store"
+	"github.com/botjudge/judge/judge/replay"
+	"github.com/botjudge/judge/judge/view"
 )
 
 // roundPages serves the rounds' API and pages.
@@ -48,8 +50,40 @@ func (s roundPages) apiRound(w http.ResponseWriter, r *http.Request, c caller) e
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, roundJSON(round))
+	out := roundJSON(round)
+	ms, err := s.roundMatches(r, round)
+	if err != nil {
+		return err
+	}
+	out.Judged = len(ms) // a round's match is recorded with its result
+	out.Playing = s.engine.Playing(round.ID)
+	writeJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// roundMatches are a round's matches, in the order they are played: only the round's records
+// are read, the contest's other matches being many more.
+func (s roundPages) roundMatches(r *http.Request, round store.Round) ([]store.Match, error) {
+	ms, err := s.c.Store.MatchesWhere(r.Context(), round.Contest, "*", store.KindRound, func(id string) bool { return contest.RoundOf(id) == round.ID })
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(ms, func(a, b store.Match) int { return slices.Compare(matchOrder(a.ID), matchOrder(b.ID)) })
+	return ms, nil
+}
+
+// projectorPage is a round on the big screen: the viewer following its matches live, one after
+// the other by itself, the standings beside.
+func (s roundPages) projectorPage(w http.ResponseWriter, r *http.Request, c caller) error {
+	round, err := s.engine.Round(r.Context(), c.actor(), r.PathValue("id"))
+	if err != nil || round.Contest != r.PathValue("contest") {
+		return cmpErr(err, errNotFound)
+	}
+	f := &view.Film{Version: view.FilmVersion, Header: replay.Header{Game: round.ID}, Exchanges: []replay.Exchange{}, FrameOf: []int{-1}}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	return view.WriteHTMLWith(w, f, view.PageOptions{Projector: "/api/v1/rounds/" + round.ID,
+		Back: "/c/" + round.Contest + "/rounds/" + round.ID, BackText: "← back to the round", Rules: "/rules/"})
 }
 
 func (s roundPages) apiRounds(w http.ResponseWriter, r *http.Request, c caller) error {
@@ -118,17 +152,16 @@ func (s roundPages) roundPage(w http.ResponseWriter, r *http.Request, c caller) 
 	if err != nil || round.Contest != r.PathValue("contest") {
 		return cmpErr(err, errNotFound)
 	}
-	// Only the round's records are read: the contest's other matches are many more.
-	ms, err := s.c.Store.MatchesWhere(r.Context(), round.Contest, "*", store.KindRound, func(id string) bool { return contest.RoundOf(id) == round.ID })
+	ms, err := s.roundMatches(r, round)
 	if err != nil {
 		return err
 	}
-	slices.SortFunc(ms, func(a, b store.Match) int { return slices.Compare(matchOrder(a.ID), matchOrder(b.ID)) })
 	s.render(w, http.StatusOK, "round.html", struct {
 		pageData
 		R       store.Round
 		Matches []store.Match
-	}{s.base(r, c, "Round "+round.ID, ""), round, ms})
+		Playing []string
+	}{s.base(r, c, "Round "+round.ID, ""), round, ms, s.engine.Playing(round.ID)})
 	return nil
 }
 

@@ -73,6 +73,7 @@ func (s *Server) routes() http.Handler {
 	page("GET /c/{contest}/rounds", roundPages{s}.roundsPage)
 	page("POST /c/{contest}/rounds", roundPages{s}.startRoundPage)
 	page("GET /c/{contest}/rounds/{id}", roundPages{s}.roundPage)
+	page("GET /c/{contest}/rounds/{id}/projector", roundPages{s}.projectorPage)
 	page("GET /c/{contest}/admin/rounds/{id}", roundPages{s}.exportRound)
 	page("GET /c/{contest}/ladder", ladderPages{s}.leaderboardPage)
 	page("GET /c/{contest}/stats", ladderPages{s}.statsPage)

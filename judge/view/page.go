@@ -97,6 +97,9 @@ type PageOptions struct {
 	// with ?frames=1): the page follows it, drawing each exchange as it is judged, instead of
 	// showing its film.
 	Live string
+	// Projector is a round's API address (the portal's /api/v1/rounds/{id}): the page follows
+	// its matches live one after another, the standings beside, for a big screen.
+	Projector string
 }
 
 // WriteHTMLWith is WriteHTML with options.
@@ -126,7 +129,7 @@ func WriteHTMLWith(w io.Writer, f *Film, o PageOptions) error {
 		d.Scripts = append(d.Scripts, template.JS(b))
 	}
 	d.CSP = inlineCSP(d.Scripts)
-	if o.Live != "" {
+	if o.Live != "" || o.Projector != "" {
 		d.CSP += "; connect-src 'self'" // the match's event stream, from the page's own server
 	}
 	return page.Execute(w, d)

@@ -255,7 +255,7 @@ const JudgeView = (() => {
     const r = await fetch(url, options);
     let body;
     try { body = await r.json(); } catch (e) { throw new Error(`${url}: the server answered ${r.status} with no JSON`); }
-    if (!r.ok) throw new Error(body && body.error ? body.error : `${url}: ${r.status}`);
+    if (!r.ok) throw new Error(body && body.error ? (body.error.message || body.error) : `${url}: ${r.status}`);
     return body;
   }
 
@@ -695,10 +695,10 @@ const JudgeView = (() => {
   function startLive(url) {
     const box = root();
     box.replaceChildren(el("p", {class: "muted", "data-testid": "live-wait"}, "Waiting for the match to start…"));
-    let film = null, timer = null;
+    let film = null, timer = null, stopped = false;
     const redraw = () => {
       timer = null;
-      if (!film) return;
+      if (!film || stopped) return;
       const p = player;
       const wasAt = p && p.film === film && p.step < p.n ? p.step : -1;
       showFilm(film);
@@ -709,6 +709,7 @@ const JudgeView = (() => {
     // A match not played yet answers 409, which ends an EventSource for good: ask again.
     let es = null;
     const connect = () => {
+      if (stopped) return;
       es = new EventSource(url);
       listen(es);
       es.onerror = () => { if (es.readyState === EventSource.CLOSED && !(film && film.result)) setTimeout(connect, LIVE_RETRY_MS); };
@@ -748,12 +749,62 @@ const JudgeView = (() => {
       });
     };
     connect();
+    return () => { stopped = true; clearTimeout(timer); if (es) es.close(); };
+  }
+
+  // startProjector shows a round on a big screen: beside the viewer, the round's standings
+  // and progress (its API, asked every PROJECTOR_MS); the viewer follows the round's first
+  // match not judged yet, and, once that one is judged, the next by itself.
+  const PROJECTOR_MS = 3000;
+  function startProjector(url) {
+    document.body.classList.add("projecting");
+    const side = el("aside", {class: "projector", "data-testid": "projector-side"});
+    document.body.append(side);
+    const full = el("button", {"data-testid": "fullscreen", onclick: () => { if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen(); }}, "Full screen");
+    let following = null, stop = null;
+    const tick = async () => {
+      let r;
+      try { r = await fetchJSON(url); } catch (e) {
+        side.replaceChildren(full, el("p", {class: "warning"}, e.message));
+        setTimeout(tick, PROJECTOR_MS);
+        return;
+      }
+      side.replaceChildren(full, standingsPanel(r));
+      const playing = r.playing || [];
+      if (playing.length && !playing.includes(following)) {
+        following = playing[0];
+        if (stop) stop();
+        side.setAttribute("data-following", following);
+        stop = startLive("/api/v1/matches/" + encodeURIComponent(following) + "/live?frames=1");
+      }
+      if (r.status === "running") setTimeout(tick, PROJECTOR_MS);
+    };
+    tick();
+  }
+
+  // standingsPanel is a round's progress and standings (once it is done; its entrants before).
+  function standingsPanel(r) {
+    const rows = (r.outcome && r.outcome.standings) || [];
+    return el("div", {},
+      el("h2", {}, `${r.kind === "official" ? "The official round" : "Test competition"} ${r.id}`),
+      el("p", {class: "muted", "data-testid": "projector-progress"}, r.status === "running" ?
+        `${r.judged} matches judged, ${(r.playing || []).length} to go` : `${r.status}: ${r.judged} matches judged`),
+      rows.length ? el("table", {class: "result", "data-testid": "projector-standings"},
+        el("tbody", {}, rows.map((s) => el("tr", {}, el("td", {class: "num"}, s.rank), el("td", {}, s.name), el("td", {class: "num"}, fmt(s.points))))))
+        : el("ul", {"data-testid": "projector-entrants"}, (r.entrants || []).map((e) => el("li", {}, e.login))));
   }
 
   function start() {
     document.addEventListener("keydown", onKey);
     const input = document.getElementById("open");
     if (input) input.addEventListener("change", () => { if (input.files[0]) openFile(input.files[0]); input.value = ""; });
+    const projector = root().dataset.projector;
+    if (projector) {
+      const back = document.getElementById("home");
+      if (back) back.remove();
+      startProjector(projector);
+      return;
+    }
     const live = root().dataset.live;
     if (live) {
       const back = document.getElementById("home");
