@@ -2,6 +2,7 @@ package view_test
 
 import (
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -194,6 +195,25 @@ func TestViewerShowsEveryGame(t *testing.T) {
 			live, final := shownScores(t, b, len(rp.Header.Players))
 			if want := scoresOf(rp.Result); !near(live, want) || !near(final, want) {
 				t.Errorf("at the end the page shows scores %v (board) and %v (result), the result is %v", live, final, want)
+			}
+			// The CPU each move took against its limit, and each player's closest call: the
+			// replay's own highest share.
+			calls := get(t, b, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-testid=closest-call]")].map((e) => e.dataset.player + " " + e.textContent)`))
+			worst := map[int]float64{}
+			for _, x := range rp.Exchanges {
+				if (x.Expect > 0 || x.Ready != "") && x.LimitUS > 0 {
+					worst[x.Player] = max(worst[x.Player], float64(x.CPUus)/float64(x.LimitUS))
+				}
+			}
+			if len(calls) != len(worst) {
+				t.Errorf("closest calls %q; want one for each of the %d players that moved", calls, len(worst))
+			}
+			for _, c := range calls {
+				var p int
+				fmt.Sscan(c, &p)
+				if want := fmt.Sprintf("closest call %d%% of its limit", int(math.Round(100*worst[p]))); !strings.Contains(c, want) {
+					t.Errorf("player %d's closest call %q; want %q", p, c, want)
+				}
 			}
 			// A capture beyond the window keeps the sticky controls' offset and draws them over
 			// the page below them; in the picture they stay where the page puts them.

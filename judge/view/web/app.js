@@ -477,6 +477,7 @@ const JudgeView = (() => {
         el("td", {}, swatch(i), lineSample(i)), el("td", {}, pl.name, roles[i] ? el("span", {class: "role", "data-testid": "role"}, ` ${roles[i]}`) : ""),
         el("td", {class: "num", "data-testid": "score", "data-player": i}, scores ? fmt(scores[i]) : "")))));
       drawChart(chart, film, frames, p.step, players.length);
+      chart.append(cpuChart(film, p.step));
       exchangeBox.replaceChildren(exchangeView(film, x, p.step), marksList(film, p.step, p.layers));
       const mk = marksOf(film, p.step);
       const marks = mk.marks.filter((m) => p.layers[m.layer] !== false);
@@ -584,6 +585,31 @@ const JudgeView = (() => {
   // that overlap stay apart: each has its own dash pattern and a small vertical offset, and
   // ends in a label with its last score; what the renderer says of the scores (scoreNotes) is
   // written under it.
+  // cpuChart draws the CPU each move took against its limit, a dot a move in its player's
+  // colour, the step shown marked, and under it each player's closest call: the move that came
+  // nearest its limit.
+  function cpuChart(film, step) {
+    const xs = film.exchanges.map((x, i) => ({x, i})).filter(({x}) => (x.expect || x.ready) && x.limit_us > 0);
+    if (!xs.length) return "";
+    const n = film.exchanges.length, W = 300, H = 70;
+    const X = (i) => 4 + (W - 8) * (n > 1 ? i / (n - 1) : 0), Y = (f) => H - 6 - (H - 14) * Math.min(f, 1.1) / 1.1;
+    const g = svg("svg", {viewBox: `0 0 ${W} ${H}`, class: "chartsvg", role: "img", "aria-label": "CPU each move against its limit", "data-testid": "cpu-chart"});
+    g.append(svg("line", {x1: 4, x2: W - 4, y1: Y(1), y2: Y(1), stroke: "#e57373", "stroke-dasharray": "3 2"}),
+      svg("text", {x: W - 4, y: Y(1) - 2, "text-anchor": "end", "font-size": 8, fill: "#b71c1c"}, "the limit"));
+    const closest = {};
+    for (const {x, i} of xs) {
+      const f = x.cpu_us / x.limit_us;
+      g.append(svg("circle", {cx: X(i), cy: Y(f), r: 1.4, fill: color(x.player)}));
+      if (!closest[x.player] || f > closest[x.player].f) closest[x.player] = {f, turn: x.turn, step: i + 1};
+    }
+    if (step > 0) g.append(svg("line", {x1: X(step - 1), x2: X(step - 1), y1: 4, y2: H - 4, stroke: "#999", "stroke-dasharray": "2 2"}));
+    const names = (film.header.players || []).map((p, i) => p.name || `player ${i}`);
+    return el("div", {class: "cpu"},
+      el("div", {class: "label"}, "CPU each move, against its limit"), g,
+      Object.keys(closest).map((pl) => el("p", {class: "muted", "data-testid": "closest-call", "data-player": pl}, swatch(+pl),
+        ` ${names[pl] || "player " + pl}: closest call ${Math.round(100 * closest[pl].f)}% of its limit, at turn ${closest[pl].turn} (step ${closest[pl].step})`)));
+  }
+
   function drawChart(box, film, frames, step, nPlayers) {
     const n = film.exchanges.length;
     const series = [];
