@@ -340,8 +340,8 @@ func (s apiV1) apiMatches(w http.ResponseWriter, r *http.Request, c caller) erro
 }
 
 // replay writes a match's replay as the caller may see it.
-func (s *Server) replay(w http.ResponseWriter, r *http.Request, c caller) (store.Match, []byte, error) {
-	m, err := s.engine.Match(r.Context(), c.actor(), r.PathValue("id"))
+func (s *Server) replay(ctx context.Context, c caller, id string) (store.Match, []byte, error) {
+	m, err := s.engine.Match(ctx, c.actor(), id)
 	if err != nil {
 		return m, nil, err
 	}
@@ -350,12 +350,12 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, c caller) (store
 		return m, nil, api.Errorf(api.CodeNotFound, "the match has no replay yet")
 	}
 	var raw, out bytes.Buffer
-	found, err := s.c.Queue.GetObject(r.Context(), queue.BucketReplays, key, &raw)
+	found, err := s.c.Queue.GetObject(ctx, queue.BucketReplays, key, &raw)
 	if err != nil {
 		return m, nil, err
 	}
 	if !found {
-		return m, nil, s.replayGone(r.Context(), m)
+		return m, nil, s.replayGone(ctx, m)
 	}
 	if err := privateReplay(&out, &raw, func(i int) bool { return c.actor().Sees(m, i) }); err != nil {
 		return m, nil, err
@@ -384,7 +384,7 @@ func (s *Server) replayGone(ctx context.Context, m store.Match) *api.Error {
 }
 
 func (s *Server) apiReplay(w http.ResponseWriter, r *http.Request, c caller) error {
-	m, data, err := s.replay(w, r, c)
+	m, data, err := s.replay(r.Context(), c, r.PathValue("id"))
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func (s *Server) apiLive(w http.ResponseWriter, r *http.Request, c caller) error
 	}
 	keep := func(i int) bool { return c.actor().Sees(m, i) }
 	if m.Result != nil {
-		_, data, err := s.replay(w, r, c)
+		_, data, err := s.replay(r.Context(), c, m.ID)
 		if err != nil {
 			return err
 		}
@@ -48,7 +48,10 @@ func (s *Server) apiLive(w http.ResponseWriter, r *http.Request, c caller) error
 		sc := bufio.NewScanner(bytes.NewReader(data))
 		sc.Buffer(make([]byte, 64<<10), 64<<20)
 		for sc.Scan() {
-			if !sse.line(sc.Bytes()) {
+			var peek struct {
+				Type string `json:"type"`
+			}
+			if json.Unmarshal(sc.Bytes(), &peek) == nil && !sse.line(peek.Type, sc.Bytes()) {
 				return nil
 			}
 		}
@@ -74,11 +77,11 @@ func (s *Server) apiLive(w http.ResponseWriter, r *http.Request, c caller) error
 			if !ok {
 				return nil // dropped, or the stream ended: the client may ask again
 			}
-			line, err := privateLine(l.Data, keep)
+			line, kind, err := privateLine(l.Data, keep)
 			if err != nil || line == nil {
 				continue
 			}
-			if !sse.line(line) || !pics.after(sse, line) || bytes.HasPrefix(line, []byte(`{"type":"result"`)) {
+			if !sse.line(kind, line) || !pics.after(sse, kind, line) || kind == "result" {
 				return nil
 			}
 		case <-beat.C:
@@ -103,18 +106,15 @@ type pictures struct {
 	step   int
 }
 
-// after sends the picture that follows line, if any; false once the client is gone.
-func (p *pictures) after(sse events, line []byte) bool {
+// after sends the picture that follows line, of type kind, if any; false once the client is
+// gone.
+func (p *pictures) after(sse events, kind string, line []byte) bool {
 	if !p.on {
 		return true
 	}
-	var peek struct {
-		Type string `json:"type"`
-	}
-	json.Unmarshal(line, &peek)
 	var pic json.RawMessage
 	switch {
-	case peek.Type == "header":
+	case kind == "header":
 		var h replay.Header
 		if json.Unmarshal(line, &h) != nil {
 			return true
@@ -125,7 +125,7 @@ func (p *pictures) after(sse events, line []byte) bool {
 			return true
 		}
 		p.f, pic = f, first
-	case peek.Type == "move" && p.f != nil:
+	case kind == "move" && p.f != nil:
 		var x replay.Exchange
 		if json.Unmarshal(line, &x) != nil {
 			return true
@@ -151,16 +151,6 @@ func (p *pictures) close() {
 	}
 }
 
-// privateLine is a replay line as the caller may see it (privateReplay): nil for a line left
-// out.
-func privateLine(line []byte, keep func(int) bool) ([]byte, error) {
-	var out bytes.Buffer
-	if err := privateReplay(&out, bytes.NewReader(line), keep); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), nil
-}
-
 // events writes server-sent events, each write bounded by liveWrite: a client that stops
 // reading ends its stream, never the portal's goroutine.
 type events struct {
@@ -179,14 +169,11 @@ func startEvents(w http.ResponseWriter) events {
 }
 
 // line sends a replay line as an event named by its type; false once the client is gone.
-func (e events) line(line []byte) bool {
-	var peek struct {
-		Type string `json:"type"`
-	}
-	if json.Unmarshal(line, &peek) != nil || peek.Type == "" {
+func (e events) line(kind string, line []byte) bool {
+	if kind == "" {
 		return true
 	}
-	return e.write(fmt.Sprintf("event: %s\ndata: %s\n\n", peek.Type, line))
+	return e.write(fmt.Sprintf("event: %s\ndata: %s\n\n", kind, line))
 }
 
 func (e events) comment(text string) bool { return e.write(": " + text + "\n\n") }

@@ -261,8 +261,7 @@ func (s webPages) comparePage(w http.ResponseWriter, r *http.Request, c caller) 
 	var rps [2]*replay.Replay
 	var ms [2]store.Match
 	for i, id := range []string{r.PathValue("id"), r.PathValue("other")} {
-		r.SetPathValue("id", id)
-		m, data, err := s.replay(w, r, c)
+		m, data, err := s.replay(r.Context(), c, id)
 		if err != nil {
 			return err
 		}
@@ -392,7 +391,7 @@ func shellArgs(args ...string) string {
 }
 
 func (s webPages) viewPage(w http.ResponseWriter, r *http.Request, c caller) error {
-	m, data, err := s.replay(w, r, c)
+	m, data, err := s.replay(r.Context(), c, r.PathValue("id"))
 	if err != nil {
 		return err
 	}

@@ -33,37 +33,14 @@ func privateReplay(w io.Writer, r io.Reader, keep func(i int) bool) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
 	for sc.Scan() {
-		line := sc.Bytes()
-		var peek struct {
-			Type   string `json:"type"`
-			Player int    `json:"player"`
-		}
-		if err := json.Unmarshal(line, &peek); err != nil {
+		line, _, err := privateLine(sc.Bytes(), keep)
+		if err != nil {
 			return err
 		}
-		switch peek.Type {
-		case "stderr":
-			if !keep(peek.Player) {
-				continue
-			}
-		case "result":
-			var f struct {
-				Type   string        `json:"type"`
-				Result result.Result `json:"result"`
-			}
-			if err := json.Unmarshal(line, &f); err != nil {
-				return err
-			}
-			f.Result = privateResult(f.Result, keep)
-			var buf bytes.Buffer
-			enc := json.NewEncoder(&buf)
-			enc.SetEscapeHTML(false)
-			if err := enc.Encode(f); err != nil {
-				return err
-			}
-			line = bytes.TrimRight(buf.Bytes(), "\n")
+		if line == nil {
+			continue
 		}
-		// Not append(line, '\n'): line is the scanner's buffer, and the next line may follow it there.
+		// Not append(line, '\n'): line may be the scanner's buffer, and the next line may follow it there.
 		if _, err := w.Write(line); err != nil {
 			return err
 		}
@@ -72,4 +49,39 @@ func privateReplay(w io.Writer, r io.Reader, keep func(i int) bool) error {
 		}
 	}
 	return sc.Err()
+}
+
+// privateLine is one replay line as privateReplay passes it (nil for a line left out), and
+// the line's type.
+func privateLine(line []byte, keep func(i int) bool) ([]byte, string, error) {
+	var peek struct {
+		Type   string `json:"type"`
+		Player int    `json:"player"`
+	}
+	if err := json.Unmarshal(line, &peek); err != nil {
+		return nil, "", err
+	}
+	switch peek.Type {
+	case "stderr":
+		if !keep(peek.Player) {
+			return nil, peek.Type, nil
+		}
+	case "result":
+		var f struct {
+			Type   string        `json:"type"`
+			Result result.Result `json:"result"`
+		}
+		if err := json.Unmarshal(line, &f); err != nil {
+			return nil, "", err
+		}
+		f.Result = privateResult(f.Result, keep)
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(f); err != nil {
+			return nil, "", err
+		}
+		line = bytes.TrimRight(buf.Bytes(), "\n")
+	}
+	return line, peek.Type, nil
 }

@@ -616,12 +616,13 @@ func (s *State) pickFor(rng *rand.Rand, id string, seed *Player, players []*Play
 	for i := 0; len(seats)+bossSeats < size.Least; i++ {
 		seats = append(seats, HouseSeat(size.House[i%len(size.House)]))
 	}
-	rng.Shuffle(len(seats), func(i, j int) { seats[i], seats[j] = seats[j], seats[i] })
 	m := Pending{Created: now}
 	if boss != "" {
 		var at int
 		seats, at = shuffleBoss(rng, seats, boss)
 		m.Boss, m.League = at+1, lg
+	} else {
+		rng.Shuffle(len(seats), func(i, j int) { seats[i], seats[j] = seats[j], seats[i] })
 	}
 	m.Seats = seats
 	if s.Pending == nil {

@@ -109,6 +109,22 @@ func (se *season) play(n int) {
 	}
 }
 
+// checkFair checks that every version played within 20% of the mean of matches (the ladder's
+// guarantee of fairness).
+func (se *season) checkFair() {
+	se.t.Helper()
+	mean := 0.0
+	for _, p := range se.s.Players {
+		mean += float64(p.Matches)
+	}
+	mean /= float64(len(se.s.Players))
+	for _, p := range se.s.Players {
+		if d := math.Abs(float64(p.Matches)-mean) / mean; d > 0.2 {
+			se.t.Errorf("%s played %d matches, the mean is %.1f (%.0f%% off)", p.Sub, p.Matches, mean, 100*d)
+		}
+	}
+}
+
 func versions(n int) []Version {
 	var vs []Version
 	for i := range n {
@@ -128,16 +144,7 @@ func TestFairAndFindsTheStrongest(t *testing.T) {
 				se.strength[v.Sub] = float64(i) / 2
 			}
 			se.play(600)
-			mean := 0.0
-			for _, p := range se.s.Players {
-				mean += float64(p.Matches)
-			}
-			mean /= float64(len(se.s.Players))
-			for _, p := range se.s.Players {
-				if d := math.Abs(float64(p.Matches)-mean) / mean; d > 0.2 {
-					t.Errorf("%s played %d matches, the mean is %.1f (%.0f%% off)", p.Sub, p.Matches, mean, 100*d)
-				}
-			}
+			se.checkFair()
 			rows := se.s.Leaderboard(nil)
 			if rows[0].Login != "c11" {
 				t.Errorf("the leader is %s, want c11 (the strongest): %+v", rows[0].Login, rows[:3])

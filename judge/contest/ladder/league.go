@@ -232,7 +232,8 @@ type Promotion struct {
 // promotedKept is how many promotions State.Promoted keeps, the newest.
 const promotedKept = 200
 
-// shuffleBoss seats the boss among seats at random and returns its seat.
+// shuffleBoss shuffles seats with the boss among them and returns the boss's seat (a house bot
+// that fills a seat may be the boss too: the seat is tracked, not looked for).
 func shuffleBoss(rng *rand.Rand, seats []string, boss string) ([]string, int) {
 	seats = append(seats, HouseSeat(boss))
 	at := len(seats) - 1

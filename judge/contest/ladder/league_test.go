@@ -92,16 +92,7 @@ func TestLeagues(t *testing.T) {
 					}
 				}
 			}
-			mean := 0.0
-			for _, p := range se.s.Players {
-				mean += float64(p.Matches)
-			}
-			mean /= float64(len(se.s.Players))
-			for _, p := range se.s.Players {
-				if d := math.Abs(float64(p.Matches)-mean) / mean; d > 0.2 {
-					t.Errorf("%s played %d matches, the mean is %.1f (%.0f%% off)", p.Sub, p.Matches, mean, 100*d)
-				}
-			}
+			se.checkFair()
 			if bossMatches == 0 {
 				t.Error("no match seated a boss")
 			}
