@@ -197,11 +197,13 @@ bench-latency: images
 bench-portal: images
 	$(GO) test -run '^$$' -bench BenchmarkUploadToVerdict -benchtime 1x -timeout 30m ./judge/portal/
 
-# Matches watched live (#54): what the live tee costs the daemon a line, with and without
-# watchers, and the delay from an exchange written to its step in Chromium. About a minute.
-bench-live:
+# Matches watched live and drawn on (#54): what the live tee costs the daemon a line, with and
+# without watchers, the delay from an exchange written to its step in Chromium, and what bots
+# drawing 10 and 100 marks a move cost a match against none. About two minutes.
+bench-live: images
 	$(GO) test -run '^$$' -bench BenchmarkLiveTee -benchtime 20000x -count 3 ./judge/queue/
 	$(GO) test -run '^$$' -bench BenchmarkLiveDelay -benchtime 3x ./judge/portal/
+	JUDGE_REQUIRE_DOCKER=1 JUDGE_TEST_DATA_DIR=$(JUDGE_DATA_DIR) $(GO) test -run '^$$' -bench BenchmarkMarks -benchtime 5x ./judge/games/
 
 # A simulated season on the real judge: 15 minutes of ladder, rounds, restarts (BENCHMARKS.md;
 # about 25 minutes in all).

@@ -115,15 +115,16 @@ is written all the same, with a banner at its top naming the differences.`,
 	}
 	html.Flags().StringVarP(&out, "output", "o", "", "the HTML file to write (- for standard output)")
 	html.Flags().BoolVar(&allowMismatch, "allow-mismatch", false, "write the page of a replay that does not re-judge to its record, with a banner saying so")
-	cmd.AddCommand(html, replayDiffCmd())
+	cmd.AddCommand(html, a.replayDiffCmd())
 	return cmd
 }
 
 // replayDiffCmd compares two replays of one match, exchange for exchange.
-func replayDiffCmd() *cobra.Command {
+func (a *app) replayDiffCmd() *cobra.Command {
 	var asJSON bool
+	var out string
 	diff := &cobra.Command{
-		Use:   "diff A B [--json]",
+		Use:   "diff A B [--json] [--html OUT.html]",
 		Short: "Where two replays of one match (game, seed, options) part: the first exchange that differs, and how each ended",
 		Long: `Compare two replays of one match - one game, seed and options, such as a server match and
 the same match played with your new version (judge play --against) - exchange for exchange:
@@ -133,7 +134,8 @@ Exit status: 0 when they are the same match exchange for exchange, 1 when they d
 they cannot be compared (a file that is not a replay, or replays of different games, game
 versions, seeds, options or numbers of players, each said). --json prints {"same", "first":
 {"exchange", "turn", "player", "a", "b", "why"}, "scores": [A's, B's]}, first null when they
-are the same.`,
+are the same. --html OUT.html also writes one self-contained page that plays both side by side,
+synchronised by turn, the exchange where they part marked.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var rps [2]*replay.Replay
@@ -148,6 +150,18 @@ are the same.`,
 			if err != nil {
 				return cli.Usage(fmt.Errorf("%s and %s: %w", args[0], args[1], err))
 			}
+			if out != "" {
+				if err := cli.CheckOutputFile("--html", out); err != nil {
+					return err
+				}
+				lookup := a.viewLookup(cmd.Context(), nil)
+				pair := &view.Pair{Version: view.FilmVersion, A: view.Make(rps[0], lookup), B: view.Make(rps[1], lookup), Comparison: c,
+					Names: [2]string{filepath.Base(args[0]), filepath.Base(args[1])}}
+				if err := writeFileAtomic(out, func(w io.Writer) error { return view.WritePairHTML(w, pair, view.PageOptions{}) }); err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: both matches side by side\n", out)
+			}
 			if err := cli.PrintOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) { printComparison(w, args, rps, c) }); err != nil {
 				return err
 			}
@@ -158,6 +172,7 @@ are the same.`,
 		},
 	}
 	diff.Flags().BoolVar(&asJSON, "json", false, "print the comparison as JSON")
+	diff.Flags().StringVar(&out, "html", "", "also write a self-contained page playing both matches side by side")
 	return diff
 }
 

@@ -186,4 +186,21 @@ func TestReplayDiff(t *testing.T) {
 			t.Errorf("%s: exit %d, %v; want 2 and %q", c.b, exitCode(err), err, c.want)
 		}
 	}
+	// --html writes the page of both side by side (what it shows: judge/view's
+	// TestCompareSideBySide); a pair that cannot be compared writes none.
+	page := filepath.Join(dir, "both.html")
+	parted := write("parted", "langwars", 7, 2, "y")
+	if _, err := runOut(t, "replay", "diff", a, parted, "--html", page); exitCode(err) != 1 {
+		t.Errorf("--html of a parted pair: exit %d (%v)", exitCode(err), err)
+	}
+	if data, err := os.ReadFile(page); err != nil || !strings.Contains(string(data), `<script type="application/json" id="pair">`) || !strings.Contains(string(data), `"first":{"exchange":1`) {
+		t.Errorf("the page of both: %v", err)
+	}
+	other := filepath.Join(dir, "other.html")
+	if _, err := runOut(t, "replay", "diff", a, write("seed2", "langwars", 8, 2, "x"), "--html", other); exitCode(err) != 2 {
+		t.Errorf("--html of two seeds: exit %d", exitCode(err))
+	}
+	if _, err := os.Stat(other); !os.IsNotExist(err) {
+		t.Errorf("a page was written for two seeds: %v", err)
+	}
 }

@@ -324,6 +324,10 @@ type Round struct {
 	// /api/v1/rounds/{id} gives them.
 	Judged  int      `json:"judged"`
 	Playing []string `json:"playing,omitempty"`
+	// SoFar are the standings from the matches judged so far while the round runs (points,
+	// scores and places, no doubt or ratings: those are the whole round's, in Outcome at its
+	// end). Only GET /api/v1/rounds/{id} gives them.
+	SoFar []standings.Row `json:"so_far,omitempty"`
 }
 
 // RoundEntrant is a version frozen for a round; its id (Sub) and where its sources are kept

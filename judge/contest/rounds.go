@@ -18,6 +18,7 @@ import (
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/submission"
 	"github.com/botjudge/judge/judge/tournament"
+	"github.com/botjudge/judge/judge/tournament/standings"
 )
 
 // Rounds - test competitions and the official round - are tournaments of the frozen active
@@ -359,6 +360,42 @@ func (e *Engine) roundMatch(ctx context.Context, id string, res result.Result) (
 		return true, err
 	}
 	return true, nil
+}
+
+// SoFar is a round's standings from the matches judged so far (ms, the round's records), as
+// its tournament ranks them at its end but without the doubt and ratings, which are the
+// whole round's: what a big screen shows while the round plays.
+func SoFar(ct store.Contest, r store.Round, ms []store.Match) ([]standings.Row, error) {
+	spec := RoundTournament(ct, r)
+	scoring := standings.For(ct.Game)
+	if spec.Scoring != nil {
+		scoring = *spec.Scoring
+	}
+	var entrants []standings.Entrant
+	index := map[string]int{}
+	for i, x := range r.Entrants {
+		entrants = append(entrants, standings.Entrant{Name: x.Login, Lang: x.Lang})
+		index[x.Login] = i
+	}
+	var judged []standings.Match
+	for _, m := range ms {
+		if m.Result == nil || RoundOf(m.ID) != r.ID {
+			continue
+		}
+		sm := standings.Match{ID: m.ID, Result: *m.Result}
+		for _, p := range m.Result.Players {
+			i, ok := index[p.Name]
+			if !ok {
+				sm.Seats = nil // a seat of no entrant: not the round's match
+				break
+			}
+			sm.Seats = append(sm.Seats, i)
+		}
+		if sm.Seats != nil {
+			judged = append(judged, sm)
+		}
+	}
+	return standings.Compute(entrants, judged, scoring)
 }
 
 // RoundOf is the round a match of a round belongs to ("" for an id that is none's).

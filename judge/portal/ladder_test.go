@@ -555,12 +555,23 @@ func TestCompareMatchesOfOneSeed(t *testing.T) {
 	if code != 200 || !strings.Contains(page, `data-testid="exchange">0<`) || !strings.Contains(page, `data-testid="answer-a"`) || !strings.Contains(page, "the answers differ") {
 		t.Errorf("another version on one seed: %d", code)
 	}
+	// The viewer plays both side by side.
+	if !strings.Contains(page, `/c/spring/m/`+first+`/compare/`+other+`/view`) {
+		t.Error("the comparison does not link the two side by side")
+	}
+	if code, page := ann.get("/c/spring/m/" + first + "/compare/" + other + "/view"); code != 200 || !strings.Contains(page, `id="pair"`) || !strings.Contains(page, `"first":{"exchange":0`) {
+		t.Errorf("both side by side: %d", code)
+	}
 	// Another contestant's match is not to compare with; a match of another seed is refused.
-	if code, _ := bob.get("/c/spring/m/" + first + "/compare/" + other); code != 404 {
-		t.Errorf("bob compares ann's matches: %d", code)
+	for _, path := range []string{"", "/view"} {
+		if code, _ := bob.get("/c/spring/m/" + first + "/compare/" + other + path); code != 404 {
+			t.Errorf("bob compares ann's matches (%q): %d", path, code)
+		}
 	}
 	diff, _ := ask(nil)
-	if code, page := ann.get("/c/spring/m/" + first + "/compare/" + diff); code != 409 || !strings.Contains(page, "seeds") {
-		t.Errorf("matches of two seeds: %d", code)
+	for _, path := range []string{"", "/view"} {
+		if code, page := ann.get("/c/spring/m/" + first + "/compare/" + diff + path); code != 409 || !strings.Contains(page, "seeds") {
+			t.Errorf("matches of two seeds (%q): %d", path, code)
+		}
 	}
 }

@@ -324,7 +324,8 @@ func TestShutdownEndsLiveStreams(t *testing.T) {
 }
 
 // A round on the big screen, in Chromium: the projector follows the round's matches live, the
-// next by itself once one is judged, and shows the standings beside once the round is done.
+// next by itself once one is judged, and shows the standings beside: those so far while it
+// plays, the round's once it is done.
 func TestProjectorInChromium(t *testing.T) {
 	t.Parallel()
 	b := browsertest.New(t)
@@ -352,7 +353,28 @@ func TestProjectorInChromium(t *testing.T) {
 	if next == first {
 		t.Fatalf("the projector stayed on %s", first)
 	}
-	b.Do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid=projector-standings]`)))
+	// While the next plays, the standings so far: the round's API and the page beside.
+	code, round, _ := org.api("GET", "/api/v1/rounds/"+id, nil, "")
+	if code != 200 {
+		t.Fatalf("the round: %d", code)
+	}
+	if round["status"] == "running" {
+		rows, _ := round["so_far"].([]any)
+		played := 0.0
+		for _, r := range rows {
+			played += r.(map[string]any)["matches"].(float64)
+		}
+		if judged := round["judged"].(float64); len(rows) != 2 || judged < 1 || played != 2*judged {
+			t.Errorf("the standings so far after %v matches: %v", judged, rows)
+		}
+		b.Do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid=projector-so-far]`)))
+		if rows := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=projector-standings][data-final='0'] tr").length`)); rows != 2 {
+			t.Errorf("the standings so far beside have %d rows; want ann's and bob's", rows)
+		}
+	} else {
+		t.Errorf("the round is %v as its next match began (each plays 6 s)", round["status"])
+	}
+	b.Do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid=projector-standings][data-final='1']`)))
 	rows := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=projector-standings] tr").length`))
 	if rows != 2 {
 		t.Errorf("the standings beside have %d rows; want ann's and bob's", rows)

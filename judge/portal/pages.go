@@ -254,25 +254,37 @@ func (s webPages) matchPage(w http.ResponseWriter, r *http.Request, c caller) er
 	return nil
 }
 
+// comparedMatches are the matches {id} and {other} of the request's contest and their
+// replays, as the caller may see them.
+func (s webPages) comparedMatches(r *http.Request, c caller) (ms [2]store.Match, data [2][]byte, err error) {
+	for i, id := range []string{r.PathValue("id"), r.PathValue("other")} {
+		m, d, err := s.replay(r.Context(), c, id)
+		if err != nil {
+			return ms, data, err
+		}
+		if m.Contest != r.PathValue("contest") {
+			return ms, data, errNotFound
+		}
+		ms[i], data[i] = m, d
+	}
+	return ms, data, nil
+}
+
 // comparePage sets two matches of one seed side by side (replay.Compare, as judge replay
 // diff): where they part, both answers there, and how each ended; both as the caller may see
 // them.
 func (s webPages) comparePage(w http.ResponseWriter, r *http.Request, c caller) error {
+	ms, data, err := s.comparedMatches(r, c)
+	if err != nil {
+		return err
+	}
 	var rps [2]*replay.Replay
-	var ms [2]store.Match
-	for i, id := range []string{r.PathValue("id"), r.PathValue("other")} {
-		m, data, err := s.replay(r.Context(), c, id)
+	for i := range data {
+		rp, err := replay.Read(bytes.NewReader(data[i]))
 		if err != nil {
-			return err
+			return api.Errorf(api.CodeConflict, "match %s's replay does not read: %v", ms[i].ID, err)
 		}
-		if m.Contest != r.PathValue("contest") {
-			return errNotFound
-		}
-		rp, err := replay.Read(bytes.NewReader(data))
-		if err != nil {
-			return api.Errorf(api.CodeConflict, "match %s's replay does not read: %v", id, err)
-		}
-		rps[i], ms[i] = rp, m
+		rps[i] = rp
 	}
 	cmp, err := replay.Compare(rps[0], rps[1])
 	if err != nil {
@@ -295,6 +307,29 @@ func (s webPages) comparePage(w http.ResponseWriter, r *http.Request, c caller) 
 		NamesA, NamesB []string
 	}{s.base(r, c, "Compare "+ms[0].ID+" and "+ms[1].ID, ""), ms[0], ms[1], cmp, names(rps[0], cmp.Scores[0]), names(rps[1], cmp.Scores[1])})
 	return nil
+}
+
+// compareViewPage is the viewer playing two matches of one seed side by side (view.Pair),
+// as the caller may see each.
+func (s webPages) compareViewPage(w http.ResponseWriter, r *http.Request, c caller) error {
+	ms, data, err := s.comparedMatches(r, c)
+	if err != nil {
+		return err
+	}
+	var films [2]*view.Film
+	for i := range data {
+		if films[i], err = s.films.Read(data[i]); err != nil {
+			return api.Errorf(api.CodeConflict, "match %s's replay does not read: %v", ms[i].ID, err)
+		}
+	}
+	pair, err := view.PairOf(films[0], films[1], [2]string{"match " + ms[0].ID, "match " + ms[1].ID})
+	if err != nil {
+		return api.Errorf(api.CodeConflict, "%v", err)
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	back := "/c/" + ms[0].Contest + "/m/" + ms[0].ID + "/compare/" + ms[1].ID
+	return view.WritePairHTML(w, pair, view.PageOptions{Back: back, BackText: "← back to the comparison", Rules: "/rules/"})
 }
 
 // against are the judge play --against commands that play m again from its replay with one

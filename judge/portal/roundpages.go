@@ -57,6 +57,15 @@ func (s roundPages) apiRound(w http.ResponseWriter, r *http.Request, c caller) e
 	}
 	out.Judged = len(ms) // a round's match is recorded with its result
 	out.Playing = s.engine.Playing(round.ID)
+	if round.Status == store.RoundRunning {
+		ct, err := s.c.Store.Contest(r.Context(), round.Contest)
+		if err != nil {
+			return err
+		}
+		if out.SoFar, err = contest.SoFar(ct, round, ms); err != nil {
+			return err
+		}
+	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
 }

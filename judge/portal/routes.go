@@ -69,6 +69,7 @@ func (s *Server) routes() http.Handler {
 	page("GET /c/{contest}/m/{id}/view", webPages{s}.viewPage)
 	page("GET /c/{contest}/m/{id}/watch", webPages{s}.watchPage)
 	page("GET /c/{contest}/m/{id}/compare/{other}", webPages{s}.comparePage)
+	page("GET /c/{contest}/m/{id}/compare/{other}/view", webPages{s}.compareViewPage)
 	page("GET /c/{contest}/m/{id}/replay", webPages{s}.replayDownload)
 	page("GET /c/{contest}/rounds", roundPages{s}.roundsPage)
 	page("POST /c/{contest}/rounds", roundPages{s}.startRoundPage)

@@ -42,6 +42,11 @@ type Film struct {
 	Mismatch []replay.Difference `json:"mismatch,omitempty"`
 }
 
+// replay is the replay f was made of (sharing its exchanges).
+func (f *Film) replay() *replay.Replay {
+	return &replay.Replay{Header: f.Header, Exchanges: f.Exchanges, Result: f.Result}
+}
+
 // GameKey is what a lookup is asked for a replay's game: its name, and for an added game
 // (docs/referee.md) its name and the version that judged it, "name@version", so that the
 // film is drawn by that version's referee.

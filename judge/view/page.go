@@ -46,6 +46,7 @@ type pageData struct {
 	Inline  bool
 	Style   template.CSS
 	Film    *Film
+	Pair    *Pair         // a page of two films side by side (Film is nil)
 	Scripts []template.JS // inline: the scripts themselves
 	Sources []string      // served: their names under static/
 }
@@ -104,14 +105,23 @@ type PageOptions struct {
 
 // WriteHTMLWith is WriteHTML with options.
 func WriteHTMLWith(w io.Writer, f *Film, o PageOptions) error {
-	// A page on its own has no server to serve an added game's renderer in its frame: its
-	// pictures are drawn by the generic view.
-	if f.Renderer {
-		c := *f
-		c.Renderer = false
-		f = &c
+	return writeInline(w, pageData{PageOptions: o, Title: title(f), Film: unframed(f)})
+}
+
+// unframed is f for a page on its own, which has no server to serve an added game's renderer
+// in its frame: its pictures are drawn by the generic view.
+func unframed(f *Film) *Film {
+	if !f.Renderer {
+		return f
 	}
-	d := pageData{PageOptions: o, Title: title(f), Inline: true, Film: f}
+	c := *f
+	c.Renderer = false
+	return &c
+}
+
+// writeInline writes d as a page that carries its scripts, its style and its films.
+func writeInline(w io.Writer, d pageData) error {
+	d.Inline = true
 	style, err := fs.ReadFile(Static(), "style.css")
 	if err != nil {
 		return err
@@ -129,7 +139,7 @@ func WriteHTMLWith(w io.Writer, f *Film, o PageOptions) error {
 		d.Scripts = append(d.Scripts, template.JS(b))
 	}
 	d.CSP = inlineCSP(d.Scripts)
-	if o.Live != "" || o.Projector != "" {
+	if d.Live != "" || d.Projector != "" {
 		d.CSP += "; connect-src 'self'" // the match's event stream, from the page's own server
 	}
 	return page.Execute(w, d)

@@ -68,6 +68,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/list", s.list)
 	mux.HandleFunc("GET /api/film/{key...}", s.film)
 	mux.HandleFunc("POST /api/film", s.upload)
+	mux.HandleFunc("GET /api/pair", s.pair)
 	mux.HandleFunc("GET /frame/{key...}", s.frame)
 	mux.HandleFunc("GET /rules/{name}", ServeRules)
 	return secure(mux)
@@ -147,19 +148,54 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) film(w http.ResponseWriter, r *http.Request) {
-	key := r.PathValue("key")
-	var buf bytes.Buffer
-	ok, err := s.Source.Replay(r.Context(), key, &buf)
-	switch {
-	case err != nil:
-		writeError(w, http.StatusBadGateway, fmt.Errorf("reading the replay of %s: %w", key, err))
-		return
-	case !ok:
-		writeError(w, http.StatusNotFound, fmt.Errorf("there is no replay of %s", key))
+	f, status, err := s.filmOf(r.Context(), r.PathValue("key"))
+	if err != nil {
+		writeError(w, status, err)
 		return
 	}
+	writeJSON(w, http.StatusOK, f)
+}
+
+// filmOf is the film of the match key, or why there is none and the status that says it.
+func (s *Server) filmOf(ctx context.Context, key string) (*Film, int, error) {
+	var buf bytes.Buffer
+	ok, err := s.Source.Replay(ctx, key, &buf)
+	switch {
+	case err != nil:
+		return nil, http.StatusBadGateway, fmt.Errorf("reading the replay of %s: %w", key, err)
+	case !ok:
+		return nil, http.StatusNotFound, fmt.Errorf("there is no replay of %s", key)
+	}
 	f, err := s.films.Read(buf.Bytes())
-	writeFilm(w, f, err)
+	if err != nil {
+		return nil, http.StatusUnprocessableEntity, err
+	}
+	return f, http.StatusOK, nil
+}
+
+// pair is the films of the matches ?a=KEY&b=KEY side by side (the page's #/compare/A|B).
+func (s *Server) pair(w http.ResponseWriter, r *http.Request) {
+	var films [2]*Film
+	var names [2]string
+	for i, k := range []string{"a", "b"} {
+		key := r.URL.Query().Get(k)
+		if key == "" {
+			writeError(w, http.StatusBadRequest, fmt.Errorf("compare needs two matches, ?a=KEY&b=KEY: %s is missing", k))
+			return
+		}
+		f, status, err := s.filmOf(r.Context(), key)
+		if err != nil {
+			writeError(w, status, err)
+			return
+		}
+		films[i], names[i] = f, key
+	}
+	p, err := PairOf(films[0], films[1], names)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
 }
 
 func (s *Server) upload(w http.ResponseWriter, r *http.Request) {

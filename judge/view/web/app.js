@@ -279,7 +279,11 @@ const JudgeView = (() => {
     clearTimeout(listTimer);
     const hash = decodeURIComponent(location.hash.slice(1));
     try {
-      if (hash.startsWith("/m/")) {
+      if (hash.startsWith("/compare/")) {
+        box.replaceChildren(el("p", {class: "muted"}, "Loading..."));
+        const pair = await fetchJSON("api/pair" + location.hash.slice("#/compare/".length));
+        showPair(pair);
+      } else if (hash.startsWith("/m/")) {
         box.replaceChildren(el("p", {class: "muted"}, "Loading..."));
         const film = checkFilm(await fetchJSON("api/film/" + encodeURIComponent(hash.slice(3))));
         showFilm(film);
@@ -314,12 +318,19 @@ const JudgeView = (() => {
         p.fault ? el("span", {class: "fault", title: `${p.fault.kind} at turn ${p.fault.turn}: ${p.fault.detail}`}, ` ${p.fault.kind}`) : "")) :
         el("span", {class: "fault", "data-testid": "match-error"}, unreadable(m) ? m.unreadable : m.error || "not judged")),
       el("td", {}, m.mismatch ? el("span", {class: "fault", "data-testid": "mismatch-mark", title: "what this replay records is not what its game makes of its moves: open it to see what differs"}, "does not re-judge") :
-        m.replay ? "" : el("span", {class: "muted"}, "no replay"))));
+        m.replay ? compareLinks(m, list.matches) : el("span", {class: "muted"}, "no replay"))));
     box.append(el("table", {class: "list"},
       el("caption", {class: "legend", "data-testid": "list-legend"},
         "\u2605 = winner (rank 1 without a fault; in a draw, every such player) \u00b7 each player's score follows its name \u00b7 Started: when the judge began the match (UTC)"),
       el("thead", {}, el("tr", {}, el("th", {}, "Match"), el("th", {}, "Game"), el("th", {}, "Seed"), el("th", {}, "Started (UTC)"), el("th", {}, "Players"), el("th", {}, ""))),
       el("tbody", {}, rows)));
+  }
+
+  // compareLinks offer the matches of m's game and seed, up to three, to watch beside it.
+  function compareLinks(m, all) {
+    const same = all.filter((o) => o !== m && o.replay && !o.mismatch && o.game === m.game && o.seed === m.seed).slice(0, 3);
+    return same.map((o) => el("a", {class: "compare", "data-testid": "compare-link",
+      href: `#/compare/?a=${encodeURIComponent(m.key)}&b=${encodeURIComponent(o.key)}`, title: "both matches side by side, where they part marked"}, `compare with ${o.id}`));
   }
 
   // unreadable says a list entry is a file that could not be read as a replay: no game, no
@@ -400,12 +411,7 @@ const JudgeView = (() => {
     const faults = faultsOf(film);
 
     const board = el("div", {class: "board", "data-testid": "board"});
-    const stepLabel = el("span", {class: "step", "data-testid": "step"});
-    const slider = el("input", {type: "range", min: 0, max: n, value: n, "aria-label": "step", "data-testid": "slider",
-      oninput: () => go(+slider.value)});
-    const playBtn = el("button", {title: "play / pause (space)", "data-testid": "play", onclick: () => toggle()}, "\u25b6");
-    const speedSel = el("select", {title: "steps per second (+ / -)", "data-testid": "speed", onchange: () => { p.speed = +speedSel.value; if (p.playing) { toggle(); toggle(); } }},
-      [1, 2, 4, 8, 16, 32, 64, 128].map((s) => el("option", {value: s, selected: s === p.speed}, `${s}/s`)));
+    const {slider, controls, stepLabel, go} = transport(p, n, () => draw());
     const timeline = el("div", {class: "timeline", "data-testid": "timeline"},
       faults.map((f) => el("button", {class: "mark", style: `left:${n ? (100 * f.step / n) : 0}%;border-color:${color(f.player)}`,
         "data-testid": "fault-mark", "data-step": f.step, "data-turn": f.turn, "data-player": f.player,
@@ -432,14 +438,6 @@ const JudgeView = (() => {
         Object.keys(h.options || {}).sort().filter((k) => String(h.options[k]) !== "").map((k) => optionTag(k, String(h.options[k])))),
       resultTable(film));
 
-    const controls = el("div", {class: "controls"},
-      el("button", {title: "first step (Home)", onclick: () => go(0)}, "|\u25c0"),
-      el("button", {title: "step back (\u2190)", "data-testid": "back", onclick: () => go(p.step - 1)}, "\u25c0"),
-      playBtn,
-      el("button", {title: "step forward (\u2192)", "data-testid": "forward", onclick: () => go(p.step + 1)}, "\u25b6\u25b6"),
-      el("button", {title: "last step (End)", onclick: () => go(n)}, "\u25b6|"),
-      speedSel, stepLabel);
-
     const problem = film.problem || p.drawError;
     const live = film.live ? el("div", {class: "live", "data-testid": "live-status", "data-over": film.result ? "1" : "0"},
       film.result ? "The match is over: this is all of it." : "Live: the match is being judged, and the picture follows it.") : "";
@@ -452,6 +450,38 @@ const JudgeView = (() => {
         el("div", {class: "left"}, toggleBox, board),
         el("div", {class: "right"}, scoreboard, chart, exchangeBox)));
 
+    function draw() {
+      const x = p.step > 0 ? film.exchanges[p.step - 1] : null;
+      stepLabel.textContent = `step ${p.step} / ${n}` + (x ? ` \u00b7 turn ${x.turn}` : "");
+      stepLabel.setAttribute("data-step", p.step);
+      const frame = frameAt(film, p.step);
+      scoreboard.replaceChildren(scoreTable(film, frame ? frame.scores : null));
+      drawChart(chart, film, frames, p.step, players.length);
+      chart.append(cpuChart(film, p.step));
+      exchangeBox.replaceChildren(exchangeView(film, x, p.step), marksList(film, p.step, p.layers));
+      drawBoard(board, film, r, p, p.step);
+    }
+    p.n = n;
+    // At the result, unless the page was opened to watch the match from its start.
+    go(box.dataset.start === "first" ? 0 : n);
+  }
+
+  // transport is the player's slider over steps 0..n and its buttons (first, back, play,
+  // forward, last, speed, the step shown) for the player p (its step, speed and timer), with
+  // go and toggle, which the keys use too (p.go, p.toggle); draw shows p.step.
+  function transport(p, n, draw) {
+    const stepLabel = el("span", {class: "step", "data-testid": "step"});
+    const slider = el("input", {type: "range", min: 0, max: n, value: n, "aria-label": "step", "data-testid": "slider", oninput: () => go(+slider.value)});
+    const playBtn = el("button", {title: "play / pause (space)", "data-testid": "play", onclick: () => toggle()}, "\u25b6");
+    const speedSel = el("select", {title: "steps per second (+ / -)", "data-testid": "speed", onchange: () => { p.speed = +speedSel.value; if (p.playing) { toggle(); toggle(); } }},
+      [1, 2, 4, 8, 16, 32, 64, 128].map((sp) => el("option", {value: sp, selected: sp === p.speed}, `${sp}/s`)));
+    const controls = el("div", {class: "controls"},
+      el("button", {title: "first step (Home)", onclick: () => go(0)}, "|\u25c0"),
+      el("button", {title: "step back (\u2190)", "data-testid": "back", onclick: () => go(p.step - 1)}, "\u25c0"),
+      playBtn,
+      el("button", {title: "step forward (\u2192)", "data-testid": "forward", onclick: () => go(p.step + 1)}, "\u25b6\u25b6"),
+      el("button", {title: "last step (End)", onclick: () => go(n)}, "\u25b6|"),
+      speedSel, stepLabel);
     function toggle() {
       p.playing = !p.playing;
       playBtn.textContent = p.playing ? "\u25ae\u25ae" : "\u25b6";
@@ -466,36 +496,149 @@ const JudgeView = (() => {
       slider.value = p.step;
       draw();
     }
-    function draw() {
-      const x = p.step > 0 ? film.exchanges[p.step - 1] : null;
-      stepLabel.textContent = `step ${p.step} / ${n}` + (x ? ` \u00b7 turn ${x.turn}` : "");
-      stepLabel.setAttribute("data-step", p.step);
-      const frame = frameAt(film, p.step);
-      const scores = frame ? frame.scores : null;
-      const roles = rolesOf(film);
-      scoreboard.replaceChildren(el("table", {}, players.map((pl, i) => el("tr", {},
-        el("td", {}, swatch(i), lineSample(i)), el("td", {}, pl.name, roles[i] ? el("span", {class: "role", "data-testid": "role"}, ` ${roles[i]}`) : ""),
-        el("td", {class: "num", "data-testid": "score", "data-player": i}, scores ? fmt(scores[i]) : "")))));
-      drawChart(chart, film, frames, p.step, players.length);
-      chart.append(cpuChart(film, p.step));
-      exchangeBox.replaceChildren(exchangeView(film, x, p.step), marksList(film, p.step, p.layers));
-      const mk = marksOf(film, p.step);
-      const marks = mk.marks.filter((m) => p.layers[m.layer] !== false);
-      if (r && frame && !p.drawError) {
-        try {
-          const view = {film, ctx: p.ctx, state: frame.state, scores: frame.scores, step: p.step, exchange: x, toggles: p.toggles, marks, player: mk.player};
-          r.draw(board, view);
-          if (marks.length && r.annotate) r.annotate(board, view, marks);
-        } catch (e) {
-          showError(board, `the ${h.game} renderer failed at step ${p.step}: ${e.message}`);
-        }
-      } else if (!frame) {
-        board.replaceChildren(el("p", {class: "muted"}, "No picture for this step."));
+    p.go = go; p.toggle = toggle;
+    return {slider, controls, stepLabel, go};
+  }
+
+  // scoreTable is the scoreboard at a step: each player's colour, line, name, role and score.
+  function scoreTable(film, scores) {
+    const roles = rolesOf(film);
+    return el("table", {}, (film.header.players || []).map((pl, i) => el("tr", {},
+      el("td", {}, swatch(i), lineSample(i)), el("td", {}, pl.name, roles[i] ? el("span", {class: "role", "data-testid": "role"}, ` ${roles[i]}`) : ""),
+      el("td", {class: "num", "data-testid": "score", "data-player": i}, scores ? fmt(scores[i]) : ""))));
+  }
+
+  // drawBoard draws film's picture at step into board with its renderer r, and over it the
+  // marks of the move just made on the layers p shows (p: ctx, toggles, layers, drawError).
+  function drawBoard(board, film, r, p, step) {
+    const x = step > 0 ? film.exchanges[step - 1] : null;
+    const frame = frameAt(film, step);
+    const mk = marksOf(film, step);
+    const marks = mk.marks.filter((m) => p.layers[m.layer] !== false);
+    if (r && frame && !p.drawError) {
+      try {
+        const view = {film, ctx: p.ctx, state: frame.state, scores: frame.scores, step, exchange: x, toggles: p.toggles, marks, player: mk.player};
+        r.draw(board, view);
+        if (marks.length && r.annotate) r.annotate(board, view, marks);
+      } catch (e) {
+        showError(board, `the ${film.header.game} renderer failed at step ${step}: ${e.message}`);
       }
+    } else if (!frame) {
+      board.replaceChildren(el("p", {class: "muted"}, "No picture for this step."));
     }
-    p.go = go; p.toggle = toggle; p.n = n;
-    // At the result, unless the page was opened to watch the match from its start.
-    go(box.dataset.start === "first" ? 0 : n);
+  }
+
+  // ---------- Two matches side by side ----------
+
+  // pairSteps lines two films of one match up by turn. Each step of either (the one after an
+  // exchange) is keyed by its turn and its place among that turn's exchanges; the slider runs
+  // over all the keys in order, and each side shows its last step at or before the slider's
+  // key. While the matches agree both show the same step; after they part, the same turn.
+  function pairSteps(films) {
+    const keyed = films.map((f) => {
+      let turn = null, k = 0;
+      return f.exchanges.map((x, i) => {
+        if (x.turn === turn) k++; else { turn = x.turn; k = 0; }
+        return {turn: x.turn, k, step: i + 1};
+      });
+    });
+    const all = new Map();
+    for (const ks of keyed) for (const e of ks) all.set(`${e.turn}:${e.k}`, {turn: e.turn, k: e.k});
+    const keys = [...all.values()].sort((a, b) => a.turn - b.turn || a.k - b.k);
+    const at = keyed.map((ks) => {
+      const steps = [0];
+      let j = 0, cur = 0;
+      for (const key of keys) {
+        while (j < ks.length && (ks[j].turn < key.turn || ks[j].turn === key.turn && ks[j].k <= key.k)) cur = ks[j++].step;
+        steps.push(cur);
+      }
+      return steps;
+    });
+    return {keys, at};
+  }
+
+  // showPair plays two films of one match side by side (view.Pair): one slider, both boards
+  // at the same turn, the first exchange where they part marked on the timeline and named
+  // above, each side's exchange there outlined.
+  function showPair(pair) {
+    const box = root();
+    stopPlayer();
+    clearTimeout(listTimer);
+    const films = [checkFilm(pair.a), checkFilm(pair.b)];
+    const c = pair.comparison || {};
+    const first = c.first || null;
+    const names = pair.names || ["A", "B"];
+    const h = films[0].header;
+    const {keys, at} = pairSteps(films);
+    const n = keys.length;
+    // The slider's first position where a side shows the exchange they part at.
+    const firstPos = first ? at[0].findIndex((st, pos) => st > first.exchange || at[1][pos] > first.exchange) : -1;
+    const p = player = {step: n, playing: false, speed: 8, timer: null, toggles: {}, layers: {}, n};
+    const r0 = renderers[h.game];
+    for (const t of (r0 && r0.toggles) || []) p.toggles[t.key] = t.value;
+    for (const f of films) for (const l of layersOf(f)) p.layers[l] = true;
+
+    const sides = films.map((film, i) => {
+      const frames = film.frames || [];
+      const r = renderers[h.game] || (frames.length ? generic : null);
+      const q = {toggles: p.toggles, layers: p.layers, ctx: null, drawError: ""};
+      if (r) { try { q.ctx = r.prepare ? r.prepare(film) : null; } catch (e) { q.drawError = e.message; } }
+      const board = el("div", {class: "board", "data-testid": "board", "data-side": i});
+      const scoreboard = el("div", {class: "scoreboard", "data-testid": "scoreboard", "data-side": i});
+      const exchangeBox = el("div", {class: "exchange", "data-testid": "exchange", "data-side": i});
+      const stepLabel = el("span", {class: "step", "data-testid": "side-step", "data-side": i});
+      const res = film.result || {};
+      const final = (res.players || []).map((q, j) => `${((film.header.players || [])[j] || {}).name || "player " + j} ${fmt(q.score)}`).join(" \u00b7 ");
+      const column = el("section", {class: "side", "data-testid": "side", "data-side": i},
+        el("h2", {}, el("span", {class: "which"}, i ? "B" : "A"), ` ${names[i]}`),
+        el("p", {class: "muted", "data-testid": "side-result"}, final ? `ended: ${final}` : "not judged to the end"),
+        mismatchBanner(film), film.problem || q.drawError ? el("div", {class: "warning", "data-testid": "problem"}, film.problem || q.drawError) : "",
+        stepLabel, board, scoreboard, exchangeBox);
+      return {film, r, q, board, scoreboard, exchangeBox, stepLabel, column, draw(step) {
+        const x = step > 0 ? film.exchanges[step - 1] : null;
+        stepLabel.textContent = `step ${step} / ${film.exchanges.length}` + (x ? ` \u00b7 turn ${x.turn}` : "");
+        stepLabel.setAttribute("data-step", step);
+        const frame = frameAt(film, step);
+        scoreboard.replaceChildren(scoreTable(film, frame ? frame.scores : null));
+        const parted = first && step === first.exchange + 1;
+        exchangeBox.classList.toggle("parted", !!parted);
+        exchangeBox.replaceChildren(parted ? el("div", {class: "fault", "data-testid": "parted"}, `here the two matches part: ${first.why}`) : "",
+          exchangeView(film, x, step), marksList(film, step, p.layers));
+        drawBoard(board, film, r, q, step);
+      }};
+    });
+
+    const who = (i) => { const pl = (h.players || [])[i]; return pl ? `${pl.name} (player ${i})` : `player ${i}`; };
+    const answer = (a) => a === null || a === undefined ? "nothing (its match was over)" : JSON.stringify(a);
+    const summary = el("div", {class: first ? "banner" : "info", "data-testid": "pair-summary"},
+      first ? [el("strong", {}, `They part at exchange ${first.exchange} (step ${first.exchange + 1}), turn ${first.turn}, ${who(first.player)}: `),
+        `${first.why}. A answered ${answer(first.a)}, B answered ${answer(first.b)}. `,
+        el("button", {"data-testid": "go-first", onclick: () => go(firstPos)}, "Go there")] :
+        el("strong", {}, "The same match, exchange for exchange."));
+    const {slider, controls, stepLabel, go} = transport(p, n, () => draw());
+    const timeline = el("div", {class: "timeline", "data-testid": "timeline"}, firstPos >= 0 ?
+      el("button", {class: "mark first", "data-testid": "first-difference", "data-step": firstPos, style: `left:${n ? 100 * firstPos / n : 0}%`,
+        title: `where they part: ${first.why}`, onclick: () => go(firstPos)}, "\u2260") : "");
+    const toggleBox = el("div", {class: "toggles"}, ((r0 && r0.toggles) || []).map((t) => el("label", {},
+      el("input", {type: "checkbox", "data-testid": "toggle-" + t.key, checked: t.value, onchange: (e) => { p.toggles[t.key] = e.target.checked; draw(); }}), " ", t.label)),
+      Object.keys(p.layers).length ? el("span", {class: "layers", "data-testid": "layers"}, "drawings: ", Object.keys(p.layers).map((l) => el("label", {},
+        el("input", {type: "checkbox", "data-testid": "layer-" + l, checked: true, onchange: (e) => { p.layers[l] = e.target.checked; draw(); }}), " ", l))) : "");
+    box.replaceChildren(
+      el("div", {class: "info"}, el("h1", {}, `${h.game}: two matches side by side`), aboutGame(h, box.dataset.rules),
+        el("div", {class: "meta"}, el("span", {"data-testid": "seed"}, `seed ${h.seed}`),
+          Object.keys(h.options || {}).sort().filter((k) => String(h.options[k]) !== "").map((k) => optionTag(k, String(h.options[k]))))),
+      summary,
+      el("div", {class: "dock", "data-testid": "dock"}, el("div", {class: "bar"}, slider, timeline), controls),
+      toggleBox,
+      el("div", {class: "pair", "data-testid": "pair"}, sides.map((sd) => sd.column)));
+
+    function draw() {
+      const key = p.step > 0 ? keys[p.step - 1] : null;
+      stepLabel.textContent = `${p.step} / ${n}` + (key ? ` \u00b7 turn ${key.turn}` : "");
+      stepLabel.setAttribute("data-step", p.step);
+      sides.forEach((sd, i) => sd.draw(at[i][p.step]));
+    }
+    go(firstPos >= 0 ? firstPos : n);
   }
 
   // mismatchBanner says, above everything, that a replay does not re-judge to what it
@@ -808,14 +951,18 @@ const JudgeView = (() => {
     tick();
   }
 
-  // standingsPanel is a round's progress and standings (once it is done; its entrants before).
+  // standingsPanel is a round's progress and standings: at its end the round's, while it runs
+  // those of the matches judged so far (its entrants before any).
   function standingsPanel(r) {
-    const rows = (r.outcome && r.outcome.standings) || [];
+    const done = (r.outcome && r.outcome.standings) || [];
+    const soFar = r.status === "running" && r.judged > 0 ? r.so_far || [] : [];
+    const rows = done.length ? done : soFar;
     return el("div", {},
       el("h2", {}, `${r.kind === "official" ? "The official round" : "Test competition"} ${r.id}`),
       el("p", {class: "muted", "data-testid": "projector-progress"}, r.status === "running" ?
-        `${r.judged} matches judged, ${(r.playing || []).length} to go` : `${r.status}: ${r.judged} matches judged`),
-      rows.length ? el("table", {class: "result", "data-testid": "projector-standings"},
+        `${r.judged} matches judged, ${(r.playing || []).length} playing now` : `${r.status}: ${r.judged} matches judged`),
+      !done.length && soFar.length ? el("p", {class: "muted", "data-testid": "projector-so-far"}, `Standings so far, after ${r.judged} matches:`) : "",
+      rows.length ? el("table", {class: "result", "data-testid": "projector-standings", "data-final": done.length ? "1" : "0"},
         el("tbody", {}, rows.map((s) => el("tr", {}, el("td", {class: "num"}, s.rank), el("td", {}, s.name), el("td", {class: "num"}, fmt(s.points))))))
         : el("ul", {"data-testid": "projector-entrants"}, (r.entrants || []).map((e) => el("li", {}, e.login))));
   }
@@ -836,6 +983,17 @@ const JudgeView = (() => {
       const back = document.getElementById("home");
       if (back) back.remove();
       startLive(live);
+      return;
+    }
+    const pair = document.getElementById("pair");
+    if (pair) {
+      const back = document.getElementById("home");
+      if (back) back.remove();
+      try {
+        showPair(JSON.parse(pair.textContent));
+      } catch (e) {
+        showError(root(), `the replays in this page cannot be read: ${e.message}`);
+      }
       return;
     }
     const embedded = document.getElementById("film");
