@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"slices"
@@ -15,6 +16,7 @@ import (
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/match/matchtest"
+	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/submission"
 )
 
@@ -23,7 +25,9 @@ import (
 // its one mark a move replaced by none, by ten and by a hundred (ten times the stderr limits
 // allow, to see the replay at its cap). Reported per count: the median gap between exchanges
 // as the replay receives them (move-p50-us-N) and its ratio to the bots drawing none in the
-// same iteration (move-N/0), and the replay's size (replay-KiB-N).
+// same iteration (move-N/0), the bots' own CPU time a move as the judge charged it
+// (bot-cpu-p50-us-N: writing the lines is the bot's work), and the replay's size
+// (replay-KiB-N).
 func BenchmarkMarks(b *testing.B) {
 	g, _ := games.Lookup("amazes")
 	r := matchtest.Runner(b)
@@ -45,7 +49,7 @@ func BenchmarkMarks(b *testing.B) {
 			b.Fatalf("building the bot drawing %d marks: %v", n, err)
 		}
 	}
-	play := func(n int, seed uint64) (gaps []time.Duration, size int64) {
+	play := func(n int, seed uint64) (gaps, cpu []time.Duration, size int64) {
 		f, err := os.CreateTemp(b.TempDir(), "replay-*.jsonl")
 		if err != nil {
 			b.Fatal(err)
@@ -70,31 +74,41 @@ func BenchmarkMarks(b *testing.B) {
 		for k := 1; k < len(stamps); k++ {
 			gaps = append(gaps, stamps[k].Sub(stamps[k-1]))
 		}
-		return gaps, st.Size()
+		f.Seek(0, io.SeekStart)
+		rp, err := replay.Read(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, x := range rp.Exchanges {
+			cpu = append(cpu, time.Duration(x.CPUus)*time.Microsecond)
+		}
+		return gaps, cpu, st.Size()
 	}
 	median := func(d []time.Duration) float64 {
 		slices.Sort(d)
 		return float64(d[len(d)/2].Nanoseconds()) / 1e3
 	}
-	gaps := map[int][]time.Duration{}
+	gaps, cpus := map[int][]time.Duration{}, map[int][]time.Duration{}
 	sizes := map[int][]int64{}
 	var ratios = map[int][]float64{}
 	for i := 0; i < b.N; i++ {
 		base := 0.0
 		for _, n := range counts {
-			g, size := play(n, uint64(i+1))
+			g, cpu, size := play(n, uint64(i+1))
 			matchtest.Engine(r).Settle()
 			m := median(g)
 			if n == 0 {
 				base = m
 			}
 			gaps[n] = append(gaps[n], g...)
+			cpus[n] = append(cpus[n], cpu...)
 			sizes[n] = append(sizes[n], size)
 			ratios[n] = append(ratios[n], m/base)
 		}
 	}
 	for _, n := range counts {
 		b.ReportMetric(median(gaps[n]), fmt.Sprintf("move-p50-us-%d", n))
+		b.ReportMetric(median(cpus[n]), fmt.Sprintf("bot-cpu-p50-us-%d", n))
 		slices.Sort(ratios[n])
 		if n > 0 {
 			b.ReportMetric(ratios[n][len(ratios[n])/2], fmt.Sprintf("move-%d/0", n))
