@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -30,7 +31,8 @@ func (a *app) viewCmd() *cobra.Command {
 		Use:   "view [--listen ADDR] [--tournament OUTCOME.json] [DATA_DIR|DIR|FILE...]",
 		Short: "Serve the replay viewer and results browser: of replay files, or of the judge's results",
 		Long: `Serve the viewer on ADDR (this machine only by default): a list of matches and a player
-for their replays, for every game. With DIR or FILE arguments the matches are those replay
+for their replays, for every game; from the judge's results, also the matches playing now,
+each watched live as it is judged. With DIR or FILE arguments the matches are those replay
 files (*.jsonl, directories searched). With none, they are the judge's results and replays:
 nats.url's when it is set; else those of the NATS store in the data directory (--data-dir,
 data_dir/nats or nats.store), read through the judge serve running on it, or, when none is,
@@ -74,6 +76,10 @@ works offline: it loads nothing from anywhere but this server.`,
 				s.Lookup = a.viewLookup(ctx, q)
 				fmt.Fprintf(cmd.ErrOrStderr(), "judge view: the results and replays %s\n", from)
 				s.Source = &view.Stream{Store: q, Bucket: queue.BucketReplays}
+				// The matches the daemons begin from now on are listed to watch live until judged.
+				begun := &begunJobs{}
+				go q.Starts(ctx, begun.add)
+				s.Live, s.Playing, s.Stop = q, begun.ids, ctx.Done()
 			}
 			ln, err := listenOn("--listen", listen)
 			if err != nil {
@@ -174,4 +180,28 @@ func serveUntilDone(ctx context.Context, ln net.Listener, h http.Handler) error 
 		}
 		return nil
 	}
+}
+
+// begunJobs are the ids of the jobs the daemons have begun, as their start hints came (the
+// newest maxBegun): the viewer lists those not judged yet as playing now.
+type begunJobs struct {
+	mu   sync.Mutex
+	list []string
+}
+
+const maxBegun = 1000
+
+func (b *begunJobs) add(id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.list) >= maxBegun {
+		b.list = slices.Delete(b.list, 0, len(b.list)-maxBegun+1)
+	}
+	b.list = append(b.list, id)
+}
+
+func (b *begunJobs) ids() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.list)
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
 )
@@ -42,6 +43,12 @@ type Match struct {
 	Mismatch bool
 }
 
+// Watcher watches a match under way: its replay lines from the first (queue.WatchLive);
+// queue.ErrNotLive when no judge plays it now.
+type Watcher interface {
+	WatchLive(ctx context.Context, id string, buffered int) (<-chan queue.LiveLine, error)
+}
+
 // Server serves the viewer: the page, its scripts, the list of matches and their films.
 type Server struct {
 	Source Source
@@ -55,6 +62,13 @@ type Server struct {
 	Prefix    string
 	// MaxUpload bounds a replay posted from the page (default 256 MiB).
 	MaxUpload int64
+	// Live, when set, is where matches under way are watched (the queue), and Playing lists
+	// them (the ids of the matches the daemons have begun and not yet judged): the list
+	// shows them, each followed live at #/live/ID.
+	Live    Watcher
+	Playing func() []string
+	// Stop, closed when the server shuts down, ends the live streams at once.
+	Stop <-chan struct{}
 
 	films *Films // of the matches listed, made once (Handler)
 }
@@ -69,6 +83,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /api/film/{key...}", s.film)
 	mux.HandleFunc("POST /api/film", s.upload)
 	mux.HandleFunc("GET /api/pair", s.pair)
+	mux.HandleFunc("GET /api/live/{id}", s.live)
 	mux.HandleFunc("GET /frame/{key...}", s.frame)
 	mux.HandleFunc("GET /rules/{name}", ServeRules)
 	return secure(mux)
@@ -125,7 +140,19 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 		Title     string          `json:"title"`
 		Standings json.RawMessage `json:"standings,omitempty"`
 		Matches   []listEntry     `json:"matches"`
+		Playing   []string        `json:"playing,omitempty"` // under way, to watch live
 	}{Title: s.Title, Standings: s.Standings, Matches: []listEntry{}}
+	if s.Live != nil && s.Playing != nil {
+		judged := map[string]bool{}
+		for _, m := range ms {
+			judged[m.Result.ID] = true
+		}
+		for _, id := range s.Playing() {
+			if !judged[id] && (s.Prefix == "" || strings.HasPrefix(id, s.Prefix)) {
+				out.Playing = append(out.Playing, id)
+			}
+		}
+	}
 	for _, m := range ms {
 		res := m.Result
 		if s.Prefix != "" && !strings.HasPrefix(res.ID, s.Prefix) {
@@ -171,6 +198,28 @@ func (s *Server) filmOf(ctx context.Context, key string) (*Film, int, error) {
 		return nil, http.StatusUnprocessableEntity, err
 	}
 	return f, http.StatusOK, nil
+}
+
+// live streams the match id under way as server-sent events (StreamEvents; ?frames=1 adds
+// its pictures): 409 when no judge plays it now, 404 when this viewer watches none.
+func (s *Server) live(w http.ResponseWriter, r *http.Request) {
+	if s.Live == nil {
+		writeError(w, http.StatusNotFound, errors.New("this viewer shows replay files: it watches no match under way (judge view with no file does)"))
+		return
+	}
+	id := r.PathValue("id")
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	lines, err := s.Live.WatchLive(ctx, id, LiveBuffer)
+	switch {
+	case errors.Is(err, queue.ErrNotLive):
+		writeError(w, http.StatusConflict, fmt.Errorf("match %s is not being played now: it is listed with its result once it is judged", id))
+		return
+	case err != nil:
+		writeError(w, http.StatusBadGateway, fmt.Errorf("watching match %s: %w", id, err))
+		return
+	}
+	StreamEvents(ctx, w, lines, EventOptions{Frames: r.URL.Query().Get("frames") != "", Lookup: s.Lookup, Stop: s.Stop})
 }
 
 // pair is the films of the matches ?a=KEY&b=KEY side by side (the page's #/compare/A|B).

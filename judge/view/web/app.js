@@ -273,13 +273,17 @@ const JudgeView = (() => {
   let listTimer = null;
   const LIST_REFRESH_MS = 10000;
 
+  let stopLive = null; // the live match the page follows, if any
   async function route() {
     const box = root();
     stopPlayer();
     clearTimeout(listTimer);
+    if (stopLive) { stopLive(); stopLive = null; }
     const hash = decodeURIComponent(location.hash.slice(1));
     try {
-      if (hash.startsWith("/compare/")) {
+      if (hash.startsWith("/live/")) {
+        stopLive = startLive("api/live/" + encodeURIComponent(hash.slice("/live/".length)) + "?frames=1");
+      } else if (hash.startsWith("/compare/")) {
         box.replaceChildren(el("p", {class: "muted"}, "Loading..."));
         const pair = await fetchJSON("api/pair" + location.hash.slice("#/compare/".length));
         showPair(pair);
@@ -304,6 +308,12 @@ const JudgeView = (() => {
     if (list.note) box.append(el("p", {class: "muted"}, list.note));
     if (list.standings && list.standings.length) {
       box.append(el("h2", {}, "Standings"), standingsTable(list.standings));
+    }
+    const playing = list.playing || [];
+    if (playing.length) {
+      box.append(el("h2", {}, `Playing now (${playing.length})`),
+        el("ul", {class: "playing", "data-testid": "playing"}, playing.map((id) => el("li", {},
+          el("a", {href: "#/live/" + encodeURIComponent(id), "data-testid": "playing-link"}, id), el("span", {class: "muted"}, " \u00b7 watch it live")))));
     }
     box.append(el("h2", {}, `Matches (${list.matches.length})`));
     if (!list.matches.length) {
