@@ -166,6 +166,11 @@ func contestFromTheCommandLine(t *testing.T, judge judgeCLI, kept string, window
 	if out, err := contestCLI(t, "", "leaderboard", "--json"); err != nil || !strings.Contains(out, `"rows"`) {
 		t.Errorf("the leaderboard: %v\n%s", err, out)
 	}
+	// Her statistics: the real matches' results carry each player's closest CPU call.
+	if out, err := contestCLI(t, "", "stats"); err != nil || !strings.Contains(out, "house:easy") || !strings.Contains(out, "OPTIONS") ||
+		!strings.Contains(out, "closest calls") || !strings.Contains(out, "µs of") {
+		t.Errorf("the statistics: %v\n%s", err, out)
+	}
 
 	// Her own sources back: the active version by default, an older one by its number.
 	back := filepath.Join(t.TempDir(), "back")

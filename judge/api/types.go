@@ -358,11 +358,28 @@ type Stats struct {
 	BySeat     []StatsRow    `json:"by_seat"`
 	ByLength   []StatsRow    `json:"by_length"`
 	ByVersion  []StatsRow    `json:"by_version"`
+	ByOptions  []StatsRow    `json:"by_options"`
 	Faults     []StatsFaults `json:"faults"`
+	// ClosestCalls are the answers of the actor's that came nearest their CPU limit, over all
+	// its matches (the ladder's and the rest), the nearest first, at most ten.
+	ClosestCalls []StatsCall `json:"closest_calls"`
 }
 
-// StatsRow is the results of the matches of one kind: Key names it (an opponent, "seat 0",
-// a span of moves, "v3"); Won, Drawn and Lost are against the others of each match (in a match
+// StatsCall is one answer's CPU against its limit: in match Match, of version Version, at
+// Turn; Share is CPUus over LimitUS.
+type StatsCall struct {
+	Match   string  `json:"match"`
+	Kind    string  `json:"kind"`
+	Version int     `json:"version"`
+	Turn    int     `json:"turn"`
+	CPUus   int64   `json:"cpu_us"`
+	LimitUS int64   `json:"limit_us"`
+	Share   float64 `json:"share"`
+}
+
+// StatsRow is the results of the matches of one kind: Key names it (an opponent, "seat 0"
+// with its part in a game of parts, "seat 0 (Fugitive)", a span of moves, "v3", the options
+// played with, "turns=150 time=30s"); Won, Drawn and Lost are against the others of each match (in a match
 // of more than two, each other player: above, level, below); Score is the mean score; WinRate
 // is (won + drawn/2) over the comparisons; Change, in ByVersion, the win rate's change from the
 // version before.

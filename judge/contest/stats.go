@@ -10,6 +10,7 @@ import (
 
 	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest/store"
+	"github.com/botjudge/judge/judge/game"
 )
 
 // Stats are the actor's statistics of its own matches in a contest (api.Stats): every match of
@@ -30,11 +31,41 @@ func (e *Engine) Stats(ctx context.Context, a Actor, contest string) (api.Stats,
 	if err != nil {
 		return api.Stats{}, err
 	}
-	return statsOf(a.Login, version, ms), nil
+	ct, err := e.c.Store.Contest(ctx, contest)
+	if err != nil {
+		return api.Stats{}, err
+	}
+	var roles []string
+	if g, ok := e.c.Games(ct.Game); ok {
+		roles = game.RolesOf(g)
+	}
+	return statsOf(a.Login, version, roles, ms), nil
 }
 
-// statsOf is login's statistics of matches, its versions' numbers by submission id.
-func statsOf(login string, version map[string]int, ms []store.Match) api.Stats {
+// maxCalls is how many closest calls the statistics list.
+const maxCalls = 10
+
+// optionWords are a match's options as the statistics name them ("k=v" by key, those with a
+// value), or what an older record, which kept none, played with.
+func optionWords(o map[string]string) string {
+	var words []string
+	for _, k := range slices.Sorted(maps.Keys(o)) {
+		if o[k] != "" {
+			words = append(words, k+"="+o[k])
+		}
+	}
+	if o == nil {
+		return "not recorded (the contest's options then)"
+	}
+	if len(words) == 0 {
+		return "the game's defaults"
+	}
+	return strings.Join(words, " ")
+}
+
+// statsOf is login's statistics of matches, its versions' numbers by submission id, roles the
+// game's seats' parts (none when they play alike).
+func statsOf(login string, version map[string]int, roles []string, ms []store.Match) api.Stats {
 	type acc struct {
 		api.StatsRow
 		score float64
@@ -96,7 +127,16 @@ func statsOf(login string, version map[string]int, ms []store.Match) api.Stats {
 				add("opponent", name, 0, w, d, l, me.Score)
 			}
 			out.Matches++
-			add("seat", fmt.Sprintf("seat %d", i), i, won, drawn, lost, me.Score)
+			seatName := fmt.Sprintf("seat %d", i)
+			if i < len(roles) {
+				seatName += " (" + roles[i] + ")"
+			}
+			add("seat", seatName, i, won, drawn, lost, me.Score)
+			add("options", optionWords(m.Options), 0, won, drawn, lost, me.Score)
+			if c := me.Closest; c != nil && c.LimitUS > 0 {
+				out.ClosestCalls = append(out.ClosestCalls, api.StatsCall{Match: m.ID, Kind: m.Kind, Version: v, Turn: c.Turn,
+					CPUus: c.CPUus, LimitUS: c.LimitUS, Share: c.Share()})
+			}
 			add("version", fmt.Sprintf("v%d", v), v, won, drawn, lost, me.Score)
 			span := lengthSpan(me.Moves)
 			add("length", span.name, span.order, won, drawn, lost, me.Score)
@@ -126,6 +166,12 @@ func statsOf(login string, version map[string]int, ms []store.Match) api.Stats {
 		return out
 	}
 	out.ByOpponent, out.BySeat, out.ByLength, out.ByVersion = rows("opponent", false), rows("seat", true), rows("length", true), rows("version", true)
+	out.ByOptions = rows("options", false)
+	slices.SortStableFunc(out.ClosestCalls, func(a, b api.StatsCall) int { return cmp.Compare(b.Share, a.Share) })
+	if out.ClosestCalls == nil {
+		out.ClosestCalls = []api.StatsCall{}
+	}
+	out.ClosestCalls = out.ClosestCalls[:min(len(out.ClosestCalls), maxCalls)]
 	for i := 1; i < len(out.ByVersion); i++ {
 		d := out.ByVersion[i].WinRate - out.ByVersion[i-1].WinRate
 		out.ByVersion[i].Change = &d

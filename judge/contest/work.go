@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -216,6 +217,7 @@ func (e *Engine) StartMatch(ctx context.Context, c store.Contest, m store.Match)
 		p.Files = files
 		j.Players = append(j.Players, p)
 	}
+	m.Options = maps.Clone(c.Options)
 	m, err := e.c.Store.AddMatch(ctx, m)
 	if err != nil && !errors.Is(err, store.ErrExists) {
 		return m, err

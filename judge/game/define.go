@@ -15,6 +15,8 @@ type Spec struct {
 	Start func(c Config, o *Options) (Match, error)
 	// Library, when set, supplies helper code to the game's bots at compile time (Library).
 	Library func(lang string) map[string][]byte
+	// Roles names each seat's part, for a game whose seats play different parts (Roles).
+	Roles []string
 }
 
 // Define is the Game a Spec declares.
@@ -37,6 +39,9 @@ func (g defined) New(c Config) (Match, error) {
 	}
 	return m, err
 }
+
+// Roles is the spec's seats' parts, or none.
+func (g defined) Roles() []string { return g.s.Roles }
 
 // Library is the spec's library for lang, or none.
 func (g defined) Library(lang string) map[string][]byte {

@@ -230,6 +230,20 @@ type Library interface {
 	Library(lang string) map[string][]byte
 }
 
+// Roles is implemented by a game whose seats play different parts (On The Run's Fugitive and
+// Detectives): each seat's, by seat, or none when every seat plays alike.
+type Roles interface {
+	Roles() []string
+}
+
+// RolesOf is g's seats' parts, or nil.
+func RolesOf(g Game) []string {
+	if r, ok := g.(Roles); ok {
+		return r.Roles()
+	}
+	return nil
+}
+
 // Directory is implemented by a game that is a directory of files (an added game: its
 // manifest, referee, samples and rules): what plays it on a contestant's machine (judge play
 // --game DIR).

@@ -471,3 +471,34 @@ func TestBuildOnlyWithFakes(t *testing.T) {
 		}
 	}
 }
+
+// Each player's closest call is its answer whose CPU came nearest its limit, as the replay
+// records it: the tested bot's slow second answer; the honest bot's, one of its own.
+func TestClosestCallWithFakes(t *testing.T) {
+	tested := newFakeBot(&fakeProc{steps: map[int]fakeStep{
+		0: {lines: []string{"echo a"}, cpu: 2 * time.Millisecond},
+		1: {lines: []string{"echo b"}, cpu: 30 * time.Millisecond},
+		2: {lines: []string{"echo c"}, cpu: 5 * time.Millisecond},
+	}})
+	res, rp, err := playFakeBot(t, &match.Referee[*fakeBot]{}, tested, "honest", "tested")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, pl := range res.Players {
+		var best *replay.Exchange
+		for i, x := range rp.Exchanges {
+			if x.Player == p && x.LimitUS > 0 && (best == nil || float64(x.CPUus)/float64(x.LimitUS) > float64(best.CPUus)/float64(best.LimitUS)) {
+				best = &rp.Exchanges[i]
+			}
+		}
+		if best == nil || pl.Closest == nil || pl.Closest.Turn != best.Turn || pl.Closest.CPUus != best.CPUus || pl.Closest.LimitUS != best.LimitUS {
+			t.Errorf("player %d's closest call %+v; the replay's is %+v", p, pl.Closest, best)
+		}
+	}
+	if c := res.Players[1].Closest; c == nil || c.CPUus != 30000 {
+		t.Errorf("the tested bot's closest call: %+v; want its 30 ms answer", c)
+	}
+	if c := rp.Result.Players[1].Closest; c == nil || *c != *res.Players[1].Closest {
+		t.Errorf("the replay's result has the closest call %+v", c)
+	}
+}

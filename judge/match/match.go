@@ -224,6 +224,9 @@ func (r *Referee[P]) referee(ctx context.Context, m game.Match, j Job, bots []*b
 		}
 		x.Received, x.Fault, x.Verdict = reply.Lines, reply.Fault, verdict
 		x.CPUus, x.CPUms = reply.CPU.Microseconds(), reply.CPU.Milliseconds()
+		if call := (result.CPUCall{Turn: x.Turn, CPUus: x.CPUus, LimitUS: x.LimitUS}); call.LimitUS > 0 && (b.closest == nil || call.Share() > b.closest.Share()) {
+			b.closest = &call
+		}
 		if err := record(req.Player, x); err != nil {
 			return err
 		}
@@ -237,7 +240,7 @@ func players(j Job, bots []*bot, out game.Result) []result.Player {
 		b := bots[i]
 		p := result.Player{Name: e.Name, Lang: e.Submission.Lang, Build: b.build.Report(), Moves: b.moves,
 			CPUms: b.cpu.Milliseconds(), StartupCPUms: b.startup.Milliseconds(), WallMs: b.wall.Milliseconds(), MaxRSSKiB: b.peak >> 10,
-			Stderr: result.StderrTail(b.stderr.String())}
+			Stderr: result.StderrTail(b.stderr.String()), Closest: b.closest}
 		if i < len(out.Scores) {
 			p.Score, p.Rank = out.Scores[i], out.Ranks[i]
 		}
@@ -247,7 +250,7 @@ func players(j Job, bots []*bot, out game.Result) []result.Player {
 		if b.recording != nil && i < len(b.recording.Replay.Result.Players) {
 			// A seat played from its recording: its figures are the recorded ones.
 			r := b.recording.Replay.Result.Players[i]
-			p.Build, p.CPUms, p.StartupCPUms, p.WallMs, p.MaxRSSKiB, p.Stderr = r.Build, r.CPUms, r.StartupCPUms, r.WallMs, r.MaxRSSKiB, r.Stderr
+			p.Build, p.CPUms, p.StartupCPUms, p.WallMs, p.MaxRSSKiB, p.Stderr, p.Closest = r.Build, r.CPUms, r.StartupCPUms, r.WallMs, r.MaxRSSKiB, r.Stderr, r.Closest
 		}
 		ps = append(ps, p)
 	}
@@ -336,6 +339,7 @@ type bot struct {
 	// until the next request to anyone, then stopped.
 	quitting bool
 	moves    int
+	closest  *result.CPUCall // the answer nearest its limit
 	// cpu is all the CPU charged to the bot: its turns, and its start-up beyond the allowance.
 	cpu  time.Duration
 	wall time.Duration

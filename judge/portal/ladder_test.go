@@ -508,12 +508,17 @@ func TestStatsThroughTheAPI(t *testing.T) {
 		len(st.ByVersion) != 1 || st.ByVersion[0].WinRate != 1 || len(st.BySeat) == 0 || len(st.ByLength) == 0 {
 		t.Errorf("ann's statistics: %+v", st)
 	}
+	// Each match's options, and ann's closest calls: one a match, the nearest first.
+	if len(st.ByOptions) != 1 || st.ByOptions[0].Matches != 3 || len(st.ClosestCalls) != 3 || st.ClosestCalls[0].Share < st.ClosestCalls[2].Share || st.ClosestCalls[0].Match == "" {
+		t.Errorf("ann's statistics by options %+v and closest calls %+v", st.ByOptions, st.ClosestCalls)
+	}
 	var other api.Stats
 	bob.apiJSON("/api/v1/contests/spring/stats", &other)
 	if other.Login != "bob" || other.Matches != 1 {
 		t.Errorf("bob's statistics: %+v", other)
 	}
-	if code, page := ann.get("/c/spring/stats"); code != 200 || !strings.Contains(page, `data-testid="by-opponent"`) || !strings.Contains(page, "house:easy") || !strings.Contains(page, "100%") {
+	if code, page := ann.get("/c/spring/stats"); code != 200 || !strings.Contains(page, `data-testid="by-opponent"`) || !strings.Contains(page, "house:easy") || !strings.Contains(page, "100%") ||
+		!strings.Contains(page, `data-testid="by-options"`) || strings.Count(page, `data-testid="closest-call"`) != 3 {
 		t.Errorf("the statistics page: %d", code)
 	}
 	e.contest("autumn", nil)

@@ -182,7 +182,8 @@ func (e *env) daemon(ctx context.Context) {
 			for _, f := range p.Files {
 				src += f
 			}
-			pl := result.Player{Name: p.Name, Lang: p.Lang, Build: result.Build{OK: true, Log: "warning of " + p.Name}, Stderr: "stderr of " + p.Name}
+			pl := result.Player{Name: p.Name, Lang: p.Lang, Build: result.Build{OK: true, Log: "warning of " + p.Name}, Stderr: "stderr of " + p.Name,
+				Closest: &result.CPUCall{Turn: 1 + i, CPUus: int64(100 * (1 + i + len(src)%5)), LimitUS: 1000}}
 			if strings.Contains(src, "echo") { // as a compiler quotes the source, and a bot prints its input
 				pl.Build.Log += ": " + src
 				pl.Stderr += ": " + src

@@ -118,6 +118,24 @@ type Player struct {
 	// Stderr is the end of what the bot wrote to stderr (StderrTail); the replay has all the
 	// judge kept, move by move.
 	Stderr string `json:"stderr,omitempty"`
+	// Closest is the answer whose CPU came nearest its limit (the largest share; the first
+	// of equals); nil for a player that answered nothing with a limit.
+	Closest *CPUCall `json:"closest_call,omitempty"`
+}
+
+// CPUCall is one answer's CPU time against its limit: the player's closest call.
+type CPUCall struct {
+	Turn    int   `json:"turn"`
+	CPUus   int64 `json:"cpu_us"`
+	LimitUS int64 `json:"limit_us"`
+}
+
+// Share is the call's CPU as a share of its limit.
+func (c CPUCall) Share() float64 {
+	if c.LimitUS <= 0 {
+		return 0
+	}
+	return float64(c.CPUus) / float64(c.LimitUS)
 }
 
 // Build is how a player's submission built (players[].build).

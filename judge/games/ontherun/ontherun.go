@@ -35,6 +35,7 @@ var spec = game.Spec{
 	Name: "ontherun", MinPlayers: 2, MaxPlayers: 2, DefaultPlayers: 2,
 	Options: []game.Declared{citiesOpt, timeOpt, memoryOpt, mapOpt},
 	Start:   begin,
+	Roles:   []string{"Fugitive", "Detectives"},
 }
 
 // The options: the map, the time budget and the memory limit.

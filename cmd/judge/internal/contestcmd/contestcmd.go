@@ -619,7 +619,7 @@ func contestStatsCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "stats [--json]",
-		Short: "Your statistics: your results by opponent, seat, match length and version (each against the one before), and your faults",
+		Short: "Your statistics: your results by opponent, seat (its part, in a game of parts), match length, version (each against the one before) and the game's options, your faults and your closest CPU calls",
 		Args:  cobra.NoArgs,
 		RunE: contestCommand(func(cmd *cobra.Command, _ []string, l contestLogin) error {
 			st, raw, err := l.client().Stats(cmd.Context(), l.Contest)
@@ -639,7 +639,7 @@ func printStats(w io.Writer, st api.Stats) {
 	for _, t := range []struct {
 		head string
 		rows []api.StatsRow
-	}{{"OPPONENT", st.ByOpponent}, {"SEAT", st.BySeat}, {"MOVES", st.ByLength}, {"VERSION", st.ByVersion}} {
+	}{{"OPPONENT", st.ByOpponent}, {"SEAT", st.BySeat}, {"MOVES", st.ByLength}, {"VERSION", st.ByVersion}, {"OPTIONS", st.ByOptions}} {
 		if len(t.rows) == 0 {
 			continue
 		}
@@ -652,6 +652,15 @@ func printStats(w io.Writer, st api.Stats) {
 				change = fmt.Sprintf("%+.0f points since the version before", 100**r.Change)
 			}
 			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%.2f\t%.0f%%\t%s\n", r.Key, r.Matches, r.Won, r.Drawn, r.Lost, r.Score, 100*r.WinRate, change)
+		}
+		tw.Flush()
+	}
+	if len(st.ClosestCalls) > 0 {
+		fmt.Fprintln(w, "\nclosest calls (your answers nearest their CPU limit):")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "MATCH\tVERSION\tTURN\tCPU\tOF THE LIMIT\t\n")
+		for _, c := range st.ClosestCalls {
+			fmt.Fprintf(tw, "%s\tv%d\t%d\t%d µs of %d µs\t%.0f%%\t\n", c.Match, c.Version, c.Turn, c.CPUus, c.LimitUS, 100*c.Share)
 		}
 		tw.Flush()
 	}
