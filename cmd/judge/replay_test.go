@@ -179,6 +179,7 @@ func TestReplayDiff(t *testing.T) {
 		{write("seed", "langwars", 8, 2, "x"), "seeds 7 and 8"},
 		{write("game", "amazes", 7, 2, "x"), "games langwars and amazes"},
 		{write("four", "langwars", 7, 4, "x"), "2 players and 4"},
+		{withOptions(t, write("options", "langwars", 7, 2, "x"), `{"turns":"20"}`), "options"},
 		{filepath.Join("..", "..", "README.md"), "not a replay"},
 		{filepath.Join(dir, "missing"), "no such file"},
 	} {
@@ -203,4 +204,21 @@ func TestReplayDiff(t *testing.T) {
 	if _, err := os.Stat(other); !os.IsNotExist(err) {
 		t.Errorf("a page was written for two seeds: %v", err)
 	}
+}
+
+// withOptions rewrites the replay at path with the header's options opts (JSON).
+func withOptions(t *testing.T, path, opts string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := strings.Replace(string(data), `"options":{}`, `"options":`+opts, 1)
+	if out == string(data) {
+		t.Fatal("the replay has no empty options to set")
+	}
+	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -12,9 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/botjudge/judge/judge/api"
 	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
+	"github.com/botjudge/judge/judge/view/browsertest"
 )
 
 // activeVersion uploads src and makes it the client's active version.
@@ -578,5 +581,37 @@ func TestCompareMatchesOfOneSeed(t *testing.T) {
 		if code, page := ann.get("/c/spring/m/" + first + "/compare/" + diff + path); code != 409 || !strings.Contains(page, "seeds") {
 			t.Errorf("matches of two seeds (%q): %d", path, code)
 		}
+	}
+}
+
+// The statistics page in Chromium, for a game of two and a game of four (a contestant and the
+// house bot's copies): its tables, each win rate drawn as a bar beside its number, and the
+// closest calls linked to their matches.
+func TestStatsInChromium(t *testing.T) {
+	t.Parallel()
+	for _, game := range []string{"amazes", "langwars"} {
+		t.Run(game, func(t *testing.T) {
+			b := browsertest.New(t)
+			e := newEnv(t)
+			e.contest("spring", func(c *store.Contest) { c.Game = game })
+			ann := e.user("spring", "ann", false)
+			ann.activeVersion("spring", "int main() { /* strength 3 */ }")
+			ann.waitMatch(ann.askMatch(nil))
+			e.logIn(t, b, "ann")
+			b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/stats"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=by-opponent]`)))
+			for _, id := range []string{"by-opponent", "by-seat", "by-length", "by-version", "by-options"} {
+				rows := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=`+id+`] [data-testid=stats-row]").length`))
+				bars := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=`+id+`] [data-testid=stats-row] svg rect").length`))
+				if rows == 0 || bars != 2*rows {
+					t.Errorf("%s: %d rows, %d bars' rects", id, rows, bars)
+				}
+			}
+			calls := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=closest-call] a[href^='/c/spring/m/']").length`))
+			if calls != 2 { // the validation and the test match
+				t.Errorf("%d closest calls linked to their matches; want 2", calls)
+			}
+			b.Screenshot(t, "portal-stats-"+game+".png")
+			b.CheckLocal(t)
+		})
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/portal"
 	"github.com/botjudge/judge/judge/view/browsertest"
@@ -178,44 +179,52 @@ func TestWatchALiveMatch(t *testing.T) {
 
 // A match watched live in Chromium: the viewer follows it as it is judged - the step and the
 // picture move on by themselves - says it is live, and says so once it is over, at its last
-// step, with the game's own picture.
+// step, with the game's own picture; for a game of two and a game of four (a contestant and
+// the house bots).
 func TestWatchLiveInChromium(t *testing.T) {
 	t.Parallel()
-	b := browsertest.New(t)
-	e := newEnv(t)
-	e.contest("spring", nil)
-	ann := e.user("spring", "ann", false)
-	ann.activeVersion("spring", "int main() { /* livereal */ }")
-	id := ann.askMatch(nil)
-	e.logIn(t, b, "ann")
-	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/m/"+id+"/watch"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=live-status]`)))
-	step := func() int {
-		return browsertest.Get(t, b, chromedp.Evaluate[int](`+document.querySelector("[data-testid=step]").dataset.step`))
+	for _, c := range []struct {
+		game, picture string
+		exchanges     int
+	}{{"amazes", "[data-testid=amazes]", 300}, {"langwars", "svg [data-testid=legend]", 42}} {
+		t.Run(c.game, func(t *testing.T) {
+			b := browsertest.New(t)
+			e := newEnv(t)
+			e.contest("spring", func(ct *store.Contest) { ct.Game = c.game })
+			ann := e.user("spring", "ann", false)
+			ann.activeVersion("spring", "int main() { /* livereal */ }")
+			id := ann.askMatch(nil)
+			e.logIn(t, b, "ann")
+			b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/m/"+id+"/watch"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=live-status]`)))
+			step := func() int {
+				return browsertest.Get(t, b, chromedp.Evaluate[int](`+document.querySelector("[data-testid=step]").dataset.step`))
+			}
+			first := step()
+			var later int
+			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+				if later = step(); later > first+5 {
+					break
+				}
+			}
+			if later <= first+5 {
+				t.Errorf("the step went from %d to %d while the match was judged", first, later)
+			}
+			if status := browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=live-status]").textContent`)); !strings.Contains(status, "Live") && !strings.Contains(status, "over") {
+				t.Errorf("the live status: %q", status)
+			}
+			b.Do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid=live-status][data-over="1"]`)))
+			if n := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=board] `+c.picture+`").length`)); n != 1 {
+				t.Errorf("%d %s pictures at the end", n, c.game)
+			}
+			if s := step(); s != c.exchanges {
+				t.Errorf("at the end the viewer is at step %d; the match has %d", s, c.exchanges)
+			}
+			browsertest.CheckInert(t, b, 2+len(games.All())) // the film (JSON), the viewer's script and a renderer per game, inline
+			b.Screenshot(t, "portal-live-"+c.game+".png")
+			b.DropErrors(func(m string) bool { return strings.Contains(m, "409 (Conflict)") }) // opened before the judge played it: asked again
+			b.CheckLocal(t)
+		})
 	}
-	first := step()
-	var later int
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if later = step(); later > first+5 {
-			break
-		}
-	}
-	if later <= first+5 {
-		t.Errorf("the step went from %d to %d while the match was judged", first, later)
-	}
-	if status := browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=live-status]").textContent`)); !strings.Contains(status, "Live") && !strings.Contains(status, "over") {
-		t.Errorf("the live status: %q", status)
-	}
-	b.Do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid=live-status][data-over="1"]`)))
-	if n := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=amazes]").length`)); n != 1 {
-		t.Errorf("%d Amazes pictures at the end", n)
-	}
-	if s := step(); s != 300 {
-		t.Errorf("at the end the viewer is at step %d; the match has 300", s)
-	}
-	browsertest.CheckInert(t, b, 2+len(games.All())) // the film (JSON), the viewer's script and a renderer per game, inline
-	b.Screenshot(t, "portal-live.png")
-	b.DropErrors(func(m string) bool { return strings.Contains(m, "409 (Conflict)") }) // opened before the judge played it: asked again
-	b.CheckLocal(t)
 }
 
 // BenchmarkLiveDelay is the delay from an exchange written by the daemon (through the queue's

@@ -7,11 +7,13 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/view"
@@ -19,7 +21,8 @@ import (
 
 // judge view over the judge's queue lists the matches playing now and follows one live: its
 // exchanges reach the page as they are written through the daemon's live tee (a real NATS
-// server), its pictures drawn, until its result; for a game of two and a game of four. A
+// server), its pictures drawn, until its result; for a game of two, a game of four and an
+// added game. A
 // match no judge plays is 409, said on the page.
 func TestViewWatchesLive(t *testing.T) {
 	q, err := queue.Open(t.Context(), queue.Options{StoreDir: t.TempDir(), InProcess: true, Logger: slog.New(slog.DiscardHandler)})
@@ -28,14 +31,26 @@ func TestViewWatchesLive(t *testing.T) {
 	}
 	defer q.Close()
 	b := newBrowser(t)
-	for _, name := range []string{"amazes", "langwars"} {
+	for _, c := range []struct {
+		name  string
+		added bool
+		board string // what the board draws
+	}{{"amazes", false, "svg"}, {"langwars", false, "svg"}, {"added", true, "[data-testid=state]"}} {
+		name := c.name
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join("testdata", name+".jsonl")
+			lookup := games.Lookup
+			if c.added { // Lang Wars' match as an added game's: drawn by the generic view
+				version := strings.Repeat("ef", 32)
+				_, path = addedReplay(t, version)
+				lw, _ := games.Lookup("langwars")
+				lookup = func(key string) (game.Game, bool) { return lw, key == "my-game@"+version }
+			}
 			rp := readReplay(t, path)
 			id := "live-" + name
 			stop := make(chan struct{})
 			defer close(stop)
-			s := &view.Server{Source: &view.Stream{Store: q, Bucket: queue.BucketReplays}, Lookup: games.Lookup,
+			s := &view.Server{Source: &view.Stream{Store: q, Bucket: queue.BucketReplays}, Lookup: lookup,
 				Live: q, Playing: func() []string { return []string{id} }, Stop: stop}
 			srv := httptest.NewServer(s.Handler())
 			defer srv.Close()
@@ -63,8 +78,8 @@ func TestViewWatchesLive(t *testing.T) {
 			if s := stepAfter(t, b, len(rp.Exchanges)); s != len(rp.Exchanges) {
 				t.Errorf("the page is at step %d once the match is over; it had %d exchanges", s, len(rp.Exchanges))
 			}
-			if n := get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=board] svg").length`)); n == 0 {
-				t.Error("the live match's board is not drawn")
+			if n := get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=board] `+c.board+`").length`)); n == 0 {
+				t.Errorf("the live match's board draws no %s", c.board)
 			}
 			live, final := shownScores(t, b, len(rp.Header.Players))
 			if want := scoresOf(rp.Result); !near(live, want) || !near(final, want) {
