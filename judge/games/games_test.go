@@ -3,6 +3,7 @@ package games_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/botjudge/judge/images"
@@ -30,7 +31,8 @@ func playAndVerify(t *testing.T, r *match.Runner, name string, seed uint64, bots
 
 // TestEveryLanguageInEachSeat plays a full game of each two-player game for each language
 // against the next one (the last against the first): every language's sample bot plays each
-// seat of each game once, and none may fault. Every pair of languages was played before; a
+// seat of each game once, and none may fault; each draws on the board (docs/viewer.md), its
+// marks kept in the replay with its move. Every pair of languages was played before; a
 // pair adds nothing the ring does not check (each bot has its own sandbox and its own clock),
 // and it cost 72 matches a runtime.
 func TestEveryLanguageInEachSeat(t *testing.T) {
@@ -40,8 +42,20 @@ func TestEveryLanguageInEachSeat(t *testing.T) {
 		for i, first := range langs {
 			second := langs[(i+1)%len(langs)]
 			t.Run(fmt.Sprintf("%s/%s-%s", name, first, second), func(t *testing.T) {
-				res := playAndVerify(t, r, name, uint64(100+i), "bots/"+name+"/"+first, "bots/"+name+"/"+second)
+				g, _ := games.Lookup(name)
+				res, rp := matchtest.Play(t, r, g, uint64(100+i), nil, "bots/"+name+"/"+first, "bots/"+name+"/"+second)
+				marked := make([]int, len(res.Players))
+				for _, x := range rp.Exchanges {
+					for _, line := range strings.Split(x.Stderr, "\n") {
+						if strings.HasPrefix(line, "@judge ") && strings.Contains(line, "layer=sample") {
+							marked[x.Player]++
+						}
+					}
+				}
 				for k, p := range res.Players {
+					if marked[k] == 0 {
+						t.Errorf("player %d (%s) drew no mark in the replay", k, p.Name)
+					}
 					if p.Fault != nil {
 						t.Errorf("player %d (%s) faulted: %+v", k, p.Name, *p.Fault)
 					}
