@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	bots v0.0.0-00010101000000-000000000000
+	github.com/alecthomas/chroma/v2 v2.27.0
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/docker/docker v28.5.2+incompatible
@@ -27,7 +28,7 @@ require (
 	pault.ag/go/debian v0.19.0
 )
 
-require golang.org/x/tools v0.51.0 // indirect
+require github.com/dlclark/regexp2/v2 v2.2.1 // indirect
 
 require (
 	github.com/Microsoft/go-winio v0.6.4 // indirect

@@ -91,11 +91,11 @@ func newRoot() *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n") // as `judge version` prints it
 	root.AddCommand(imagescmd.Cmd(a.App), a.compileCmd(), a.playCmd(), a.gamesCmd(), a.replayCmd(),
 		a.serveCmd(), a.submitCmd(), a.resultsCmd(), a.rebuildCmd(), a.tournamentCmd(), a.compareCmd(), a.viewCmd(),
-		a.portalCmd(), storecmd.Cmd(a.App), gamecmd.Cmd(a.App), contestcmd.Cmd(func() int64 { return int64(a.Cfg.Build.SourceLimit) }), a.versionCmd(), a.docsCmd())
+		a.portalCmd(), storecmd.Cmd(a.App), gamecmd.Cmd(a.App), contestcmd.Cmd(func() int64 { return int64(a.Cfg.Build.SourceLimit) }), a.versionCmd(), a.docsCmd(), similarCmd())
 	// The commands that read the store or nothing of the judge's own: a mistake in the
 	// sandbox's or the daemon's settings does not stop them (the sandbox's is checked once one
 	// reaches for it: an added game's referee).
-	for name, sections := range map[string]string{"contest": "", "version": "", "docs": "", "games": "nats", "replay": "nats", "view": "nats", "results": "nats"} {
+	for name, sections := range map[string]string{"contest": "", "version": "", "docs": "", "similar": "", "games": "nats", "replay": "nats", "view": "nats", "results": "nats"} {
 		if c, _, err := root.Find([]string{name}); err == nil && c != root {
 			c.Annotations = map[string]string{configSections: sections}
 		}

@@ -399,3 +399,56 @@ type StatsFaults struct {
 	Version int            `json:"version"`
 	Kinds   map[string]int `json:"kinds"`
 }
+
+// Similarity is a contest's integrity check, for its organisers: every two contestants whose
+// versions are alike, by their sources (Score: the share of the smaller version's fingerprints
+// the other has, 0 to 1, with the passages in common) and by how they play (Behaviour: over
+// the positions both met in the contest's replays, the share answered the same; null with too
+// few), highest score first; Baseline is any two's behaviour; Notes the files left out.
+type Similarity struct {
+	Contest  string        `json:"contest"`
+	Pairs    []SimilarPair `json:"pairs"`
+	Baseline *float64      `json:"behaviour_baseline"`
+	Notes    []string      `json:"notes"`
+	// Versions and Replays are what was compared: every version of every contestant, and the
+	// replays read so far (the check reads them in the background as matches are judged).
+	Versions int `json:"versions"`
+	Replays  int `json:"replays"`
+	// Excluded are the contestants left out of the official round.
+	Excluded []string `json:"excluded"`
+}
+
+// SimilarPair is two contestants found alike (Similarity): their most similar versions
+// (VersionA, VersionB: the numbers), the passages in common, the positions both met and some
+// matches where A answered as B did, and the organisers' verdict ("", "cleared", "confirmed").
+type SimilarPair struct {
+	A         string          `json:"a"`
+	B         string          `json:"b"`
+	Score     float64         `json:"score"`
+	Behaviour *float64        `json:"behaviour"`
+	VersionA  int             `json:"version_a,omitempty"`
+	VersionB  int             `json:"version_b,omitempty"`
+	Regions   []SimilarRegion `json:"regions"`
+	Compared  int             `json:"compared"`
+	Matches   []string        `json:"matches"`
+	Verdict   string          `json:"verdict"`
+}
+
+// SimilarRegion is a passage of A's version (lines FromA to ToA of FileA) that B's has too.
+type SimilarRegion struct {
+	FileA string `json:"file_a"`
+	FromA int    `json:"from_a"`
+	ToA   int    `json:"to_a"`
+	FileB string `json:"file_b"`
+	FromB int    `json:"from_b"`
+	ToB   int    `json:"to_b"`
+}
+
+// SimilarVerdict is an organiser's verdict on a pair (PUT .../similar/{a}/{b}): "cleared",
+// "confirmed" or "" (none), and Exclude, contestants of the pair to leave out of the official
+// round (or, with Include, to let in again).
+type SimilarVerdict struct {
+	Verdict string   `json:"verdict"`
+	Exclude []string `json:"exclude,omitempty"`
+	Include []string `json:"include,omitempty"`
+}

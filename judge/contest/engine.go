@@ -40,6 +40,9 @@ type Config struct {
 	Games func(string) (game.Game, bool)
 	Langs []string
 	Log   *slog.Logger
+	// Starter is a game's starter bot in a language, with its library (games.Starter): code
+	// every contestant was given, which the integrity check leaves out.
+	Starter func(g game.Game, lang string) (map[string][]byte, bool)
 }
 
 // Engine runs the contests of a store.
@@ -49,6 +52,7 @@ type Engine struct {
 	rounds  roundRunner
 	sizes   sizeCache
 	playing playing
+	checks  integrity
 }
 
 // New makes an engine. Its methods act at once; Run follows the results and runs the
@@ -72,6 +76,7 @@ func New(c Config) *Engine {
 // when ctx is done.
 func (e *Engine) Run(ctx context.Context) error {
 	go e.ladders.run(ctx)
+	go e.checks.run(ctx, e)
 	go e.c.Queue.Starts(ctx, func(id string) {
 		if RoundOf(id) != "" {
 			e.playing.started(id, time.Now())

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,6 +94,9 @@ func (e *Engine) startRound(ctx context.Context, ct store.Contest, spec api.Roun
 	for _, u := range users {
 		if u.Active == "" || u.Organiser || u.Disabled || enters != nil && !enters(u.Login) {
 			continue
+		}
+		if spec.Kind == store.RoundOfficial && slices.Contains(ct.Excluded, u.Login) {
+			continue // left out by the organisers: a confirmed copy (MarkSimilar)
 		}
 		sub, err := e.c.Store.Submission(ctx, u.Active)
 		if err != nil {

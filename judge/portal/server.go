@@ -89,7 +89,7 @@ func New(c Config) (*Server, error) {
 	proxies, _ := parseProxies(c.TrustedProxies)
 	s := &Server{c: c, limiter: newLimiter(c.LoginRate, proxies), films: &view.Films{Lookup: c.Games}, stopping: make(chan struct{})}
 	s.handler = s.routes()
-	s.engine = contest.New(contest.Config{Store: c.Store, Queue: c.Queue, Games: c.Games, Langs: c.Langs, Log: c.Log})
+	s.engine = contest.New(contest.Config{Store: c.Store, Queue: c.Queue, Games: c.Games, Langs: c.Langs, Log: c.Log, Starter: c.Starter})
 	return s, nil
 }
 

@@ -48,7 +48,27 @@ type Contest struct {
 	// read-only (no version, test match, round, person or setting more) and still viewable.
 	// Zero is open.
 	ClosedAt time.Time `json:"closed_at,omitzero"`
+	// Similar are the organisers' verdicts on pairs of contestants the integrity check found
+	// alike (judge/similar), and Excluded the contestants left out of the official round.
+	Similar  []SimilarMark `json:"similar,omitempty"`
+	Excluded []string      `json:"excluded,omitempty"`
 }
+
+// SimilarMark is an organiser's verdict on two contestants found alike: cleared (not a copy)
+// or confirmed (a copy), by whom and when.
+type SimilarMark struct {
+	A       string    `json:"a"`
+	B       string    `json:"b"`
+	Verdict string    `json:"verdict"`
+	By      string    `json:"by"`
+	At      time.Time `json:"at"`
+}
+
+// The verdicts of a SimilarMark.
+const (
+	SimilarCleared   = "cleared"
+	SimilarConfirmed = "confirmed"
+)
 
 // DefaultTestQuota is a new contest's test matches per contestant and hour.
 const DefaultTestQuota = 10

@@ -385,7 +385,7 @@ func (a *App) StoreQueue(ctx context.Context) (*queue.Queue, error) {
 
 // ContestEngine is the contest engine of st and q, logging as the command does.
 func (a *App) ContestEngine(st *store.Store, q *queue.Queue) *contest.Engine {
-	return contest.New(contest.Config{Store: st, Queue: q, Games: a.Lookup, Log: a.Log})
+	return contest.New(contest.Config{Store: st, Queue: q, Games: a.Lookup, Log: a.Log, Starter: games.Starter})
 }
 
 // LocalBuilder builds with this machine's compilers, keeping its builds in the data directory.
