@@ -239,6 +239,17 @@ func TestPortalPeopleAndContests(t *testing.T) {
 	if out := run("portal", "contest", "show", "spring"); !strings.Contains(out, "contest spring: langwars") || !strings.Contains(out, "option turns=5") {
 		t.Errorf("contest show:\n%s", out)
 	}
+	// The integrity check of a contest with no version yet (its findings: judge/portal's
+	// TestIntegrityCheck).
+	if out := run("portal", "contest", "similar", "spring"); !strings.Contains(out, "spring: 0 versions compared, 0 replays read") || !strings.Contains(out, "no two contestants") {
+		t.Errorf("contest similar:\n%s", out)
+	}
+	if out := run("portal", "contest", "similar", "spring", "--json"); !strings.Contains(out, `"pairs": []`) {
+		t.Errorf("contest similar --json:\n%s", out)
+	}
+	if _, err := runCLI(t, "portal", "contest", "similar", "spring", "--min", "2"); exitCode(err) != 2 {
+		t.Errorf("contest similar --min 2: exit %d", exitCode(err))
+	}
 	out := run("portal", "user", "list", "--contest", "spring", "--json")
 	var people []map[string]any
 	if err := json.Unmarshal([]byte(out), &people); err != nil || len(people) != 2 {
@@ -298,6 +309,7 @@ func TestPortalPeopleAndContests(t *testing.T) {
 		{[]string{"portal", "user", "remove", "--contest", "spring", "zed"}, "zed: no such user of contest spring"},
 		{[]string{"portal", "user", "remove", "alice"}, "--contest: the contest"},
 		{[]string{"portal", "contest", "close", "autumn"}, "autumn: no such contest"},
+		{[]string{"portal", "contest", "similar", "autumn"}, "autumn: no such contest"},
 		{[]string{"portal", "contest", "log", "autumn"}, "autumn: no such contest"},
 		{[]string{"portal", "contest", "log", "spring", "-n", "-1"}, "-n -1: want 0 (all) or more"},
 	} {

@@ -21,6 +21,14 @@ type Version struct {
 	Files map[string][]byte
 }
 
+// label is how notes name v: its owner, and its name when that is another.
+func (v Version) label() string {
+	if v.Name == v.Owner || v.Name == "" {
+		return v.Owner
+	}
+	return v.Owner + " " + v.Name
+}
+
 // Options are how Sources compares.
 type Options struct {
 	// Base is the code everyone was given (starter bots, a game's helper library, published
@@ -83,12 +91,12 @@ func prepare(v Version) (*doc, []string) {
 			continue // not a source: a data file, a build file
 		}
 		if len(src) > MaxFileBytes {
-			notes = append(notes, fmt.Sprintf("%s %s: %s left out: %d bytes, over %d", v.Owner, v.Name, name, len(src), MaxFileBytes))
+			notes = append(notes, fmt.Sprintf("%s: %s left out: %d bytes, over %d", v.label(), name, len(src), MaxFileBytes))
 			continue
 		}
 		ts, err := tokenize(lang, src)
 		if err != nil {
-			notes = append(notes, fmt.Sprintf("%s %s: %s left out: %v", v.Owner, v.Name, name, err))
+			notes = append(notes, fmt.Sprintf("%s: %s left out: %v", v.label(), name, err))
 			continue
 		}
 		fi := len(d.files)
@@ -245,20 +253,40 @@ func (x *Index) Compare(o Options) Report {
 	return rep
 }
 
-// regions are the passages a and b share (their kept fingerprints, b's first of each hash):
-// runs of fingerprints in common that follow each other in both, as lines of each.
-func regions(a *doc, ka []filePrint, b *doc, kb []filePrint, firstB map[uint64]int) []Region {
+// regions are the passages a and b share (their kept fingerprints): runs of fingerprints in
+// common that follow each other in both, as lines of each. Of a passage b has more than once,
+// the copy that continues the run is taken; a lone fingerprint beside longer runs is left out
+// (a line or two that recurs), and runs that meet are one.
+func regions(a *doc, ka []filePrint, b *doc, kb []filePrint, _ map[uint64]int) []Region {
+	at := map[uint64][]filePrint{}
+	for _, p := range kb {
+		at[p.hash] = append(at[p.hash], p)
+	}
 	type hit struct{ pa, pb filePrint }
 	var hits []hit
 	for _, p := range ka {
-		if j, ok := firstB[p.hash]; ok {
-			hits = append(hits, hit{p, kb[j]})
+		cands := at[p.hash]
+		if len(cands) == 0 {
+			continue
 		}
+		best := cands[0]
+		if n := len(hits); n > 0 && len(cands) > 1 {
+			prev := hits[n-1]
+			want := prev.pb.pos + (p.pos - prev.pa.pos)
+			for _, c := range cands {
+				if c.file == prev.pb.file && (best.file != prev.pb.file || abs(c.pos-want) < abs(best.pos-want)) {
+					best = c
+				}
+			}
+		}
+		hits = append(hits, hit{p, best})
 	}
-	var out []Region
-	near := func(x, y filePrint) bool {
-		return x.file == y.file && y.pos > x.pos && y.pos-x.pos <= window+gramTokens
+	type run struct {
+		Region
+		prints int
 	}
+	var runs []run
+	near := func(x, y filePrint) bool { return x.file == y.file && y.pos > x.pos && y.pos-x.pos <= window+gramTokens }
 	for i := 0; i < len(hits); {
 		j := i
 		for j+1 < len(hits) && near(hits[j].pa, hits[j+1].pa) && near(hits[j].pb, hits[j+1].pb) {
@@ -266,11 +294,31 @@ func regions(a *doc, ka []filePrint, b *doc, kb []filePrint, firstB map[uint64]i
 		}
 		first, last := hits[i], hits[j]
 		ta, tb := a.toks[first.pa.file], b.toks[first.pb.file]
-		out = append(out, Region{
+		r := Region{
 			FileA: a.files[first.pa.file], FromA: ta[first.pa.pos].line, ToA: ta[min(last.pa.pos+gramTokens-1, len(ta)-1)].line,
 			FileB: b.files[first.pb.file], FromB: tb[first.pb.pos].line, ToB: tb[min(last.pb.pos+gramTokens-1, len(tb)-1)].line,
-		})
+		}
+		if n := len(runs); n > 0 && runs[n-1].FileA == r.FileA && runs[n-1].FileB == r.FileB && r.FromA <= runs[n-1].ToA+1 && r.FromB <= runs[n-1].ToB+1 && r.FromB >= runs[n-1].FromB {
+			runs[n-1].ToA, runs[n-1].ToB = max(runs[n-1].ToA, r.ToA), max(runs[n-1].ToB, r.ToB)
+			runs[n-1].prints += j - i + 1
+		} else {
+			runs = append(runs, run{r, j - i + 1})
+		}
 		i = j + 1
 	}
+	long := slices.ContainsFunc(runs, func(r run) bool { return r.prints > 1 })
+	var out []Region
+	for _, r := range runs {
+		if r.prints > 1 || !long {
+			out = append(out, r.Region)
+		}
+	}
 	return out
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

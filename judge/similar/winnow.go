@@ -63,7 +63,9 @@ func mixHash(z uint64) uint64 {
 
 // winnow selects the fingerprints of hashes: in each window of w, the rightmost minimum,
 // recorded when it changes (every hash of a stream shorter than a window is kept).
-func winnow(hashes []uint64) []print {
+func winnow(hashes []uint64) []print { return winnowWith(hashes, window) }
+
+func winnowWith(hashes []uint64, window int) []print {
 	if len(hashes) <= window {
 		out := make([]print, len(hashes))
 		for i, h := range hashes {
