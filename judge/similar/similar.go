@@ -286,7 +286,9 @@ func regions(a *doc, ka []filePrint, b *doc, kb []filePrint, _ map[uint64]int) [
 		prints int
 	}
 	var runs []run
-	near := func(x, y filePrint) bool { return x.file == y.file && y.pos > x.pos && y.pos-x.pos <= window+gramTokens }
+	near := func(x, y filePrint) bool {
+		return x.file == y.file && y.pos > x.pos && y.pos-x.pos <= window+gramTokens
+	}
 	for i := 0; i < len(hits); {
 		j := i
 		for j+1 < len(hits) && near(hits[j].pa, hits[j+1].pa) && near(hits[j].pb, hits[j+1].pb) {
