@@ -35,7 +35,13 @@ var synonyms = map[string]string{
 	"let": "T", "const": "T", "final": "", "readonly": "", "static": "", "public": "", "private": "",
 	"protected": "", "internal": "", "override": "", "virtual": "", "unsafe": "", "mut": "",
 	"nullptr": "null", "NULL": "null", "None": "null", "nil": "null", "True": "true", "False": "false",
+	"void": "T", "String": "T", "Integer": "T", "Long": "T", "Double": "T", "Boolean": "T", "Object": "T",
+	"Character": "T", "Float": "T", "Short": "T", "Byte": "T",
 }
+
+// headers start a line that names what a file uses (import, using, package): left out whole,
+// as an #include is, for they differ from one language to another and say nothing of the code.
+var headers = map[string]bool{"import": true, "using": true, "package": true, "from": true}
 
 // langOf is the language of a source file by its extension (images.LangByExt, and C and
 // C++ headers), "" for a file that is not a source of a language the judge knows.
@@ -69,6 +75,7 @@ func tokenize(lang string, src []byte) ([]token, error) {
 	var out []token
 	line := 1
 	last := chroma.TokenType(-1)
+	skipLine, throws := 0, false
 	for t := it(); t != chroma.EOF; t = it() {
 		text := strings.TrimSpace(t.Value)
 		norm := ""
@@ -95,6 +102,19 @@ func tokenize(lang string, src []byte) ([]token, error) {
 		}
 		if s, ok := synonyms[norm]; ok && norm != "N" {
 			norm = s
+		}
+		switch {
+		case norm == "":
+		case skipLine == line && norm != "{":
+			norm = "" // the rest of a header
+		case headers[norm] && (len(out) == 0 || out[len(out)-1].line != line || out[len(out)-1].text == ";"):
+			skipLine, norm = line, ""
+		case norm == "throws":
+			throws, norm = true, "" // a Java method's exceptions: C# and the others have none
+		case throws && (norm == "{" || norm == ";"):
+			throws = false
+		case throws:
+			norm = ""
 		}
 		if norm != "" {
 			if n := len(out); n > 0 && out[n-1].line == line && (norm == ":" && out[n-1].text == ":" || norm == ">" && out[n-1].text == "-") {
