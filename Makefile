@@ -11,7 +11,7 @@ GO      ?= go
 JUDGE   := bin/judge
 export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
-.PHONY: docs release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-separation bench-ladder bench-field bench-tournament bench-round bench-latency bench-portal bench-live bench-referee bench-local load-portal season soak vet daemon-image
+.PHONY: docs release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-separation bench-ladder bench-field bench-tournament bench-round bench-latency bench-portal bench-live bench-similar bench-referee bench-local load-portal season soak vet daemon-image
 
 # -buildvcs=auto: the binary records the commit it was built from (judge version, results and
 # replays), whatever GOFLAGS says; outside a checkout it records none.
@@ -196,6 +196,11 @@ bench-latency: images
 # The portal: upload to compile result and to validation result on a real daemon (BENCHMARKS.md).
 bench-portal: images
 	$(GO) test -run '^$$' -bench BenchmarkUploadToVerdict -benchtime 1x -timeout 30m ./judge/portal/
+
+# The integrity check (#55): the corpus's disguises against its unrelated pairs, 500 versions of
+# about 500 lines by source and 10,000 replays by play, each on one core. About two minutes.
+bench-similar:
+	GOMAXPROCS=1 $(GO) test -run '^$$' -bench 'BenchmarkDisguises|BenchmarkSources|BenchmarkPlays' -benchtime 1x ./judge/similar/
 
 # Matches watched live and drawn on (#54): what the live tee costs the daemon a line, with and
 # without watchers, the delay from an exchange written to its step in Chromium, and what bots

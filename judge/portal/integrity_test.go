@@ -13,7 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/botjudge/judge/judge/api"
+	"github.com/botjudge/judge/judge/view/browsertest"
 )
 
 // renamed is src with every word of four letters or more that is no C++ keyword or library
@@ -30,13 +33,11 @@ func renamed(src string) string {
 	})
 }
 
-// The integrity check: two contestants whose versions are one program renamed are found, with
-// their passages side by side (a source's markup kept text); two who each changed the starter
-// bot are not (the starter left out); a file that is not text is left out with a note. An
-// organiser confirms the pair and leaves the copy out of the official round, which the
-// organisers' log records and the round keeps to; a contestant finds none of it (404).
-func TestIntegrityCheck(t *testing.T) {
-	t.Parallel()
+// integrityContest is a contest of four contestants: ann's program, bob's copy of it with
+// every name changed (a line of markup in a passage they share), cat's and dan's each the
+// starter changed a little (dan's second version with a file that is not text).
+func integrityContest(t *testing.T) (*env, *client, map[string]*client) {
+	t.Helper()
 	e := newEnv(t)
 	e.contest("spring", nil)
 	org := e.user("spring", "org", true)
@@ -68,6 +69,17 @@ func TestIntegrityCheck(t *testing.T) {
 		t.Fatalf("a version with a file that is not text: %d %v", code, out)
 	}
 
+	return e, org, cs
+}
+
+// The integrity check: two contestants whose versions are one program renamed are found, with
+// their passages side by side (a source's markup kept text); two who each changed the starter
+// bot are not (the starter left out); a file that is not text is left out with a note. An
+// organiser confirms the pair and leaves the copy out of the official round, which the
+// organisers' log records and the round keeps to; a contestant finds none of it (404).
+func TestIntegrityCheck(t *testing.T) {
+	t.Parallel()
+	_, org, cs := integrityContest(t)
 	var s api.Similarity
 	if code, _, _ := org.api("GET", "/api/v1/contests/spring/similar?all=1", nil, ""); code != 200 {
 		t.Fatalf("the check: %d", code)
@@ -152,4 +164,33 @@ func TestIntegrityCheck(t *testing.T) {
 	if slices.Sort(entrants); fmt.Sprint(entrants) != "[ann cat dan]" {
 		t.Errorf("the official round entered %v; want all but bob", entrants)
 	}
+}
+
+// The integrity check's pages in Chromium: the organiser page links it, the pairs are ranked
+// with a bar each, a pair's page shows the passages side by side with a source's markup as
+// text (nothing of it runs), and a verdict taken there is shown.
+func TestIntegrityInChromium(t *testing.T) {
+	t.Parallel()
+	e, _, _ := integrityContest(t)
+	b := browsertest.New(t)
+	e.logIn(t, b, "org")
+	b.Do(t, chromedp.Navigate(e.srv.URL+"/c/spring/admin"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=integrity-link]`)),
+		chromedp.Click(chromedp.CSS(`[data-testid=integrity-link]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=pairs]`)))
+	first := browsertest.Get(t, b, chromedp.Text(chromedp.CSS(`[data-testid=pair] [data-testid=pair-link]`)))
+	if first != "ann and bob" {
+		t.Errorf("the first pair: %q", first)
+	}
+	b.Screenshot(t, "portal-integrity.png")
+	b.Do(t, chromedp.Click(chromedp.CSS(`[data-testid=pair-link]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=passage]`)))
+	sides := browsertest.Get(t, b, chromedp.Evaluate[[]int](`[...document.querySelectorAll("[data-testid=passage]")].map((p) => p.querySelectorAll("pre").length)`))
+	if len(sides) == 0 || sides[0] != 2 {
+		t.Errorf("the passages' sides: %v; want two a passage", sides)
+	}
+	browsertest.CheckInert(t, b, 0, "<script>alert(1)</script>")
+	b.Screenshot(t, "portal-integrity-pair.png")
+	b.Do(t, chromedp.Click(chromedp.CSS(`[data-testid=confirm]`)), chromedp.WaitVisible(chromedp.CSS(`[data-testid=verdict]`)))
+	if v := browsertest.Get(t, b, chromedp.Text(chromedp.CSS(`[data-testid=verdict]`))); v != "confirmed" {
+		t.Errorf("the verdict shown: %q", v)
+	}
+	b.CheckLocal(t)
 }
