@@ -68,7 +68,14 @@ type Lang struct {
 	compile, run string
 	// main picks the file the compiler starts from, for languages that need one.
 	main func(files []string, read func(string) []byte) (string, error)
+	// entry is the name main looks for first ("main.py"), for languages that start from one.
+	entry string
 }
+
+// Entry is the file name a program of the language starts from when it has several files
+// ("main.py", "main.js", "main.rs"); "" for a language whose compiler takes every source, or
+// finds its program by its content (Pascal's).
+func (l Lang) Entry() string { return l.entry }
 
 // JavaHome is where the pinned Debian JRE lives in both Java images.
 const JavaHome = "/usr/lib/jvm/java-17-openjdk-amd64"
@@ -120,7 +127,7 @@ var langs = []Lang{
 		Run:     []string{"/usr/bin/python3.11", "/bot/main.py"},
 		startup: map[string]time.Duration{"runc": 120 * time.Millisecond, "runsc": 400 * time.Millisecond},
 		compile: "python-compile", run: "python-run",
-		main: entryFile("Python", "main.py"),
+		main: entryFile("Python", "main.py"), entry: "main.py",
 	},
 	{
 		Name: "javascript",
@@ -130,7 +137,7 @@ var langs = []Lang{
 		// JavaScript as it starts.
 		startup: map[string]time.Duration{"runc": 440 * time.Millisecond, "runsc": 1100 * time.Millisecond},
 		compile: "javascript-compile", run: "javascript-run",
-		main: entryFile("JavaScript", "main.js"),
+		main: entryFile("JavaScript", "main.js"), entry: "main.js",
 	},
 	{
 		Name: "rust",
@@ -141,7 +148,7 @@ var langs = []Lang{
 		Run:     []string{"/bot/bot"},
 		startup: staticStartup,
 		compile: "rust-compile", run: "static-run",
-		main: entryFile("Rust", "main.rs"),
+		main: entryFile("Rust", "main.rs"), entry: "main.rs",
 	},
 	{
 		Name:    "csharp",

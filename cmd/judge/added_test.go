@@ -453,6 +453,21 @@ func TestGameCheck(t *testing.T) {
 	if out, err := runCLIWithin(t, 5*time.Minute, "game", "check", good, "--seeds", "2"); err != nil || !strings.Contains(out, "conformance: ok") || !strings.Contains(out, "sample bots, 4 players: ok") {
 		t.Fatalf("a good game: %v\n%s", err, out)
 	}
+	// A Python referee of several files (docs/referee.md's example): it starts from the first
+	// of its files, which imports the other.
+	several := filepath.Join(t.TempDir(), "several")
+	if err := os.CopyFS(several, os.DirFS(good)); err != nil {
+		t.Fatal(err)
+	}
+	main := must(os.ReadFile(filepath.Join(several, "main.py")))
+	os.Remove(filepath.Join(several, "main.py"))
+	os.WriteFile(filepath.Join(several, "referee.py"), append([]byte("import game_core\n"), main...), 0o644)
+	os.WriteFile(filepath.Join(several, "game_core.py"), []byte("NAME = 'higher'\n"), 0o644)
+	manifest := string(must(os.ReadFile(filepath.Join(several, "game.yaml"))))
+	os.WriteFile(filepath.Join(several, "game.yaml"), []byte(strings.Replace(manifest, "files: [main.py]", "files: [referee.py, game_core.py]", 1)), 0o644)
+	if out, err := runCLIWithin(t, 5*time.Minute, "game", "check", several, "--seeds", "1"); err != nil || !strings.Contains(out, "conformance: ok") {
+		t.Errorf("a referee of several files: %v\n%s", err, out)
+	}
 	for _, tc := range []struct {
 		name, file, find, replace, want string
 		usage                           bool

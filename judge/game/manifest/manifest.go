@@ -74,10 +74,20 @@ type Option struct {
 // (paths in the directory), and its own limits - the CPU it may use for each answer it
 // writes, and its memory - which are never charged to a bot.
 type Referee struct {
-	Lang   string        `yaml:"lang"`
-	Files  []string      `yaml:"files"`
+	Lang  string   `yaml:"lang"`
+	Files []string `yaml:"files"`
+	// Main is the file that starts the referee, one of Files; the first of Files when empty.
+	Main   string        `yaml:"main"`
 	CPU    time.Duration `yaml:"cpu"`
 	Memory setting.Bytes `yaml:"memory"`
+}
+
+// Entry is the file that starts the referee: Main, or the first of Files.
+func (r Referee) Entry() string {
+	if r.Main != "" || len(r.Files) == 0 {
+		return r.Main
+	}
+	return r.Files[0]
 }
 
 // The referee's limits unless the manifest sets them, and their ceilings.
@@ -195,6 +205,9 @@ func (m Manifest) check(dir fs.FS, c Check) error {
 		if err := inDir(dir, f); err != nil {
 			bad(fmt.Sprintf("referee.files[%d]", i), "%v", err)
 		}
+	}
+	if r.Main != "" && !slices.Contains(r.Files, r.Main) {
+		bad("referee.main", "the file that starts the referee, one of referee.files (%s); got %q", strings.Join(r.Files, ", "), r.Main)
 	}
 	if r.CPU < 0 || r.CPU > MaxRefereeCPU {
 		bad("referee.cpu", "the referee's CPU for each answer, up to %v (got %v)", MaxRefereeCPU, r.CPU)

@@ -106,6 +106,7 @@ func TestBadManifests(t *testing.T) {
 		{"a missing referee", "files: [referee.py, lib/rules.py]", "files: [referee.py, lib/missing.py]", `referee.files[1]: "lib/missing.py": no such file`},
 		{"a referee out of the directory", "files: [referee.py, lib/rules.py]", "files: [../etc/passwd]", "referee.files[0]: want a path in the game's directory"},
 		{"a referee's memory", "memory: 128MiB", "memory: 8GiB", "referee.memory"},
+		{"a main that is no file of it", "files: [referee.py, lib/rules.py]", "files: [referee.py, lib/rules.py]\n  main: game.py", `referee.main: the file that starts the referee, one of referee.files (referee.py, lib/rules.py); got "game.py"`},
 		{"a sample of no language", "samples: {python: bots/python}", "samples: {cobol: bots/python}", `samples.cobol: "cobol" is not one of the judge's languages`},
 		{"a sample that is no directory", "samples: {python: bots/python}", "samples: {python: view.js}", "samples.python: want a directory"},
 		{"a missing rules page", "rules: rules.md", "rules: rulez.md", `rules: "rulez.md": no such file`},

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/game/manifest"
 )
 
@@ -45,6 +46,17 @@ func Load(fsys fs.FS, c manifest.Check) (*Game, error) {
 			return nil, fmt.Errorf("%s: referee.files: %q: a hidden file is not part of a game", manifest.File, f)
 		}
 		g.Sources[f] = b
+	}
+	// A language that starts a program of several files from one name (Python's main.py) is
+	// given the referee's entry under that name.
+	entry := m.Referee.Entry()
+	if l, ok := images.LangByName(m.Referee.Lang); ok && l.Entry() != "" && entry != l.Entry() && len(g.Sources) > 1 {
+		if _, clash := g.Sources[l.Entry()]; clash {
+			return nil, fmt.Errorf("%s: referee.main: the referee starts from %s, but %s is among referee.files too, and a %s program of several files runs as %s: rename that one, or name it main",
+				manifest.File, entry, l.Entry(), l.Name, l.Entry())
+		}
+		g.Sources[l.Entry()] = g.Sources[entry]
+		delete(g.Sources, entry)
 	}
 	return g, nil
 }

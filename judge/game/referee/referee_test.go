@@ -5,12 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/fstest"
 	"unicode/utf8"
 
+	"github.com/botjudge/judge/images"
 	"github.com/botjudge/judge/judge/game"
 	"github.com/botjudge/judge/judge/game/gametest"
 	"github.com/botjudge/judge/judge/game/manifest"
@@ -350,6 +354,56 @@ func TestAddedGameWhoseRefereeFails(t *testing.T) {
 			err = match.(interface{ Err() error }).Err()
 			if !referee.IsReferee(err) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("%v; want the referee's error saying %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// A referee of several files in a language that starts from one name (Python's main.py) runs
+// from its manifest's main, or the first of its files: that file is given to the build as
+// main.py; a main.py among its files beside another main is refused, saying why.
+func TestRefereeMain(t *testing.T) {
+	check := manifest.Check{Langs: images.LangNames()}
+	game := func(referee string, files ...string) fstest.MapFS {
+		fsys := fstest.MapFS{"game.yaml": {Data: []byte("name: tictac\ntitle: T\nplayers: {min: 2, max: 2, default: 2}\nmemory_mib: 64\nreferee:\n" + referee)}}
+		for _, f := range files {
+			fsys[f] = &fstest.MapFile{Data: []byte("# " + f)}
+		}
+		return fsys
+	}
+	for _, c := range []struct {
+		name, referee string
+		files         []string
+		want          string // the sources given to the build, with main.py's content
+		err           string
+	}{
+		{"the first file", "  lang: python\n  files: [referee.py, game_core.py]\n", []string{"referee.py", "game_core.py"}, "game_core.py main.py=# referee.py", ""},
+		{"main named", "  lang: python\n  files: [game_core.py, referee.py]\n  main: referee.py\n", []string{"referee.py", "game_core.py"}, "game_core.py main.py=# referee.py", ""},
+		{"main.py itself", "  lang: python\n  files: [main.py, lib/rules.py]\n", []string{"main.py", "lib/rules.py"}, "lib/rules.py main.py=# main.py", ""},
+		{"one file", "  lang: python\n  files: [referee.py]\n", []string{"referee.py"}, "referee.py", ""},
+		{"a compiler of every file", "  lang: cpp\n  files: [referee.cpp, rules.cpp]\n", []string{"referee.cpp", "rules.cpp"}, "referee.cpp rules.cpp", ""},
+		{"main.py beside another main", "  lang: python\n  files: [referee.py, main.py]\n", []string{"referee.py", "main.py"}, "", "referee.main: the referee starts from referee.py, but main.py is among referee.files too"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g, err := referee.Load(game(c.referee, c.files...), check)
+			if c.err != "" {
+				if err == nil || !strings.Contains(err.Error(), c.err) {
+					t.Errorf("err %v; want %q", err, c.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, name := range slices.Sorted(maps.Keys(g.Sources)) {
+				if name == "main.py" {
+					name += "=" + string(g.Sources[name])
+				}
+				got = append(got, name)
+			}
+			if strings.Join(got, " ") != c.want {
+				t.Errorf("the build's sources %q; want %q", got, c.want)
 			}
 		})
 	}
