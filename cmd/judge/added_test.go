@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -21,6 +22,7 @@ import (
 	"github.com/botjudge/judge/judge/game/skeleton"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/queue/queuetest"
+	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/result"
 	"github.com/botjudge/judge/judge/view"
 	"github.com/botjudge/judge/sandbox/sandboxtest"
@@ -530,5 +532,44 @@ func TestGameNewPassesCheck(t *testing.T) {
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("game new %v: %v; want a usage error saying %q\n%s", tc.args, err, tc.want, out)
 		}
+	}
+}
+
+// A referee that fails makes judge play exit 1 (the match could not be judged; 2 is bad
+// arguments), print the result with status error and error.code referee, and write the replay
+// up to the failure with that result as its last line: in the sandbox and with --local.
+func TestPlayWithAFailingReferee(t *testing.T) {
+	sandboxtest.Engine(t)
+	dir := filepath.Join(t.TempDir(), "g")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "games", "higher"))); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(dir, "main.py")
+	text := string(must(os.ReadFile(f)))
+	os.WriteFile(f, []byte(strings.Replace(text, "self.turn += 1", "self.turn += 1\n            assert self.turn < 3, 'turn 3'", 1)), 0o644)
+	bot := filepath.Join(dir, "bots", "seven")
+	for _, local := range []bool{false, true} {
+		t.Run(fmt.Sprintf("local=%v", local), func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "m.jsonl")
+			args := []string{"play", "--game", dir, "--json", "--replay", file, bot, bot}
+			if local {
+				args = append(args[:1:1], append([]string{"--local"}, args[1:]...)...)
+			}
+			out, err := runCLIWithin(t, 5*time.Minute, args...)
+			var res result.Result
+			if exitCode(err) != 1 || json.Unmarshal([]byte(out), &res) != nil || res.Status != result.StatusError || res.Error == nil || res.Error.Code != result.Referee ||
+				!strings.Contains(res.Error.Message, "AssertionError: turn 3") {
+				t.Fatalf("exit %d (%v), %+v\n%s", exitCode(err), err, res, out)
+			}
+			rf, err := os.Open(file)
+			if err != nil {
+				t.Fatalf("no replay: %v", err)
+			}
+			defer rf.Close()
+			rp, err := replay.Read(rf)
+			if err != nil || len(rp.Exchanges) == 0 || rp.Result.Error == nil || rp.Result.Error.Code != result.Referee {
+				t.Errorf("the replay up to the failure: %v, %d exchanges, result %+v", err, len(rp.Exchanges), rp.Result)
+			}
+		})
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -92,7 +93,13 @@ func (a *app) playCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return printPlayed(cmd, res, rp, asJSON)
+			if err := printPlayed(cmd, res, rp, asJSON); err != nil {
+				return err
+			}
+			if res.Error != nil && res.Error.Code == result.Referee {
+				return fmt.Errorf("the match could not be judged: %v", res.Error) // exit 1
+			}
+			return nil
 		},
 	}
 	f := cmd.Flags()
@@ -151,8 +158,21 @@ func playSaving(ctx context.Context, r player, job match.Job, file string, keep 
 		job.Replay = io.MultiWriter(sinks...)
 	}
 	res, err := r.Play(ctx, job)
-	if err != nil {
+	if err != nil && !errors.Is(err, result.Referee) {
 		return res, nil, err
+	}
+	if err != nil {
+		// The referee failed: the match could not be judged, which the result says as a
+		// judge's does (status error, code referee), and the replay keeps what was played up
+		// to the failure, with that result as its last line.
+		res.Status, res.Error, res.Winner, res.Players = result.StatusError, result.AsError(err), nil, nil
+		res.Judge.Finished = time.Now().UTC()
+		if file != "" {
+			replay.NewWriter(rf).Result(res)
+		}
+		if keep {
+			replay.NewWriter(&inMemory).Result(res)
+		}
 	}
 	if file != "" {
 		res.Replay = file
