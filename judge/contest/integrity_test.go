@@ -123,7 +123,9 @@ func TestIntegrityCheckReadsHowTheyPlay(t *testing.T) {
 	if p := got["ann-cat"]; p.Behaviour == nil || *p.Behaviour > 0.3 {
 		t.Errorf("ann and cat: %+v; want them apart", p)
 	}
-	if _, ok := got["easy"]; ok || slices.ContainsFunc(s.Pairs, func(p api.SimilarPair) bool { return strings.HasPrefix(p.A, "house") || strings.HasPrefix(p.B, "house") }) {
+	if _, ok := got["easy"]; ok || slices.ContainsFunc(s.Pairs, func(p api.SimilarPair) bool {
+		return strings.HasPrefix(p.A, "house") || strings.HasPrefix(p.B, "house")
+	}) {
 		t.Errorf("a house bot paired: %+v", s.Pairs)
 	}
 	// A contestant, and another contest's organiser, find no check.
