@@ -76,7 +76,7 @@ func TestPlayAnAddedGame(t *testing.T) {
 	for _, tc := range []struct {
 		name, file, text, want string
 	}{
-		{"a referee that dies", "main.py", "import sys\nsys.exit(3)\n", "the referee, at its answer 0: no answer"},
+		{"a referee that dies", "main.py", "import sys\nsys.exit(3)\n", "the referee, at its answer 1 \\(to the start\\): no answer"},
 		{"a referee that writes prose", "main.py", "import sys\nsys.stdin.readline()\nprint('hello', flush=True)\nsys.stdin.readline()\n", "not the protocol's JSON"},
 		{"a bad manifest", "game.yaml", "name: amazes\n", "is a game built into the judge"},
 	} {

@@ -69,7 +69,8 @@ type Match struct {
 	conn    Conn
 	players int
 	setup   game.Setup
-	step    int // the referee's answers so far, setup's included
+	step    int    // the referee's answers so far, the one being read included (1: to the start)
+	to      string // what the answer being read answers, in words
 	queue   []request
 	pending bool // queue[0] is a request sent to a player, waiting for its Reply
 	end     *done
@@ -87,6 +88,7 @@ func Start(conn Conn, c game.Config) (game.Match, error) {
 	if opts == nil {
 		opts = map[string]string{}
 	}
+	m.to = "the start"
 	a, err := m.ask(start{Type: typeStart, Seed: c.Seed, Players: c.Players, Options: opts})
 	if err != nil {
 		return nil, err
@@ -130,13 +132,14 @@ func (m *Match) Err() error { return m.err }
 
 func (m *Match) fail(msg string, err error) error {
 	if m.err == nil {
-		m.err = &Error{Step: m.step, Msg: msg, Err: err}
+		m.err = &Error{Step: m.step, To: m.to, Msg: msg, Err: err}
 	}
 	return m.err
 }
 
 // ask sends msg and reads the referee's answer.
 func (m *Match) ask(msg any) (answer, error) {
+	m.step++
 	line, err := json.Marshal(msg)
 	if err != nil {
 		return answer{}, m.fail("the judge could not write its message", err)
@@ -154,7 +157,6 @@ func (m *Match) ask(msg any) (answer, error) {
 	if dec.More() {
 		return answer{}, m.fail(fmt.Sprintf("its answer has more than one JSON value: %.200q", out), nil)
 	}
-	m.step++
 	return a, nil
 }
 
@@ -284,6 +286,7 @@ func (m *Match) Reply(r game.Reply) *game.Fault {
 	for i, l := range r.Lines {
 		lines[i] = strings.ToValidUTF8(l, string(utf8.RuneError))
 	}
+	m.to = fmt.Sprintf("player %d's reply at turn %d", req.Player, req.Turn)
 	a, err := m.ask(reply{Type: typeReply, Player: req.Player, Turn: req.Turn, Lines: lines, Fault: r.Fault, CPUus: r.CPU.Microseconds()})
 	if err != nil {
 		return r.Fault

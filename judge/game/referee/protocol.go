@@ -108,9 +108,11 @@ type done struct {
 // a player already out, scores for the wrong number of players). The match is then the
 // judge's error, never a bot's fault.
 type Error struct {
-	// Step is the referee's answer it happened at: 0 for setup, n for the answer to the n-th
-	// reply.
+	// Step is the referee's answer it happened at, counted from 1: 1 is its answer to the
+	// start (the setup), n+1 its answer to the n-th reply; To says what that answer was to
+	// ("the start", "player 1's reply at turn 3").
 	Step int
+	To   string
 	Msg  string
 	Err  error
 	// NotStarted is a program the judge could not start (its engine, its image): the
@@ -120,6 +122,12 @@ type Error struct {
 
 func (e *Error) Error() string {
 	s := fmt.Sprintf("the referee, at its answer %d: %s", e.Step, e.Msg)
+	switch {
+	case e.Step == 0: // before any answer: its build, its start
+		s = "the referee: " + e.Msg
+	case e.To != "":
+		s = fmt.Sprintf("the referee, at its answer %d (to %s): %s", e.Step, e.To, e.Msg)
+	}
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}

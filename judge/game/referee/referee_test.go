@@ -408,3 +408,30 @@ func TestRefereeMain(t *testing.T) {
 		})
 	}
 }
+
+// A referee's error counts its answers one way, from 1 (its answer to the start), whether its
+// answer is no JSON or breaks the protocol, and says what the answer was to: the start, or
+// which player's reply at which turn.
+func TestRefereeErrorsNameTheirAnswer(t *testing.T) {
+	for _, c := range []struct {
+		lines []string
+		want  string
+	}{
+		{[]string{"hello"}, "the referee, at its answer 1 (to the start): its answer (5 bytes) is not the protocol's JSON"},
+		{[]string{`{"type":"setup","next":[]}`}, "the referee, at its answer 1 (to the start): "},
+		{[]string{okSetup, "hello"}, "the referee, at its answer 2 (to player 0's reply at turn 1): its answer (5 bytes) is not the protocol's JSON"},
+		{[]string{okSetup, `{"type":"judged","fault":{"kind":"crash","detail":"no"},"next":[],"done":{"scores":[0,1]}}`}, "the referee, at its answer 2 (to player 0's reply at turn 1): a fault of kind"},
+	} {
+		m, err := referee.Start(&script{lines: c.lines}, game.Config{Seed: 1, Players: 2})
+		if err == nil {
+			if req, over := m.Next(); !over && (req.Expect > 0 || req.Ready != "") {
+				m.Reply(game.Reply{Lines: []string{"x"}})
+			}
+			m.Next()
+			err = m.(interface{ Err() error }).Err()
+		}
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: %v; want %q", c.lines, err, c.want)
+		}
+	}
+}
