@@ -72,7 +72,7 @@ func Drive(m game.Match, answer func(game.Request) game.Reply, watch ...func()) 
 		// A request that expects an answer stays pending until Reply (a notice is delivered
 		// when Next returns it).
 		if again, _ := m.Next(); !reflect.DeepEqual(again, req) {
-			return log, fmt.Errorf("Next changed while a request was pending: %+v, then %+v", req, again)
+			return log, fmt.Errorf("Next changed while a request was pending: %s, then %s", requestJSON(req), requestJSON(again))
 		}
 		var r game.Reply
 		if f := dead[req.Player]; f != nil {
@@ -200,7 +200,7 @@ func views(g game.Game, c Case, p *problems) {
 			return
 		}
 		if res := m.Result(); !reflect.DeepEqual(log, want.log) || !reflect.DeepEqual(res, want.result) {
-			p.add("pictures, seed %d, %d players: taking pictures changed the match (result %+v, without pictures %+v)", seed, n, res, want.result)
+			p.add("pictures, seed %d, %d players: taking pictures changed the match (result %s, without pictures %s)", seed, n, resultJSON(res), resultJSON(want.result))
 			return
 		}
 		for i, pic := range taken {
@@ -405,21 +405,53 @@ func setupJSON(m game.Match) (string, error) {
 // firstDifference names where two plays of the same match part.
 func firstDifference(a, b played) string {
 	if a.setup != b.setup {
-		return fmt.Sprintf("the setup, %.300s, then %.300s", a.setup, b.setup)
+		return fmt.Sprintf("the setup,\n    first:  %.300s\n    second: %.300s", a.setup, b.setup)
 	}
 	for i := range min(len(a.log), len(b.log)) {
 		x, y := a.log[i], b.log[i]
 		switch {
 		case !reflect.DeepEqual(x.Request, y.Request):
-			return fmt.Sprintf("exchange %d's request, %+v, then %+v", i+1, x.Request, y.Request)
+			return fmt.Sprintf("exchange %d's request,\n    first:  %s\n    second: %s", i+1, requestJSON(x.Request), requestJSON(y.Request))
 		case !reflect.DeepEqual(x.Verdict, y.Verdict):
-			return fmt.Sprintf("exchange %d's verdict (player %d, turn %d), %v, then %v", i+1, x.Request.Player, x.Request.Turn, x.Verdict, y.Verdict)
+			return fmt.Sprintf("exchange %d's verdict (player %d, turn %d),\n    first:  %s\n    second: %s", i+1, x.Request.Player, x.Request.Turn, asJSON(x.Verdict), asJSON(y.Verdict))
 		}
 	}
 	if len(a.log) != len(b.log) {
 		return fmt.Sprintf("%d exchanges, then %d", len(a.log), len(b.log))
 	}
-	return fmt.Sprintf("the result, %+v, then %+v", a.result, b.result)
+	return fmt.Sprintf("the result,\n    first:  %s\n    second: %s", resultJSON(a.result), resultJSON(b.result))
+}
+
+// asJSON is v as one line of JSON, as the referee protocol writes it (docs/referee.md).
+func asJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%q", fmt.Sprint(v))
+	}
+	return string(b)
+}
+
+// requestJSON is a request in the protocol's words (a referee's "next" entry).
+func requestJSON(r game.Request) string {
+	return asJSON(struct {
+		Player  int    `json:"player"`
+		Turn    int    `json:"turn"`
+		Send    string `json:"send"`
+		Expect  int    `json:"expect"`
+		Ready   string `json:"ready,omitempty"`
+		LimitUS int64  `json:"limit_us"`
+		Intro   bool   `json:"intro,omitempty"`
+	}{r.Player, r.Turn, r.Send, r.Expect, r.Ready, r.Limit.Microseconds(), r.Intro})
+}
+
+// resultJSON is a result in the protocol's words (its "done", with the winner and faults).
+func resultJSON(r game.Result) string {
+	return asJSON(struct {
+		Scores []float64     `json:"scores"`
+		Ranks  []int         `json:"ranks"`
+		Winner *int          `json:"winner"`
+		Faults []*game.Fault `json:"faults"`
+	}{r.Scores, r.Ranks, r.Winner, r.Faults})
 }
 
 // played is a match played with random answers.

@@ -127,7 +127,7 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("a game without flaws: %v", err)
 	}
 	for _, tc := range []struct{ flaw, want string }{
-		{"random", "the same seed and answers gave another match"},
+		{"random", "the same seed and answers gave another match: the result,\n    first:  {\"scores\":["},
 		{"lenient", `want an *game.OptionError naming no-such-option`},
 		{"restless", "Next changed while a request was pending"},
 		{"short", "a result of 1 scores, 0 ranks"},
@@ -138,6 +138,10 @@ func TestCheck(t *testing.T) {
 		err := gametest.Check(guess{flaw: tc.flaw}, c)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("the %s flaw: %v; want a problem saying %q", tc.flaw, err, tc.want)
+		}
+		// Said as the protocol's JSON, not as Go's structs and pointers.
+		if err != nil && (strings.Contains(err.Error(), "{Player:") || strings.Contains(err.Error(), "Winner:0x")) {
+			t.Errorf("the %s flaw is said in Go's words: %v", tc.flaw, err)
 		}
 	}
 }
