@@ -7,7 +7,6 @@
 package manifest
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -135,15 +134,25 @@ func Load(dir fs.FS, c Check) (Manifest, error) {
 	if err != nil {
 		return Manifest{}, fmt.Errorf("%s: %w", File, err)
 	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return Manifest{}, fmt.Errorf("%s: %w", File, err)
+	}
 	var m Manifest
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&m); err != nil {
+	if err := doc.Decode(&m); err != nil {
 		return Manifest{}, fmt.Errorf("%s: %w", File, err)
 	}
 	m.fill()
+	// Every error at once: the keys no field takes, then what the keys say.
+	var errs []error
+	for _, u := range unknownKeys(&doc) {
+		errs = append(errs, errors.New(u))
+	}
 	if err := m.check(dir, c); err != nil {
-		return Manifest{}, fmt.Errorf("%s: %w", File, err)
+		errs = append(errs, err)
+	}
+	if len(errs) > 0 {
+		return Manifest{}, fmt.Errorf("%s: %w", File, errors.Join(errs...))
 	}
 	return m, nil
 }

@@ -86,7 +86,10 @@ func TestBadManifests(t *testing.T) {
 		name, from, to string // good with from replaced by to
 		want           string
 	}{
-		{"an unknown key", "rules: rules.md", "rules: rules.md\nrulez: x", "field rulez not found"},
+		{"an unknown key", "rules: rules.md", "rules: rules.md\nrulez: x", "line 16: rulez: no such key; the keys are name, title, players, options, memory_mib, referee, samples, renderer, rules, words (did you mean rules?)"},
+		{"an unknown key below", "lang: python", "lang: python\n  lnag: go", "line 11: referee.lnag: no such key; the keys of referee are lang, files, main, cpu, memory (did you mean lang?)"},
+		{"an unknown key beside other errors", "title: Tic Tac Toe", "title: ''\ncolour: red", "line 3: colour: no such key; the keys are name, title, players, options, memory_mib, referee, samples, renderer, rules, words\ntitle: must not be empty"},
+		{"an unknown key of an option", "help: the board's side}", "help: the board's side, hlep: x}", "line 6: options[0].hlep: no such key; the keys of options[0] are name, type, default, min, max, help (did you mean help?)"},
 		{"a built-in game's name", "name: tictac", "name: amazes", "name: \"amazes\" is a game built into the judge"},
 		{"a name with capitals", "name: tictac", "name: TicTac", "name: want lowercase"},
 		{"no title", "title: Tic Tac Toe", "title: ''", "title: must not be empty"},
