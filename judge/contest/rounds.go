@@ -72,7 +72,10 @@ func (e *Engine) startRound(ctx context.Context, ct store.Contest, spec api.Roun
 	case store.RoundTest:
 	case store.RoundOfficial:
 		if closed(ct, versionChange, at) == nil {
-			return store.Round{}, fmt.Errorf("%w: the official round starts after the deadline, when the active versions are frozen; set a deadline first", ErrNotClosed)
+			if ct.Deadline.IsZero() {
+				return store.Round{}, fmt.Errorf("%w: the official round starts after the deadline, when the active versions are frozen; set a deadline first", ErrNotClosed)
+			}
+			return store.Round{}, fmt.Errorf("%w: the official round starts after the deadline, %s, when the active versions are frozen", ErrNotClosed, ct.Ended().UTC().Format("2006-01-02 15:04 MST"))
 		}
 	default:
 		return store.Round{}, fmt.Errorf("%w: kind %q: want %q or %q", store.ErrInvalid, spec.Kind, store.RoundTest, store.RoundOfficial)

@@ -207,6 +207,10 @@ func TestClosedContestAndRemovedUser(t *testing.T) {
 	if code, out := a.upload("spring", map[string]string{"main.cpp": "int main(){}"}); code != 403 || !strings.Contains(mustJSON(out), `"code":"closed"`) {
 		t.Errorf("an upload to a closed contest: %d %v", code, out)
 	}
+	// Its rounds page offers no round to start.
+	if code, page := o.get("/c/spring/rounds"); code != 200 || strings.Contains(page, `data-testid="start-round"`) || !strings.Contains(page, `data-testid="no-rounds"`) {
+		t.Errorf("the closed contest's rounds page: %d, still offers to start a round: %v", code, strings.Contains(page, "start-round"))
+	}
 	if code, out, _ := a.api("GET", "/api/v1/contests/spring", nil, ""); code != 200 || out["closed_at"] == nil {
 		t.Errorf("the closed contest: %d %v; want it, with closed_at", code, out)
 	}

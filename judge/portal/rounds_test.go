@@ -52,8 +52,8 @@ func TestRounds(t *testing.T) {
 		code, out, _ := c.api("POST", "/api/v1/contests/spring/rounds", bytes.NewReader(body), "application/json")
 		return code, out
 	}
-	if code, out := start(org, "official"); code != 409 {
-		t.Errorf("the official round before the deadline: %d %v", code, out)
+	if code, out := start(org, "official"); code != 409 || !strings.Contains(fmt.Sprint(out), "starts after the deadline, 20") || strings.Contains(fmt.Sprint(out), "set a deadline first") {
+		t.Errorf("the official round before the deadline (set, in an hour): %d %v", code, out)
 	}
 	if code, out := start(cs["ann"], "test"); code != 403 {
 		t.Errorf("a contestant starts a round: %d %v", code, out)
