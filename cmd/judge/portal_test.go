@@ -261,6 +261,10 @@ func TestPortalPeopleAndContests(t *testing.T) {
 	if strings.Contains(out, "password") {
 		t.Errorf("user list shows a password:\n%s", out)
 	}
+	// --json is one line, so that a loop of adds is JSON Lines (docs/organiser.md).
+	if out := run("portal", "user", "add", "--contest", "spring", "dave", "--json"); strings.Count(out, "\n") != 1 || !json.Valid([]byte(out)) {
+		t.Errorf("user add --json is not one line of JSON:\n%s", out)
+	}
 	if out := run("portal", "user", "reset", "--contest", "spring", "alice"); !strings.Contains(out, "every session and API token ended") || !strings.Contains(out, "/invite/inv_") {
 		t.Errorf("user reset:\n%s", out)
 	}
@@ -292,7 +296,7 @@ func TestPortalPeopleAndContests(t *testing.T) {
 		}
 	}
 	if want := []string{"closed the contest", "removed alice", "reset alice: every session and token ended, a new invite",
-		"added organiser org", "added contestant alice", "created the contest (langwars)"}; !slices.Equal(whats, want) {
+		"added contestant dave", "added organiser org", "added contestant alice", "created the contest (langwars)"}; !slices.Equal(whats, want) {
 		t.Errorf("contest log: %q\nwant %q", whats, want)
 	}
 	if out := run("portal", "contest", "log", "spring", "-n", "1"); !strings.Contains(out, "closed the contest") || strings.Contains(out, "removed alice") {

@@ -3,7 +3,7 @@
 package portaladmin
 
 import (
-	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -324,9 +324,11 @@ func UserCmd(a *base.App) *cobra.Command {
 				return err
 			}
 			out := map[string]string{"login": nu.User.Login, "token": nu.Token, "invite": a.Cfg.Portal.InviteURL(nu.Invite)}
-			return cli.PrintOut(cmd.OutOrStdout(), asJSON, out, func(w io.Writer) {
-				fmt.Fprintf(w, "%s added to %s\ninvite (one time): %s\nAPI token: %s\n", out["login"], contestName, out["invite"], out["token"])
-			})
+			if asJSON { // one line: a loop of these is JSON Lines (docs/organiser.md)
+				return json.NewEncoder(cmd.OutOrStdout()).Encode(out)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s added to %s\ninvite (one time): %s\nAPI token: %s\n", out["login"], contestName, out["invite"], out["token"])
+			return nil
 		},
 	}
 	add.Flags().StringVar(&contestName, "contest", "", "the contest")
@@ -357,12 +359,21 @@ func UserCmd(a *base.App) *cobra.Command {
 			people := make([]person, len(users))
 			for i, u := range users {
 				people[i] = personOf(u)
+				if u.Active != "" {
+					if sub, err := st.Submission(cmd.Context(), u.Active); err == nil {
+						people[i].ActiveVersion = sub.Version
+					}
+				}
 			}
 			return cli.PrintOut(cmd.OutOrStdout(), asJSON, people, func(w io.Writer) {
 				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 				fmt.Fprintln(tw, "LOGIN\tROLE\tSTATE\tVERSIONS\tACTIVE\tADDED")
 				for _, p := range people {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", p.Login, p.Role, p.State, p.Versions, cmp.Or(p.Active, "-"), p.Created.Format(time.DateOnly))
+					active := "-"
+					if p.ActiveVersion > 0 {
+						active = fmt.Sprintf("v%d", p.ActiveVersion)
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", p.Login, p.Role, p.State, p.Versions, active, p.Created.Format(time.DateOnly))
 				}
 				tw.Flush()
 			})
@@ -447,12 +458,14 @@ func noUser(login, contest string) error {
 
 // person is a user as judge portal user list shows one: never the password's hash.
 type person struct {
-	Login    string    `json:"login"`
-	Role     string    `json:"role"`  // contestant or organiser
-	State    string    `json:"state"` // invited (no password yet), active or removed
-	Versions int       `json:"versions"`
-	Active   string    `json:"active,omitempty"`
-	Created  time.Time `json:"created"`
+	Login    string `json:"login"`
+	Role     string `json:"role"`  // contestant or organiser
+	State    string `json:"state"` // invited (no password yet), active or removed
+	Versions int    `json:"versions"`
+	Active   string `json:"active,omitempty"` // the active version's id
+	// ActiveVersion is its number, as the pages name it (v2).
+	ActiveVersion int       `json:"active_version,omitempty"`
+	Created       time.Time `json:"created"`
 }
 
 func personOf(u store.User) person {
