@@ -140,6 +140,18 @@ func contestFromTheCommandLine(t *testing.T, judge judgeCLI, kept string, window
 		t.Fatalf("a version that plays: %v, %+v; want it validated and active", err, sub)
 	}
 
+	// A version made active by its number, from the command line; one that did not compile,
+	// or that there is none of, refused, naming it.
+	if out, err := contestCLI(t, "", "activate", "2"); err != nil || !strings.Contains(out, "version 2 (") || !strings.Contains(out, "is active") {
+		t.Errorf("activate 2: %v\n%s", err, out)
+	}
+	if _, err := contestCLI(t, "", "activate", "1"); exitCode(err) != 1 {
+		t.Errorf("activate 1, which does not compile: %v (exit %d); want the portal's refusal, exit 1", err, exitCode(err))
+	}
+	if _, err := contestCLI(t, "", "activate", "v9"); exitCode(err) != 2 || !strings.Contains(err.Error(), "you have no version 9") {
+		t.Errorf("activate v9: %v (exit %d)", err, exitCode(err))
+	}
+
 	saved := filepath.Join(t.TempDir(), "test.jsonl")
 	out, err = contestCLI(t, "", "match", "house:easy", "-o", saved, "--json")
 	var m struct {

@@ -62,7 +62,7 @@ The address, the contest and the token are kept in your configuration directory
 macOS), readable by you alone. Every command then talks to that contest; each has --json.`,
 	}
 	cmd.AddCommand(contestLoginCmd(), contestSubmitCmd(sourceLimit), contestStatusCmd(), contestMatchCmd(),
-		contestMatchesCmd(), contestReplayCmd(), contestDownloadCmd(), contestStarterCmd(), contestGameCmd(), contestLeaderboardCmd(), contestStatsCmd())
+		contestMatchesCmd(), contestReplayCmd(), contestDownloadCmd(), contestActivateCmd(), contestStarterCmd(), contestGameCmd(), contestLeaderboardCmd(), contestStatsCmd())
 	return cmd
 }
 
@@ -671,6 +671,47 @@ func printStats(w io.Writer, st api.Stats) {
 		}
 		fmt.Fprintf(w, "faults of version %d: %s\n", f.Version, strings.Join(kinds, ", "))
 	}
+}
+
+// versionByNumber is the caller's version numbered arg ("3" or "v3").
+func versionByNumber(ctx context.Context, l contestLogin, arg string) (api.Submission, error) {
+	n, err := strconv.Atoi(strings.TrimPrefix(arg, "v"))
+	if err != nil || n < 1 {
+		return api.Submission{}, cli.Usage(fmt.Errorf("version %q: want a version's number, as judge contest status lists them", arg))
+	}
+	all, err := l.client().AllSubmissions(ctx, l.Contest)
+	if err != nil {
+		return api.Submission{}, err
+	}
+	i := slices.IndexFunc(all, func(s api.Submission) bool { return s.Version == n })
+	if i < 0 {
+		return api.Submission{}, cli.Usage(fmt.Errorf("you have no version %d (judge contest status lists yours)", n))
+	}
+	return all[i], nil
+}
+
+func contestActivateCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "activate VERSION [--json]",
+		Short: "Make one of your versions (by its number, as judge contest status lists them) the active one: the one the ladder and the rounds play",
+		Args:  cobra.ExactArgs(1),
+		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
+			sub, err := versionByNumber(cmd.Context(), l, args[0])
+			if err != nil {
+				return err
+			}
+			got, raw, err := l.client().Activate(cmd.Context(), sub.ID)
+			if err != nil {
+				return err
+			}
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, raw, func(w io.Writer) {
+				fmt.Fprintf(w, "version %d (%s) is %s\n", got.Version, got.ID, got.Status)
+			})
+		}),
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the version as the API answers")
+	return cmd
 }
 
 func contestDownloadCmd() *cobra.Command {
