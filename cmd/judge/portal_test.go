@@ -274,6 +274,16 @@ func TestPortalPeopleAndContests(t *testing.T) {
 	if out := run("portal", "user", "list", "--contest", "spring"); !strings.Contains(out, "alice  contestant  removed") {
 		t.Errorf("user list after the removal:\n%s", out)
 	}
+	// Its settings changed from the command line, each in the log; a bad one refused.
+	run("portal", "contest", "set", "spring", "--deadline", "2027-02-01T00:00:00Z", "--test-round", "2027-01-15T12:00:00Z", "--quota", "7")
+	if out := run("portal", "contest", "show", "spring"); !strings.Contains(out, "deadline: 2027-02-01T00:00:00Z") || !strings.Contains(out, "test round at 2027-01-15T12:00:00Z") || !strings.Contains(out, "test matches an hour: 7;") {
+		t.Errorf("contest show after contest set:\n%s", out)
+	}
+	for _, bad := range [][]string{{"--deadline", "tomorrow"}, {}, {"--quota", "-1"}} {
+		if _, err := runCLI(t, append([]string{"portal", "contest", "set", "spring"}, bad...)...); exitCode(err) != 2 {
+			t.Errorf("contest set %q: exit %d (%v); want 2", bad, exitCode(err), err)
+		}
+	}
 	if out := run("portal", "contest", "close", "spring"); !strings.Contains(out, "contest spring: closed at ") {
 		t.Errorf("contest close:\n%s", out)
 	}
@@ -295,7 +305,7 @@ func TestPortalPeopleAndContests(t *testing.T) {
 			t.Errorf("an action by %q, not the command line", x.Who)
 		}
 	}
-	if want := []string{"closed the contest", "removed alice", "reset alice: every session and token ended, a new invite",
+	if want := []string{"closed the contest", `changed the settings: {"deadline":"2027-02-01T00:00:00Z","test_quota":7,"test_rounds":["2027-01-15T12:00:00Z"]}`, "removed alice", "reset alice: every session and token ended, a new invite",
 		"added contestant dave", "added organiser org", "added contestant alice", "created the contest (langwars)"}; !slices.Equal(whats, want) {
 		t.Errorf("contest log: %q\nwant %q", whats, want)
 	}

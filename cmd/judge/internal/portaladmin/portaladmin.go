@@ -28,7 +28,7 @@ import (
 // ContestCmd is judge portal contest.
 func ContestCmd(a *base.App) *cobra.Command {
 	group := &cobra.Command{Use: "contest", Short: "Make and change contests"}
-	group.AddCommand(portalContestCreateCmd(a), portalContestListCmd(a), portalContestShowCmd(a), portalContestCloseCmd(a), portalContestLogCmd(a), portalContestSimilarCmd(a))
+	group.AddCommand(portalContestCreateCmd(a), portalContestListCmd(a), portalContestShowCmd(a), portalContestCloseCmd(a), portalContestLogCmd(a), portalContestSimilarCmd(a), portalContestSetCmd(a))
 	return group
 }
 

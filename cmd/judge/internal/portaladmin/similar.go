@@ -83,3 +83,83 @@ func printSimilarity(w io.Writer, s api.Similarity) {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
 }
+
+func portalContestSetCmd(a *base.App) *cobra.Command {
+	var deadline string
+	var testRounds []string
+	var quota, uploadQuota int
+	var peer, publish, ladderOn bool
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "set CONTEST [--deadline RFC3339|\"\"] [--test-round RFC3339]... [--quota N] [--upload-quota N] [--peer-matches=BOOL] [--publish-house=BOOL] [--ladder=BOOL] [--json]",
+		Short: "Change a contest's settings: its deadline, its test rounds' times, the quotas, peer matches, published house bots, the ladder",
+		Long: `Change the settings given, as the organiser page and PUT /api/v1/contests/{contest}/settings do;
+the others stay as they are. --deadline "" removes the deadline; --test-round (as often as
+needed) sets the test competitions' times, --test-round "" none. Every change is written in
+the organisers' log; a bad value is refused, naming it (exit 2).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var set contest.Settings
+			f := cmd.Flags()
+			if f.Changed("deadline") {
+				set.Deadline = &deadline
+			}
+			if f.Changed("test-round") {
+				rounds := []string{}
+				for _, r := range testRounds {
+					if r != "" {
+						rounds = append(rounds, r)
+					}
+				}
+				set.TestRounds = &rounds
+			}
+			if f.Changed("quota") {
+				set.TestQuota = &quota
+			}
+			if f.Changed("upload-quota") {
+				set.UploadQuota = &uploadQuota
+			}
+			if f.Changed("peer-matches") {
+				set.PeerMatches = &peer
+			}
+			if f.Changed("publish-house") {
+				set.PublishHouse = &publish
+			}
+			if f.Changed("ladder") {
+				set.Ladder = &ladderOn
+			}
+			if set == (contest.Settings{}) {
+				return cli.Usage(errors.New("no setting given: --deadline, --test-round, --quota, --upload-quota, --peer-matches, --publish-house or --ladder"))
+			}
+			st, q, err := a.PortalStore(cmd.Context())
+			if err != nil {
+				return err
+			}
+			defer q.Close()
+			c, err := a.ContestEngine(st, q).ChangeSettings(cmd.Context(), contest.HostActor(), args[0], set)
+			if errors.Is(err, store.ErrNotFound) {
+				return noContest("", args[0])
+			}
+			var ae *api.Error
+			if errors.As(err, &ae) && ae.Code == api.CodeBadRequest || errors.Is(err, store.ErrInvalid) {
+				return cli.Usage(err)
+			}
+			if err != nil {
+				return err
+			}
+			return cli.PrintOut(cmd.OutOrStdout(), asJSON, c, func(w io.Writer) {
+				fmt.Fprintf(w, "contest %s: settings changed (judge portal contest show %s)\n", c.Name, c.Name)
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&deadline, "deadline", "", `the end of submissions, RFC 3339 ("" removes it)`)
+	f.StringArrayVar(&testRounds, "test-round", nil, "a test competition's time, RFC 3339 (repeatable; \"\" for none)")
+	f.IntVar(&quota, "quota", 0, "test matches a contestant may ask for per hour")
+	f.IntVar(&uploadQuota, "upload-quota", 0, "versions a contestant may upload per hour")
+	f.BoolVar(&peer, "peer-matches", false, "test matches against other contestants' active versions")
+	f.BoolVar(&publish, "publish-house", false, "contestants may download the house bots")
+	f.BoolVar(&ladderOn, "ladder", false, "the ladder plays the active versions until submissions close")
+	f.BoolVar(&asJSON, "json", false, "print the contest as JSON")
+	return cmd
+}
