@@ -229,10 +229,14 @@ func RoundTournament(ct store.Contest, r store.Round) tournament.Spec {
 	spec := tournament.Spec{Name: r.ID, Game: ct.Game, Format: r.Format, Rounds: r.Rounds, Final: r.Final, Seed: r.Seed, Seats: r.Seats,
 		Options: ct.Options, Confidence: r.Confidence, UntilSeparated: r.UntilSeparated, Top: r.Top, Budget: r.Budget}
 	for _, e := range r.Entrants {
-		spec.Entrants = append(spec.Entrants, tournament.EntrantSpec{Name: e.Login, Path: e.Login})
+		spec.Entrants = append(spec.Entrants, tournament.EntrantSpec{Name: e.Login, Path: EntrantDir(e.Login)})
 	}
 	return spec
 }
+
+// EntrantDir is the directory of an entrant's sources in a round's export: its name, a house
+// bot's "house:NAME" as "house+NAME" (Windows takes no ':' in a name; no login has a '+').
+func EntrantDir(name string) string { return strings.ReplaceAll(name, ":", "+") }
 
 // roundRunner runs the rounds of one engine.
 type roundRunner struct {

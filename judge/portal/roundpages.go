@@ -188,13 +188,13 @@ func (s roundPages) exportRound(w http.ResponseWriter, r *http.Request, c caller
 	}
 	sources := map[string]string{}
 	for _, e := range round.Entrants {
-		sources[e.Login] = e.Source
+		sources[contest.EntrantDir(e.Login)] = e.Source
 	}
 	return s.writeTournament(w, r, round.ID, contest.RoundTournament(ct, round), sources)
 }
 
 // writeTournament answers a tournament directory as a tar.gz: DIR/tournament.yaml (spec),
-// and DIR/LOGIN/, the files of the object sources[LOGIN].
+// and DIR/ENTRANT/, the files of the object sources[ENTRANT] (contest.EntrantDir).
 func (s *Server) writeTournament(w http.ResponseWriter, r *http.Request, dir string, spec any, sources map[string]string) error {
 	yaml, err := json.MarshalIndent(spec, "", "  ") // JSON is YAML
 	if err != nil {

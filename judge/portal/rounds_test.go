@@ -222,6 +222,9 @@ func exported(t *testing.T, org *client, url, dir string) *tournament.Tournament
 	g, _ := lookup(spec.Game)
 	tt := &tournament.Tournament{Spec: spec, Game: g}
 	for _, en := range spec.Entrants {
+		if strings.ContainsAny(filepath.Base(en.Path), `<>:"|?*\`) {
+			t.Errorf("the export's entrant %s is in %q, a name Windows cannot unpack", en.Name, filepath.Base(en.Path))
+		}
 		sub, err := submission.Load(en.Path, 1<<20) // Load made it the directory's
 		if err != nil {
 			t.Fatal(err)
