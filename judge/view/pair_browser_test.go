@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -181,4 +182,20 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// A tournament's standings above the list show each entrant's rank (entrants level sharing
+// one), not a count beside it.
+func TestStandingsShowTheirRanks(t *testing.T) {
+	b := newBrowser(t)
+	rows := `[{"rank":1,"name":"a","points":9,"score":1},{"rank":1,"name":"b","points":9,"score":1},{"rank":3,"name":"c","points":4,"score":0}]`
+	srv := httptest.NewServer((&view.Server{Source: &view.Files{Paths: []string{t.TempDir()}}, Lookup: games.Lookup, Standings: json.RawMessage(rows)}).Handler())
+	defer srv.Close()
+	b.Do(t, chromedp.Navigate(srv.URL+"/#/"), chromedp.WaitVisible(chromedp.CSS(`[data-testid=standings]`)))
+	ranks := get(t, b, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-testid=standing-rank]")].map((e) => e.textContent)`))
+	heads := get(t, b, chromedp.Evaluate[[]string](`[...document.querySelectorAll("[data-testid=standings] th")].map((e) => e.textContent)`))
+	if strings.Join(ranks, ",") != "1,1,3" || heads[0] != "rank" || slices.Contains(heads[1:], "rank") {
+		t.Errorf("the standings' ranks %q under %q; want 1,1,3 in one rank column", ranks, heads)
+	}
+	b.CheckLocal(t)
 }

@@ -356,14 +356,16 @@ const JudgeView = (() => {
   // sure it stands above the next, when the standings say (docs/tournament.md), then the
   // rest of its numbers and words.
   function standingsTable(rows) {
-    const cols = Object.keys(rows[0]).filter((k) => k !== "name" && k !== "above_next" && typeof rows[0][k] !== "object");
+    // A row's rank is its place (entrants level share one): shown first, not beside a count.
+    const ranked = typeof rows[0].rank === "number";
+    const cols = Object.keys(rows[0]).filter((k) => k !== "name" && k !== "above_next" && k !== "rank" && typeof rows[0][k] !== "object");
     const doubt = Array.isArray(rows[0].rank_range);
     const places = (rr) => rr[0] === rr[1] ? String(rr[0]) : `${rr[0]}\u2013${rr[1]}`;
     const sure = (p) => typeof p === "number" ? `${Math.floor(100 * p)}%` : "-";
     return el("table", {class: "list", "data-testid": "standings"},
-      el("thead", {}, el("tr", {}, el("th", {}, "#"), doubt ? el("th", {title: "the places it could truly hold"}, "could truly be") : null,
+      el("thead", {}, el("tr", {}, el("th", {}, ranked ? "rank" : "#"), doubt ? el("th", {title: "the places it could truly hold"}, "could truly be") : null,
         el("th", {}, "Entrant"), cols.map((c) => el("th", {}, c)), doubt ? el("th", {title: "how sure the round is that it stands above the next"}, "above the next") : "")),
-      el("tbody", {}, rows.map((r, i) => el("tr", {}, el("td", {}, i + 1),
+      el("tbody", {}, rows.map((r, i) => el("tr", {}, el("td", {"data-testid": "standing-rank"}, ranked ? r.rank : i + 1),
         doubt ? el("td", {"data-testid": "rank-range"}, places(r.rank_range)) : null, el("td", {}, r.name),
         cols.map((c) => el("td", {}, typeof r[c] === "number" ? fmt(r[c]) : r[c])),
         doubt ? el("td", {"data-testid": "above-next"}, sure(r.above_next)) : null))));
