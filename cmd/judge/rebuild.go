@@ -23,6 +23,7 @@ import (
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/build"
 	"github.com/botjudge/judge/judge/game"
+	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/match"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/submission"
@@ -65,7 +66,7 @@ func (a *app) rebuildCmd() *cobra.Command {
 			"relative to it); --known rebuilds every submission this judge has built or holds a build of\n" +
 			"(sources are kept with each build), --from-store also those of the shared object store. A\n" +
 			"rebuilt bot may still behave differently: --smoke GAME\n" +
-			"plays each one a short match against an opponent (--opponent, default bots/GAME/cpp) and\n" +
+			"plays each one a short match against an opponent (--opponent, default the game's C++ sample bot) and\n" +
 			"reports its fault.",
 		Args: cobra.RangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error { return a.rebuild(cmd, o, args) },
@@ -75,7 +76,7 @@ func (a *app) rebuildCmd() *cobra.Command {
 	f.StringVar(&o.gameName, "game", "", "add this game's helper library to each submission (SnakeCore)")
 	f.BoolVar(&o.asJSON, "json", false, "print the report as JSON")
 	f.StringVar(&o.smoke, "smoke", "", "play each rebuilt bot a short match of this game")
-	f.StringVar(&o.opponent, "opponent", "", "the --smoke opponent (default bots/GAME/cpp)")
+	f.StringVar(&o.opponent, "opponent", "", "the --smoke opponent (default the game's C++ sample bot, as the judge carries it)")
 	f.BoolVar(&o.known, "known", false, "rebuild every submission this judge has built or holds a build of (kept with its build history and cache)")
 	f.BoolVar(&o.fromStore, "from-store", false, "with --known: also every build in the shared object store (NATS)")
 	return cmd
@@ -119,13 +120,17 @@ func (a *app) rebuildPlan(o *rebuildOpts, args []string) (p rebuildPlan, err err
 		if p.smokeGame, err = a.LookupGame("--smoke", o.smoke); err != nil {
 			return p, err
 		}
-		what := "--opponent"
 		if o.opponent == "" {
-			o.opponent = filepath.Join("bots", o.smoke, "cpp")
-			what = "--smoke " + o.smoke + " plays against " + o.opponent + " unless --opponent names another bot"
-		}
-		if p.other, err = cli.LoadBot(o.opponent, int64(a.Cfg.Build.SourceLimit)); err != nil {
-			return p, cli.Usage(fmt.Errorf("%s: %w", what, err))
+			// The game's own C++ sample, as the judge carries it: no checkout of its sources
+			// needed, wherever the command runs.
+			files, ok := games.Starter(p.smokeGame, "cpp")
+			if !ok {
+				return p, cli.Usage(fmt.Errorf("--smoke %s: the game has no C++ sample bot to play against: name one with --opponent", o.smoke))
+			}
+			o.opponent = o.smoke + "-cpp"
+			p.other = submission.Submission{Lang: "cpp", Files: files}
+		} else if p.other, err = cli.LoadBot(o.opponent, int64(a.Cfg.Build.SourceLimit)); err != nil {
+			return p, cli.Usage(fmt.Errorf("--opponent: %w", err))
 		}
 	}
 	if !o.known {

@@ -141,7 +141,13 @@ func TestRebuildSmokeMatch(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			out, err := judgeIn(t, t.TempDir(), "rebuild", "--json", "--smoke", tc.game, "--opponent", bot, subs)
+			// Run from outside the judge's sources; in a game of four, against the default
+			// opponent, the game's C++ sample as the judge carries it.
+			args := []string{"rebuild", "--json", "--smoke", tc.game, "--opponent", bot, subs}
+			if tc.players == 4 {
+				args = []string{"rebuild", "--json", "--smoke", tc.game, subs}
+			}
+			out, err := judgeIn(t, t.TempDir(), args...)
 			var rows []rebuilt
 			if err != nil || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 3 {
 				t.Fatalf("rebuild --smoke %s: %v\n%s", tc.game, err, out)
