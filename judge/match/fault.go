@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -84,17 +85,39 @@ func exitOf(ctx context.Context, p Lifecycle) (sandbox.Exit, bool) {
 	return x, err == nil
 }
 
-// crashDetail says how a bot whose output ended came to an end, quoting the first line of its
-// stderr: Java, Go and Free Pascal name the error there and follow it with stack frames.
+// crashDetail says how a bot whose output ended came to an end, quoting the line of its
+// stderr that names the error: the first for Java, Go and Free Pascal, which follow it with
+// stack frames; after a Python traceback, its last; after Node's source line and caret, the
+// first error line.
 func crashDetail(x sandbox.Exit, exited bool, stderr []byte) string {
 	detail := "closed its output and kept running"
 	if exited {
 		detail = "exited: " + x.String()
 	}
-	if line := firstLine(stderr); line != "" {
+	if line := errorLine(stderr); line != "" {
 		detail += "; stderr: " + line
 	}
 	return detail
+}
+
+// nodeWhere is Node's first line of an uncaught error: the file and line it was thrown at.
+var nodeWhere = regexp.MustCompile(`^\S+:\d+$`)
+
+// errorLine is the line of stderr that names the error (crashDetail), as firstLine cuts it.
+func errorLine(b []byte) string {
+	first := firstLine(b)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	switch {
+	case strings.HasPrefix(first, "Traceback (most recent call last)"):
+		return first + " ... " + firstLine([]byte(lines[len(lines)-1]))
+	case nodeWhere.MatchString(first):
+		for _, l := range lines[1:] {
+			if l != "" && l[0] != ' ' && l[0] != '\t' && strings.Contains(l, "Error") {
+				return first + " ... " + firstLine([]byte(l))
+			}
+		}
+	}
+	return first
 }
 
 // firstLine is the first line of b that is not blank, cut to 200 bytes, as valid UTF-8 (a
