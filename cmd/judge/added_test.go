@@ -476,6 +476,7 @@ func TestGameCheck(t *testing.T) {
 	}{
 		{"not deterministic", "main.py", "self.turn += 1", "self.turn += 1\n            import random; self.scores[0] += random.random() < 0.5", "(the same seed and answers gave another match|does not re-judge to its record)", false},
 		{"a referee that crashes", "main.py", "self.turn += 1", "self.turn += 1\n            assert self.turn < 3, 'turn 3'", "AssertionError: turn 3", false},
+		{"a referee that does not compile", "main.py", "self.turn += 1", "self.turn += = 1", "game.yaml: referee.files: the referee does not compile \\(compile error\\)", true},
 		{"a bad bound", "game.yaml", `max: "20"`, `max: "0"`, "options\\[0\\].min: want integers min <= max", true},
 		{"an unknown key", "game.yaml", "memory_mib: 64", "memory_mib: 64\nmemroy: 1", "line [0-9]+: memroy: no such key; the keys are name, title", true},
 	} {

@@ -477,12 +477,18 @@ func (a *App) AddedGame(ctx context.Context, dir string) (*referee.Game, error) 
 			return nil, err
 		}
 	}
+	// A referee that cannot be built is the game's directory at fault, said one way here and
+	// by the sandbox's build alike: exit 2, naming referee.files.
 	built, err := b.Build(ctx, submission.Submission{Lang: g.Manifest.Referee.Lang, Files: g.Sources})
+	if errors.Is(err, submission.ErrInvalid) {
+		why := strings.TrimPrefix(err.Error(), submission.ErrInvalid.Error()+": ")
+		return nil, cli.Usage(fmt.Errorf("--game %s: %s: referee.files: the referee cannot be built: %s", dir, manifest.File, why))
+	}
 	if err != nil {
 		return nil, err
 	}
 	if !built.OK {
-		return nil, cli.Usage(fmt.Errorf("--game %s: the referee does not compile (%s):\n%s", dir, built.Failure, built.Log))
+		return nil, cli.Usage(fmt.Errorf("--game %s: %s: referee.files: the referee does not compile (%s):\n%s", dir, manifest.File, built.Failure, built.Log))
 	}
 	return g, nil
 }
