@@ -73,12 +73,15 @@ func TestPlayAnAddedGame(t *testing.T) {
 	if err := os.CopyFS(broken, os.DirFS(game)); err != nil {
 		t.Fatal(err)
 	}
+	// A referee that fails is a match that could not be judged (exit 1); a bad manifest is a
+	// bad argument (exit 2).
 	for _, tc := range []struct {
 		name, file, text, want string
+		usage                  bool
 	}{
-		{"a referee that dies", "main.py", "import sys\nsys.exit(3)\n", "the referee, at its answer 1 \\(to the start\\): no answer"},
-		{"a referee that writes prose", "main.py", "import sys\nsys.stdin.readline()\nprint('hello', flush=True)\nsys.stdin.readline()\n", "not the protocol's JSON"},
-		{"a bad manifest", "game.yaml", "name: amazes\n", "is a game built into the judge"},
+		{"a referee that dies", "main.py", "import sys\nsys.exit(3)\n", "the referee, at its answer 1 (to the start): no answer", false},
+		{"a referee that writes prose", "main.py", "import sys\nsys.stdin.readline()\nprint('hello', flush=True)\nsys.stdin.readline()\n", "not the protocol's JSON", false},
+		{"a bad manifest", "game.yaml", "name: amazes\n", "is a game built into the judge", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "g")
@@ -90,8 +93,8 @@ func TestPlayAnAddedGame(t *testing.T) {
 			}
 			err := judge(t, "play", "--game", dir, bot("seven"), bot("three"))
 			var ue cli.UsageError
-			if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%v; want a usage error saying %q", err, tc.want)
+			if err == nil || errors.As(err, &ue) != tc.usage || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%v; want an error (a usage error: %v) saying %q", err, tc.usage, tc.want)
 			}
 		})
 	}
