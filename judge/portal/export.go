@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/botjudge/judge/judge/api"
+	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/store"
 	"github.com/botjudge/judge/judge/tournament"
 )
@@ -50,8 +51,8 @@ func (s webPages) exportTournament(w http.ResponseWriter, r *http.Request, c cal
 	spec := tournament.Spec{Name: ct.Name, Game: ct.Game, Options: ct.Options, Seats: set.Seats}
 	sources := map[string]string{}
 	for _, e := range set.Entrants {
-		sources[e.Login] = e.Source
-		spec.Entrants = append(spec.Entrants, tournament.EntrantSpec{Name: e.Login, Path: e.Login})
+		sources[contest.EntrantDir(e.Login)] = e.Source
+		spec.Entrants = append(spec.Entrants, tournament.EntrantSpec{Name: e.Login, Path: contest.EntrantDir(e.Login)})
 	}
 	return s.writeTournament(w, r, ct.Name, spec, sources)
 }
