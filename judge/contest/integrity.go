@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ type integrity struct {
 }
 
 type checked struct {
-	mu      sync.Mutex // one catch-up at a time
+	mu      sync.Mutex // over all of it
 	index   similar.Index
 	plays   *similar.Plays
 	read    map[string]bool // the matches whose replays were read
@@ -86,11 +87,11 @@ func (in *integrity) run(ctx context.Context, e *Engine) {
 func versionName(n int) string { return "v" + strconv.Itoa(n) }
 
 // catchUp adds to contest's check the versions not in it yet and, with replays, the replays
-// of the matches judged since; paced, it rests after each.
+// of the matches judged since; paced, it rests after each. The check is locked only while one
+// is added, never while a source or replay is read or while resting: the organisers' page
+// does not wait for the background.
 func (e *Engine) catchUp(ctx context.Context, contest string, replays, paced bool) error {
 	c := e.checks.of(contest)
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	rest := func(start time.Time) error {
 		if !paced {
 			return ctx.Err()
@@ -109,7 +110,10 @@ func (e *Engine) catchUp(ctx context.Context, contest string, replays, paced boo
 	version := map[string]int{}
 	for _, sub := range subs {
 		version[sub.ID] = sub.Version
-		if c.index.Has(sub.Login, versionName(sub.Version)) {
+		c.mu.Lock()
+		has := c.index.Has(sub.Login, versionName(sub.Version))
+		c.mu.Unlock()
+		if has {
 			continue
 		}
 		start := time.Now()
@@ -121,7 +125,10 @@ func (e *Engine) catchUp(ctx context.Context, contest string, replays, paced boo
 		for name, text := range files {
 			v.Files[name] = []byte(text)
 		}
-		c.index.Add(v)
+		d := similar.Prepare(v) // the tokens and fingerprints, unlocked
+		c.mu.Lock()
+		c.index.AddPrepared(d)
+		c.mu.Unlock()
 		if err := rest(start); err != nil {
 			return err
 		}
@@ -129,7 +136,10 @@ func (e *Engine) catchUp(ctx context.Context, contest string, replays, paced boo
 	if !replays {
 		return nil
 	}
-	ms, err := e.c.Store.MatchesWhere(ctx, contest, "*", "", func(id string) bool { return !c.read[id] })
+	c.mu.Lock()
+	read := maps.Clone(c.read)
+	c.mu.Unlock()
+	ms, err := e.c.Store.MatchesWhere(ctx, contest, "*", "", func(id string) bool { return !read[id] })
 	if err != nil {
 		return err
 	}
@@ -141,25 +151,28 @@ func (e *Engine) catchUp(ctx context.Context, contest string, replays, paced boo
 		start := time.Now()
 		var buf bytes.Buffer
 		found, err := e.c.Queue.GetObject(ctx, queue.BucketReplays, key, &buf)
-		c.read[m.ID] = true
-		if err != nil || !found {
-			continue // expired, or out of reach: its plays are not counted
+		var rp *replay.Replay
+		if err == nil && found {
+			rp, err = replay.Read(&buf)
 		}
-		rp, err := replay.Read(&buf)
-		if err != nil {
-			continue
-		}
-		c.replays++
-		for _, x := range rp.Exchanges {
-			if x.Expect == 0 && x.Ready == "" || x.Fault != nil || x.Player >= len(m.Seats) {
-				continue
+		c.mu.Lock()
+		if !c.read[m.ID] {
+			c.read[m.ID] = true
+			if err == nil && rp != nil { // else expired, or out of reach: its plays are not counted
+				c.replays++
+				for _, x := range rp.Exchanges {
+					if x.Expect == 0 && x.Ready == "" || x.Fault != nil || x.Player >= len(m.Seats) {
+						continue
+					}
+					seat := m.Seats[x.Player]
+					if seat.Login == "" {
+						continue // a house bot's
+					}
+					c.plays.Add(seat.Login, versionName(version[seat.Submission]), rp.Header.Game, m.ID, x.Player, x.Turn, x.Sent, x.Received)
+				}
 			}
-			seat := m.Seats[x.Player]
-			if seat.Login == "" {
-				continue // a house bot's
-			}
-			c.plays.Add(seat.Login, versionName(version[seat.Submission]), rp.Header.Game, m.ID, x.Player, x.Turn, x.Sent, x.Received)
 		}
+		c.mu.Unlock()
 		if err := rest(start); err != nil {
 			return err
 		}

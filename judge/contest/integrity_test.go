@@ -58,6 +58,18 @@ func TestIntegrityCheckIsPaced(t *testing.T) {
 		t.Errorf("the paced check took %v, the check at once %v: it rests less than three times its work", paced, at)
 	}
 	t.Logf("at once %v, paced %v", at, paced)
+	// The organisers' page asked while the background rests does not wait for it.
+	fresh := New(e.c)
+	go fresh.catchUp(ctx, "cup", false, true)
+	time.Sleep(50 * time.Millisecond)
+	start := time.Now()
+	s, err := fresh.Similar(ctx, HostActor(), "cup", 0, false)
+	if err != nil || s.Versions != 12 {
+		t.Fatalf("the check beside the background: %d versions, %v", s.Versions, err)
+	}
+	if d := time.Since(start); d > paced/2 {
+		t.Errorf("the page took %v beside the background (which takes %v): it waited for it", d, paced)
+	}
 }
 
 // The check reads the contest's replays as its versions played them: bob's copy of ann's bot,

@@ -216,8 +216,10 @@ func TestClosedOutputIsWaitedForOnce(t *testing.T) {
 	if f := res[1].Fault; f == nil || *f != want {
 		t.Fatalf("fault %+v; want %+v", f, want)
 	}
-	if took := at[4].Sub(at[3]); took < match.ExitGrace || took > match.ExitGrace+500*time.Millisecond {
-		t.Errorf("the exchange took %v; want the wait of %v and little more", took, match.ExitGrace)
+	// Once, not twice: on a loaded machine (CI's two lanes) the wait's end can come a second
+	// late, never a whole second wait.
+	if took := at[4].Sub(at[3]); took < match.ExitGrace || took > 2*match.ExitGrace-time.Second {
+		t.Errorf("the exchange took %v; want the wait of %v once (less than %v)", took, match.ExitGrace, 2*match.ExitGrace-time.Second)
 	}
 }
 

@@ -145,16 +145,31 @@ type Index struct {
 }
 
 // Add prepares v; a version of an owner and name it has already is replaced.
-func (x *Index) Add(v Version) {
+func (x *Index) Add(v Version) { x.AddPrepared(Prepare(v)) }
+
+// Prepared is a version tokenized and fingerprinted (Prepare), to add to an index (AddPrepared)
+// without holding it meanwhile.
+type Prepared struct {
+	d     *doc
+	notes []string
+}
+
+// Prepare tokenizes and fingerprints v.
+func Prepare(v Version) Prepared {
 	d, notes := prepare(v)
+	return Prepared{d, notes}
+}
+
+// AddPrepared adds a version prepared; a version of an owner and name it has already is
+// replaced (its notes are kept once).
+func (x *Index) AddPrepared(p Prepared) {
 	for i, o := range x.docs {
-		if o.v.Owner == v.Owner && o.v.Name == v.Name {
-			x.docs[i] = d
-			x.notes = append(x.notes, notes...)
+		if o.v.Owner == p.d.v.Owner && o.v.Name == p.d.v.Name {
+			x.docs[i] = p.d
 			return
 		}
 	}
-	x.docs, x.notes = append(x.docs, d), append(x.notes, notes...)
+	x.docs, x.notes = append(x.docs, p.d), append(x.notes, p.notes...)
 }
 
 // Has reports whether the index holds owner's version name.
