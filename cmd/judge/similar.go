@@ -172,12 +172,13 @@ func addReplays(plays *similar.Plays, paths []string, names map[string]string) (
 				return fmt.Errorf("--replays: %s: %w", p, err)
 			}
 			n++
-			addPlays(plays, rp, p, func(i int) (string, bool) {
+			plays.AddReplay(rp, p, func(i int) (string, string, bool) {
 				if i >= len(rp.Header.Players) {
-					return "", false
+					return "", "", false
 				}
-				_, ok := names[rp.Header.Players[i].Name]
-				return rp.Header.Players[i].Name, ok
+				name := rp.Header.Players[i].Name
+				_, ok := names[name]
+				return name, name, ok
 			})
 			return nil
 		})
@@ -186,18 +187,6 @@ func addReplays(plays *similar.Plays, paths []string, names map[string]string) (
 		}
 	}
 	return n, nil
-}
-
-// addPlays records a replay's answers of the seats owner names (false: a seat left out).
-func addPlays(plays *similar.Plays, rp *replay.Replay, match string, owner func(seat int) (string, bool)) {
-	for _, x := range rp.Exchanges {
-		if x.Expect == 0 && x.Ready == "" || x.Fault != nil {
-			continue
-		}
-		if who, ok := owner(x.Player); ok {
-			plays.Add(who, who, rp.Header.Game, match, x.Player, x.Turn, x.Sent, x.Received)
-		}
-	}
 }
 
 // printSimilar prints the pairs, a line each, and their passages in common.

@@ -160,16 +160,12 @@ func (e *Engine) catchUp(ctx context.Context, contest string, replays, paced boo
 			c.read[m.ID] = true
 			if err == nil && rp != nil { // else expired, or out of reach: its plays are not counted
 				c.replays++
-				for _, x := range rp.Exchanges {
-					if x.Expect == 0 && x.Ready == "" || x.Fault != nil || x.Player >= len(m.Seats) {
-						continue
+				c.plays.AddReplay(rp, m.ID, func(i int) (string, string, bool) {
+					if i >= len(m.Seats) || m.Seats[i].Login == "" {
+						return "", "", false // a house bot's
 					}
-					seat := m.Seats[x.Player]
-					if seat.Login == "" {
-						continue // a house bot's
-					}
-					c.plays.Add(seat.Login, versionName(version[seat.Submission]), rp.Header.Game, m.ID, x.Player, x.Turn, x.Sent, x.Received)
-				}
+					return m.Seats[i].Login, versionName(version[m.Seats[i].Submission]), true
+				})
 			}
 		}
 		c.mu.Unlock()

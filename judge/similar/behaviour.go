@@ -5,6 +5,8 @@ import (
 	"hash/fnv"
 	"slices"
 	"strconv"
+
+	"github.com/botjudge/judge/judge/replay"
 )
 
 // Plays tells how versions play, from replays: the answer each gave in each position it met,
@@ -68,6 +70,20 @@ func (p *Plays) Add(owner, name, game, match string, seat, turn int, request str
 	}
 	p.positions[pos] = append(p.positions[pos], answer{v, hashOf(lines...)})
 	p.where[[2]uint64{pos, uint64(v)}] = match
+}
+
+// AddReplay records the answers of a replay's match (named match) by the seats owner names
+// (their owner and version; false leaves a seat out, as a house bot's): the moves answered,
+// not the notices, nor answers the judge faulted.
+func (p *Plays) AddReplay(rp *replay.Replay, match string, owner func(seat int) (who, version string, ok bool)) {
+	for _, x := range rp.Exchanges {
+		if x.Expect == 0 && x.Ready == "" || x.Fault != nil {
+			continue
+		}
+		if who, version, ok := owner(x.Player); ok {
+			p.Add(who, version, rp.Header.Game, match, x.Player, x.Turn, x.Sent, x.Received)
+		}
+	}
 }
 
 // Agreement is two owners' plays compared: over the positions both met, how often they
