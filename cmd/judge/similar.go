@@ -15,6 +15,7 @@ import (
 	"github.com/botjudge/judge/cmd/judge/internal/cli"
 	"github.com/botjudge/judge/judge/replay"
 	"github.com/botjudge/judge/judge/similar"
+	"github.com/botjudge/judge/judge/submission"
 )
 
 // maxSimilarBytes bounds what one submission of judge similar reads.
@@ -102,45 +103,9 @@ func entrantName(path string) string {
 	return base
 }
 
-// readTree reads a file, or a directory's files (hidden ones left out), by relative path.
+// readTree reads a submission's files (submission.ReadTree); a directory with none is refused.
 func readTree(path string) (map[string][]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	files := map[string][]byte{}
-	var total int64
-	read := func(p, rel string) error {
-		info, err := os.Stat(p)
-		if err != nil {
-			return err
-		}
-		if total += info.Size(); total > maxSimilarBytes {
-			return fmt.Errorf("%s: over %d MiB of files", path, maxSimilarBytes>>20)
-		}
-		data, err := os.ReadFile(p)
-		files[filepath.ToSlash(rel)] = data
-		return err
-	}
-	if !st.IsDir() {
-		return files, read(path, filepath.Base(path))
-	}
-	err = filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if strings.HasPrefix(d.Name(), ".") && p != path {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		rel, _ := filepath.Rel(path, p)
-		return read(p, rel)
-	})
+	files, err := submission.ReadTree(path, maxSimilarBytes)
 	if err == nil && len(files) == 0 {
 		err = fmt.Errorf("%s: no file in it", path)
 	}

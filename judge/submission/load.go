@@ -22,50 +22,11 @@ func Load(arg string, maxBytes int64) (Submission, error) {
 			lang, arg = l, rest
 		}
 	}
-	st, err := os.Stat(arg)
+	files, err := ReadTree(arg, maxBytes)
 	if err != nil {
 		return Submission{}, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	s := Submission{Lang: lang, Files: map[string][]byte{}}
-	var total int64
-	add := func(path, name string) error {
-		info, err := os.Stat(path)
-		if err != nil {
-			return err
-		}
-		if total += info.Size(); total > maxBytes {
-			return fmt.Errorf("%w: %s: sources exceed %d bytes", ErrInvalid, arg, maxBytes)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		s.Files[filepath.ToSlash(name)] = data
-		return nil
-	}
-	if st.IsDir() {
-		err = filepath.WalkDir(arg, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if strings.HasPrefix(d.Name(), ".") && path != arg {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if !d.Type().IsRegular() {
-				return nil
-			}
-			rel, _ := filepath.Rel(arg, path)
-			return add(path, rel)
-		})
-	} else {
-		err = add(arg, filepath.Base(arg))
-	}
-	if err != nil {
-		return Submission{}, err
-	}
+	s := Submission{Lang: lang, Files: files}
 	if s.Lang == "" {
 		if s.Lang, err = DetectLang(s.Files); errors.Is(err, errMixed) {
 			return Submission{}, fmt.Errorf("%w: %s: %w; prefix it with the language (e.g. cpp:%s)", ErrInvalid, arg, err, arg)
@@ -74,6 +35,51 @@ func Load(arg string, maxBytes int64) (Submission, error) {
 		}
 	}
 	return s, nil
+}
+
+// ReadTree reads a file, or a directory's regular files (names starting with '.' and what is
+// under them left out), by their paths relative to it, with '/'; maxBytes bounds them all.
+func ReadTree(path string, maxBytes int64) (map[string][]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{}
+	var total int64
+	add := func(p, name string) error {
+		info, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if total += info.Size(); total > maxBytes {
+			return fmt.Errorf("%s: sources exceed %d bytes", path, maxBytes)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		files[filepath.ToSlash(name)] = data
+		return nil
+	}
+	if !st.IsDir() {
+		return files, add(path, filepath.Base(path))
+	}
+	return files, filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if strings.HasPrefix(d.Name(), ".") && p != path {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, _ := filepath.Rel(path, p)
+		return add(p, rel)
+	})
 }
 
 // errMixed is files of two languages.
