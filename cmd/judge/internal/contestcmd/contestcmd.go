@@ -673,11 +673,20 @@ func printStats(w io.Writer, st api.Stats) {
 	}
 }
 
-// versionByNumber is the caller's version numbered arg ("3" or "v3").
-func versionByNumber(ctx context.Context, l contestLogin, arg string) (api.Submission, error) {
+// versionNumber is a version's number as given, "3" or "v3".
+func versionNumber(arg string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimPrefix(arg, "v"))
 	if err != nil || n < 1 {
-		return api.Submission{}, cli.Usage(fmt.Errorf("version %q: want a version's number, as judge contest status lists them", arg))
+		return 0, cli.Usage(fmt.Errorf("version %q: want a version's number, as judge contest status lists them", arg))
+	}
+	return n, nil
+}
+
+// versionByNumber is the caller's version numbered arg ("3" or "v3").
+func versionByNumber(ctx context.Context, l contestLogin, arg string) (api.Submission, error) {
+	n, err := versionNumber(arg)
+	if err != nil {
+		return api.Submission{}, err
 	}
 	all, err := l.client().AllSubmissions(ctx, l.Contest)
 	if err != nil {
@@ -724,9 +733,9 @@ func contestDownloadCmd() *cobra.Command {
 		RunE: contestCommand(func(cmd *cobra.Command, args []string, l contestLogin) error {
 			want := 0
 			if len(args) == 1 {
-				n, err := strconv.Atoi(strings.TrimPrefix(args[0], "v"))
-				if err != nil || n < 1 {
-					return cli.Usage(fmt.Errorf("version %q: want a version's number, as judge contest status lists them", args[0]))
+				n, err := versionNumber(args[0])
+				if err != nil {
+					return err
 				}
 				want = n
 			}
