@@ -13,10 +13,13 @@ export JUDGE_DATA_DIR ?= $(CURDIR)/judge-data
 
 .PHONY: docs release judge images gvisor browser netns local-tools wine demo test test-times test-short bench bench-separation bench-ladder bench-field bench-tournament bench-round bench-latency bench-portal bench-live bench-similar bench-referee bench-local load-portal season soak vet daemon-image
 
-# -buildvcs=auto: the binary records the commit it was built from (judge version, results and
-# replays), whatever GOFLAGS says; outside a checkout it records none.
+# The version every build stamps (judge version, results, replays, the portal's pages) and the
+# contestants' downloads are named by (make release): the same words for the same commit.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+STAMP   := -ldflags "-X main.version=$(VERSION)"
+
 judge:
-	$(GO) build -buildvcs=auto -o $(JUDGE) ./cmd/judge
+	$(GO) build $(STAMP) -o $(JUDGE) ./cmd/judge
 
 # debootstrap comes from Debian's packages when it is missing.
 images: judge
@@ -57,16 +60,15 @@ docs: judge
 # stamped (judge version prints it). The macOS ones run the client commands (judge contest,
 # the viewer, replays) and --local; the Windows one (judge-VERSION-windows-amd64.exe) the client
 # commands. The sandbox is Linux's and says so elsewhere.
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 RELEASE := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64
 release:
 	rm -rf dist && mkdir -p dist
 	@for t in $(RELEASE); do \
 		os=$${t%/*}; arch=$${t#*/}; exe=; [ $$os = windows ] && exe=.exe; echo "judge $(VERSION) for $$os/$$arch"; \
-		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags "-X main.version=$(VERSION)" \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath $(STAMP) \
 			-o dist/judge-$(VERSION)-$$os-$$arch$$exe ./cmd/judge || exit 1; \
 	done
-	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(GO) run -ldflags "-X main.version=$(VERSION)" ./cmd/judge docs --man dist/man
+	SOURCE_DATE_EPOCH=$$(git log -1 --format=%ct 2>/dev/null || date +%s) $(GO) run $(STAMP) ./cmd/judge docs --man dist/man
 	cd dist && sha256sum judge-* > SHA256SUMS
 	@cat dist/SHA256SUMS
 
@@ -226,5 +228,5 @@ load-portal:
 
 # The daemon's own image (Dockerfile), from the judge's Debian base image: no registry.
 daemon-image: images
-	CGO_ENABLED=0 $(GO) build -buildvcs=auto -o $(JUDGE) ./cmd/judge
+	CGO_ENABLED=0 $(GO) build $(STAMP) -o $(JUDGE) ./cmd/judge
 	docker build --build-arg BASE=$$(docker images judge/base --format '{{.Repository}}:{{.Tag}}' | head -n 1) -t judge:latest .

@@ -148,7 +148,7 @@ func (a *app) runCompare(cmd *cobra.Command, f *compareFlags, newArg, oldArg str
 		c.Play = playHere(here, g, options)
 	} else if q == nil {
 		var stop func()
-		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), &tournamentFlags{embedded: f.embedded, workers: f.workers}); err != nil {
+		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), &tournamentFlags{embedded: f.embedded, workers: f.workers}, base.Work); err != nil {
 			return err
 		}
 		defer stop()
@@ -216,7 +216,7 @@ func (a *app) compareGame(cmd *cobra.Command, f *compareFlags) (g game.Game, q *
 		if f.local {
 			return nil, nil, stop, cli.Usage(fmt.Errorf("--game: unknown game %q; known: %s, or a game's directory", f.gameName, base.BuiltinNames()))
 		}
-		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), &tournamentFlags{embedded: f.embedded, workers: f.workers}); err != nil {
+		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), &tournamentFlags{embedded: f.embedded, workers: f.workers}, base.Look); err != nil {
 			return nil, nil, func() {}, base.UnreachableGame("--game", f.gameName, err)
 		}
 		if err := a.UseCatalog(ctx, q); err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -58,5 +59,38 @@ func TestCommandReference(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(man, "judge-play.1")); !strings.Contains(string(b), ".SH NAME") || !strings.Contains(string(b), "--against") {
 		t.Errorf("judge-play.1:\n%s", b)
+	}
+}
+
+// Every build the docs show stamps the version the contestants' downloads are named by (make
+// release): a binary built as the guide says is not "devel" beside downloads named by commit.
+func TestEveryBuildStampsTheVersion(t *testing.T) {
+	root := filepath.Join("..", "..")
+	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	pages = append(pages, filepath.Join(root, "README.md"))
+	for _, p := range pages {
+		text, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(text), "\n") {
+			if strings.Contains(line, "./cmd/judge") && (strings.Contains(line, "go build") || strings.Contains(line, "go install")) && !strings.Contains(line, "main.version") {
+				t.Errorf("%s:%d builds the judge without its version (make judge stamps it): %s", p, i+1, line)
+			}
+		}
+	}
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Fatal("make is needed to read the Makefile's builds")
+	}
+	for _, target := range []string{"judge", "release", "daemon-image"} {
+		out, err := exec.Command("make", "-n", "-C", root, target, "VERSION=v9.8.7-test").CombinedOutput()
+		if err != nil {
+			t.Fatalf("make -n %s: %v\n%s", target, err, out)
+		}
+		for _, line := range strings.Split(strings.ReplaceAll(string(out), "\\\n", " "), "\n") {
+			if strings.Contains(line, "./cmd/judge") && strings.Contains(line, " build ") && !strings.Contains(line, "-X main.version=v9.8.7-test") {
+				t.Errorf("make %s builds the judge without the version it names the downloads by:\n%s", target, line)
+			}
+		}
 	}
 }

@@ -168,7 +168,9 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 	g, ok := games.Lookup(spec.Game)
 	if !ok {
 		var stop func()
-		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), f); err != nil {
+		// Looked for without waiting for a restarting server: a name no store knows is
+		// refused at once.
+		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), f, base.Look); err != nil {
 			return base.UnreachableGame("tournament: game", spec.Game, err)
 		}
 		defer stop()
@@ -193,7 +195,7 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 
 	if q == nil {
 		var stop func()
-		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), f); err != nil {
+		if q, stop, err = a.tournamentQueue(ctx, cmd.ErrOrStderr(), f, base.Work); err != nil {
 			return err
 		}
 		defer stop()
@@ -232,9 +234,9 @@ func (a *app) runTournament(cmd *cobra.Command, f *tournamentFlags, path string)
 // tournamentQueue is the queue the tournament publishes to: nats.url's; else a `judge serve`
 // running on nats.listen; else (or with --embedded) a NATS server and a daemon started here,
 // which stop returns.
-func (a *app) tournamentQueue(ctx context.Context, errOut io.Writer, f *tournamentFlags) (*queue.Queue, func(), error) {
+func (a *app) tournamentQueue(ctx context.Context, errOut io.Writer, f *tournamentFlags, use base.Use) (*queue.Queue, func(), error) {
 	if a.Cfg.NATS.URL != "" && !f.embedded {
-		q, err := a.Queue(ctx, base.Work)
+		q, err := a.Queue(ctx, use)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -85,10 +85,7 @@ func (a *App) CloseEngineAfter(c *cobra.Command) {
 					a.Lease.Release()
 					a.Lease = nil
 				}
-				if a.LookupStore != nil {
-					a.LookupStore.Close()
-					a.LookupStore = nil
-				}
+				a.CloseLookup()
 			}()
 			return run(cmd, args)
 		}
@@ -271,7 +268,16 @@ func (a *App) LookupGame(flag, name string) (game.Game, error) {
 	return g, nil
 }
 
-// unreachableGame is the error for a game name no built-in game has, given to flag, when the
+// CloseLookup closes the store LookupGame opened, if it did; the games it found stay known
+// until a command opens the store again (UseCatalog).
+func (a *App) CloseLookup() {
+	if a.LookupStore != nil {
+		a.LookupStore.Close()
+		a.LookupStore = nil
+	}
+}
+
+// UnreachableGame is the error for a game name no built-in game has, given to flag, when the
 // store that holds the added games cannot be reached (err): the name may be wrong, or the
 // store down, and both are said.
 func UnreachableGame(flag, name string, err error) error {

@@ -21,7 +21,6 @@ import (
 	"github.com/botjudge/judge/judge/contest"
 	"github.com/botjudge/judge/judge/contest/ladder"
 	"github.com/botjudge/judge/judge/contest/store"
-	"github.com/botjudge/judge/judge/games"
 	"github.com/botjudge/judge/judge/tournament/standings"
 )
 
@@ -86,17 +85,17 @@ func portalContestCreateCmd(a *base.App) *cobra.Command {
 				}
 				bots = append(bots, contest.HouseBot{Name: name, Lang: sub.Lang, Files: sub.Files})
 			}
-			st, q, err := a.PortalStore(cmd.Context())
-			if _, builtin := games.Lookup(gameName); err != nil && !builtin {
-				return base.UnreachableGame("--game", gameName, err)
+			// The game is checked before the store is opened to write: opening it waits for
+			// a restarting server, and a name no store knows is refused at once.
+			if _, err := a.LookupGame("--game", gameName); err != nil {
+				return err
 			}
+			a.CloseLookup() // the store is opened again, to write
+			st, q, err := a.PortalStore(cmd.Context())
 			if err != nil {
 				return err
 			}
 			defer q.Close()
-			if _, err := a.LookupGame("--game", gameName); err != nil {
-				return err
-			}
 			c, err = a.ContestEngine(st, q).NewContest(cmd.Context(), contest.HostActor(), c, bots)
 			if errors.Is(err, store.ErrInvalid) || errors.Is(err, store.ErrExists) {
 				return cli.Usage(errors.New(strings.TrimPrefix(err.Error(), "invalid: ")))
