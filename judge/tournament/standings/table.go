@@ -100,6 +100,9 @@ func WriteTable(w io.Writer, out Outcome) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if tiedOnPoints(out) {
+		fmt.Fprintln(w, "equal in POINTS: ranked by SCORE, the sum of their match scores; equal in both, they share a rank")
+	}
 	if out.Confidence > 0 {
 		fmt.Fprintf(w, "in brackets: the places each could truly hold, at %s; ABOVE_NEXT: how sure the round is that it stands above the next (docs/tournament.md)\n", percent(out.Confidence))
 	}
@@ -119,6 +122,16 @@ func WriteTable(w io.Writer, out Outcome) error {
 			len(out.Failed), strings.Join(out.Failed, " "))
 	}
 	return nil
+}
+
+// tiedOnPoints is whether two rows have the same points, so that the tiebreak decided their order.
+func tiedOnPoints(out Outcome) bool {
+	for i := 1; i < len(out.Standings); i++ {
+		if out.Standings[i].Points == out.Standings[i-1].Points {
+			return true
+		}
+	}
+	return false
 }
 
 // percent is a confidence as people write it: 95%, 99.9%.

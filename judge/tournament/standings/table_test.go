@@ -25,6 +25,9 @@ func TestTableAndCSV(t *testing.T) {
 			t.Errorf("the table has no %q:\n%s", want, w.String())
 		}
 	}
+	if strings.Contains(w.String(), "equal in POINTS") {
+		t.Errorf("a table with no tie on points explains the tiebreak:\n%s", w.String())
+	}
 	w.Reset()
 	if err := WriteCSV(&w, two); err != nil {
 		t.Fatal(err)
@@ -33,6 +36,18 @@ func TestTableAndCSV(t *testing.T) {
 	if len(lines) != 3 || lines[0] != "rank,rank_best,rank_worst,name,lang,points,score,matches,wins,draws,losses,faults,rating,above_next" ||
 		lines[1] != "1,1,2,a,cpp,3,3,2,1,0,1,,1600,0.9260" || lines[2] != "2,2,2,b,go,1,1,2,0,0,0,timeout:1,," {
 		t.Errorf("the CSV:\n%s", w.String())
+	}
+	// Four on 9 points: the tiebreak is in the table, and said.
+	tied := Outcome{Standings: []Rated{
+		{Row: Row{Rank: 1, Name: "a", Points: 9, Score: 0.5}}, {Row: Row{Rank: 1, Name: "b", Points: 9, Score: 0.5}},
+		{Row: Row{Rank: 3, Name: "c", Points: 9, Score: -0.5}}, {Row: Row{Rank: 3, Name: "d", Points: 9, Score: -0.5}},
+	}}
+	w.Reset()
+	WriteTable(&w, tied)
+	for _, want := range []string{"SCORE", "0.5", "-0.5", "equal in POINTS: ranked by SCORE"} {
+		if !strings.Contains(w.String(), want) {
+			t.Errorf("the table of a tie on points has no %q:\n%s", want, w.String())
+		}
 	}
 	four := Outcome{Standings: []Rated{{Row: Row{Rank: 1, Name: "a", Places: []int{2, 0, 1, 0}}}}}
 	w.Reset()
