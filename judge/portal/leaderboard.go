@@ -92,10 +92,33 @@ func (s ladderPages) statsPage(w http.ResponseWriter, r *http.Request, c caller)
 	return nil
 }
 
-// versusRow is a line of a contestant's head-to-head table.
+// versusRow is a line of a version's head-to-head table: its record against one opponent (as
+// the API's ladder.versus has it), and the opponent's versions it met in rated matches.
 type versusRow struct {
 	Login string
 	ladder.Record
+	Versions []int
+}
+
+// versusRows are p's head-to-head table: p's own record only, never its other versions'
+// added in, so that the page says what the API says of p.
+func versusRows(p *ladder.Player, st ladder.State) []versusRow {
+	if p == nil {
+		return nil
+	}
+	var rows []versusRow
+	for o, rec := range p.Versus {
+		row := versusRow{Login: o, Record: *rec}
+		for sub := range p.Met {
+			if q := st.Players[sub]; q != nil && q.Login == o {
+				row.Versions = append(row.Versions, q.Version.Version)
+			}
+		}
+		slices.Sort(row.Versions)
+		rows = append(rows, row)
+	}
+	slices.SortFunc(rows, func(a, b versusRow) int { return strings.Compare(a.Login, b.Login) })
+	return rows
 }
 
 func (s ladderPages) ladderPlayerPage(w http.ResponseWriter, r *http.Request, c caller) error {
@@ -105,21 +128,9 @@ func (s ladderPages) ladderPlayerPage(w http.ResponseWriter, r *http.Request, c 
 	}
 	login := r.PathValue("login")
 	var p *ladder.Player
-	versus := map[string]*ladder.Record{}
 	for _, q := range st.Players {
-		if q.Login != login {
-			continue
-		}
-		if q.Active || p == nil {
-			p = q
-		}
-		for o, rec := range q.Versus { // every version's record, the retired ones' too
-			sum := versus[o]
-			if sum == nil {
-				sum = &ladder.Record{}
-				versus[o] = sum
-			}
-			sum.Won, sum.Drawn, sum.Lost = sum.Won+rec.Won, sum.Drawn+rec.Drawn, sum.Lost+rec.Lost
+		if q.Login == login && (q.Active || p == nil || (!p.Active && q.Version.Version > p.Version.Version)) {
+			p = q // the active version, else the latest
 		}
 	}
 	hist, err := s.c.Store.History(r.Context(), ct.Name, login)
@@ -129,11 +140,7 @@ func (s ladderPages) ladderPlayerPage(w http.ResponseWriter, r *http.Request, c 
 	if p == nil && len(hist) == 0 {
 		return errNotFound
 	}
-	var rows []versusRow
-	for o, rec := range versus {
-		rows = append(rows, versusRow{o, *rec})
-	}
-	slices.SortFunc(rows, func(a, b versusRow) int { return strings.Compare(a.Login, b.Login) })
+	rows := versusRows(p, st)
 	s.render(w, http.StatusOK, "ladder-player.html", struct {
 		pageData
 		Login  string
