@@ -64,10 +64,10 @@ func (a *app) rebuildCmd() *cobra.Command {
 			"toolchain change, before the next round. DIR holds one submission per entry (a source file\n" +
 			"or a directory, named by the entry); MANIFEST is a JSON list of {\"name\", \"path\"} (paths\n" +
 			"relative to it); --known rebuilds every submission this judge has built or holds a build of\n" +
-			"(sources are kept with each build), --from-store also those of the shared object store. A\n" +
-			"rebuilt bot may still behave differently: --smoke GAME\n" +
-			"plays each one a short match against an opponent (--opponent, default the game's C++ sample bot) and\n" +
-			"reports its fault.",
+			"(sources are kept with each build), --from-store also those of the shared object store;\n" +
+			"with --smoke or --game, only those played in that game here. A rebuilt bot may still\n" +
+			"behave differently: --smoke GAME plays each one a short match against an opponent\n" +
+			"(--opponent, default the game's C++ sample bot) and reports its fault.",
 		Args: cobra.RangeArgs(0, 1),
 		RunE: func(cmd *cobra.Command, args []string) error { return a.rebuild(cmd, o, args) },
 	}
@@ -170,8 +170,16 @@ func (a *app) rebuild(cmd *cobra.Command, o rebuildOpts, args []string) error {
 			defer q.Close()
 			b.Remote = q.Cache(queue.BucketArtifacts)
 		}
-		if p.subs, err = knownSubmissions(cmd.Context(), b, o.fromStore); err != nil {
+		entries := p.smokeGame // the game whose entries are taken: --smoke's, else --game's
+		if entries == nil {
+			entries = p.g
+		}
+		var left int
+		if p.subs, left, err = knownSubmissions(cmd.Context(), b, o.fromStore, entries); err != nil {
 			return err
+		}
+		if left > 0 {
+			fmt.Fprintf(cmd.ErrOrStderr(), "%d known submission(s) never played in %s here are left out (without --smoke and --game, --known takes every one)\n", left, entries.Name())
 		}
 	}
 	var rows []rebuilt
@@ -202,19 +210,23 @@ func (a *app) rebuild(cmd *cobra.Command, o rebuildOpts, args []string) error {
 }
 
 // knownSubmissions are the submissions this judge has built or holds a build of (and, with
-// fromStore, those of b's remote store), named by their files and build id.
-func knownSubmissions(ctx context.Context, b *build.Builder, fromStore bool) ([]named, error) {
+// fromStore, those of b's remote store), named by their files and build id; with a game, only
+// those played in it here, left counting the others.
+func knownSubmissions(ctx context.Context, b *build.Builder, fromStore bool, g game.Game) (subs []named, left int, err error) {
 	ks, err := b.Known(ctx, fromStore)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	var subs []named
-	for id, sub := range ks {
-		names := slices.Sorted(maps.Keys(sub.Files))
-		subs = append(subs, named{Name: strings.Join(names, ",") + "@" + id[:12], sub: sub})
+	for id, k := range ks {
+		if g != nil && !slices.Contains(k.Games, g.Name()) {
+			left++
+			continue
+		}
+		names := slices.Sorted(maps.Keys(k.Files))
+		subs = append(subs, named{Name: strings.Join(names, ",") + "@" + id[:12], sub: k.Submission})
 	}
 	sort.Slice(subs, func(i, j int) bool { return subs[i].Name < subs[j].Name })
-	return subs, nil
+	return subs, left, nil
 }
 
 // rebuildOne rebuilds a submission and compares it with its last recorded build.

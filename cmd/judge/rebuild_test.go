@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,6 +113,7 @@ func TestRebuildReportsWhatAToolchainChangeDid(t *testing.T) {
 func TestRebuildSmokeMatch(t *testing.T) {
 	sandboxtest.Engine(t)
 	root := sandboxtest.Root()
+	dataDir := t.TempDir() // both games' matches: --known --smoke then takes one game's entries
 	for _, tc := range []struct {
 		game    string
 		players int
@@ -147,7 +149,7 @@ func TestRebuildSmokeMatch(t *testing.T) {
 			if tc.players == 4 {
 				args = []string{"rebuild", "--json", "--smoke", tc.game, subs}
 			}
-			out, err := judgeIn(t, t.TempDir(), args...)
+			out, err := judgeIn(t, dataDir, args...)
 			var rows []rebuilt
 			if err != nil || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 3 {
 				t.Fatalf("rebuild --smoke %s: %v\n%s", tc.game, err, out)
@@ -167,5 +169,29 @@ func TestRebuildSmokeMatch(t *testing.T) {
 				t.Errorf("a bot that does not compile: %+v; want an error and no smoke match", r)
 			}
 		})
+	}
+	// --known --smoke langwars takes the submissions played in Lang Wars here (the sample, the
+	// quitter, which played both games), not Amazes' bots, nor a bot that never played.
+	id := func(path string) string {
+		sub, err := submission.Load(path, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return build.SourceID(sub)[:12]
+	}
+	out, err := judgeIn(t, dataDir, "rebuild", "--json", "--known", "--smoke", "langwars")
+	var rows []rebuilt
+	if err != nil || json.Unmarshal([]byte(out), &rows) != nil {
+		t.Fatalf("rebuild --known --smoke langwars: %v\n%s", err, out)
+	}
+	names := fmt.Sprint(rows)
+	amazes, langwars := id(filepath.Join(root, "bots", "amazes", "cpp")), id(filepath.Join(root, "bots", "langwars", "cpp"))
+	if strings.Contains(names, amazes) || !strings.Contains(names, langwars) || len(rows) < 2 || len(rows) > 3 {
+		t.Errorf("rebuild --known --smoke langwars: %d rows, want Lang Wars' sample (%s) and the quitter, not Amazes' (%s):\n%s", len(rows), langwars, amazes, names)
+	}
+	for _, r := range rows {
+		if r.Smoke != "ok" && !strings.Contains(r.Smoke, " at turn ") {
+			t.Errorf("%s: smoke %q", r.Name, r.Smoke)
+		}
 	}
 }

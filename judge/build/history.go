@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -109,6 +110,54 @@ func (b *Builder) History(s submission.Submission) ([]Record, error) {
 	return out, sc.Err()
 }
 
+// gamesFile lists the games s was played in here, a line each (Played).
+func (b *Builder) gamesFile(s submission.Submission) string {
+	return strings.TrimSuffix(b.historyFile(s), ".jsonl") + ".games"
+}
+
+// Played notes that s was built for a match of game, so that `judge rebuild --known --smoke
+// GAME` takes that game's entries and not every other game's bots. Like the history it is a
+// report: a note that cannot be written fails nothing.
+func (b *Builder) Played(s submission.Submission, game string) {
+	file := b.gamesFile(s)
+	if slices.Contains(readGames(file), game) {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return
+	}
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	if err != nil {
+		b.log().Warn("noting a build's game", "err", err)
+		return
+	}
+	defer f.Close()
+	f.WriteString(game + "\n") // one write: two workers noting at once leave two whole lines
+}
+
+// readGames is a games file's games, sorted, each once (none when there is no file).
+func readGames(file string) []string {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, g := range strings.Fields(string(data)) {
+		if !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Known is a submission this judge can rebuild, and the games it was played in here (none
+// for one only compiled, or built before the judge noted games).
+type Known struct {
+	submission.Submission
+	Games []string
+}
+
 // sourceFile holds a build's submission in its cache entry (and so in the shared store).
 const sourceFile = "source.json"
 
@@ -120,7 +169,7 @@ type Lister interface {
 // Known returns every submission this judge can rebuild, by SourceID: those its history keeps
 // the sources of, and those of every build in its cache. With fromRemote, every build of the
 // shared store is fetched into the cache first.
-func (b *Builder) Known(ctx context.Context, fromRemote bool) (map[string]submission.Submission, error) {
+func (b *Builder) Known(ctx context.Context, fromRemote bool) (map[string]Known, error) {
 	if fromRemote {
 		l, ok := b.Remote.(Lister)
 		if !ok {
@@ -148,7 +197,7 @@ func (b *Builder) Known(ctx context.Context, fromRemote bool) (map[string]submis
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]submission.Submission{}
+	out := map[string]Known{}
 	for _, f := range append(history, cached...) {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -158,7 +207,7 @@ func (b *Builder) Known(ctx context.Context, fromRemote bool) (map[string]submis
 		if err := json.Unmarshal(data, &s); err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
-		out[SourceID(s)] = s
+		out[SourceID(s)] = Known{Submission: s, Games: readGames(b.gamesFile(s))}
 	}
 	return out, nil
 }

@@ -80,7 +80,7 @@ func TrimCache(dir string, limit int64, keep time.Duration, now time.Time) (Trim
 		if err != nil {
 			continue // removed meanwhile
 		}
-		e := entry{[]string{h, strings.TrimSuffix(h, ".jsonl") + ".source.json"}, info.ModTime(), info.Size()}
+		e := entry{[]string{h, strings.TrimSuffix(h, ".jsonl") + ".source.json", strings.TrimSuffix(h, ".jsonl") + ".games"}, info.ModTime(), info.Size()}
 		if src, err := os.Stat(e.paths[1]); err == nil {
 			e.bytes += src.Size()
 		}

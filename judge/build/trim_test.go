@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -152,5 +153,43 @@ func TestTrimRemovesOldHistories(t *testing.T) {
 	}
 	if _, err := os.Stat(strings.TrimSuffix(b.historyFile(subs[0]), ".jsonl") + ".source.json"); !os.IsNotExist(err) {
 		t.Errorf("the first's sources in the history: %v; want them gone", err)
+	}
+}
+
+// Known says which games each build was played in (Played, which the match runner calls), each
+// once however often, and none for a build only compiled; the trim removes the note with the
+// history.
+func TestKnownSaysTheGamesPlayed(t *testing.T) {
+	cat, err := images.Load("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &Builder{Sandbox: &fakeCompiler{}, Catalog: cat, Prefix: "judge", Dir: t.TempDir()}
+	ctx := context.Background()
+	both := submission.Submission{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte("both")}}
+	alone := submission.Submission{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte("compiled only")}}
+	for _, s := range []submission.Submission{both, alone} {
+		if _, err := b.Build(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, g := range []string{"langwars", "amazes", "langwars"} {
+		b.Played(both, g)
+	}
+	known, err := b.Known(ctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := known[SourceID(both)].Games; !slices.Equal(g, []string{"amazes", "langwars"}) {
+		t.Errorf("the games of one played in two: %v", g)
+	}
+	if k, ok := known[SourceID(alone)]; !ok || k.Games != nil {
+		t.Errorf("one only compiled: %+v, %v; want it known, in no game", k, ok)
+	}
+	if _, err := TrimCache(b.Dir, 1, 0, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(b.gamesFile(both)); !os.IsNotExist(err) {
+		t.Errorf("the games noted after the trim: %v; want them gone with the history", err)
 	}
 }

@@ -25,6 +25,12 @@ type Builder interface {
 	Build(ctx context.Context, s submission.Submission) (build.Result, error)
 }
 
+// gameNoter is a Builder that notes which game each build was played in (build.Builder does,
+// for judge rebuild --known --smoke GAME).
+type gameNoter interface {
+	Played(s submission.Submission, game string)
+}
+
 // TurnIO is a bot's side of the line protocol.
 type TurnIO interface {
 	Exchange(request []byte, lines int, lim sandbox.TurnLimits) (sandbox.Turn, error)

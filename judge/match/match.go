@@ -295,6 +295,9 @@ func (r *Referee[P]) build(ctx context.Context, j Job) ([]*bot, error) {
 		if err != nil {
 			return nil, result.Errorf(result.Infrastructure, "building player %d (%s): %w", i, e.Name, err)
 		}
+		if n, ok := r.Builder.(gameNoter); ok {
+			n.Played(sub, j.Game.Name())
+		}
 		bots[i] = &bot{build: b, name: e.Name, lang: sub.Lang, last: -1}
 		if !b.OK {
 			bots[i].dead = &game.Fault{Kind: game.CompileError, Detail: "the program did not compile"}
