@@ -127,7 +127,15 @@ func order(s Separation, n int) []int {
 // test calls it broken: three standard errors of the simulation.
 func rateBound(p float64, runs int) float64 { return p + 3*math.Sqrt(p*(1-p)/float64(runs)) }
 
-const simRuns = 2000
+// simRuns are the simulated rounds of each calibration check: 2,000 in make test; under -short
+// (the quick loop without Docker) 500, the bounds widening with the simulation's own error
+// (rateBound), so that the check stays honest and takes a quarter of the time.
+func simRuns() int {
+	if testing.Short() {
+		return 500
+	}
+	return 2000
+}
 
 var fields = []struct {
 	name string
@@ -156,7 +164,7 @@ func TestCopiesAreNotSeparated(t *testing.T) {
 			copies.strength = make([]float64, n)
 			sched := copies.schedule()
 			var pairs, separated int
-			for range simRuns {
+			for range simRuns() {
 				s := Separate(n, copies.run(r, sched))
 				o := order(s, n)
 				for k := 0; k+1 < n; k++ {
@@ -168,7 +176,7 @@ func TestCopiesAreNotSeparated(t *testing.T) {
 			}
 			rate := float64(separated) / float64(pairs)
 			t.Logf("adjacent copies separated at %.0f%%: %.4f of %d pairs", 100*level, rate, pairs)
-			if rate > rateBound(1-level, simRuns) {
+			if rate > rateBound(1-level, simRuns()) {
 				t.Errorf("adjacent copies separated in %.4f of the pairs, more than %.2f allows", rate, 1-level)
 			}
 
@@ -177,15 +185,15 @@ func TestCopiesAreNotSeparated(t *testing.T) {
 			mixed.strength = []float64{100, 100, 0, 250, -150, 40, 400, -300}[:n]
 			sched = mixed.schedule()
 			separated = 0
-			for range simRuns {
+			for range simRuns() {
 				s := Separate(n, mixed.run(r, sched))
 				if max(s.Confidence(0, 1), s.Confidence(1, 0)) > level {
 					separated++
 				}
 			}
-			rate = float64(separated) / simRuns
-			t.Logf("two copies in a mixed field separated: %.4f of %d rounds", rate, simRuns)
-			if rate > rateBound(1-level, simRuns) {
+			rate = float64(separated) / float64(simRuns())
+			t.Logf("two copies in a mixed field separated: %.4f of %d rounds", rate, simRuns())
+			if rate > rateBound(1-level, simRuns()) {
 				t.Errorf("two copies separated in %.4f of the rounds, more than %.2f allows", rate, 1-level)
 			}
 		})
@@ -218,7 +226,7 @@ func TestClearDifferencesAreSeparated(t *testing.T) {
 			r := rand.New(rand.NewPCG(2, uint64(len(tc.name))))
 			sched := f.schedule()
 			top := 0
-			for range simRuns / 4 {
+			for range simRuns() / 4 {
 				s := Separate(n, f.run(r, sched))
 				if s.Confidence(0, 1) > level && s.Confidence(1, 2) > level {
 					top++
@@ -234,7 +242,7 @@ func TestClearDifferencesAreSeparated(t *testing.T) {
 			f.strength[n-1] = -1e6
 			sched = f.schedule()
 			broken := 0
-			for range simRuns / 4 {
+			for range simRuns() / 4 {
 				s := Separate(n, f.run(r, sched))
 				ok := s.RankRanges(level)[n-1] == [2]int{n, n}
 				for e := 0; e < n-1; e++ {
@@ -244,12 +252,12 @@ func TestClearDifferencesAreSeparated(t *testing.T) {
 					broken++
 				}
 			}
-			t.Logf("the top three of a ladder 250 Elo apart separated in %d of %d; a broken bot from all, ranked [%d, %d], in %d", top, simRuns/4, n, n, broken)
-			if top < 0.9*simRuns/4 {
-				t.Errorf("entrants 250 Elo apart separated in only %d of %d rounds", top, simRuns/4)
+			t.Logf("the top three of a ladder 250 Elo apart separated in %d of %d; a broken bot from all, ranked [%d, %d], in %d", top, simRuns()/4, n, n, broken)
+			if float64(top) < 0.9*float64(simRuns()/4) {
+				t.Errorf("entrants 250 Elo apart separated in only %d of %d rounds", top, simRuns()/4)
 			}
-			if broken < 0.99*simRuns/4 {
-				t.Errorf("a bot that never wins separated from every other in only %d of %d rounds", broken, simRuns/4)
+			if float64(broken) < 0.99*float64(simRuns()/4) {
+				t.Errorf("a bot that never wins separated from every other in only %d of %d rounds", broken, simRuns()/4)
 			}
 		})
 	}
@@ -271,7 +279,7 @@ func TestRankRangesCoverTheTrueRank(t *testing.T) {
 			r := rand.New(rand.NewPCG(3, uint64(len(tc.name))))
 			sched := f.schedule()
 			covered, width := make([]int, n), 0
-			for range simRuns {
+			for range simRuns() {
 				rr := Separate(n, f.run(r, sched)).RankRanges(level)
 				for i := range n {
 					best, worst := 1, n
@@ -288,9 +296,9 @@ func TestRankRangesCoverTheTrueRank(t *testing.T) {
 					width += rr[i][1] - rr[i][0] + 1
 				}
 			}
-			t.Logf("covered %v of %d; mean width %.2f places", covered, simRuns, float64(width)/float64(simRuns*n))
+			t.Logf("covered %v of %d; mean width %.2f places", covered, simRuns(), float64(width)/float64(simRuns()*n))
 			for i, c := range covered {
-				if miss := 1 - float64(c)/simRuns; miss > rateBound(1-level, simRuns) {
+				if miss := 1 - float64(c)/float64(simRuns()); miss > rateBound(1-level, simRuns()) {
 					t.Errorf("entrant %d (strength %v): its interval missed its true place in %.4f of the rounds, more than %.2f", i, f.strength[i], miss, 1-level)
 				}
 			}

@@ -77,7 +77,7 @@ func TestSPRTErrorRates(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(7, uint64(len(tc.name))))
-			const runs = 2000
+			runs := simRuns()
 			for _, at := range []struct {
 				elo   float64
 				wrong string
@@ -95,9 +95,9 @@ func TestSPRTErrorRates(t *testing.T) {
 						undecided++
 					}
 				}
-				rate := float64(wrong) / runs
+				rate := float64(wrong) / float64(runs)
 				t.Logf("at %v Elo: %q in %.4f of %d runs (promised %v, the simulation's standard error %.4f), %d undecided, %.0f games on average",
-					at.elo, at.wrong, rate, runs, at.rate, math.Sqrt(at.rate*(1-at.rate)/runs), undecided, float64(games)/runs)
+					at.elo, at.wrong, rate, runs, at.rate, math.Sqrt(at.rate*(1-at.rate)/float64(runs)), undecided, float64(games)/float64(runs))
 				if rate > rateBound(at.rate, runs) {
 					t.Errorf("at %v Elo the test said %q in %.4f of the runs, more than %v", at.elo, at.wrong, rate, at.rate)
 				}
