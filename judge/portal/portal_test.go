@@ -34,6 +34,7 @@ import (
 	"github.com/botjudge/judge/judge/portal/upload"
 	"github.com/botjudge/judge/judge/queue"
 	"github.com/botjudge/judge/judge/result"
+	"golang.org/x/crypto/bcrypt"
 )
 
 // env is a portal on a real HTTP server and a real (embedded) NATS server, with a fake daemon
@@ -131,6 +132,7 @@ func newPortal(t testing.TB, q *queue.Queue, log *slog.Logger, opts ...func(*por
 		t.Fatal(err)
 	}
 	st := store.New(kv)
+	st.PasswordCost = bcrypt.MinCost // bcrypt's default took most of the package's CPU (TestPasswordCost keeps the default)
 	p, err := portal.New(portal.Config{Options: o, Store: st, Queue: q, Games: lookup, Starter: games.Starter,
 		Langs: images.LangNames(), Upload: upload.Limits{Bytes: 1 << 20, Files: 64}, Version: "test", Log: log})
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/botjudge/judge/judge/contest/ladder"
@@ -338,17 +337,25 @@ func (s *Store) Invitation(ctx context.Context, code string) (Invite, error) {
 // ErrWeakPassword is a password refused for its length.
 var ErrWeakPassword = fmt.Errorf("%w: a password has 10 to 72 bytes", ErrInvalid)
 
-func hashPassword(pw string) ([]byte, error) {
+func (s *Store) hashPassword(pw string) ([]byte, error) {
 	if len(pw) < 10 || len(pw) > 72 {
 		return nil, ErrWeakPassword
 	}
-	return bcrypt.GenerateFromPassword([]byte(pw), bcrypt.DefaultCost)
+	return bcrypt.GenerateFromPassword([]byte(pw), s.passwordCost())
+}
+
+// passwordCost is bcrypt's cost for new passwords: PasswordCost, else bcrypt's default.
+func (s *Store) passwordCost() int {
+	if s.PasswordCost != 0 {
+		return s.PasswordCost
+	}
+	return bcrypt.DefaultCost
 }
 
 // AcceptInvite uses an invite to set the user's password; the invite is gone after, even when
 // two requests use it at once (one of them wins).
 func (s *Store) AcceptInvite(ctx context.Context, code, password string) (User, error) {
-	hash, err := hashPassword(password)
+	hash, err := s.hashPassword(password)
 	if err != nil {
 		return User{}, err
 	}
@@ -387,7 +394,7 @@ func (s *Store) AcceptInvite(ctx context.Context, code, password string) (User, 
 // SetPassword changes a user's password, which ends every session and every API token of
 // the user.
 func (s *Store) SetPassword(ctx context.Context, contest, login, old, password string) (User, error) {
-	hash, err := hashPassword(password)
+	hash, err := s.hashPassword(password)
 	if err != nil {
 		return User{}, err
 	}
@@ -446,18 +453,20 @@ func (s *Store) RemoveUser(ctx context.Context, contest, login string) (User, er
 // ErrBadLogin is a login or password that does not match, told apart by nothing.
 var ErrBadLogin = errors.New("wrong login or password")
 
-// dummyHash makes a login of an unknown user cost what a known one's does. It is made at the
-// first login, not at start-up: every judge command would pay its ~50 ms.
-var dummyHash = sync.OnceValue(func() []byte {
-	h, _ := bcrypt.GenerateFromPassword([]byte("not a password of anyone"), bcrypt.DefaultCost)
-	return h
-})
+// dummyHash makes a login of an unknown user cost what a known one's does (the same cost). It
+// is made at the first such login, not at start-up: every judge command would pay its ~50 ms.
+func (s *Store) dummyHash() []byte {
+	s.dummy.Do(func() {
+		s.dummyHashed, _ = bcrypt.GenerateFromPassword([]byte("not a password of anyone"), s.passwordCost())
+	})
+	return s.dummyHashed
+}
 
 // CheckPassword is the user if password is theirs.
 func (s *Store) CheckPassword(ctx context.Context, contest, login, password string) (User, error) {
 	u, err := s.User(ctx, contest, login)
 	if errors.Is(err, ErrNotFound) || (err == nil && (len(u.Password) == 0 || u.Disabled)) {
-		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
+		bcrypt.CompareHashAndPassword(s.dummyHash(), []byte(password))
 		return User{}, ErrBadLogin
 	}
 	if err != nil {
