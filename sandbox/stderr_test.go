@@ -60,6 +60,11 @@ func TestHeldErrPipe(t *testing.T) {
 				_, err := next.Write(bytes.Repeat([]byte("x"), 4<<20))
 				flooded <- err
 			}()
+			// A drain takes 4 MiB in milliseconds: a second shows the block where none drains.
+			wait := 5 * time.Second
+			if !tc.drain {
+				wait = time.Second
+			}
 			select {
 			case err := <-flooded:
 				if !tc.drain {
@@ -68,7 +73,7 @@ func TestHeldErrPipe(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-			case <-time.After(5 * time.Second):
+			case <-time.After(wait):
 				next.Close() // unblocks nothing: the writer is stuck until the reader goes
 				if tc.drain {
 					t.Fatal("the next bot blocked on its stderr: nobody drained it")

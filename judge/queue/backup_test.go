@@ -16,6 +16,7 @@ import (
 // store a judge holds, and from a directory that is not a backup; a backup, into a directory
 // that holds something.
 func TestBackupRestore(t *testing.T) {
+	t.Parallel() // it waits out an ack wait: beside the others, not before them
 	ctx := testContext(t, time.Minute)
 	from := embedded(t, Options{Redelivery: Redelivery{AckWait: 2 * time.Second}})
 	for _, id := range []string{"done", "taken", "waiting"} {

@@ -110,12 +110,20 @@ func DriveWatching(t testing.TB, m game.Match, answer func(game.Request) game.Re
 // Conformance runs Check as a test: each problem it finds is an error of t.
 func Conformance(t *testing.T, g game.Game, c Case) {
 	t.Helper()
+	if testing.Short() && c.Seeds == 0 {
+		c.Seeds = shortSeeds
+	}
 	if err := Check(g, c); err != nil {
 		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 			t.Error(e)
 		}
 	}
 }
+
+// shortSeeds are the random matches of Conformance under -short, instead of Check's 20: each
+// player count of a game of two to four players still plays twice (the seeds take the counts
+// in turn), and make test plays them all.
+const shortSeeds = 6
 
 // FuzzAnswers fuzzes a game with answers made of the fuzzer's bytes: whatever a bot writes,
 // the match ends and its result is one the referee can publish. A game's tests call it from

@@ -260,6 +260,9 @@ func hostBuild(t *testing.T, lang, dir string) []string {
 		run("g++", append([]string{"-O2", "-std=c++17", "-Wall", "-Werror", "-o", "bot"}, cpps...)...)
 		return []string{filepath.Join(src, "bot")}
 	case "java":
+		if testing.Short() {
+			t.Skip("javac and the JVM take seconds a program: under -short the Java library is left to make test")
+		}
 		var javas []string
 		for name := range files {
 			javas = append(javas, name)

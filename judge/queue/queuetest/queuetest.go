@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -308,3 +309,21 @@ func (c *Cluster) Log(i int) string {
 	}
 	return log.String()
 }
+
+// Main runs a package's tests, under -short with more of them side by side than go test's
+// default of one per core (-parallel), unless -parallel is given: there the queue's and the
+// portal's tests mostly wait on a NATS server's timers (ack waits, reconnects, the ladder's
+// ticks), not for a CPU, and two at a time left the cores idle (BENCHMARKS.md). Without
+// -short their browsers and the other lane's bots want the cores: the default stays.
+func Main(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if testing.Short() && !given {
+		flag.Set("test.parallel", strconv.Itoa(waitBoundParallel*runtime.GOMAXPROCS(0)))
+	}
+	os.Exit(m.Run())
+}
+
+// waitBoundParallel is how many tests per core Main runs side by side.
+const waitBoundParallel = 4
