@@ -59,8 +59,34 @@ type Threads string
 // ThreadsOf are process pid's threads.
 func ThreadsOf(pid int) Threads { return Threads(fmt.Sprintf("/proc/%d/task", pid)) }
 
-// Busy reports whether a thread is running, ready to run or waiting for the disk.
-func (t Threads) Busy() bool { return t.inState("RD") }
+// Busy reports whether a thread is running, ready to run or waiting for the disk: in state D,
+// or asleep in a wait for a file system's daemon (fileWait).
+func (t Threads) Busy() bool {
+	busy := false
+	t.each(func(tid string, state byte) bool {
+		busy = state == 'R' || state == 'D' || (state == 'S' && t.fileWait(tid))
+		return !busy
+	})
+	return busy
+}
+
+// fileWait reports whether thread tid sleeps waiting for a FUSE daemon to serve a file: the
+// containers' files are fuse-overlayfs's where that is Docker's storage driver, and a runtime
+// loading them (Mono its assemblies, on a loaded machine) waits there in state S, using no
+// CPU, for as long as the daemon takes: neither idle nor waiting for input.
+func (t Threads) fileWait(tid string) bool {
+	var w [64]byte
+	return bytes.Equal(t.wchan(tid, &w), fuseWait)
+}
+
+// fuseWait is the kernel function a thread waiting for a FUSE daemon sleeps in (its wchan).
+var fuseWait = []byte("request_wait_answer")
+
+// wchan is where thread tid sleeps (its /proc wchan), read into w.
+func (t Threads) wchan(tid string, w *[64]byte) []byte {
+	n, _ := readProc(string(t)+"/"+tid+"/wchan", w[:])
+	return w[:n]
+}
 
 // inState reports whether a thread is in one of the states (/proc/PID/stat).
 func (t Threads) inState(states string) bool {
@@ -73,18 +99,21 @@ func (t Threads) inState(states string) bool {
 }
 
 // Waiting reports whether the process is blocked reading its input: no thread of it is
-// running, ready to run or waiting for the disk, and one sleeps in a pipe read of its stdin
-// (its wchan and its system call).
+// running, ready to run or waiting for the disk or its files (fileWait), and one sleeps in a
+// pipe read of its stdin (its wchan and its system call).
 func (t Threads) Waiting() bool {
 	reading := false
 	idle := t.each(func(tid string, state byte) bool {
 		if state == 'R' || state == 'D' {
 			return false
 		}
-		if !reading && state == 'S' {
+		if state == 'S' {
 			var w [64]byte
-			n, _ := readProc(string(t)+"/"+tid+"/wchan", w[:])
-			reading = bytes.HasSuffix(w[:n], []byte("pipe_read")) && readsStdin(string(t)+"/"+tid) // anon_pipe_read since Linux 6.12
+			wchan := t.wchan(tid, &w)
+			if bytes.Equal(wchan, fuseWait) {
+				return false // loading its files (fileWait)
+			}
+			reading = reading || bytes.HasSuffix(wchan, []byte("pipe_read")) && readsStdin(string(t)+"/"+tid) // anon_pipe_read since Linux 6.12
 		}
 		return true
 	})
