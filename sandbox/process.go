@@ -400,11 +400,12 @@ func (p *Process) closeEnds() {
 
 // launcher is the command that starts every bot: images.Launcher, which connects the bot to
 // its pipes and installs the exec-once filter; under runc it serves the bot match after match
-// (see reuse.go). Under gVisor the filter traps instead of
-// killing (see images/recipes/launcher/init.c).
+// (see reuse.go). Under gVisor the filter traps instead of killing, and the bot's stdout
+// reaches the judge through a relay, since gVisor's writes into a full host pipe are never
+// woken (see images/recipes/launcher/init.c).
 func launcher(runtime string) []string {
 	if runtime == RuntimeGVisor {
-		return []string{"/judge/init", "--trap"}
+		return []string{"/judge/init", "--trap", "--relay"}
 	}
 	return []string{"/judge/init", "--serve"}
 }

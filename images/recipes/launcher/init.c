@@ -4,7 +4,7 @@
  * (execv), so the judge talks to the bot through a plain kernel pipe rather than through the
  * engine. Stderr has a pipe of its own so that the judge knows what the bot wrote during each
  * move: what a frozen bot wrote is in that pipe, where the engine's stream might still carry it.
- * Usage: /judge/init [--trap] [--serve] PROGRAM [ARG]...
+ * Usage: /judge/init [--trap] [--serve|--relay] PROGRAM [ARG]...
  *
  * Before the exec it waits for one byte on stdin: the judge sends it once it has found the
  * container's process and read the CPU it used so far (the container runtime's start and
@@ -65,6 +65,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int fail(const char *what) {
@@ -110,8 +111,72 @@ static int exec_once(const char *path, uint32_t deny) {
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
 }
 
-/* bot connects to the judge's pipes, waits for the go and becomes the bot. */
-static int bot(char **argv, uint32_t deny) {
+/* spawn is fork as the judge's seccomp profile lets it through, with CLONE_PARENT_SETTID: the
+   one form of process creation it allows (the bot's own filter forbids any). */
+static pid_t spawn(void) {
+    pid_t tid;
+    return syscall(SYS_clone, CLONE_PARENT_SETTID | SIGCHLD, 0, &tid, 0, 0);
+}
+
+/* relay_filter lets the relay read, write, sleep and end, nothing else: it runs beside the
+   bot, as the bot's user, without the exec-once filter. */
+static int relay_filter(void) {
+    struct sock_filter filter[] = {
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_read, 10, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_write, 9, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_nanosleep, 8, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clock_nanosleep, 7, 0), /* glibc's nanosleep */
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_close, 6, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_pause, 5, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_rt_sigreturn, 4, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_restart_syscall, 3, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_exit, 2, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_exit_group, 1, 0),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
+        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+    };
+    struct sock_fprog prog = {.len = sizeof filter / sizeof filter[0], .filter = filter};
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
+}
+
+/* relay copies the bot's stdout, a pipe of the sandbox's own kernel (from), to the judge's
+   pipe (to), and is --relay's (under gVisor). gVisor's write into a host pipe that is full is
+   never woken when the judge empties it: a bot that wrote a long line at once stopped for good
+   at the pipe's size. The relay writes without blocking and, while the judge's pipe is full,
+   tries again every 100 microseconds. At the end of the bot's stdout it closes the judge's
+   pipe, which the judge reads as the end of the bot's output, and stays (it never exits, so
+   the bot gets no SIGCHLD of it) until the container ends. */
+static void relay(int from, int to) {
+    static char buf[1 << 16];
+    const struct timespec again = {0, 100 * 1000};
+    for (;;) {
+        ssize_t n = read(from, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        for (ssize_t off = 0; off < n;) {
+            ssize_t w = write(to, buf + off, n - off);
+            if (w > 0) {
+                off += w;
+            } else if (w < 0 && (errno == EAGAIN || errno == EINTR)) {
+                nanosleep(&again, NULL);
+            } else {
+                goto end; /* the judge is gone */
+            }
+        }
+    }
+end:
+    close(to);
+    for (;;) pause();
+}
+
+/* bot connects to the judge's pipes, waits for the go and becomes the bot. With relaying, the
+   bot's stdout is a pipe to a relay process instead (relay). */
+static int bot(char **argv, uint32_t deny, int relaying) {
     /* The judge holds the write end of "in" open before the container starts, so this open
        returns at once; opening "out" waits until the judge reads it. */
     int in = open("/judge/io/in", O_RDONLY | O_CLOEXEC);
@@ -122,6 +187,26 @@ static int bot(char **argv, uint32_t deny) {
     if (err < 0) return fail("/judge/io/err");
     int out = open("/judge/io/out", O_WRONLY | O_CLOEXEC);
     if (out < 0) return fail("/judge/io/out");
+    if (relaying) {
+        int p[2];
+        if (pipe2(p, O_CLOEXEC) != 0) return fail("relay pipe");
+        pid_t r = spawn();
+        if (r < 0) return fail("relay");
+        if (r == 0) {
+            close(p[1]);
+            close(in);
+            prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* no ptrace, no /proc/PID/mem for the bot */
+            if (fcntl(out, F_SETFL, fcntl(out, F_GETFL) | O_NONBLOCK) != 0 || relay_filter() != 0) {
+                dprintf(err, "judge/init: the relay: %s\n", strerror(errno));
+                _exit(127);
+            }
+            close(err);
+            relay(p[0], out);
+        }
+        close(p[0]);
+        close(out);
+        out = p[1];
+    }
     if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) return fail("dup2");
     close(in);
     close(out);
@@ -257,14 +342,11 @@ static int serve(char **argv, uint32_t deny) {
     struct state start;
     record(&start);
     for (;;) {
-        /* A fork with CLONE_PARENT_SETTID: the one form of process creation the judge's
-           seccomp profile lets through (the bot's own filter forbids any). */
-        pid_t tid;
-        pid_t child = syscall(SYS_clone, CLONE_PARENT_SETTID | SIGCHLD, 0, &tid, 0, 0);
+        pid_t child = spawn();
         if (child < 0) return fail("clone");
         if (child == 0) {
             signal(SIGPIPE, SIG_DFL); /* an ignored signal stays ignored across exec */
-            _exit(bot(argv, deny));
+            _exit(bot(argv, deny, 0));
         }
         int status;
         while (waitpid(child, &status, 0) < 0) {
@@ -288,15 +370,16 @@ static int serve(char **argv, uint32_t deny) {
 
 int main(int argc, char **argv) {
     uint32_t deny = SECCOMP_RET_KILL_PROCESS;
-    int serving = 0;
+    int serving = 0, relaying = 0;
     for (; argc > 1 && strncmp(argv[1], "--", 2) == 0; argv++, argc--) {
         if (strcmp(argv[1], "--trap") == 0) deny = SECCOMP_RET_TRAP;
         else if (strcmp(argv[1], "--serve") == 0) serving = 1;
+        else if (strcmp(argv[1], "--relay") == 0) relaying = 1;
         else break;
     }
-    if (argc < 2) {
-        fputs("usage: /judge/init [--trap] [--serve] PROGRAM [ARG]...\n", stderr);
+    if (argc < 2 || (serving && relaying)) {
+        fputs("usage: /judge/init [--trap] [--serve|--relay] PROGRAM [ARG]...\n", stderr);
         return 127;
     }
-    return serving ? serve(argv + 1, deny) : bot(argv + 1, deny);
+    return serving ? serve(argv + 1, deny) : bot(argv + 1, deny, relaying);
 }
