@@ -148,8 +148,14 @@ func TestStartUpCPUIsCharged(t *testing.T) {
 				if f := bad.Fault; f == nil || f.Kind != game.Timeout || f.Turn != 1 || !strings.Contains(f.Detail, "500 ms CPU limit") || !strings.Contains(f.Detail, "starting up") {
 					t.Errorf("%s: %s ms before a 500 ms first request: fault %v; want a timeout at turn 1 naming the start-up", cmds, burn, f)
 				}
-				if bad.StartupCPUms < 790 || bad.CPUms < 790-allowance(t, lang).Milliseconds() {
-					t.Errorf("%s: start-up %d ms, charged %d ms; want at least 800 ms and 800 ms less the allowance", cmds, bad.StartupCPUms, bad.CPUms)
+				// gVisor's kernel runs the bot's own clock ahead of the host's charge (as below):
+				// 800 ms by the bot's clock was charged 776 ms once there.
+				least := int64(790)
+				if sandboxtest.GVisor() {
+					least = 720
+				}
+				if bad.StartupCPUms < least || bad.CPUms < least-allowance(t, lang).Milliseconds() {
+					t.Errorf("%s: start-up %d ms, charged %d ms; want at least %d ms and that less the allowance", cmds, bad.StartupCPUms, bad.CPUms, least)
 				}
 				if res.Players[0].Fault != nil || res.Players[0].Score != 3 {
 					t.Errorf("the other player: %v, score %v", res.Players[0].Fault, res.Players[0].Score)

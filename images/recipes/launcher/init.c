@@ -118,8 +118,8 @@ static pid_t spawn(void) {
     return syscall(SYS_clone, CLONE_PARENT_SETTID | SIGCHLD, 0, &tid, 0, 0);
 }
 
-/* relay_filter lets the relay read, write, sleep and end, nothing else: it runs beside the
-   bot, as the bot's user, without the exec-once filter. */
+/* relay_filter lets the relay read, write, sleep, wait for the bot and end, nothing else: it
+   runs as the bot's user, without the exec-once filter. */
 static int relay_filter(void) {
     struct sock_filter filter[] = {
         BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
@@ -131,7 +131,7 @@ static int relay_filter(void) {
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_nanosleep, 8, 0),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clock_nanosleep, 7, 0), /* glibc's nanosleep */
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_close, 6, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_pause, 5, 0),
+        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_wait4, 5, 0),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_rt_sigreturn, 4, 0),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_restart_syscall, 3, 0),
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_exit, 2, 0),
@@ -148,10 +148,12 @@ static int relay_filter(void) {
    pipe (to), and is --relay's (under gVisor). gVisor's write into a host pipe that is full is
    never woken when the judge empties it: a bot that wrote a long line at once stopped for good
    at the pipe's size. The relay writes without blocking and, while the judge's pipe is full,
-   tries again every 100 microseconds. At the end of the bot's stdout it closes the judge's
-   pipe, which the judge reads as the end of the bot's output, and stays (it never exits, so
-   the bot gets no SIGCHLD of it) until the container ends. */
-static void relay(int from, int to) {
+   tries again every 100 microseconds. It is the container's first process, the bot its child:
+   a first process that ends takes the others with it, and the relay, as the bot, would lose
+   what a bot wrote just before it exited. At the end of the bot's stdout it closes the judge's
+   pipe, which the judge reads as the end of the bot's output, waits for the bot and ends as it
+   did: its exit status, or 128 + the signal that killed it, as the engine reports a signal. */
+static int relay(int from, int to, pid_t bot) {
     static char buf[1 << 16];
     const struct timespec again = {0, 100 * 1000};
     for (;;) {
@@ -171,7 +173,11 @@ static void relay(int from, int to) {
     }
 end:
     close(to);
-    for (;;) pause();
+    int ws;
+    while (waitpid(bot, &ws, 0) < 0) {
+        if (errno != EINTR) return 127;
+    }
+    return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
 }
 
 /* bot connects to the judge's pipes, waits for the go and becomes the bot. With relaying, the
@@ -190,18 +196,19 @@ static int bot(char **argv, uint32_t deny, int relaying) {
     if (relaying) {
         int p[2];
         if (pipe2(p, O_CLOEXEC) != 0) return fail("relay pipe");
-        pid_t r = spawn();
-        if (r < 0) return fail("relay");
-        if (r == 0) {
+        pid_t child = spawn();
+        if (child < 0) return fail("relay");
+        if (child > 0) { /* the relay; the child goes on to become the bot */
             close(p[1]);
             close(in);
-            prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* no ptrace, no /proc/PID/mem for the bot */
+            prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* no ptrace, no /proc/1/mem for the bot */
             if (fcntl(out, F_SETFL, fcntl(out, F_GETFL) | O_NONBLOCK) != 0 || relay_filter() != 0) {
-                dprintf(err, "judge/init: the relay: %s\n", strerror(errno));
-                _exit(127);
+                int rc = fail("the relay");
+                kill(child, SIGKILL);
+                return rc;
             }
             close(err);
-            relay(p[0], out);
+            return relay(p[0], out, child);
         }
         close(p[0]);
         close(out);

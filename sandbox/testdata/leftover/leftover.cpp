@@ -70,8 +70,8 @@ static std::string look(int fds_at_start, int sigs_at_start) {
     if (semget(key, 0, 0) >= 0) found += " sem-key";
     mqd_t q = mq_open("/leftover", O_RDONLY);
     if (q != (mqd_t)-1) found += " mqueue";
-    // Processes: itself, and the launcher's (under runc the one that serves it, under gVisor
-    // the relay of its stdout), which run /judge/init.
+    // Processes: itself, and the launcher (it serves the bot under runc, relays its stdout
+    // under gVisor), which runs /judge/init.
     DIR* d = opendir("/proc");
     while (dirent* e = d ? readdir(d) : nullptr) {
         int pid = atoi(e->d_name);
