@@ -87,6 +87,21 @@ func TrimCache(dir string, limit int64, keep time.Duration, now time.Time) (Trim
 		all = append(all, e)
 		out.Bytes += e.bytes
 	}
+	// A note of the games a build was played in whose history is gone (or never was here: a
+	// build fetched from the shared store) is an entry of its own, trimmed as the others.
+	notes, err := filepath.Glob(filepath.Join(dir, "history", "*.games"))
+	if err != nil {
+		return out, err
+	}
+	for _, g := range notes {
+		if _, err := os.Stat(strings.TrimSuffix(g, ".games") + ".jsonl"); err == nil {
+			continue // the history's entry holds it
+		}
+		if info, err := os.Stat(g); err == nil {
+			all = append(all, entry{[]string{g}, info.ModTime(), info.Size()})
+			out.Bytes += info.Size()
+		}
+	}
 	out.Left = len(all)
 	if limit <= 0 {
 		return out, nil

@@ -186,10 +186,15 @@ func TestKnownSaysTheGamesPlayed(t *testing.T) {
 	if k, ok := known[SourceID(alone)]; !ok || k.Games != nil {
 		t.Errorf("one only compiled: %+v, %v; want it known, in no game", k, ok)
 	}
+	// A note without a history (a build fetched from the shared store) is trimmed too.
+	fetched := submission.Submission{Lang: "cpp", Files: map[string][]byte{"a.cpp": []byte("fetched")}}
+	b.Played(fetched, "amazes")
 	if _, err := TrimCache(b.Dir, 1, 0, time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(b.gamesFile(both)); !os.IsNotExist(err) {
-		t.Errorf("the games noted after the trim: %v; want them gone with the history", err)
+	for _, s := range []submission.Submission{both, fetched} {
+		if _, err := os.Stat(b.gamesFile(s)); !os.IsNotExist(err) {
+			t.Errorf("the games noted after the trim: %v; want them gone with the history, or alone", err)
+		}
 	}
 }
