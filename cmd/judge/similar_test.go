@@ -2,9 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,6 +56,12 @@ func TestSimilar(t *testing.T) {
 	}
 	if p := got.Pairs[0]; p.A != "y" || p.B != "z" || p.Score < 0.9 || p.Behaviour != nil || len(p.Regions) == 0 {
 		t.Errorf("the first pair: %+v; want y and z, a copy, no behaviour", p)
+	} else { // a passage in the API's words (api.SimilarRegion)
+		var keys map[string]any
+		json.Unmarshal(p.Regions[0], &keys)
+		if got := slices.Sorted(maps.Keys(keys)); !slices.Equal(got, []string{"file_a", "file_b", "from_a", "from_b", "to_a", "to_b"}) {
+			t.Errorf("a passage's keys: %v", got)
+		}
 	}
 	for _, p := range got.Pairs[1:] {
 		if p.Score > 0.3 {

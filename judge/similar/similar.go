@@ -61,10 +61,12 @@ type Pair struct {
 // Region is a passage of A's (lines FromA to ToA of FileA) that B has too (FromB to ToB of
 // FileB).
 type Region struct {
-	FileA      string `json:"file_a"`
-	FromA, ToA int
-	FileB      string `json:"file_b"`
-	FromB, ToB int
+	FileA string `json:"file_a"`
+	FromA int    `json:"from_a"`
+	ToA   int    `json:"to_a"`
+	FileB string `json:"file_b"`
+	FromB int    `json:"from_b"`
+	ToB   int    `json:"to_b"`
 }
 
 // doc is a version made ready to compare.
