@@ -584,12 +584,12 @@ func TestCompareMatchesOfOneSeed(t *testing.T) {
 	}
 }
 
-// The statistics page in Chromium, for a game of two and a game of four (a contestant and the
-// house bot's copies): its tables, each win rate drawn as a bar beside its number, and the
-// closest calls linked to their matches.
+// The statistics page in Chromium, for a game of two, a game of four (a contestant and the
+// house bot's copies) and an added game of four: its tables, each win rate drawn as a bar
+// beside its number, and the closest calls linked to their matches.
 func TestStatsInChromium(t *testing.T) {
 	t.Parallel()
-	for _, game := range []string{"amazes", "langwars"} {
+	for _, game := range []string{"amazes", "langwars", "higher-four"} {
 		t.Run(game, func(t *testing.T) {
 			b := browsertest.New(t)
 			e := newEnv(t)

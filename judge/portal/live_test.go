@@ -180,13 +180,14 @@ func TestWatchALiveMatch(t *testing.T) {
 // A match watched live in Chromium: the viewer follows it as it is judged - the step and the
 // picture move on by themselves - says it is live, and says so once it is over, at its last
 // step, with the game's own picture; for a game of two and a game of four (a contestant and
-// the house bots).
+// the house bots), and an added game of four, whose pictures its referee draws (the portal
+// runs none): its exchanges, and the note that says so.
 func TestWatchLiveInChromium(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		game, picture string
 		exchanges     int
-	}{{"amazes", "[data-testid=amazes]", 300}, {"langwars", "svg [data-testid=legend]", 42}} {
+	}{{"amazes", "[data-testid=amazes]", 300}, {"langwars", "svg [data-testid=legend]", 42}, {"higher-four", "", 80}} {
 		t.Run(c.game, func(t *testing.T) {
 			b := browsertest.New(t)
 			e := newEnv(t)
@@ -213,7 +214,17 @@ func TestWatchLiveInChromium(t *testing.T) {
 				t.Errorf("the live status: %q", status)
 			}
 			b.Do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid=live-status][data-over="1"]`)))
-			if n := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=board] `+c.picture+`").length`)); n != 1 {
+			if c.picture == "" {
+				if n := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=board] :is(svg, canvas, iframe, [data-testid=state])").length`)); n != 0 {
+					t.Errorf("an added game's board holds %d pictures; its referee draws them", n)
+				}
+				if p := browsertest.Get(t, b, chromedp.Evaluate[string](`(document.querySelector("[data-testid=problem]") || {}).textContent || ""`)); !strings.Contains(p, "added game") {
+					t.Errorf("the note on an added game's pictures: %q", p)
+				}
+				if x := browsertest.Get(t, b, chromedp.Evaluate[string](`document.querySelector("[data-testid=received]").textContent`)); strings.TrimSpace(x) == "" {
+					t.Error("the last exchange's answer is not shown")
+				}
+			} else if n := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=board] `+c.picture+`").length`)); n != 1 {
 				t.Errorf("%d %s pictures at the end", n, c.game)
 			}
 			if s := step(); s != c.exchanges {
@@ -334,17 +345,27 @@ func TestShutdownEndsLiveStreams(t *testing.T) {
 
 // A round on the big screen, in Chromium: the projector follows the round's matches live, the
 // next by itself once one is judged, and shows the standings beside: those so far while it
-// plays, the round's once it is done.
+// plays, the round's once it is done; for a game of two, a game of four and an added game.
 func TestProjectorInChromium(t *testing.T) {
 	t.Parallel()
+	for _, c := range []struct {
+		game, picture string
+		rounds        int // of the round robin: two matches at least
+		seats         int // ann, bob and the house bots' copies filling a match
+	}{{"amazes", "[data-testid=amazes]", 1, 2}, {"langwars", "svg [data-testid=legend]", 2, 4}, {"higher-four", "", 2, 4}} {
+		t.Run(c.game, func(t *testing.T) { projectorInChromium(t, c.game, c.picture, c.rounds, c.seats) })
+	}
+}
+
+func projectorInChromium(t *testing.T, game, picture string, rounds, seats int) {
 	b := browsertest.New(t)
 	e := newEnv(t)
-	e.contest("spring", nil)
+	e.contest("spring", func(ct *store.Contest) { ct.Game = game })
 	org := e.user("spring", "org", true)
 	for _, login := range []string{"ann", "bob"} {
 		e.user("spring", login, false).activeVersion("spring", "int main() { /* livereal "+login+" */ }")
 	}
-	code, out, _ := org.api("POST", "/api/v1/contests/spring/rounds", strings.NewReader(`{"kind": "test"}`), "application/json")
+	code, out, _ := org.api("POST", "/api/v1/contests/spring/rounds", strings.NewReader(fmt.Sprintf(`{"kind": "test", "rounds": %d}`, rounds)), "application/json")
 	if code != 202 {
 		t.Fatalf("a test competition: %d %v", code, out)
 	}
@@ -360,7 +381,8 @@ func TestProjectorInChromium(t *testing.T) {
 		}
 	}
 	if next == first {
-		t.Fatalf("the projector stayed on %s", first)
+		_, round, _ := org.api("GET", "/api/v1/rounds/"+id, nil, "")
+		t.Fatalf("the projector stayed on %s; the round: %v", first, round)
 	}
 	// While the next plays, the standings so far: the round's API and the page beside.
 	code, round, _ := org.api("GET", "/api/v1/rounds/"+id, nil, "")
@@ -373,25 +395,29 @@ func TestProjectorInChromium(t *testing.T) {
 		for _, r := range rows {
 			played += r.(map[string]any)["matches"].(float64)
 		}
-		if judged := round["judged"].(float64); len(rows) != 2 || judged < 1 || played != 2*judged {
+		if judged := round["judged"].(float64); len(rows) != seats || judged < 1 || played != float64(seats)*judged {
 			t.Errorf("the standings so far after %v matches: %v", judged, rows)
 		}
 		b.Do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid=projector-so-far]`)))
-		if rows := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=projector-standings][data-final='0'] tr").length`)); rows != 2 {
-			t.Errorf("the standings so far beside have %d rows; want ann's and bob's", rows)
+		if rows := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=projector-standings][data-final='0'] tr").length`)); rows != seats {
+			t.Errorf("the standings so far beside have %d rows; want %d", rows, seats)
 		}
 	} else {
 		t.Errorf("the round is %v as its next match began (each plays 6 s)", round["status"])
 	}
 	b.Do(t, chromedp.WaitVisible(chromedp.CSS(`[data-testid=projector-standings][data-final='1']`)))
 	rows := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=projector-standings] tr").length`))
-	if rows != 2 {
-		t.Errorf("the standings beside have %d rows; want ann's and bob's", rows)
+	if rows != seats {
+		t.Errorf("the standings beside have %d rows; want %d", rows, seats)
 	}
-	if n := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=amazes]").length`)); n != 1 {
-		t.Errorf("%d Amazes pictures on the projector", n)
+	if picture == "" {
+		if p := browsertest.Get(t, b, chromedp.Evaluate[string](`(document.querySelector("[data-testid=problem]") || {}).textContent || ""`)); !strings.Contains(p, "added game") {
+			t.Errorf("the note on an added game's pictures: %q", p)
+		}
+	} else if n := browsertest.Get(t, b, chromedp.Evaluate[int](`document.querySelectorAll("[data-testid=board] `+picture+`").length`)); n != 1 {
+		t.Errorf("%d %s pictures on the projector", n, game)
 	}
-	b.Screenshot(t, "portal-projector.png")
+	b.Screenshot(t, "portal-projector-"+game+".png")
 	b.DropErrors(func(m string) bool { return strings.Contains(m, "409 (Conflict)") })
 	b.CheckLocal(t)
 }

@@ -5,8 +5,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"mime/multipart"
 	"net/http"
@@ -275,18 +277,26 @@ func (e *env) playLive(ctx context.Context, j job.Job, replay []byte) bool {
 }
 
 // playRecorded plays a test match live as a real match of its game was played (the viewer's
-// testdata replay of the game): its lines through the queue's live tee, 20 ms apart.
+// testdata replay of the game, or an added game's in testdata: higher-four's was played by
+// judge play --local of cmd/judge/testdata/games/higher): its lines through the queue's live
+// tee, 20 ms apart, or further apart for it to last 5 s (so that a page opened on a loaded
+// machine, and the big screen, which looks for the next match every 3 s, see it play).
 func (e *env) playRecorded(ctx context.Context, j job.Job) {
-	data, err := os.ReadFile(filepath.Join("..", "view", "testdata", j.Game+".jsonl"))
+	data, err := os.ReadFile(filepath.Join("testdata", j.Game+".jsonl"))
+	if errors.Is(err, fs.ErrNotExist) {
+		data, err = os.ReadFile(filepath.Join("..", "view", "testdata", j.Game+".jsonl"))
+	}
 	if err != nil {
 		e.t.Error(err)
 		return
 	}
 	live, stop := e.q.Live(j.ID)
 	defer stop()
-	for _, l := range strings.SplitAfter(string(data), "\n") {
+	lines := strings.SplitAfter(string(data), "\n")
+	gap := max(20*time.Millisecond, 5*time.Second/time.Duration(len(lines)))
+	for _, l := range lines {
 		select {
-		case <-time.After(20 * time.Millisecond):
+		case <-time.After(gap):
 		case <-ctx.Done():
 			return
 		}

@@ -57,6 +57,15 @@ func GameKey(h replay.Header) string {
 	return h.Game + "@" + h.GameVersion
 }
 
+// unknown is why a match of h has no pictures when its game is not found.
+func unknown(h replay.Header) string {
+	if h.GameVersion != "" {
+		return fmt.Sprintf("%s is an added game (version %.12s): its pictures are drawn by its referee, found in the judge's store and run in a sandbox, and this viewer has neither: only the exchanges are shown",
+			h.Game, h.GameVersion)
+	}
+	return fmt.Sprintf("this judge does not know the game %q: only the exchanges are shown", h.Game)
+}
+
 // Read reads a replay and makes its film. An error is a file that is not a readable replay;
 // a replay that reads but does not re-judge is a film with a Problem.
 func Read(r io.Reader, lookup func(string) (game.Game, bool)) (*Film, error) {
@@ -78,13 +87,8 @@ func Make(rp *replay.Replay, lookup func(string) (game.Game, bool)) *Film {
 		f.FrameOf[i] = -1
 	}
 	g, ok := lookup(GameKey(rp.Header))
-	if !ok && rp.Header.GameVersion != "" {
-		f.Problem = fmt.Sprintf("%s is an added game (version %.12s): its pictures are drawn by its referee, found in the judge's store and run in a sandbox, and this viewer has neither: only the exchanges are shown",
-			rp.Header.Game, rp.Header.GameVersion)
-		return f
-	}
 	if !ok {
-		f.Problem = fmt.Sprintf("this judge does not know the game %q: only the exchanges are shown", rp.Header.Game)
+		f.Problem = unknown(rp.Header)
 		return f
 	}
 	if r, ok := g.(interface{ Renderer() []byte }); ok && len(r.Renderer()) > 0 {

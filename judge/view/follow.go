@@ -3,6 +3,7 @@ package view
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -22,24 +23,21 @@ type Follower struct {
 	once   sync.Once
 }
 
-// ErrNoPictures is a match whose game this judge does not know or that draws no pictures.
-var ErrNoPictures = errors.New("the game draws no pictures here")
-
 // Follow starts following a match from its header, and returns its picture before the first
 // exchange. Close it when the match is over.
 func Follow(h replay.Header, lookup func(string) (game.Game, bool)) (*Follower, json.RawMessage, error) {
 	g, ok := lookup(GameKey(h))
 	if !ok {
-		return nil, nil, ErrNoPictures
+		return nil, nil, errors.New(unknown(h))
 	}
 	m, err := game.Start(g, game.Config{Seed: h.Seed, Players: len(h.Players), Options: h.Options})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("the match does not start here (%v): only the exchanges are shown", err)
 	}
 	v, ok := m.(game.Viewer)
 	if !ok {
 		closeMatch(m)
-		return nil, nil, ErrNoPictures
+		return nil, nil, fmt.Errorf("the game %q draws no pictures: only the exchanges are shown", h.Game)
 	}
 	f := &Follower{in: make(chan replay.Exchange), out: make(chan json.RawMessage), done: make(chan struct{}), exited: make(chan struct{})}
 	first, err := json.Marshal(v.View())

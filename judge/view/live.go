@@ -16,9 +16,10 @@ import (
 // header, move, stderr or result; data: the line), from its first, as the daemon playing it
 // writes them (queue.WatchLive: nothing polled or stored). With Frames, after the header and
 // after each exchange an event "frame" of {"step", "frame"}: the picture Make would give that
-// step (Follow). The stream ends after the result. Each write is bounded: a watcher that stops
-// reading ends its own stream, and one that falls behind is dropped by the queue; the match
-// never waits for either.
+// step (Follow); or, once after the header, an event "problem" of {"problem"} saying why there
+// are none (an added game whose referee this viewer cannot run). The stream ends after the
+// result. Each write is bounded: a watcher that stops reading ends its own stream, and one
+// that falls behind is dropped by the queue; the match never waits for either.
 
 // LiveBuffer is how many lines a watcher may fall behind before it is dropped.
 const LiveBuffer = 1024
@@ -108,9 +109,10 @@ func (p *pictures) after(sse Events, kind string, line []byte) bool {
 			return true
 		}
 		f, first, err := Follow(h, p.lookup)
-		if err != nil {
-			p.on = false // no pictures: the viewer shows the exchanges
-			return true
+		if err != nil { // no pictures: the viewer shows the exchanges, and why
+			p.on = false
+			data, _ := json.Marshal(map[string]string{"problem": err.Error()})
+			return sse.write(fmt.Sprintf("event: problem\ndata: %s\n\n", data))
 		}
 		p.f, pic = f, first
 	case kind == "move" && p.f != nil:

@@ -914,6 +914,11 @@ const JudgeView = (() => {
         if (film && l && film.exchanges[l.exchange]) film.exchanges[l.exchange].stderr = (film.exchanges[l.exchange].stderr || "") + l.text;
         later();
       });
+      es.addEventListener("problem", (e) => {
+        const pr = data(e);
+        if (film && pr) film.problem = pr.problem;
+        later();
+      });
       es.addEventListener("frame", (e) => {
         const f = data(e);
         if (!film || !f) return;
