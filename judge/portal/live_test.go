@@ -175,6 +175,16 @@ func TestWatchALiveMatch(t *testing.T) {
 	if n < 2 {
 		t.Errorf("the stored replay streamed %d events", n)
 	}
+	// With its pictures, as the watch page asks it (one opened as the match ended).
+	_, again, done = ann.watch(path + "?frames=1")
+	defer done()
+	kinds := map[string]int{}
+	for ev := range again {
+		kinds[ev.name]++
+	}
+	if kinds["frame"] < 1 || kinds["move"] < 2 || kinds["result"] != 1 {
+		t.Errorf("the stored replay with its pictures streamed %v", kinds)
+	}
 }
 
 // A match watched live in Chromium: the viewer follows it as it is judged - the step and the
