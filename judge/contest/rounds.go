@@ -362,7 +362,7 @@ func (e *Engine) roundMatch(ctx context.Context, id string, res result.Result) (
 	if err != nil {
 		return true, err
 	}
-	match := store.Match{ID: id, Contest: r.Contest, Kind: store.KindRound, Seed: res.Seed, Result: &res, Replay: res.Replay, Options: RoundTournament(ct, r).Options}
+	match := store.Match{ID: id, Contest: r.Contest, Kind: store.KindRound, Seed: res.Seed, Result: &res, Replay: res.Replay, Options: playedWith(RoundTournament(ct, r).Options)}
 	for _, p := range res.Players {
 		if name, ok := strings.CutPrefix(p.Name, "house:"); ok {
 			name, _, _ = strings.Cut(name, "#") // a copy that fills a round's seats

@@ -45,6 +45,15 @@ func (e *Engine) Stats(ctx context.Context, a Actor, contest string) (api.Stats,
 // maxCalls is how many closest calls the statistics list.
 const maxCalls = 10
 
+// playedWith is a match's record of the contest's options opts: a copy, empty (not nil) when
+// there are none, so that a record says it played with the game's defaults.
+func playedWith(opts map[string]string) map[string]string {
+	if opts == nil {
+		return map[string]string{}
+	}
+	return maps.Clone(opts)
+}
+
 // optionWords are a match's options as the statistics name them ("k=v" by key, those with a
 // value), or what an older record, which kept none, played with.
 func optionWords(o map[string]string) string {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -217,7 +216,7 @@ func (e *Engine) StartMatch(ctx context.Context, c store.Contest, m store.Match)
 		p.Files = files
 		j.Players = append(j.Players, p)
 	}
-	m.Options = maps.Clone(c.Options)
+	m.Options = playedWith(c.Options)
 	m, err := e.c.Store.AddMatch(ctx, m)
 	if err != nil && !errors.Is(err, store.ErrExists) {
 		return m, err

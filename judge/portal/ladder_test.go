@@ -512,7 +512,7 @@ func TestStatsThroughTheAPI(t *testing.T) {
 		t.Errorf("ann's statistics: %+v", st)
 	}
 	// Each match's options, and ann's closest calls: one a match, the nearest first.
-	if len(st.ByOptions) != 1 || st.ByOptions[0].Matches != 3 || len(st.ClosestCalls) != 3 || st.ClosestCalls[0].Share < st.ClosestCalls[2].Share || st.ClosestCalls[0].Match == "" {
+	if len(st.ByOptions) != 1 || st.ByOptions[0].Matches != 3 || st.ByOptions[0].Key != "the game's defaults" || len(st.ClosestCalls) != 3 || st.ClosestCalls[0].Share < st.ClosestCalls[2].Share || st.ClosestCalls[0].Match == "" {
 		t.Errorf("ann's statistics by options %+v and closest calls %+v", st.ByOptions, st.ClosestCalls)
 	}
 	var other api.Stats

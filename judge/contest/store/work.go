@@ -69,9 +69,9 @@ type Match struct {
 	Seats   []Seat    `json:"seats"`
 	Seed    uint64    `json:"seed"`
 	Created time.Time `json:"created"`
-	// Options are the contest's options the match was played with (a record of before they
-	// were kept has none).
-	Options map[string]string `json:"options,omitempty"`
+	// Options are the contest's options the match was played with, empty for none (the
+	// game's defaults); a record of before they were kept has none (nil).
+	Options map[string]string `json:"options,omitzero"`
 	// Result is the judge's result, once published; Replay the object holding the replay.
 	Result *result.Result `json:"result,omitempty"`
 	Replay string         `json:"replay,omitempty"`
