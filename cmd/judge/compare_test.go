@@ -55,7 +55,7 @@ func TestCompareRealBots(t *testing.T) {
 		// elo1 100: a sweep decides in 12 pairs, not 22 (each pair of Lang Wars is some seconds).
 		{"langwars against broken", []string{"--game", "langwars", "--elo1", "100", "--opponents", bot("langwars", "java") + "," + bot("langwars", "go") + "," + bot("langwars", "pascal"),
 			bot("langwars", "cpp"), bot("langwars", "broken")}, []string{rating.Better}},
-		{"langwars against a copy", []string{"--game", "langwars", "--alpha", "0.01", "--max", "24", "--opponents", bot("langwars", "java"), bot("langwars", "cpp"), copyOf("langwars", "cpp")},
+		{"langwars against a copy", []string{"--game", "langwars", "--alpha", "0.01", "--max", "12", "--opponents", bot("langwars", "java"), bot("langwars", "cpp"), copyOf("langwars", "cpp")},
 			[]string{rating.NotBetter, rating.Undecided}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

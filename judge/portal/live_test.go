@@ -363,7 +363,10 @@ func TestProjectorInChromium(t *testing.T) {
 		rounds        int // of the round robin: two matches at least
 		seats         int // ann, bob and the house bots' copies filling a match
 	}{{"amazes", "[data-testid=amazes]", 1, 2}, {"langwars", "svg [data-testid=legend]", 2, 4}, {"higher-four", "", 2, 4}} {
-		t.Run(c.game, func(t *testing.T) { projectorInChromium(t, c.game, c.picture, c.rounds, c.seats) })
+		t.Run(c.game, func(t *testing.T) {
+			t.Parallel()
+			projectorInChromium(t, c.game, c.picture, c.rounds, c.seats)
+		})
 	}
 }
 
