@@ -43,6 +43,7 @@ type checked struct {
 	plays   *similar.Plays
 	read    map[string]bool // the matches whose replays were read
 	replays int
+	worked  time.Duration // reading and comparing, its rests left out
 }
 
 func (in *integrity) of(contest string) *checked {
@@ -93,13 +94,17 @@ func versionName(n int) string { return "v" + strconv.Itoa(n) }
 func (e *Engine) catchUp(ctx context.Context, contest string, replays, paced bool) error {
 	c := e.checks.of(contest)
 	rest := func(start time.Time) error {
+		work := time.Since(start)
+		c.mu.Lock()
+		c.worked += work
+		c.mu.Unlock()
 		if !paced {
 			return ctx.Err()
 		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-time.After(3 * time.Since(start)):
+		case <-time.After(3 * work):
 			return nil
 		}
 	}

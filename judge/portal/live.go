@@ -16,8 +16,8 @@ import (
 // line), from its first, as the daemon playing it writes them (queue.WatchLive: nothing is
 // polled or stored), with what the caller may not see of the replay left out as in its download
 // (other players' stderr, their drawings included). The stream ends after the result. A match
-// already judged streams its stored replay the same way (its pictures too); one no judge plays yet is 409
-// not_live. A watcher that reads too slowly is dropped: the match never waits for it.
+// already judged streams its stored replay the same way (its pictures too); one no judge plays
+// yet is 409 not_live. A watcher that reads too slowly is dropped: the match never waits for it.
 
 func (s *Server) apiLive(w http.ResponseWriter, r *http.Request, c caller) error {
 	m, err := s.engine.Watchable(r.Context(), c.actor(), r.PathValue("id"))
