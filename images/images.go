@@ -162,7 +162,7 @@ var langs = []Lang{
 
 // staticStartup is a static binary's (C++, Pascal, Rust); under gVisor it includes what its
 // kernel uses while the judge waits for the bot to settle (a few percent of a core).
-var staticStartup = map[string]time.Duration{"runc": 10 * time.Millisecond, "runsc": 80 * time.Millisecond}
+var staticStartup = map[string]time.Duration{"runc": 10 * time.Millisecond, "runsc": 110 * time.Millisecond}
 
 // Startup is the CPU a bot of the language may use to start under the engine runtime
 // (runc's figure for a runtime not measured), before its first request, free of charge:
