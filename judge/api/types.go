@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/botjudge/judge/judge/game"
@@ -375,6 +376,15 @@ type StatsCall struct {
 	CPUus   int64   `json:"cpu_us"`
 	LimitUS int64   `json:"limit_us"`
 	Share   float64 `json:"share"`
+}
+
+// Percent is Share as a person reads it: whole percents, or two decimals under 1% (a fast
+// bot's share is not 0%).
+func (c StatsCall) Percent() string {
+	if c.Share < 0.01 {
+		return fmt.Sprintf("%.2f%%", 100*c.Share)
+	}
+	return fmt.Sprintf("%.0f%%", 100*c.Share)
 }
 
 // StatsRow is the results of the matches of one kind: Key names it (an opponent, "seat 0"

@@ -660,11 +660,7 @@ func printStats(w io.Writer, st api.Stats) {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "MATCH\tVERSION\tTURN\tCPU\tOF THE LIMIT\t\n")
 		for _, c := range st.ClosestCalls {
-			share := fmt.Sprintf("%.0f%%", 100*c.Share)
-			if c.Share < 0.01 { // a fast bot's: not 0%
-				share = fmt.Sprintf("%.2f%%", 100*c.Share)
-			}
-			fmt.Fprintf(tw, "%s\tv%d\t%d\t%d µs of %d µs\t%s\t\n", c.Match, c.Version, c.Turn, c.CPUus, c.LimitUS, share)
+			fmt.Fprintf(tw, "%s\tv%d\t%d\t%d µs of %d µs\t%s\t\n", c.Match, c.Version, c.Turn, c.CPUus, c.LimitUS, c.Percent())
 		}
 		tw.Flush()
 	}
